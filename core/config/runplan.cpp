@@ -1,0 +1,365 @@
+#include "runplan.h"
+
+#include <QJsonArray>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+template <typename E>
+struct NameOf
+{
+    E value;
+    const char *name;
+};
+
+template <typename E, size_t N>
+const char *nameFor(const NameOf<E> (&table)[N], E v)
+{
+    for (const auto &e : table)
+        if (e.value == v)
+            return e.name;
+    return table[0].name;
+}
+
+template <typename E, size_t N>
+bool valueFor(const NameOf<E> (&table)[N], const QString &name, E *out)
+{
+    for (const auto &e : table) {
+        if (name.compare(QLatin1StringView(e.name), Qt::CaseInsensitive) == 0) {
+            *out = e.value;
+            return true;
+        }
+    }
+    return false;
+}
+
+constexpr NameOf<ApiFlavour> kFlavours[] = {{ApiFlavour::Completions, "openai"},
+                                            {ApiFlavour::Chat, "openai-chat"}};
+constexpr NameOf<DatasetKind> kKinds[] = {{DatasetKind::Random, "random"},
+                                          {DatasetKind::ShareGpt, "sharegpt"},
+                                          {DatasetKind::Custom, "custom"}};
+constexpr NameOf<Scenario> kScenarios[] = {{Scenario::None, "none"},
+                                           {Scenario::SingleStream, "single-stream"},
+                                           {Scenario::Server, "server"},
+                                           {Scenario::Offline, "offline"}};
+constexpr NameOf<ArrivalProcess> kArrivals[] = {{ArrivalProcess::Poisson, "poisson"},
+                                                {ArrivalProcess::Constant, "constant"},
+                                                {ArrivalProcess::Gamma, "gamma"}};
+
+QJsonValue rateToJson(double r)
+{
+    if (!(r > 0 && r < 1e300))
+        return u"inf"_s;
+    return r;
+}
+
+double rateFromJson(const QJsonValue &v)
+{
+    if (v.isString() || v.isNull() || v.isUndefined())
+        return std::numeric_limits<double>::infinity();
+    return v.toDouble();
+}
+
+QJsonArray headersToJson(const HeaderList &h)
+{
+    QJsonArray a;
+    for (const auto &[k, v] : h)
+        a.append(QJsonArray{k, v});
+    return a;
+}
+
+HeaderList headersFromJson(const QJsonArray &a)
+{
+    HeaderList h;
+    for (const auto &e : a) {
+        const auto pair = e.toArray();
+        if (pair.size() == 2)
+            h.append({pair.at(0).toString(), pair.at(1).toString()});
+    }
+    return h;
+}
+
+QJsonObject sloToJson(const Slo &s)
+{
+    QJsonObject o;
+    if (s.ttftMs >= 0)
+        o[u"ttft_ms"_s] = s.ttftMs;
+    if (s.tpotMs >= 0)
+        o[u"tpot_ms"_s] = s.tpotMs;
+    if (s.e2elMs >= 0)
+        o[u"e2el_ms"_s] = s.e2elMs;
+    return o;
+}
+
+Slo sloFromJson(const QJsonObject &o)
+{
+    Slo s;
+    s.ttftMs = o.value(u"ttft_ms"_s).toDouble(-1);
+    s.tpotMs = o.value(u"tpot_ms"_s).toDouble(-1);
+    s.e2elMs = o.value(u"e2el_ms"_s).toDouble(-1);
+    return s;
+}
+
+} // namespace
+
+const char *apiFlavourName(ApiFlavour f) { return nameFor(kFlavours, f); }
+bool apiFlavourFromName(const QString &name, ApiFlavour *out)
+{
+    if (name == "vllm"_L1 || name == "openai-completions"_L1) { // vLLM's default backend name
+        *out = ApiFlavour::Completions;
+        return true;
+    }
+    return valueFor(kFlavours, name, out);
+}
+const char *datasetKindName(DatasetKind k) { return nameFor(kKinds, k); }
+bool datasetKindFromName(const QString &name, DatasetKind *out) { return valueFor(kKinds, name, out); }
+const char *scenarioName(Scenario s) { return nameFor(kScenarios, s); }
+bool scenarioFromName(const QString &name, Scenario *out) { return valueFor(kScenarios, name, out); }
+const char *arrivalName(ArrivalProcess a) { return nameFor(kArrivals, a); }
+bool arrivalFromName(const QString &name, ArrivalProcess *out) { return valueFor(kArrivals, name, out); }
+
+QJsonObject SutConfig::toJson() const
+{
+    return QJsonObject{
+        {u"name"_s, name},
+        {u"base_url"_s, baseUrl},
+        {u"endpoint"_s, endpoint},
+        {u"backend"_s, QString::fromLatin1(apiFlavourName(flavour))},
+        {u"model"_s, model},
+        {u"weights_revision"_s, weightsRevision},
+        {u"engine"_s, engine},
+        {u"engine_version"_s, engineVersion},
+        {u"gpu_model"_s, gpuModel},
+        {u"gpu_count"_s, gpuCount},
+        {u"image"_s, image},
+        {u"replicas"_s, replicas},
+        {u"containers"_s, containers},
+        {u"workers_per_container"_s, workersPerContainer},
+        {u"region"_s, region},
+        {u"client_location"_s, clientLocation},
+        {u"notes"_s, notes},
+        {u"api_key_ref"_s, apiKeyRef},
+        {u"extra_headers"_s, headersToJson(extraHeaders)},
+        {u"built_in_simulator"_s, builtInSimulator},
+    };
+}
+
+SutConfig SutConfig::fromJson(const QJsonObject &o)
+{
+    SutConfig s;
+    s.name = o.value(u"name"_s).toString();
+    s.baseUrl = o.value(u"base_url"_s).toString();
+    s.endpoint = o.value(u"endpoint"_s).toString();
+    apiFlavourFromName(o.value(u"backend"_s).toString(), &s.flavour);
+    s.model = o.value(u"model"_s).toString();
+    s.weightsRevision = o.value(u"weights_revision"_s).toString();
+    s.engine = o.value(u"engine"_s).toString();
+    s.engineVersion = o.value(u"engine_version"_s).toString();
+    s.gpuModel = o.value(u"gpu_model"_s).toString();
+    s.gpuCount = o.value(u"gpu_count"_s).toInt();
+    s.image = o.value(u"image"_s).toString();
+    s.replicas = o.value(u"replicas"_s).toInt();
+    s.containers = o.value(u"containers"_s).toInt();
+    s.workersPerContainer = o.value(u"workers_per_container"_s).toInt();
+    s.region = o.value(u"region"_s).toString();
+    s.clientLocation = o.value(u"client_location"_s).toString();
+    s.notes = o.value(u"notes"_s).toString();
+    s.apiKeyRef = o.value(u"api_key_ref"_s).toString();
+    s.extraHeaders = headersFromJson(o.value(u"extra_headers"_s).toArray());
+    s.builtInSimulator = o.value(u"built_in_simulator"_s).toBool();
+    return s;
+}
+
+QJsonObject DatasetSpec::toJson() const
+{
+    return QJsonObject{
+        {u"kind"_s, QString::fromLatin1(datasetKindName(kind))},
+        {u"path"_s, path},
+        {u"version_label"_s, versionLabel},
+        {u"random_input_len"_s, randomInputLen},
+        {u"random_output_len"_s, randomOutputLen},
+        {u"random_range_ratio"_s, randomRangeRatio},
+        {u"random_prefix_len"_s, randomPrefixLen},
+        {u"sharegpt_output_len"_s, sharegptOutputLen},
+        {u"with_replacement"_s, withReplacement},
+    };
+}
+
+DatasetSpec DatasetSpec::fromJson(const QJsonObject &o)
+{
+    DatasetSpec d;
+    datasetKindFromName(o.value(u"kind"_s).toString(), &d.kind);
+    d.path = o.value(u"path"_s).toString();
+    d.versionLabel = o.value(u"version_label"_s).toString();
+    d.randomInputLen = o.value(u"random_input_len"_s).toInt(d.randomInputLen);
+    d.randomOutputLen = o.value(u"random_output_len"_s).toInt(d.randomOutputLen);
+    d.randomRangeRatio = o.value(u"random_range_ratio"_s).toDouble();
+    d.randomPrefixLen = o.value(u"random_prefix_len"_s).toInt();
+    d.sharegptOutputLen = o.value(u"sharegpt_output_len"_s).toInt(-1);
+    d.withReplacement = o.value(u"with_replacement"_s).toBool();
+    return d;
+}
+
+QJsonObject LoadProfile::toJson() const
+{
+    QJsonArray pcts;
+    for (double p : metricPercentiles)
+        pcts.append(p);
+    QJsonArray metrics;
+    for (const auto &m : percentileMetrics)
+        metrics.append(m);
+    return QJsonObject{
+        {u"scenario"_s, QString::fromLatin1(scenarioName(scenario))},
+        {u"arrival"_s, QString::fromLatin1(arrivalName(arrival))},
+        {u"request_rate"_s, rateToJson(requestRate)},
+        {u"burstiness"_s, burstiness},
+        {u"max_concurrency"_s, maxConcurrency},
+        {u"closed_loop_concurrency"_s, closedLoopConcurrency},
+        {u"num_prompts"_s, numPrompts},
+        {u"duration_s"_s, durationS},
+        {u"warmup_requests"_s, warmupRequests},
+        {u"warmup_seconds"_s, warmupSeconds},
+        // A string: a 64-bit seed does not survive a JSON double.
+        {u"seed"_s, QString::number(seed)},
+        {u"goodput"_s, sloToJson(goodput)},
+        {u"timeout_s"_s, timeoutS},
+        {u"cache_bust"_s, cacheBust},
+        {u"metric_percentiles"_s, pcts},
+        {u"percentile_metrics"_s, metrics},
+    };
+}
+
+LoadProfile LoadProfile::fromJson(const QJsonObject &o)
+{
+    LoadProfile p;
+    scenarioFromName(o.value(u"scenario"_s).toString(), &p.scenario);
+    arrivalFromName(o.value(u"arrival"_s).toString(), &p.arrival);
+    p.requestRate = rateFromJson(o.value(u"request_rate"_s));
+    p.burstiness = o.value(u"burstiness"_s).toDouble(1.0);
+    p.maxConcurrency = o.value(u"max_concurrency"_s).toInt();
+    p.closedLoopConcurrency = o.value(u"closed_loop_concurrency"_s).toInt();
+    p.numPrompts = o.value(u"num_prompts"_s).toInt(p.numPrompts);
+    p.durationS = o.value(u"duration_s"_s).toDouble();
+    p.warmupRequests = o.value(u"warmup_requests"_s).toInt();
+    p.warmupSeconds = o.value(u"warmup_seconds"_s).toDouble();
+    const auto seed = o.value(u"seed"_s);
+    p.seed = seed.isString() ? seed.toString().toULongLong() : quint64(seed.toInteger());
+    p.goodput = sloFromJson(o.value(u"goodput"_s).toObject());
+    p.timeoutS = o.value(u"timeout_s"_s).toDouble(p.timeoutS);
+    p.cacheBust = o.value(u"cache_bust"_s).toBool();
+    if (o.contains(u"metric_percentiles"_s)) {
+        p.metricPercentiles.clear();
+        for (const auto &v : o.value(u"metric_percentiles"_s).toArray())
+            p.metricPercentiles.append(v.toDouble());
+    }
+    if (o.contains(u"percentile_metrics"_s)) {
+        p.percentileMetrics.clear();
+        for (const auto &v : o.value(u"percentile_metrics"_s).toArray())
+            p.percentileMetrics.append(v.toString());
+    }
+    return p;
+}
+
+QJsonObject RequestParams::toJson() const
+{
+    QJsonObject o{{u"ignore_eos"_s, ignoreEos}, {u"extra_body"_s, extraBody}};
+    if (temperature >= 0)
+        o[u"temperature"_s] = temperature;
+    if (seed >= 0)
+        o[u"seed"_s] = QString::number(seed);
+    return o;
+}
+
+RequestParams RequestParams::fromJson(const QJsonObject &o)
+{
+    RequestParams r;
+    r.ignoreEos = o.value(u"ignore_eos"_s).toBool();
+    r.temperature = o.value(u"temperature"_s).toDouble(-1);
+    r.seed = o.contains(u"seed"_s) ? o.value(u"seed"_s).toString().toLongLong() : -1;
+    r.extraBody = o.value(u"extra_body"_s).toObject();
+    return r;
+}
+
+QJsonObject RunPlan::toJson() const
+{
+    return scrubSecrets(QJsonObject{
+        {u"name"_s, name},
+        {u"sut"_s, sut.toJson()},
+        {u"dataset"_s, dataset.toJson()},
+        {u"load_profile"_s, profile.toJson()},
+        {u"request_params"_s, params.toJson()},
+    });
+}
+
+RunPlan RunPlan::fromJson(const QJsonObject &o)
+{
+    RunPlan p;
+    p.name = o.value(u"name"_s).toString();
+    p.sut = SutConfig::fromJson(o.value(u"sut"_s).toObject());
+    p.dataset = DatasetSpec::fromJson(o.value(u"dataset"_s).toObject());
+    p.profile = LoadProfile::fromJson(o.value(u"load_profile"_s).toObject());
+    p.params = RequestParams::fromJson(o.value(u"request_params"_s).toObject());
+    return p;
+}
+
+bool looksLikeSecretKey(const QString &key)
+{
+    const QString k = key.toLower();
+    static const char *const kParts[] = {"authorization", "api-key", "api_key", "apikey", "secret",
+                                         "password", "access_token", "auth_token", "bearer"};
+    for (const char *part : kParts)
+        if (k.contains(QLatin1StringView(part)))
+            return true;
+    return k == "token"_L1 || k == "key"_L1;
+}
+
+namespace {
+bool looksLikeSecretValue(const QString &v)
+{
+    return v.startsWith("Bearer "_L1, Qt::CaseInsensitive) || v.startsWith("sk-"_L1);
+}
+
+QJsonValue scrubValue(const QJsonValue &v);
+
+QJsonArray scrubArray(const QJsonArray &a)
+{
+    // Header lists are [name, value] pairs: a credential header is dropped whole.
+    if (a.size() == 2 && a.at(0).isString() && a.at(1).isString() &&
+        (looksLikeSecretKey(a.at(0).toString()) || looksLikeSecretValue(a.at(1).toString())))
+        return QJsonArray{a.at(0), u"<redacted>"_s};
+    QJsonArray out;
+    for (const auto &e : a)
+        out.append(scrubValue(e));
+    return out;
+}
+
+QJsonValue scrubValue(const QJsonValue &v)
+{
+    if (v.isObject())
+        return scrubSecrets(v.toObject());
+    if (v.isArray())
+        return scrubArray(v.toArray());
+    if (v.isString() && looksLikeSecretValue(v.toString()))
+        return u"<redacted>"_s;
+    return v;
+}
+} // namespace
+
+QJsonObject scrubSecrets(const QJsonObject &o)
+{
+    QJsonObject out;
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        // api_key_ref only names where the key lives; it is not a secret.
+        if (it.key() != "api_key_ref"_L1 && looksLikeSecretKey(it.key()) && it.value().isString())
+            out[it.key()] = u"<redacted>"_s;
+        else
+            out[it.key()] = scrubValue(it.value());
+    }
+    return out;
+}
+
+} // namespace sb

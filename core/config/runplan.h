@@ -1,0 +1,135 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <limits>
+
+namespace sb {
+
+enum class ApiFlavour { Completions, Chat };
+const char *apiFlavourName(ApiFlavour f); // "openai" | "openai-chat" (vLLM's backend names)
+bool apiFlavourFromName(const QString &name, ApiFlavour *out);
+
+using HeaderList = QList<QPair<QString, QString>>;
+
+// Everything that is measured. API keys are never part of it: apiKeyRef names where the key
+// lives (an environment variable "env:NAME" or a keychain entry "keychain:NAME").
+struct SutConfig
+{
+    QString name;
+    QString baseUrl; // scheme://host:port, no trailing slash
+    QString endpoint; // path, e.g. /v1/completions
+    ApiFlavour flavour = ApiFlavour::Completions;
+    QString model;
+    QString weightsRevision;
+    QString engine;
+    QString engineVersion;
+    QString gpuModel;
+    int gpuCount = 0;
+    QString image;
+    int replicas = 0;
+    int containers = 0;
+    int workersPerContainer = 0;
+    QString region;
+    QString clientLocation;
+    QString notes;
+    QString apiKeyRef;
+    HeaderList extraHeaders; // scrubbed of credentials before any snapshot is stored
+    bool builtInSimulator = false;
+
+    QJsonObject toJson() const;
+    static SutConfig fromJson(const QJsonObject &o);
+};
+
+enum class DatasetKind { Random, ShareGpt, Custom };
+const char *datasetKindName(DatasetKind k);
+bool datasetKindFromName(const QString &name, DatasetKind *out);
+
+struct DatasetSpec
+{
+    DatasetKind kind = DatasetKind::Random;
+    QString path;           // sharegpt / custom
+    QString versionLabel;   // user's label
+    int randomInputLen = 1024;
+    int randomOutputLen = 128;
+    double randomRangeRatio = 0.0; // vLLM: uniform in [len*(1-r), len*(1+r)]
+    int randomPrefixLen = 0;
+    int sharegptOutputLen = -1;    // fixed output length; -1 = from the reference answer
+    bool withReplacement = false;
+
+    QJsonObject toJson() const;
+    static DatasetSpec fromJson(const QJsonObject &o);
+};
+
+enum class Scenario { None, SingleStream, Server, Offline };
+const char *scenarioName(Scenario s); // "none" | "single-stream" | "server" | "offline"
+bool scenarioFromName(const QString &name, Scenario *out);
+
+enum class ArrivalProcess { Constant, Poisson, Gamma };
+const char *arrivalName(ArrivalProcess a);
+bool arrivalFromName(const QString &name, ArrivalProcess *out);
+
+struct Slo
+{
+    double ttftMs = -1; // < 0: not set
+    double tpotMs = -1;
+    double e2elMs = -1;
+    bool any() const { return ttftMs >= 0 || tpotMs >= 0 || e2elMs >= 0; }
+};
+
+struct LoadProfile
+{
+    Scenario scenario = Scenario::None;
+    ArrivalProcess arrival = ArrivalProcess::Poisson;
+    double requestRate = std::numeric_limits<double>::infinity(); // req/s; inf = all at t=0
+    double burstiness = 1.0; // gamma shape; 1 = Poisson
+    int maxConcurrency = 0;  // 0 = unlimited (open loop)
+    int closedLoopConcurrency = 0; // > 0: keep exactly C in flight
+    int numPrompts = 1000;
+    double durationS = 0; // > 0: duration-bound run
+    int warmupRequests = 0;
+    double warmupSeconds = 0;
+    quint64 seed = 0;
+    Slo goodput;
+    double timeoutS = 600;
+    bool cacheBust = false;
+    QList<double> metricPercentiles = {99};
+    QList<QString> percentileMetrics = {QStringLiteral("ttft"), QStringLiteral("tpot"),
+                                        QStringLiteral("itl")};
+
+    bool unlimitedRate() const { return !(requestRate > 0 && requestRate < 1e300); }
+    QJsonObject toJson() const;
+    static LoadProfile fromJson(const QJsonObject &o);
+};
+
+struct RequestParams
+{
+    bool ignoreEos = false;
+    double temperature = -1; // < 0: not sent
+    qint64 seed = -1;        // < 0: not sent
+    QJsonObject extraBody;
+
+    QJsonObject toJson() const;
+    static RequestParams fromJson(const QJsonObject &o);
+};
+
+struct RunPlan
+{
+    QString name;
+    SutConfig sut;
+    DatasetSpec dataset;
+    LoadProfile profile;
+    RequestParams params;
+
+    // The frozen snapshot stored with every run: no secrets, keys in a stable order.
+    QJsonObject toJson() const;
+    static RunPlan fromJson(const QJsonObject &o);
+};
+
+// Removes Authorization / api-key-like headers and values from a snapshot (recursively).
+QJsonObject scrubSecrets(const QJsonObject &o);
+bool looksLikeSecretKey(const QString &key);
+
+} // namespace sb

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+namespace sb {
+
+// Why a request failed. The names (errorClassName) are stable: they are stored in project files,
+// result JSON and reports.
+enum class ErrorClass : quint8 {
+    None = 0,
+    Http429,       // server said "too many requests"
+    Http4xx,       // any other 4xx status
+    Http5xx,       // 5xx status
+    HttpOther,     // unexpected non-2xx status outside 4xx/5xx
+    Connect,       // refused, unreachable, DNS, TLS handshake
+    Reset,         // connection closed or reset by the peer before the stream ended
+    Timeout,       // per-request timeout elapsed
+    StreamError,   // HTTP 200 followed by an error object in the stream
+    InvalidJson,   // a data event that is not valid JSON
+    Incomplete,    // the stream ended without data: [DONE]
+    NoTokens,      // the stream completed but no token was ever received
+    Cancelled,     // the run was stopped while the request was in flight
+    Transport,     // any other transport failure
+};
+
+const char *errorClassName(ErrorClass c);
+ErrorClass errorClassFromName(const QString &name);
+QList<ErrorClass> allErrorClasses();
+
+// Where a token count came from; recorded per request because local counts are approximate.
+enum class TokenSource : quint8 {
+    Unknown = 0,
+    ServerUsage, // the stream's usage object
+    ChunkCount,  // one token per token chunk, counted by the client
+    Dataset,     // the dataset's own length (input side, when the server gave no usage)
+};
+const char *tokenSourceName(TokenSource s);
+TokenSource tokenSourceFromName(const QString &name);
+
+// One request as the client saw it. Times are CLOCK_MONOTONIC nanoseconds; 0 means "did not
+// happen". Definitions of the metrics derived from these fields live in metrics/definitions.h.
+struct RequestRecord
+{
+    qint64 index = -1;       // position in the run's schedule (0-based)
+    qint32 datasetItem = -1; // item of the dataset that supplied the prompt
+    bool warmup = false;     // issued and stored, excluded from every metric
+    QString requestId;       // x-request-id sent to the server
+
+    qint64 tSched = 0;  // when the schedule said to send
+    qint64 tQueued = 0; // when it started waiting for a concurrency slot (== tSched when none)
+    qint64 tSend = 0;   // handed to the transport (right before the socket write is queued)
+    qint64 tFirst = 0;  // first token chunk received
+    qint64 tLast = 0;   // last token chunk received
+    qint64 tEnd = 0;    // stream finished ([DONE], error or close)
+
+    QList<qint64> chunkTimes;  // receive time of every token chunk, ascending
+    QList<qint32> chunkTokens; // tokens carried by each token chunk (1 unless the server said)
+
+    qint32 inputTokens = -1;
+    qint32 outputTokens = -1;
+    qint32 cachedTokens = -1; // usage.prompt_tokens_details.cached_tokens, -1 when not reported
+    TokenSource inputSource = TokenSource::Unknown;
+    TokenSource outputSource = TokenSource::Unknown;
+    qint32 expectedInputTokens = -1;  // what the dataset asked for
+    qint32 expectedOutputTokens = -1; // max_tokens sent
+
+    qint32 httpStatus = 0;
+    QString finishReason;
+    ErrorClass error = ErrorClass::None;
+    QString errorMessage;
+    qint64 outputChars = 0; // characters of generated text (reasoning included)
+
+    bool ok() const { return error == ErrorClass::None; }
+};
+
+} // namespace sb
+
+Q_DECLARE_METATYPE(sb::RequestRecord)

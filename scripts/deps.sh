@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages ServeBench builds and tests with. Idempotent: does nothing when
+# everything is already there. Uses sudo when not root.
+set -euo pipefail
+PKGS=(cmake ninja-build g++ ccache pkg-config
+      qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite qt6-charts-dev
+      qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libgl-dev
+      xvfb xauth python3 python3-fastapi python3-uvicorn)
+missing=()
+for p in "${PKGS[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+echo "Installing: ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
