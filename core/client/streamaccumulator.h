@@ -4,6 +4,12 @@
 #include "metrics/requestrecord.h"
 
 #include <QByteArray>
+#include <QByteArrayView>
+#include <QString>
+
+#include <memory>
+
+class QJsonObject;
 
 namespace sb {
 
@@ -30,6 +36,25 @@ public:
 
     // True once [DONE] or a stream error arrived: the transport may stop reading.
     bool complete() const;
+
+private:
+    void onEvent(QByteArrayView data, qint64 tRecvNs);
+    void onChunk(const QJsonObject &chunk, qint64 tRecvNs);
+    void fail(ErrorClass error, const QString &message);
+    void classifyHttpError();
+
+    ApiFlavour m_flavour;
+    RequestRecord *m_record;
+    std::unique_ptr<SseParser> m_parser;
+    QByteArray m_errorBody;         // body of a non-2xx response, bounded
+    QByteArray m_head;              // the first bytes of the body, quoted when no event ever came
+    qint64 m_events = 0;            // data events seen
+    qint64 m_lastRecvNs = 0;        // receive time of the latest read
+    qint32 m_runningCompletion = 0; // last usage.completion_tokens seen on a token chunk
+    bool m_httpError = false;
+    bool m_done = false;   // data: [DONE] arrived
+    bool m_failed = false; // a stream error or invalid JSON was seen
+    bool m_finished = false;
 };
 
 } // namespace sb

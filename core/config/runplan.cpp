@@ -42,6 +42,8 @@ constexpr NameOf<ApiFlavour> kFlavours[] = {{ApiFlavour::Completions, "openai"},
 constexpr NameOf<DatasetKind> kKinds[] = {{DatasetKind::Random, "random"},
                                           {DatasetKind::ShareGpt, "sharegpt"},
                                           {DatasetKind::Custom, "custom"}};
+constexpr NameOf<LengthDistribution> kDistributions[] = {{LengthDistribution::Uniform, "uniform"},
+                                                        {LengthDistribution::Normal, "normal"}};
 constexpr NameOf<Scenario> kScenarios[] = {{Scenario::None, "none"},
                                            {Scenario::SingleStream, "single-stream"},
                                            {Scenario::Server, "server"},
@@ -49,6 +51,10 @@ constexpr NameOf<Scenario> kScenarios[] = {{Scenario::None, "none"},
 constexpr NameOf<ArrivalProcess> kArrivals[] = {{ArrivalProcess::Poisson, "poisson"},
                                                 {ArrivalProcess::Constant, "constant"},
                                                 {ArrivalProcess::Gamma, "gamma"}};
+
+constexpr NameOf<RampUpStrategy> kRampUps[] = {{RampUpStrategy::None, "none"},
+                                               {RampUpStrategy::Linear, "linear"},
+                                               {RampUpStrategy::Exponential, "exponential"}};
 
 QJsonValue rateToJson(double r)
 {
@@ -117,10 +123,17 @@ bool apiFlavourFromName(const QString &name, ApiFlavour *out)
 }
 const char *datasetKindName(DatasetKind k) { return nameFor(kKinds, k); }
 bool datasetKindFromName(const QString &name, DatasetKind *out) { return valueFor(kKinds, name, out); }
+const char *lengthDistributionName(LengthDistribution d) { return nameFor(kDistributions, d); }
+bool lengthDistributionFromName(const QString &name, LengthDistribution *out)
+{
+    return valueFor(kDistributions, name, out);
+}
 const char *scenarioName(Scenario s) { return nameFor(kScenarios, s); }
 bool scenarioFromName(const QString &name, Scenario *out) { return valueFor(kScenarios, name, out); }
 const char *arrivalName(ArrivalProcess a) { return nameFor(kArrivals, a); }
 bool arrivalFromName(const QString &name, ArrivalProcess *out) { return valueFor(kArrivals, name, out); }
+const char *rampUpStrategyName(RampUpStrategy s) { return nameFor(kRampUps, s); }
+bool rampUpStrategyFromName(const QString &name, RampUpStrategy *out) { return valueFor(kRampUps, name, out); }
 
 QJsonObject SutConfig::toJson() const
 {
@@ -186,6 +199,14 @@ QJsonObject DatasetSpec::toJson() const
         {u"random_prefix_len"_s, randomPrefixLen},
         {u"sharegpt_output_len"_s, sharegptOutputLen},
         {u"with_replacement"_s, withReplacement},
+        {u"random_distribution"_s, QString::fromLatin1(lengthDistributionName(randomDistribution))},
+        {u"random_input_stdev"_s, randomInputStdev},
+        {u"random_output_stdev"_s, randomOutputStdev},
+        {u"random_input_min"_s, randomInputMin},
+        {u"random_input_max"_s, randomInputMax},
+        {u"random_output_min"_s, randomOutputMin},
+        {u"random_output_max"_s, randomOutputMax},
+        {u"tokens_per_word"_s, tokensPerWord},
     };
 }
 
@@ -201,6 +222,14 @@ DatasetSpec DatasetSpec::fromJson(const QJsonObject &o)
     d.randomPrefixLen = o.value(u"random_prefix_len"_s).toInt();
     d.sharegptOutputLen = o.value(u"sharegpt_output_len"_s).toInt(-1);
     d.withReplacement = o.value(u"with_replacement"_s).toBool();
+    lengthDistributionFromName(o.value(u"random_distribution"_s).toString(), &d.randomDistribution);
+    d.randomInputStdev = o.value(u"random_input_stdev"_s).toInt();
+    d.randomOutputStdev = o.value(u"random_output_stdev"_s).toInt();
+    d.randomInputMin = o.value(u"random_input_min"_s).toInt(d.randomInputMin);
+    d.randomInputMax = o.value(u"random_input_max"_s).toInt();
+    d.randomOutputMin = o.value(u"random_output_min"_s).toInt(d.randomOutputMin);
+    d.randomOutputMax = o.value(u"random_output_max"_s).toInt();
+    d.tokensPerWord = o.value(u"tokens_per_word"_s).toDouble(d.tokensPerWord);
     return d;
 }
 
@@ -217,6 +246,11 @@ QJsonObject LoadProfile::toJson() const
         {u"arrival"_s, QString::fromLatin1(arrivalName(arrival))},
         {u"request_rate"_s, rateToJson(requestRate)},
         {u"burstiness"_s, burstiness},
+        {u"ramp_up_strategy"_s, QString::fromLatin1(rampUpStrategyName(rampUpStrategy))},
+        {u"ramp_up_start_rps"_s, rampUpStartRps},
+        {u"ramp_up_end_rps"_s, rampUpEndRps},
+        {u"trace_path"_s, tracePath},
+        {u"trace_time_scale"_s, traceTimeScale},
         {u"max_concurrency"_s, maxConcurrency},
         {u"closed_loop_concurrency"_s, closedLoopConcurrency},
         {u"num_prompts"_s, numPrompts},
@@ -240,6 +274,11 @@ LoadProfile LoadProfile::fromJson(const QJsonObject &o)
     arrivalFromName(o.value(u"arrival"_s).toString(), &p.arrival);
     p.requestRate = rateFromJson(o.value(u"request_rate"_s));
     p.burstiness = o.value(u"burstiness"_s).toDouble(1.0);
+    rampUpStrategyFromName(o.value(u"ramp_up_strategy"_s).toString(), &p.rampUpStrategy);
+    p.rampUpStartRps = o.value(u"ramp_up_start_rps"_s).toDouble();
+    p.rampUpEndRps = o.value(u"ramp_up_end_rps"_s).toDouble();
+    p.tracePath = o.value(u"trace_path"_s).toString();
+    p.traceTimeScale = o.value(u"trace_time_scale"_s).toDouble(1.0);
     p.maxConcurrency = o.value(u"max_concurrency"_s).toInt();
     p.closedLoopConcurrency = o.value(u"closed_loop_concurrency"_s).toInt();
     p.numPrompts = o.value(u"num_prompts"_s).toInt(p.numPrompts);
@@ -279,7 +318,8 @@ RequestParams RequestParams::fromJson(const QJsonObject &o)
     RequestParams r;
     r.ignoreEos = o.value(u"ignore_eos"_s).toBool();
     r.temperature = o.value(u"temperature"_s).toDouble(-1);
-    r.seed = o.contains(u"seed"_s) ? o.value(u"seed"_s).toString().toLongLong() : -1;
+    const QJsonValue seed = o.value(u"seed"_s);
+    r.seed = seed.isString() ? seed.toString().toLongLong() : seed.isDouble() ? seed.toInteger() : -1;
     r.extraBody = o.value(u"extra_body"_s).toObject();
     return r;
 }

@@ -47,6 +47,12 @@ enum class DatasetKind { Random, ShareGpt, Custom };
 const char *datasetKindName(DatasetKind k);
 bool datasetKindFromName(const QString &name, DatasetKind *out);
 
+// How synthetic (random) lengths are drawn: Uniform is vLLM's --random-range-ratio; Normal is
+// GuideLLM's synthetic data (mean, stdev, clamped to [min, max]).
+enum class LengthDistribution { Uniform, Normal };
+const char *lengthDistributionName(LengthDistribution d); // "uniform" | "normal"
+bool lengthDistributionFromName(const QString &name, LengthDistribution *out);
+
 struct DatasetSpec
 {
     DatasetKind kind = DatasetKind::Random;
@@ -58,6 +64,16 @@ struct DatasetSpec
     int randomPrefixLen = 0;
     int sharegptOutputLen = -1;    // fixed output length; -1 = from the reference answer
     bool withReplacement = false;
+    LengthDistribution randomDistribution = LengthDistribution::Uniform;
+    int randomInputStdev = 0;  // normal only
+    int randomOutputStdev = 0;
+    int randomInputMin = 1;    // normal only; max 0 = no upper bound
+    int randomInputMax = 0;
+    int randomOutputMin = 1;
+    int randomOutputMax = 0;
+    // Synthetic prompts are words; a measured tokens-per-word ratio of the target model's
+    // tokenizer (from the server's /tokenize) rescales them. 1 = uncalibrated.
+    double tokensPerWord = 1.0;
 
     QJsonObject toJson() const;
     static DatasetSpec fromJson(const QJsonObject &o);
@@ -70,6 +86,12 @@ bool scenarioFromName(const QString &name, Scenario *out);
 enum class ArrivalProcess { Constant, Poisson, Gamma };
 const char *arrivalName(ArrivalProcess a);
 bool arrivalFromName(const QString &name, ArrivalProcess *out);
+
+// vLLM's --ramp-up-strategy: the request rate moves from rampUpStartRps to rampUpEndRps over the
+// run, per request index; requestRate is ignored while a ramp-up is set.
+enum class RampUpStrategy { None, Linear, Exponential };
+const char *rampUpStrategyName(RampUpStrategy s); // "none" | "linear" | "exponential"
+bool rampUpStrategyFromName(const QString &name, RampUpStrategy *out);
 
 struct Slo
 {
@@ -85,6 +107,11 @@ struct LoadProfile
     ArrivalProcess arrival = ArrivalProcess::Poisson;
     double requestRate = std::numeric_limits<double>::infinity(); // req/s; inf = all at t=0
     double burstiness = 1.0; // gamma shape; 1 = Poisson
+    RampUpStrategy rampUpStrategy = RampUpStrategy::None;
+    double rampUpStartRps = 0;
+    double rampUpEndRps = 0;
+    QString tracePath;          // non-empty: replay arrival times from this JSONL trace
+    double traceTimeScale = 1.0; // trace offsets are multiplied by this (0.5 = twice as fast)
     int maxConcurrency = 0;  // 0 = unlimited (open loop)
     int closedLoopConcurrency = 0; // > 0: keep exactly C in flight
     int numPrompts = 1000;

@@ -49,7 +49,8 @@ struct RequestRecord
     QString requestId;       // x-request-id sent to the server
 
     qint64 tSched = 0;  // when the schedule said to send
-    qint64 tQueued = 0; // when it started waiting for a concurrency slot (== tSched when none)
+    qint64 tQueued = 0;   // when it was due and began waiting for a concurrency slot
+    qint64 tDispatch = 0; // when it got its slot and was handed to the transport
     qint64 tSend = 0;   // handed to the transport (right before the socket write is queued)
     qint64 tFirst = 0;  // first token chunk received
     qint64 tLast = 0;   // last token chunk received

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "config/runplan.h"
+
+#include <QStringList>
+
+namespace sb::cli {
+
+struct EndpointCheck
+{
+    bool reachable = false; // an HTTP answer of any status came back
+    int httpStatus = 0;
+    QStringList models;     // ids from GET /v1/models
+    QString error;
+};
+
+// Blocks (with its own event loop) for at most timeoutMs: the CLI has nothing else to do yet.
+EndpointCheck checkEndpoint(const SutConfig &sut, const QByteArray &apiKey, int timeoutMs);
+
+} // namespace sb::cli

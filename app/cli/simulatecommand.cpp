@@ -1,0 +1,224 @@
+#include "simulatecommand.h"
+
+#include "sim/simulator.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QSocketNotifier>
+#include <QTextStream>
+#include <QTimer>
+
+#ifdef Q_OS_UNIX
+#include <csignal>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+#ifdef Q_OS_UNIX
+int g_signalPipe[2] = {-1, -1};
+
+void onSignal(int)
+{
+    // Only async-signal-safe work here: the event loop reads the pipe and quits.
+    const char c = 1;
+    [[maybe_unused]] const ssize_t n = ::write(g_signalPipe[1], &c, 1);
+}
+
+// A thousand concurrent streams need more descriptors than the usual soft limit of 1024.
+void raiseDescriptorLimit()
+{
+    rlimit rl{};
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+#endif
+
+bool parseDouble(const QCommandLineParser &p, const QString &name, double min, double *out,
+                 QString *error)
+{
+    if (!p.isSet(name))
+        return true;
+    bool ok = false;
+    const double v = p.value(name).toDouble(&ok);
+    if (!ok || v < min) {
+        *error = u"--%1: expected a number >= %2, got '%3'"_s.arg(name).arg(min).arg(p.value(name));
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool parseInt(const QCommandLineParser &p, const QString &name, int min, int max, int *out,
+              QString *error)
+{
+    if (!p.isSet(name))
+        return true;
+    bool ok = false;
+    const int v = p.value(name).toInt(&ok);
+    if (!ok || v < min || v > max) {
+        *error = u"--%1: expected an integer in [%2, %3], got '%4'"_s.arg(name).arg(min).arg(max).arg(
+            p.value(name));
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+} // namespace
+
+int simulateCommand(const QStringList &args)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    sb::SimConfig c;
+    // A long-running server has nobody reading its request log.
+    c.recordLog = false;
+
+    QCommandLineParser p;
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    p.setApplicationDescription(u"Serve the built-in OpenAI-compatible streaming simulator "
+                                "(/v1/completions, /v1/chat/completions, /v1/models, /tokenize)."_s);
+    const QCommandLineOption help(QStringList{u"h"_s, u"help"_s}, u"Show this help."_s);
+    p.addOption(help);
+    p.addOptions({
+        {u"host"_s, u"Listen address (default 127.0.0.1)."_s, u"ADDR"_s},
+        {u"port"_s, u"Listen port; 0 picks a free one (default 8000)."_s, u"PORT"_s},
+        {u"ttft-ms"_s, u"Time to first token in ms (default %1)."_s.arg(c.ttftMs), u"MS"_s},
+        {u"itl-ms"_s, u"Gap between token chunks in ms (default %1)."_s.arg(c.itlMs), u"MS"_s},
+        {u"jitter-ms"_s, u"Jitter added to TTFT and every gap in ms (default 0)."_s, u"MS"_s},
+        {u"jitter-dist"_s, u"Jitter distribution: uniform (+-jitter) or gaussian (sigma)."_s, u"DIST"_s},
+        {u"tokens-per-chunk"_s, u"Tokens per chunk, as with speculative decoding (default 1)."_s, u"K"_s},
+        {u"capacity"_s, u"Concurrent sequences; more requests queue FIFO (default 0 = unlimited)."_s, u"N"_s},
+        {u"prefill-ms-per-token"_s, u"Extra TTFT per prompt token in ms (default 0)."_s, u"MS"_s},
+        {u"default-max-tokens"_s, u"Tokens when a request gives no max_tokens (default %1)."_s.arg(c.defaultMaxTokens), u"N"_s},
+        {u"max-model-len"_s, u"Context length; longer requests get a 400 (default %1)."_s.arg(c.maxModelLen), u"N"_s},
+        {u"model"_s, u"Model name served (default %1)."_s.arg(c.modelName), u"NAME"_s},
+        {u"unpaced"_s, u"Write each whole response at once (client parse-ceiling tests)."_s},
+        {u"fault-rate"_s, u"Fraction of requests given a fault; KIND is http429, http500, reset, "
+                          "malformed, error-event or stall. Repeatable."_s, u"KIND=RATE"_s},
+        {u"fault-after"_s, u"Tokens before a mid-stream fault (default: half of max_tokens)."_s, u"N"_s},
+        {u"seed"_s, u"Seed for jitter and fault draws (default 0)."_s, u"SEED"_s},
+        {u"duration"_s, u"Serve this many seconds; 0 = until SIGINT/SIGTERM (default 0)."_s, u"S"_s},
+    });
+
+    auto fail = [&err](const QString &message) {
+        err << "servebench-cli simulate: " << message << "\n";
+        err.flush();
+        return 2;
+    };
+    if (!p.parse(QStringList{u"simulate"_s} + args))
+        return fail(p.errorText());
+    if (p.isSet(help)) {
+        // The parser names the executable's path; the user typed a subcommand.
+        QString text = p.helpText();
+        text.replace(0, text.indexOf(u'\n'), u"Usage: servebench-cli simulate [options]"_s);
+        out << text;
+        return 0;
+    }
+    if (!p.positionalArguments().isEmpty())
+        return fail(u"unexpected argument '%1'"_s.arg(p.positionalArguments().first()));
+
+    QString error;
+    c.port = 8000;
+    int port = c.port;
+    double duration = 0;
+    if (p.isSet(u"host"_s))
+        c.host = p.value(u"host"_s);
+    if (p.isSet(u"model"_s)) {
+        c.modelName = p.value(u"model"_s);
+        if (c.modelName.isEmpty())
+            return fail(u"--model: the name must not be empty"_s);
+    }
+    c.unpaced = p.isSet(u"unpaced"_s);
+    if (!parseInt(p, u"port"_s, 0, 65535, &port, &error)
+        || !parseDouble(p, u"ttft-ms"_s, 0, &c.ttftMs, &error)
+        || !parseDouble(p, u"itl-ms"_s, 0, &c.itlMs, &error)
+        || !parseDouble(p, u"jitter-ms"_s, 0, &c.jitterMs, &error)
+        || !parseInt(p, u"tokens-per-chunk"_s, 1, 1 << 20, &c.tokensPerChunk, &error)
+        || !parseInt(p, u"capacity"_s, 0, 1 << 24, &c.capacity, &error)
+        || !parseDouble(p, u"prefill-ms-per-token"_s, 0, &c.prefillMsPerToken, &error)
+        || !parseInt(p, u"default-max-tokens"_s, 1, 1 << 24, &c.defaultMaxTokens, &error)
+        || !parseInt(p, u"max-model-len"_s, 0, 1 << 30, &c.maxModelLen, &error)
+        || !parseInt(p, u"fault-after"_s, 0, 1 << 24, &c.faultAfterTokens, &error)
+        || !parseDouble(p, u"duration"_s, 0, &duration, &error))
+        return fail(error);
+    c.port = quint16(port);
+    if (p.isSet(u"jitter-dist"_s)) {
+        const QString d = p.value(u"jitter-dist"_s).toLower();
+        if (d == "uniform"_L1)
+            c.jitter = sb::SimJitter::Uniform;
+        else if (d == "gaussian"_L1 || d == "normal"_L1)
+            c.jitter = sb::SimJitter::Gaussian;
+        else
+            return fail(u"--jitter-dist: expected uniform or gaussian, got '%1'"_s.arg(d));
+    }
+    if (p.isSet(u"seed"_s)) {
+        bool ok = false;
+        c.seed = p.value(u"seed"_s).toULongLong(&ok);
+        if (!ok)
+            return fail(u"--seed: expected a non-negative integer, got '%1'"_s.arg(p.value(u"seed"_s)));
+    }
+    const QStringList faults = p.values(u"fault-rate"_s);
+    for (const QString &spec : faults) {
+        if (!c.setFaultRateFromSpec(spec, &error))
+            return fail(u"--fault-rate: "_s + error);
+    }
+    double total = 0;
+    for (sb::SimFault f : sb::allSimFaults())
+        total += c.faultRate(f);
+    if (total > 1.0 + 1e-9)
+        return fail(u"--fault-rate: the rates add up to %1, more than 1"_s.arg(total));
+
+#ifdef Q_OS_UNIX
+    raiseDescriptorLimit();
+#endif
+    sb::Simulator sim(c);
+    if (!sim.start()) {
+        err << "servebench-cli simulate: " << sim.errorString() << "\n";
+        return 1;
+    }
+    out << "Simulator listening on " << sim.baseUrl().toString() << " (model " << c.modelName << ")\n";
+    out.flush();
+
+#ifdef Q_OS_UNIX
+    QSocketNotifier *notifier = nullptr;
+    if (::pipe(g_signalPipe) == 0) {
+        ::fcntl(g_signalPipe[1], F_SETFL, O_NONBLOCK);
+        notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, QCoreApplication::instance());
+        QObject::connect(notifier, &QSocketNotifier::activated, QCoreApplication::instance(),
+                         [] { QCoreApplication::quit(); });
+        struct sigaction sa{};
+        sa.sa_handler = onSignal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, nullptr);
+        sigaction(SIGTERM, &sa, nullptr);
+    }
+#endif
+    if (duration > 0)
+        QTimer::singleShot(qint64(duration * 1000), QCoreApplication::instance(), [] { QCoreApplication::quit(); });
+
+    QCoreApplication::exec();
+
+#ifdef Q_OS_UNIX
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    delete notifier;
+    if (g_signalPipe[0] >= 0) {
+        ::close(g_signalPipe[0]);
+        ::close(g_signalPipe[1]);
+        g_signalPipe[0] = g_signalPipe[1] = -1;
+    }
+#endif
+    const sb::SimCounters counters = sim.counters();
+    sim.stop();
+    err << "Simulator stopped: " << counters.totalRequests << " requests on " << counters.totalConnections
+        << " connections (at most " << counters.maxOpenConnections << " open at once)\n";
+    return 0;
+}

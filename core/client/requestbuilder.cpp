@@ -1,0 +1,115 @@
+#include "requestbuilder.h"
+
+#include "config/runplan.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QString>
+#include <QUrl>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+void mergeInto(QJsonObject &base, const QJsonObject &extra)
+{
+    for (auto it = extra.begin(); it != extra.end(); ++it) {
+        if (it->isNull()) {
+            base.remove(it.key());
+        } else if (it->isObject() && base.value(it.key()).isObject()) {
+            QJsonObject nested = base.value(it.key()).toObject();
+            mergeInto(nested, it->toObject());
+            base.insert(it.key(), nested);
+        } else {
+            base.insert(it.key(), *it);
+        }
+    }
+}
+
+} // namespace
+
+QByteArray buildRequestBody(const SutConfig &sut, const RequestParams &params,
+                            const QString &prompt, const QJsonArray &messages, int maxTokens)
+{
+    QJsonObject body;
+    if (!sut.model.isEmpty())
+        body.insert("model"_L1, sut.model);
+    if (sut.flavour == ApiFlavour::Chat) {
+        body.insert("messages"_L1,
+                    messages.isEmpty()
+                        ? QJsonArray{QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, prompt}}}
+                        : messages);
+        if (maxTokens >= 0)
+            body.insert("max_completion_tokens"_L1, maxTokens);
+    } else {
+        body.insert("prompt"_L1, prompt);
+    }
+    if (maxTokens >= 0)
+        body.insert("max_tokens"_L1, maxTokens);
+    body.insert("stream"_L1, true);
+    body.insert("stream_options"_L1, QJsonObject{{"include_usage"_L1, true}});
+    if (params.ignoreEos)
+        body.insert("ignore_eos"_L1, true);
+    if (params.temperature >= 0)
+        body.insert("temperature"_L1, params.temperature);
+    if (params.seed >= 0)
+        body.insert("seed"_L1, params.seed);
+    mergeInto(body, params.extraBody);
+    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+}
+
+QList<QPair<QByteArray, QByteArray>>
+buildRequestHeaders(const SutConfig &sut, const QByteArray &apiKey, const QString &requestId)
+{
+    QList<QPair<QByteArray, QByteArray>> h;
+    h.reserve(6 + sut.extraHeaders.size());
+    h.append({"Content-Type"_ba, "application/json"_ba});
+    h.append({"Accept"_ba, "text/event-stream"_ba});
+    h.append({"Accept-Encoding"_ba, "identity"_ba});
+    if (!apiKey.isEmpty())
+        h.append({"Authorization"_ba, "Bearer "_ba + apiKey});
+    if (!requestId.isEmpty())
+        h.append({"x-request-id"_ba, requestId.toUtf8()});
+    for (const auto &[name, value] : sut.extraHeaders) {
+        const QByteArray n = name.trimmed().toLatin1();
+        if (n.isEmpty())
+            continue;
+        h.removeIf([&](const QPair<QByteArray, QByteArray> &p) {
+            return p.first.compare(n, Qt::CaseInsensitive) == 0;
+        });
+        h.append({n, value.toUtf8()});
+    }
+    return h;
+}
+
+QString defaultEndpoint(const SutConfig &sut)
+{
+    return sut.flavour == ApiFlavour::Chat ? u"/v1/chat/completions"_s : u"/v1/completions"_s;
+}
+
+QUrl endpointUrl(const SutConfig &sut)
+{
+    QString path = sut.endpoint.trimmed();
+    if (path.startsWith("http://"_L1, Qt::CaseInsensitive) ||
+        path.startsWith("https://"_L1, Qt::CaseInsensitive))
+        return QUrl(path);
+    if (path.isEmpty())
+        path = defaultEndpoint(sut);
+    if (!path.startsWith(u'/'))
+        path.prepend(u'/');
+
+    QString base = sut.baseUrl.trimmed();
+    while (base.endsWith(u'/'))
+        base.chop(1);
+    // Users copy the base URL from the OpenAI SDK, where it ends in /v1.
+    if (base.endsWith("/v1"_L1, Qt::CaseInsensitive) &&
+        (path.startsWith("/v1/"_L1, Qt::CaseInsensitive) ||
+         path.compare("/v1"_L1, Qt::CaseInsensitive) == 0))
+        base.chop(3);
+    return QUrl(base + path);
+}
+
+} // namespace sb

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QPair>
+
+class QJsonArray;
+class QString;
+class QUrl;
+
+namespace sb {
+
+struct SutConfig;
+struct RequestParams;
+
+// The request side of the OpenAI streaming protocol (DESIGN §4), shared by every transport.
+
+// JSON body of one streamed request. Completions send `prompt`; chat sends `messages` (the given
+// ones, or one user message holding prompt) with `max_completion_tokens` and, for older servers,
+// `max_tokens`. maxTokens < 0 leaves the length to the server. params.extraBody is merged on top
+// last, recursively into nested objects, so the user can override any field; a null value there
+// removes the field (for servers that reject one).
+QByteArray buildRequestBody(const SutConfig &sut, const RequestParams &params,
+                            const QString &prompt, const QJsonArray &messages, int maxTokens);
+
+// Request headers: Content-Type, Accept: text/event-stream, Accept-Encoding: identity (so Qt does
+// not ask for compression and buffer the stream), Authorization only when apiKey is non-empty,
+// x-request-id when requestId is non-empty, then sut.extraHeaders, each of which replaces a
+// default of the same name (case-insensitive).
+QList<QPair<QByteArray, QByteArray>>
+buildRequestHeaders(const SutConfig &sut, const QByteArray &apiKey, const QString &requestId);
+
+// sut.baseUrl joined with sut.endpoint, or with the flavour's default path when endpoint is
+// empty. Tolerates missing or doubled slashes and a baseUrl that already ends in /v1; an endpoint
+// that is a full http(s) URL is used as it is.
+QUrl endpointUrl(const SutConfig &sut);
+
+// The path used when SutConfig::endpoint is empty: /v1/completions or /v1/chat/completions.
+QString defaultEndpoint(const SutConfig &sut);
+
+} // namespace sb

@@ -1,0 +1,309 @@
+#include "streamaccumulator.h"
+
+#include "sseparser.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QJsonValue>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+// An error body is for a human to read; a misbehaving server must not make us hold megabytes.
+constexpr qsizetype kMaxErrorBody = 64 * 1024;
+// Enough of the body's start to recognise what a non-streaming server sent instead of SSE.
+constexpr qsizetype kHeadBytes = 256;
+constexpr qsizetype kMaxMessage = 500;
+constexpr qsizetype kMaxQuoted = 200;
+
+QString truncated(QString s, qsizetype max = kMaxMessage)
+{
+    s = s.trimmed();
+    if (s.size() <= max)
+        return s;
+    qsizetype cut = max;
+    if (s.at(cut - 1).isHighSurrogate())
+        --cut;
+    s.truncate(cut);
+    s += u"…"_s;
+    return s;
+}
+
+QString quoted(QByteArrayView bytes)
+{
+    const bool cut = bytes.size() > kMaxQuoted;
+    // A cut through a UTF-8 sequence shows as U+FFFD, which is fine for a diagnostic.
+    QString s = QString::fromUtf8(bytes.first(std::min(bytes.size(), kMaxQuoted)));
+    return u'"' + s + (cut ? u"…\""_s : u"\""_s);
+}
+
+// Characters as a reader counts them: code points, so an emoji is one, not two UTF-16 units.
+qsizetype codePoints(QStringView s)
+{
+    qsizetype n = s.size();
+    for (QChar c : s) {
+        if (c.isLowSurrogate())
+            --n;
+    }
+    return n;
+}
+
+QString compactJson(const QJsonObject &o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+// The server's own words from an error object, whichever of the usual shapes it uses:
+// OpenAI {"error":{"message":…}}, vLLM's older top-level {"object":"error","message":…},
+// FastAPI {"detail":…}, or {"error":"…"}.
+QString errorMessageOf(const QJsonObject &o)
+{
+    const QJsonValue error = o.value("error"_L1);
+    if (error.isObject()) {
+        const QString m = error.toObject().value("message"_L1).toString();
+        return m.isEmpty() ? compactJson(error.toObject()) : m;
+    }
+    if (error.isString() && !error.toString().isEmpty())
+        return error.toString();
+    const QJsonValue message = o.value("message"_L1);
+    if (message.isString() && !message.toString().isEmpty())
+        return message.toString();
+    const QJsonValue detail = o.value("detail"_L1);
+    if (detail.isString())
+        return detail.toString();
+    return compactJson(o);
+}
+
+bool isErrorObject(const QJsonObject &o)
+{
+    const QJsonValue error = o.value("error"_L1);
+    if (error.isObject() || (error.isString() && !error.toString().isEmpty()))
+        return true;
+    return o.value("object"_L1).toString() == "error"_L1;
+}
+
+ErrorClass classForStatus(int status)
+{
+    if (status == 429)
+        return ErrorClass::Http429;
+    if (status >= 400 && status < 500)
+        return ErrorClass::Http4xx;
+    if (status >= 500 && status < 600)
+        return ErrorClass::Http5xx;
+    return ErrorClass::HttpOther;
+}
+
+} // namespace
+
+StreamAccumulator::StreamAccumulator(ApiFlavour flavour, RequestRecord *record)
+    : m_flavour(flavour), m_record(record), m_parser(std::make_unique<SseParser>())
+{}
+
+StreamAccumulator::~StreamAccumulator() = default;
+
+void StreamAccumulator::onHttpStatus(int status)
+{
+    m_record->httpStatus = status;
+    m_httpError = status < 200 || status >= 300;
+}
+
+void StreamAccumulator::onBytes(const char *data, qsizetype size, qint64 tRecvNs)
+{
+    if (m_finished || complete() || size <= 0)
+        return;
+    m_lastRecvNs = tRecvNs;
+    if (m_httpError) {
+        m_errorBody.append(data, std::min(size, kMaxErrorBody - m_errorBody.size()));
+        return;
+    }
+    if (m_head.size() < kHeadBytes)
+        m_head.append(data, std::min(size, kHeadBytes - m_head.size()));
+    m_parser->feed(data, size, [this, tRecvNs](QByteArrayView event) {
+        // Whatever follows [DONE] or an error in the same read is not part of the response.
+        if (!complete())
+            onEvent(event, tRecvNs);
+    });
+}
+
+void StreamAccumulator::finish(ErrorClass transportError, const QString &message, qint64 tEndNs)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    RequestRecord &r = *m_record;
+    r.tEnd = tEndNs;
+
+    if (!m_httpError && !complete()) {
+        // A server that closes right after "data: [DONE]\n" without the blank line still said
+        // it was done; SseParser::flush only delivers fully terminated lines.
+        m_parser->flush([this](QByteArrayView event) { onEvent(event, m_lastRecvNs); });
+    }
+
+    if (m_failed) {
+        // keep the stream error / invalid JSON
+    } else if (m_httpError) {
+        classifyHttpError();
+    } else if (transportError != ErrorClass::None) {
+        r.error = transportError;
+        r.errorMessage = truncated(message);
+    } else if (!m_done) {
+        r.error = ErrorClass::Incomplete;
+        r.errorMessage =
+            u"stream ended without data: [DONE] after %1 token chunks"_s.arg(r.chunkTimes.size());
+        if (m_events == 0 && !m_head.isEmpty())
+            r.errorMessage += u"; no SSE data event, body began "_s + quoted(m_head);
+    } else if (r.chunkTimes.isEmpty()) {
+        r.error = ErrorClass::NoTokens;
+        r.errorMessage = u"stream completed without a token chunk"_s;
+        if (!r.finishReason.isEmpty())
+            r.errorMessage += u" (finish_reason %1)"_s.arg(r.finishReason);
+    }
+
+    if (r.outputTokens < 0) {
+        qint64 sum = 0;
+        for (qint32 n : std::as_const(r.chunkTokens))
+            sum += n;
+        r.outputTokens = qint32(sum);
+        r.outputSource = TokenSource::ChunkCount;
+    }
+    if (r.inputTokens < 0 && r.expectedInputTokens >= 0) {
+        r.inputTokens = r.expectedInputTokens;
+        r.inputSource = TokenSource::Dataset;
+    }
+}
+
+bool StreamAccumulator::complete() const
+{
+    return m_done || m_failed;
+}
+
+void StreamAccumulator::onEvent(QByteArrayView data, qint64 tRecvNs)
+{
+    ++m_events;
+    const QByteArrayView payload = data.trimmed();
+    if (payload.isEmpty())
+        return; // an empty data event carries nothing; some proxies send them as keep-alives
+    if (payload == "[DONE]") {
+        m_done = true;
+        return;
+    }
+    QJsonParseError err;
+    const QJsonDocument doc =
+        QJsonDocument::fromJson(QByteArray::fromRawData(payload.data(), payload.size()), &err);
+    if (err.error != QJsonParseError::NoError) {
+        fail(ErrorClass::InvalidJson,
+             u"invalid JSON in stream event (%1 at offset %2): %3"_s.arg(err.errorString())
+                 .arg(err.offset)
+                 .arg(quoted(payload)));
+        return;
+    }
+    if (!doc.isObject()) {
+        fail(ErrorClass::InvalidJson,
+             u"stream event is not a JSON object: %1"_s.arg(quoted(payload)));
+        return;
+    }
+    onChunk(doc.object(), tRecvNs);
+}
+
+void StreamAccumulator::onChunk(const QJsonObject &chunk, qint64 tRecvNs)
+{
+    RequestRecord &r = *m_record;
+    if (isErrorObject(chunk)) {
+        fail(ErrorClass::StreamError, truncated(errorMessageOf(chunk)));
+        return;
+    }
+
+    // Usage may ride on every chunk (vLLM continuous_usage_stats) or only on the final
+    // `choices: []` one; the last report is the total.
+    qint32 usageCompletion = -1;
+    const QJsonValue usage = chunk.value("usage"_L1);
+    if (usage.isObject()) {
+        const QJsonObject u = usage.toObject();
+        const int prompt = u.value("prompt_tokens"_L1).toInt(-1);
+        if (prompt >= 0) {
+            r.inputTokens = prompt;
+            r.inputSource = TokenSource::ServerUsage;
+        }
+        usageCompletion = u.value("completion_tokens"_L1).toInt(-1);
+        if (usageCompletion >= 0) {
+            r.outputTokens = usageCompletion;
+            r.outputSource = TokenSource::ServerUsage;
+        }
+        const int cached =
+            u.value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1).toInt(-1);
+        if (cached >= 0)
+            r.cachedTokens = cached;
+    }
+
+    const QJsonArray choices = chunk.value("choices"_L1).toArray();
+    if (choices.isEmpty())
+        return;
+    const QJsonObject choice = choices.first().toObject();
+    const QString finishReason = choice.value("finish_reason"_L1).toString();
+    if (!finishReason.isEmpty())
+        r.finishReason = finishReason;
+
+    qsizetype chars = 0;
+    if (m_flavour == ApiFlavour::Completions) {
+        chars = codePoints(choice.value("text"_L1).toString());
+    } else {
+        const QJsonObject delta = choice.value("delta"_L1).toObject();
+        chars = codePoints(delta.value("content"_L1).toString());
+        // vLLM renamed reasoning_content to reasoning and for a while sent both with the same
+        // text: count one of them.
+        QString reasoning = delta.value("reasoning_content"_L1).toString();
+        if (reasoning.isEmpty())
+            reasoning = delta.value("reasoning"_L1).toString();
+        chars += codePoints(reasoning);
+    }
+    if (chars == 0)
+        return; // a role-only or empty chunk: no token reached the user
+
+    qint32 tokens = 1;
+    if (usageCompletion >= 0) {
+        // Running counts let multi-token chunks (speculative decoding) weigh what they carry.
+        tokens = std::max<qint32>(1, usageCompletion - m_runningCompletion);
+        m_runningCompletion = std::max(m_runningCompletion, usageCompletion);
+    }
+    if (r.tFirst == 0)
+        r.tFirst = tRecvNs;
+    r.tLast = tRecvNs;
+    r.chunkTimes.append(tRecvNs);
+    r.chunkTokens.append(tokens);
+    r.outputChars += chars;
+}
+
+void StreamAccumulator::fail(ErrorClass error, const QString &message)
+{
+    if (m_failed)
+        return;
+    m_failed = true;
+    m_record->error = error;
+    m_record->errorMessage = message;
+}
+
+void StreamAccumulator::classifyHttpError()
+{
+    RequestRecord &r = *m_record;
+    r.error = classForStatus(r.httpStatus);
+    QString detail;
+    const QByteArray body = m_errorBody.trimmed();
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &err);
+    if (err.error == QJsonParseError::NoError && doc.isObject())
+        detail = errorMessageOf(doc.object());
+    else
+        detail = QString::fromUtf8(body);
+    if (detail.trimmed().isEmpty())
+        detail = u"(empty body)"_s;
+    r.errorMessage = truncated(u"HTTP %1: "_s.arg(r.httpStatus) + detail);
+}
+
+} // namespace sb

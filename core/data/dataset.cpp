@@ -1,0 +1,423 @@
+#include "dataset.h"
+
+#include "customjsonlreader.h"
+#include "filehasher.h"
+#include "mappedfile.h"
+#include "seededrng.h"
+#include "sharegptreader.h"
+#include "syntheticprompt.h"
+#include "tokencount.h"
+
+#include "config/runplan.h"
+
+#include <QCryptographicHash>
+#include <QJsonDocument>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+// A usable item, kept small: the text stays in the mapped file until the item is sampled.
+struct Candidate
+{
+    qint64 offset = 0;
+    qint64 length = 0;
+    qint32 inputTokens = 0;
+    qint32 outputTokens = 0;
+    qint32 sourceIndex = 0;
+};
+
+// Seeds for the independent random streams of one load, so that e.g. changing the output-length
+// distribution of a synthetic dataset does not change which words its prompts hold.
+constexpr quint64 kWordStream = 0x9E3779B97F4A7C15ULL;
+
+qint32 clampToInt32(qint64 v)
+{
+    return qint32(qBound<qint64>(0, v, qint64(std::numeric_limits<qint32>::max())));
+}
+
+QString describeSkips(const QMap<QString, qint64> &reasons)
+{
+    QStringList parts;
+    for (auto it = reasons.cbegin(); it != reasons.cend(); ++it)
+        parts.append(u"%1 %2"_s.arg(it.value()).arg(it.key()));
+    return parts.join(u", "_s);
+}
+
+// The indices of the request list: a seeded permutation of the usable items, cut to numPrompts
+// or extended with replacement.
+bool sampleIndices(qint64 available, int numPrompts, bool withReplacement, SeededRng &rng,
+                   QList<qint32> *out, qint64 *oversampled, QString *error, const QString &what)
+{
+    QList<qint32> order(available);
+    for (qint32 i = 0; i < qint32(available); ++i)
+        order[i] = i;
+    rng.shuffle(order);
+    *oversampled = 0;
+    if (numPrompts > 0 && numPrompts < available) {
+        order.resize(numPrompts);
+    } else if (numPrompts > available) {
+        if (!withReplacement) {
+            *error = u"%1: %2 prompts requested but only %3 usable items; lower the number of prompts "
+                     "or allow sampling with replacement (with_replacement) to repeat items"_s
+                         .arg(what)
+                         .arg(numPrompts)
+                         .arg(available);
+            return false;
+        }
+        *oversampled = numPrompts - available;
+        order.reserve(numPrompts);
+        for (qint64 i = available; i < numPrompts; ++i)
+            order.append(qint32(rng.below(quint64(available))));
+    }
+    *out = order;
+    return true;
+}
+
+qint32 drawLength(SeededRng &rng, const DatasetSpec &spec, int mean, int stdev, int lo, int hi)
+{
+    if (spec.randomDistribution == LengthDistribution::Normal) {
+        const double v = std::round(double(mean) + double(stdev) * rng.normal());
+        const double upper = hi > 0 ? double(hi) : double(std::numeric_limits<qint32>::max());
+        return qint32(qBound(double(qMax(lo, 1)), v, upper));
+    }
+    // vLLM: integers uniform in [floor(len * (1 - r)), floor(len * (1 + r))], at least 1.
+    const auto low = qMax<qint64>(1, qint64(std::floor(double(mean) * (1.0 - spec.randomRangeRatio))));
+    const auto high = qMax<qint64>(low, qint64(std::floor(double(mean) * (1.0 + spec.randomRangeRatio))));
+    if (low == high)
+        return qint32(low);
+    return qint32(rng.between(low, high));
+}
+
+bool validateRandom(const DatasetSpec &spec, int numPrompts, QString *error)
+{
+    if (numPrompts <= 0) {
+        *error = u"random dataset: the number of prompts must be positive (got %1)"_s.arg(numPrompts);
+        return false;
+    }
+    if (spec.randomInputLen < 1 || spec.randomOutputLen < 1) {
+        *error = u"random dataset: random_input_len and random_output_len must be at least 1 (got %1, %2)"_s
+                     .arg(spec.randomInputLen)
+                     .arg(spec.randomOutputLen);
+        return false;
+    }
+    if (spec.randomPrefixLen < 0) {
+        *error = u"random dataset: random_prefix_len must not be negative (got %1)"_s.arg(spec.randomPrefixLen);
+        return false;
+    }
+    if (spec.randomDistribution == LengthDistribution::Uniform
+        && !(spec.randomRangeRatio >= 0 && spec.randomRangeRatio < 1)) {
+        *error = u"random dataset: random_range_ratio must be in [0, 1) (got %1)"_s.arg(spec.randomRangeRatio);
+        return false;
+    }
+    if (spec.randomDistribution == LengthDistribution::Normal) {
+        if (spec.randomInputStdev < 0 || spec.randomOutputStdev < 0) {
+            *error = u"random dataset: the standard deviations must not be negative"_s;
+            return false;
+        }
+        if ((spec.randomInputMax > 0 && spec.randomInputMax < qMax(spec.randomInputMin, 1))
+            || (spec.randomOutputMax > 0 && spec.randomOutputMax < qMax(spec.randomOutputMin, 1))) {
+            *error = u"random dataset: a maximum length is below its minimum"_s;
+            return false;
+        }
+    }
+    if (!(spec.tokensPerWord > 0) || !std::isfinite(spec.tokensPerWord)) {
+        *error = u"random dataset: tokens_per_word must be a positive number (got %1)"_s.arg(spec.tokensPerWord);
+        return false;
+    }
+    return true;
+}
+
+bool loadRandom(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *ds, QString *error)
+{
+    if (!validateRandom(spec, numPrompts, error))
+        return false;
+    SeededRng lengths(seed);
+    SeededRng words(seed ^ kWordStream);
+    const double tpw = spec.tokensPerWord;
+    QString prefix;
+    SyntheticPromptBuilder::appendWords(&prefix, wordsForTokens(spec.randomPrefixLen, tpw), words);
+    ds->items.reserve(numPrompts);
+    for (int i = 0; i < numPrompts; ++i) {
+        PromptItem item;
+        const qint32 in = drawLength(lengths, spec, spec.randomInputLen, spec.randomInputStdev,
+                                     spec.randomInputMin, spec.randomInputMax);
+        item.outputTokens = drawLength(lengths, spec, spec.randomOutputLen, spec.randomOutputStdev,
+                                       spec.randomOutputMin, spec.randomOutputMax);
+        item.prompt = prefix;
+        SyntheticPromptBuilder::appendWords(&item.prompt, wordsForTokens(in, tpw), words);
+        item.inputTokens = clampToInt32(qint64(spec.randomPrefixLen) + in);
+        item.sourceIndex = i;
+        ds->items.append(item);
+    }
+    ds->info.itemCount = numPrompts;
+    return true;
+}
+
+bool loadShareGpt(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *ds, QString *error)
+{
+    MappedFile file;
+    if (!file.open(spec.path, error))
+        return false;
+    FileHasher hasher; // runs beside the parse; cancelled if the parse fails
+    hasher.start(spec.path);
+    ShareGptReader reader(&file, spec.path);
+    const bool fixed = spec.sharegptOutputLen > 0;
+    QList<Candidate> candidates;
+    QString text; // one buffer reused for every decode: its capacity grows to the longest turn
+    DatasetInfo &info = ds->info;
+    auto skip = [&](const QString &reason) {
+        ++info.skipped;
+        ++info.skipReasons[reason];
+    };
+    const bool ok = reader.read(
+        [&](const ShareGptConversation &c) {
+            ++info.sourceItems;
+            if (c.turns < 2)
+                return skip(u"fewer_than_two_turns"_s);
+            if (!c.hasPair)
+                return skip(u"no_assistant_reply"_s);
+            ShareGptReader::decode(file.data(), c.prompt, &text, &info.replacedSurrogates);
+            const qint32 in = approxTokenCount(text);
+            qint32 out = spec.sharegptOutputLen;
+            if (!fixed) {
+                ShareGptReader::decode(file.data(), c.reply, &text, &info.replacedSurrogates);
+                out = approxTokenCount(text);
+            }
+            if (in < kShareGptMinLen)
+                return skip(u"prompt_too_short"_s);
+            if (!fixed && out < kShareGptMinLen)
+                return skip(u"output_too_short"_s);
+            if (!fixed && in > kShareGptMaxPromptLen)
+                return skip(u"prompt_too_long"_s);
+            if (!fixed && qint64(in) + out > kShareGptMaxTotalLen)
+                return skip(u"total_too_long"_s);
+            candidates.append(Candidate{c.prompt.offset, c.prompt.length, in, out, c.index});
+        },
+        error);
+    if (!ok)
+        return false;
+    if (info.sourceItems == 0) {
+        *error = u"%1: the dataset holds no conversations (an empty array)"_s.arg(spec.path);
+        return false;
+    }
+    if (candidates.isEmpty()) {
+        *error = u"%1: no usable conversations: all %2 were skipped (%3)"_s.arg(spec.path)
+                     .arg(info.sourceItems)
+                     .arg(describeSkips(info.skipReasons));
+        return false;
+    }
+    info.itemCount = candidates.size();
+    if (!hasher.result(&info.sourceSha256, error))
+        return false;
+    info.sourceBytes = file.size();
+
+    SeededRng rng(seed);
+    QList<qint32> picks;
+    if (!sampleIndices(candidates.size(), numPrompts, spec.withReplacement, rng, &picks,
+                       &info.oversampled, error, spec.path))
+        return false;
+    // Decoding again is cheaper than holding every prompt: most are never sampled.
+    qint64 replacedAgain = 0;
+    ds->items.reserve(picks.size());
+    for (qint32 k : picks) {
+        const Candidate &c = candidates[k];
+        PromptItem item;
+        ShareGptReader::decode(file.data(), SourceSpan{c.offset, c.length}, &item.prompt, &replacedAgain);
+        item.inputTokens = c.inputTokens;
+        item.outputTokens = c.outputTokens;
+        item.sourceIndex = c.sourceIndex;
+        ds->items.append(item);
+    }
+    return true;
+}
+
+bool loadCustom(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *ds, QString *error)
+{
+    MappedFile file;
+    if (!file.open(spec.path, error))
+        return false;
+    FileHasher hasher; // runs beside the parse; cancelled if the parse fails
+    hasher.start(spec.path);
+    CustomJsonlReader reader(&file, spec.path);
+    auto outputLen = [&](const CustomLine &l) {
+        if (spec.sharegptOutputLen > 0)
+            return qint32(spec.sharegptOutputLen);
+        return l.outputTokens > 0 ? l.outputTokens : qint32(kCustomDefaultOutputLen);
+    };
+    QList<Candidate> candidates;
+    DatasetInfo &info = ds->info;
+    const bool ok = reader.read(
+        [&](const CustomLine &l) {
+            ++info.sourceItems;
+            candidates.append(Candidate{l.offset, l.length, l.inputTokens, outputLen(l), qint32(l.line)});
+        },
+        error);
+    if (!ok)
+        return false;
+    if (candidates.isEmpty()) {
+        *error = u"%1: the dataset holds no items (only blank lines)"_s.arg(spec.path);
+        return false;
+    }
+    info.itemCount = candidates.size();
+    if (!hasher.result(&info.sourceSha256, error))
+        return false;
+    info.sourceBytes = file.size();
+
+    SeededRng rng(seed);
+    QList<qint32> picks;
+    if (!sampleIndices(candidates.size(), numPrompts, spec.withReplacement, rng, &picks,
+                       &info.oversampled, error, spec.path))
+        return false;
+    ds->items.reserve(picks.size());
+    CustomLine line;
+    for (qint32 k : picks) {
+        const Candidate &c = candidates[k];
+        if (!reader.parseLine(c.sourceIndex, c.offset, c.length, &line, error))
+            return false;
+        PromptItem item;
+        item.prompt = line.prompt;
+        item.messages = line.messages;
+        item.inputTokens = c.inputTokens;
+        item.outputTokens = c.outputTokens;
+        item.sourceIndex = c.sourceIndex;
+        ds->items.append(item);
+    }
+    return true;
+}
+
+} // namespace
+
+QJsonObject DatasetInfo::toJson() const
+{
+    QJsonObject skips;
+    for (auto it = skipReasons.cbegin(); it != skipReasons.cend(); ++it)
+        skips.insert(it.key(), it.value());
+    return QJsonObject{
+        {u"kind"_s, QString::fromLatin1(datasetKindName(kind))},
+        {u"path"_s, path},
+        {u"version_label"_s, versionLabel},
+        {u"sha256"_s, sha256},
+        {u"source_sha256"_s, sourceSha256},
+        {u"source_bytes"_s, sourceBytes},
+        {u"parameters"_s, parameters},
+        {u"source_items"_s, sourceItems},
+        {u"item_count"_s, itemCount},
+        {u"skipped"_s, skipped},
+        {u"skip_reasons"_s, skips},
+        {u"sampled"_s, sampled},
+        {u"oversampled"_s, oversampled},
+        {u"replaced_surrogates"_s, replacedSurrogates},
+        {u"token_counter"_s, tokenCounter},
+        {u"approximate_tokens"_s, approximateTokens},
+        {u"input_tokens"_s, inputStats.toJson()},
+        {u"output_tokens"_s, outputStats.toJson()},
+    };
+}
+
+QJsonObject canonicalDatasetParameters(const DatasetSpec &spec, int numPrompts, quint64 seed)
+{
+    // Only what changes the request list; the seed as a string because JSON numbers are doubles.
+    QJsonObject p{
+        {u"format"_s, u"servebench-dataset-1"_s},
+        {u"kind"_s, QString::fromLatin1(datasetKindName(spec.kind))},
+        {u"num_prompts"_s, numPrompts},
+        {u"seed"_s, QString::number(seed)},
+        {u"token_counter"_s, QString::fromLatin1(kApproxTokenCounterName)},
+    };
+    switch (spec.kind) {
+    case DatasetKind::ShareGpt:
+        p.insert(u"output_len"_s, spec.sharegptOutputLen > 0 ? spec.sharegptOutputLen : -1);
+        p.insert(u"min_len"_s, kShareGptMinLen);
+        p.insert(u"max_prompt_len"_s, kShareGptMaxPromptLen);
+        p.insert(u"max_total_len"_s, kShareGptMaxTotalLen);
+        p.insert(u"with_replacement"_s, spec.withReplacement);
+        break;
+    case DatasetKind::Custom:
+        p.insert(u"output_len"_s, spec.sharegptOutputLen > 0 ? spec.sharegptOutputLen : -1);
+        p.insert(u"default_output_len"_s, kCustomDefaultOutputLen);
+        p.insert(u"with_replacement"_s, spec.withReplacement);
+        break;
+    case DatasetKind::Random:
+        p.insert(u"word_list"_s, QString::fromLatin1(SyntheticPromptBuilder::kWordListVersion));
+        p.insert(u"tokens_per_word"_s, spec.tokensPerWord);
+        p.insert(u"input_len"_s, spec.randomInputLen);
+        p.insert(u"output_len"_s, spec.randomOutputLen);
+        p.insert(u"prefix_len"_s, spec.randomPrefixLen);
+        p.insert(u"distribution"_s, QString::fromLatin1(lengthDistributionName(spec.randomDistribution)));
+        if (spec.randomDistribution == LengthDistribution::Uniform) {
+            p.insert(u"range_ratio"_s, spec.randomRangeRatio);
+        } else {
+            p.insert(u"input_stdev"_s, spec.randomInputStdev);
+            p.insert(u"output_stdev"_s, spec.randomOutputStdev);
+            p.insert(u"input_min"_s, spec.randomInputMin);
+            p.insert(u"input_max"_s, spec.randomInputMax);
+            p.insert(u"output_min"_s, spec.randomOutputMin);
+            p.insert(u"output_max"_s, spec.randomOutputMax);
+        }
+        break;
+    }
+    return p;
+}
+
+QString datasetIdentityHash(const QString &sourceSha256, const QJsonObject &parameters)
+{
+    // QJsonDocument writes object keys sorted, so the text is canonical.
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    h.addData("servebench-dataset\n");
+    h.addData(sourceSha256.toLatin1());
+    h.addData("\n");
+    h.addData(QJsonDocument(parameters).toJson(QJsonDocument::Compact));
+    return QString::fromLatin1(h.result().toHex());
+}
+
+bool loadDataset(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *out, QString *error)
+{
+    QString err;
+    LoadedDataset ds;
+    ds.info.kind = spec.kind;
+    ds.info.path = spec.path;
+    ds.info.versionLabel = spec.versionLabel;
+    ds.info.tokenCounter = QString::fromLatin1(kApproxTokenCounterName);
+    bool ok = false;
+    if (spec.kind != DatasetKind::Random && spec.path.isEmpty()) {
+        err = u"no dataset path given for a %1 dataset"_s.arg(QString::fromLatin1(datasetKindName(spec.kind)));
+    } else {
+        switch (spec.kind) {
+        case DatasetKind::Random:
+            ok = loadRandom(spec, numPrompts, seed, &ds, &err);
+            break;
+        case DatasetKind::ShareGpt:
+            ok = loadShareGpt(spec, numPrompts, seed, &ds, &err);
+            break;
+        case DatasetKind::Custom:
+            ok = loadCustom(spec, numPrompts, seed, &ds, &err);
+            break;
+        }
+    }
+    if (!ok) {
+        if (error)
+            *error = err;
+        return false;
+    }
+    DatasetInfo &info = ds.info;
+    info.parameters = canonicalDatasetParameters(spec, numPrompts, seed);
+    info.sha256 = datasetIdentityHash(info.sourceSha256, info.parameters);
+    info.sampled = ds.items.size();
+    QList<qint32> in, outLens;
+    in.reserve(ds.items.size());
+    outLens.reserve(ds.items.size());
+    for (const PromptItem &item : std::as_const(ds.items)) {
+        in.append(item.inputTokens);
+        outLens.append(item.outputTokens);
+    }
+    info.inputStats = LengthStats::of(in);
+    info.outputStats = LengthStats::of(outLens);
+    *out = std::move(ds);
+    return true;
+}
+
+} // namespace sb

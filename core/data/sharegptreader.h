@@ -1,0 +1,72 @@
+#pragma once
+
+#include <QString>
+#include <functional>
+
+namespace sb {
+
+class MappedFile;
+
+// The raw bytes of a JSON string's contents, between the quotes, escapes still in place.
+struct SourceSpan
+{
+    qint64 offset = 0;
+    qint64 length = 0;
+};
+
+// What the loader needs from one ShareGPT item; the text stays in the mapped file.
+struct ShareGptConversation
+{
+    qint32 index = 0;  // 0-based position in the top-level array
+    qint32 turns = 0;
+    bool hasPair = false; // a human turn immediately followed by an assistant turn
+    SourceSpan prompt;    // the first human turn's value
+    SourceSpan reply;     // the assistant turn right after it
+};
+
+// A streaming reader of the ShareGPT layout — a JSON array of {id, conversations: [{from, value},
+// …]} — over a mapped file. It validates the whole file as JSON (strings as UTF-8, escapes,
+// numbers, nesting) but keeps nothing but spans: QJsonDocument on the 650 MB public file would
+// hold the bytes, the parsed tree and its strings at once.
+// Roles: "human"/"user" ask; "gpt"/"assistant"/"chatgpt"/"bard"/"bing"/"model" answer; any other
+// role ("system", …) is neither.
+class ShareGptReader
+{
+public:
+    ShareGptReader(MappedFile *file, const QString &displayPath);
+
+    // Calls onItem for every item in file order. On bad input returns false with an error naming
+    // the file, the position (line, column, byte offset) and, for layout errors, the item index
+    // and field.
+    bool read(const std::function<void(const ShareGptConversation &)> &onItem, QString *error);
+
+    // Decodes a span the reader has validated: JSON escapes, \uXXXX with surrogate pairs. A lone
+    // surrogate escape (valid JSON, invalid Unicode) becomes U+FFFD and is counted.
+    static void decode(const char *data, SourceSpan span, QString *out, qint64 *replacedSurrogates);
+
+private:
+    bool readItem(qint32 index, const std::function<void(const ShareGptConversation &)> &onItem);
+    bool readConversations(qint32 index, ShareGptConversation *conv);
+    bool readTurn(qint32 index, qint32 turn, SourceSpan *from, SourceSpan *value);
+    bool scanString(SourceSpan *span);
+    bool skipValue(int depth);
+    bool skipLiteral(const char *word);
+    bool skipNumber();
+    void skipWs();
+    bool atEnd() const { return m_pos >= m_size; }
+    bool keyIs(SourceSpan key, const char *name) const;
+
+    QString kindAt(qint64 offset) const;
+    bool syntaxError(qint64 offset, const QString &what);
+    bool unexpected(qint64 offset, const QString &expected);
+    bool layoutError(qint64 offset, const QString &what);
+
+    MappedFile *m_file;
+    QString m_path;
+    const char *m_data;
+    qint64 m_size;
+    qint64 m_pos = 0;
+    QString m_error;
+};
+
+} // namespace sb

@@ -1,0 +1,147 @@
+#include "definitions.h"
+
+
+namespace sb {
+
+using namespace Qt::StringLiterals;
+
+const QList<MetricDefinition> &metricDefinitions()
+{
+    // The `definition` strings are DESIGN.md §5, character for character (U+2212 minus, U+03A3
+    // sigma, U+2264); edit them only together with kMetricDefinitionsVersion.
+    static const QList<MetricDefinition> defs = {
+        {u"ttft"_s, u"TTFT"_s, u"ms"_s, u"t_first − t_send"_s,
+         u"Time to first token; successful measured requests only."_s},
+        {u"e2el"_s, u"E2EL"_s, u"ms"_s,
+         u"t_last − t_send (the usage chunk and [DONE] do not count)"_s,
+         u"End-to-end latency; successful measured requests only."_s},
+        {u"tpot"_s, u"TPOT"_s, u"ms"_s,
+         u"(E2EL − TTFT) / (n_out − 1), only for n_out > 1; excludes the first token"_s,
+         u"Time per output token; n_out is the request's output token count (server usage when "
+         "reported, else one token per token chunk). Successful requests with n_out <= 1 have no "
+         "TPOT sample; for goodput their TPOT counts as 0, as in vLLM."_s},
+        {u"itl"_s, u"ITL"_s, u"ms"_s,
+         u"every gap t_k − t_{k−1} between consecutive token chunks, pooled over requests (per "
+         "chunk)"_s,
+         u"Inter-token latency; pooled over successful measured requests."_s},
+        {u"itl_per_token"_s, u"ITL per token"_s, u"ms"_s,
+         u"each gap divided by the tokens in the later chunk; equals ITL without multi-token "
+         "chunks; differs under speculative decoding — show both, never mix them"_s,
+         u"Pooled over successful measured requests; a chunk without a token count counts as "
+         "one token."_s},
+        {u"schedule_lag"_s, u"Schedule lag"_s, u"ms"_s,
+         u"t_send − t_sched; the client's own lateness. Large lag means the client, not the SUT, "
+         "limited the run, and the run must say so"_s,
+         u"Over every measured request that was sent (successful or failed): lateness is a "
+         "property of the client, not of the response."_s},
+        {u"client_queue_time"_s, u"Client queue time"_s, u"ms"_s,
+         u"time a request waited for a concurrency slot"_s,
+         u"t_dispatch − t_queued (slot granted minus due), over every measured request that was "
+         "sent and has t_queued; the hop from dispatcher to transport counts as schedule lag."_s},
+        {u"ttft_from_sched"_s, u"TTFT from schedule"_s, u"ms"_s,
+         u"MLPerf-style latency is measured from t_sched (LoadGen's rule)"_s,
+         u"t_first − t_sched; successful measured requests only."_s},
+        {u"e2el_from_sched"_s, u"E2EL from schedule"_s, u"ms"_s,
+         u"MLPerf-style latency is measured from t_sched (LoadGen's rule)"_s,
+         u"t_last − t_sched; successful measured requests only."_s},
+        {u"request_throughput"_s, u"Request throughput"_s, u"req/s"_s,
+         u"successful requests / duration"_s, QString()},
+        {u"output_throughput"_s, u"Output token throughput"_s, u"tok/s"_s,
+         u"Σ n_out of successful requests / duration"_s, QString()},
+        {u"total_token_throughput"_s, u"Total token throughput"_s, u"tok/s"_s,
+         u"Σ (n_in + n_out) of successful requests / duration"_s, QString()},
+        {u"request_goodput"_s, u"Request goodput"_s, u"req/s"_s,
+         u"successful requests meeting every SLO (e.g. TTFT ≤ 200 ms and TPOT ≤ 50 ms) / "
+         "duration"_s,
+         u"Each set SLO is inclusive (value <= SLO), as in vLLM; only set SLOs are checked."_s},
+        {u"duration"_s, u"Duration"_s, u"s"_s,
+         u"from the first send to the last completion of the measured (non-warm-up) requests"_s,
+         u"Earliest t_send to the latest t_end (t_last, then t_send, when the stream never "
+         "finished) over all measured requests, failed ones included: they occupied the run."_s},
+        {u"achieved_request_rate"_s, u"Achieved request rate"_s, u"req/s"_s,
+         u"(sent requests − 1) / (last t_send − first t_send) of the measured requests"_s,
+         u"Compare with the configured rate; a shortfall means the client or the concurrency "
+         "cap held requests back."_s},
+    };
+    return defs;
+}
+
+const MetricDefinition *metricDefinition(const QString &key)
+{
+    for (const auto &d : metricDefinitions())
+        if (d.key == key)
+            return &d;
+    return nullptr;
+}
+
+QString timeBaseStatement()
+{
+    return u"All times per request are from the monotonic clock. t_sched = when the schedule said "
+           "to send, t_send = when the request was handed to the transport, t_first = first "
+           "token chunk received, t_k = k-th token chunk received, t_last = last token chunk, "
+           "n_out = output tokens."_s;
+}
+
+QString percentileMethodStatement()
+{
+    return u"Percentiles use linear interpolation between order statistics (numpy's default, "
+           "what vLLM reports): rank = p/100 · (N − 1). MLPerf-style summaries use LoadGen's "
+           "sorted[floor(N·p)]. Standard deviations are population (ddof = 0)."_s;
+}
+
+QString failedRequestsStatement()
+{
+    return u"Failed requests count in failed with their error, are excluded from latency "
+           "statistics and from throughput numerators, and are shown, never hidden."_s;
+}
+
+QString warmupStatement()
+{
+    return u"Warm-up requests are excluded from everything but are stored."_s;
+}
+
+QString tokenCountStatement()
+{
+    return u"Token counts prefer the server's usage; else token chunks are counted (one token "
+           "per chunk); the input count falls back to the dataset's length. The source of each "
+           "count is recorded."_s;
+}
+
+QJsonObject metricDefinitionsJson()
+{
+    QJsonObject metrics;
+    for (const auto &d : metricDefinitions()) {
+        QJsonObject o{{u"label"_s, d.label},
+                      {u"unit"_s, d.unit},
+                      {u"definition"_s, d.definition}};
+        if (!d.detail.isEmpty())
+            o.insert(u"detail"_s, d.detail);
+        metrics.insert(d.key, o);
+    }
+    return QJsonObject{{u"version"_s, kMetricDefinitionsVersion},
+                       {u"time_base"_s, timeBaseStatement()},
+                       {u"percentile_method"_s, percentileMethodStatement()},
+                       {u"failed_requests"_s, failedRequestsStatement()},
+                       {u"warmup"_s, warmupStatement()},
+                       {u"token_counts"_s, tokenCountStatement()},
+                       {u"metrics"_s, metrics}};
+}
+
+QString metricDefinitionsText()
+{
+    QString out = u"Metric definitions (version %1)\n"_s.arg(kMetricDefinitionsVersion);
+    out += timeBaseStatement() + u'\n';
+    for (const auto &d : metricDefinitions()) {
+        out += u"%1 (%2): %3"_s.arg(d.label, d.unit, d.definition);
+        if (!d.detail.isEmpty())
+            out += u". "_s + d.detail;
+        out += u'\n';
+    }
+    out += percentileMethodStatement() + u'\n';
+    out += failedRequestsStatement() + u'\n';
+    out += warmupStatement() + u'\n';
+    out += tokenCountStatement() + u'\n';
+    return out;
+}
+
+} // namespace sb

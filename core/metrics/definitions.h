@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+namespace sb {
+
+// Bumped whenever a definition below changes meaning; stored with every run (runs table, result
+// JSON) so a report can tell whether two runs were measured by the same rules.
+inline constexpr int kMetricDefinitionsVersion = 1;
+
+// One metric's definition as printed in reports and stored with runs. `definition` is the
+// sentence from DESIGN.md §5 verbatim (ttft_from_sched/e2el_from_sched quote §5's MLPerf rule;
+// achieved_request_rate is ServeBench's own); `detail` says how ServeBench applies it to its
+// records where §5 leaves a choice (which requests count, which timestamps bound the window).
+struct MetricDefinition
+{
+    QString key;        // stable id, also the JSON key stem: "ttft", "tpot", "itl", ...
+    QString label;      // short name: "TTFT"
+    QString unit;       // "ms", "s", "req/s", "tok/s"
+    QString definition; // DESIGN §5 sentence
+    QString detail;     // ServeBench's precise application of it
+};
+
+// Every metric ServeBench reports, in report order.
+const QList<MetricDefinition> &metricDefinitions();
+// nullptr when the key is unknown.
+const MetricDefinition *metricDefinition(const QString &key);
+
+// General statements that hold for every metric (clock, percentile method, failures, warm-up).
+QString timeBaseStatement();
+QString percentileMethodStatement();
+QString failedRequestsStatement();
+QString warmupStatement();
+QString tokenCountStatement();
+
+// {"version": 1, "percentile_method": ..., "time_base": ..., "failed_requests": ...,
+//  "warmup": ..., "token_counts": ..., "metrics": {key: {label, unit, definition, detail}}}
+QJsonObject metricDefinitionsJson();
+// Plain-text rendering for reports and `servebench-cli --definitions`: one paragraph per metric.
+QString metricDefinitionsText();
+
+} // namespace sb

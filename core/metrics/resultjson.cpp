@@ -1,0 +1,193 @@
+#include "resultjson.h"
+
+#include "common/version.h"
+#include "config/runplan.h"
+#include "metrics/definitions.h"
+#include "metrics/requestrecord.h"
+#include "metrics/stats.h"
+#include "metrics/summary.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace sb {
+
+using namespace Qt::StringLiterals;
+
+ResultJsonOptions ResultJsonOptions::forProfile(const LoadProfile &profile)
+{
+    ResultJsonOptions o;
+    o.requestRate = profile.unlimitedRate() ? std::numeric_limits<double>::infinity()
+                                            : profile.requestRate;
+    o.burstiness = profile.burstiness;
+    o.maxConcurrency = profile.maxConcurrency;
+    return o;
+}
+
+QJsonObject metricStatsJson(const MetricStats &st, const QString &unit)
+{
+    const QString sfx = u'_' + unit;
+    QJsonObject o{{u"count"_s, st.count},
+                  {u"mean"_s + sfx, st.mean},
+                  {u"median"_s + sfx, st.median},
+                  {u"std"_s + sfx, st.stddev},
+                  {u"min"_s + sfx, st.min},
+                  {u"max"_s + sfx, st.max}};
+    for (const auto &pv : st.percentiles)
+        o.insert(u'p' + percentileWord(pv.first) + sfx, pv.second);
+    return o;
+}
+
+namespace {
+
+double secondsBetween(qint64 from, qint64 to)
+{
+    return double(to - from) / 1e9;
+}
+
+void insertVllmStats(QJsonObject &o, const QString &metric, const MetricStats &st)
+{
+    // vLLM: result[f"mean_{m}_ms"], median, std, and p{p_word}_{m}_ms per percentile.
+    o.insert(u"mean_"_s + metric + u"_ms"_s, st.mean);
+    o.insert(u"median_"_s + metric + u"_ms"_s, st.median);
+    o.insert(u"std_"_s + metric + u"_ms"_s, st.stddev);
+    for (const auto &pv : st.percentiles)
+        o.insert(u'p' + percentileWord(pv.first) + u'_' + metric + u"_ms"_s, pv.second);
+}
+
+QJsonObject failedByClassJson(const RunSummary &s)
+{
+    QJsonObject o;
+    for (auto it = s.failedByClass.cbegin(); it != s.failedByClass.cend(); ++it)
+        o.insert(it.key(), it.value());
+    return o;
+}
+
+} // namespace
+
+QJsonObject vllmResultJson(const RunSummary &s, const QList<RequestRecord> &records,
+                           const ResultJsonOptions &opts)
+{
+    QJsonObject o;
+    const QDateTime date = opts.date.isValid() ? opts.date : QDateTime::currentDateTime();
+    o.insert(u"date"_s, date.toString(u"yyyyMMdd-HHmmss"_s)); // vLLM: "%Y%m%d-%H%M%S"
+    o.insert(u"backend"_s, opts.backend);
+    o.insert(u"endpoint_type"_s, opts.backend); // vLLM keeps both for backward compatibility
+    o.insert(u"label"_s, opts.label.isEmpty() ? QJsonValue() : QJsonValue(opts.label));
+    o.insert(u"model_id"_s, opts.modelId);
+    o.insert(u"tokenizer_id"_s, opts.tokenizerId.isEmpty() ? opts.modelId : opts.tokenizerId);
+    o.insert(u"num_prompts"_s, opts.numPrompts >= 0 ? opts.numPrompts : s.measured);
+    if (std::isinf(opts.requestRate) || !(opts.requestRate > 0))
+        o.insert(u"request_rate"_s, u"inf"_s);
+    else
+        o.insert(u"request_rate"_s, opts.requestRate);
+    o.insert(u"burstiness"_s, opts.burstiness);
+    o.insert(u"max_concurrency"_s,
+             opts.maxConcurrency > 0 ? QJsonValue(opts.maxConcurrency) : QJsonValue());
+
+    o.insert(u"duration"_s, s.durationS);
+    o.insert(u"completed"_s, s.completed);
+    o.insert(u"failed"_s, s.failed);
+    o.insert(u"total_input_tokens"_s, s.totalInputTokens);
+    o.insert(u"total_output_tokens"_s, s.totalOutputTokens);
+    o.insert(u"request_throughput"_s, s.requestThroughput);
+    o.insert(u"request_goodput"_s, s.goodputSet ? QJsonValue(s.requestGoodput) : QJsonValue());
+    o.insert(u"output_throughput"_s, s.outputThroughput);
+    o.insert(u"total_token_throughput"_s, s.totalTokenThroughput);
+    o.insert(u"max_output_tokens_per_s"_s, s.peakOutputTokensPerS);
+    o.insert(u"max_concurrent_requests"_s, s.peakConcurrentRequests);
+    insertVllmStats(o, u"ttft"_s, s.ttft);
+    insertVllmStats(o, u"tpot"_s, s.tpot);
+    insertVllmStats(o, u"itl"_s, s.itl);
+    insertVllmStats(o, u"e2el"_s, s.e2el);
+
+    // ServeBench additions.
+    o.insert(u"warmup_requests"_s, s.warmup);
+    o.insert(u"warmup_included"_s, s.warmupIncluded);
+    o.insert(u"achieved_request_rate"_s, s.achievedRequestRate);
+    o.insert(u"schedule_lag"_s, metricStatsJson(s.scheduleLag));
+    o.insert(u"client_queue_time"_s, metricStatsJson(s.clientQueueTime));
+    o.insert(u"itl_per_token"_s, metricStatsJson(s.itlPerToken));
+    o.insert(u"ttft_from_sched"_s, metricStatsJson(s.ttftFromSched));
+    o.insert(u"e2el_from_sched"_s, metricStatsJson(s.e2elFromSched));
+    o.insert(u"multi_token_chunks"_s, s.multiTokenChunks);
+    o.insert(u"failed_by_class"_s, failedByClassJson(s));
+    o.insert(u"token_count_source"_s,
+             QJsonObject{{u"input"_s, s.inputSources.toJson()},
+                         {u"output"_s, s.outputSources.toJson()}});
+    o.insert(u"cached_tokens"_s,
+             s.cachedTokensReported > 0 ? QJsonValue(s.cachedTokens) : QJsonValue());
+    o.insert(u"goodput_slo_ms"_s,
+             s.goodputSet ? QJsonValue(QJsonObject{
+                                {u"ttft"_s, s.slo.ttftMs >= 0 ? QJsonValue(s.slo.ttftMs) : QJsonValue()},
+                                {u"tpot"_s, s.slo.tpotMs >= 0 ? QJsonValue(s.slo.tpotMs) : QJsonValue()},
+                                {u"e2el"_s, s.slo.e2elMs >= 0 ? QJsonValue(s.slo.e2elMs) : QJsonValue()}})
+                          : QJsonValue());
+    o.insert(u"percentile_method"_s, QString::fromLatin1(percentileMethodName(s.method)));
+    o.insert(u"metric_definitions"_s, metricDefinitionsJson());
+    o.insert(u"metric_definitions_version"_s, kMetricDefinitionsVersion);
+    o.insert(u"config_snapshot"_s, opts.configSnapshot);
+    o.insert(u"tool_version"_s, opts.toolVersion.isEmpty() ? QString::fromLatin1(toolVersion())
+                                                           : opts.toolVersion);
+    o.insert(u"dataset"_s, opts.dataset);
+
+    if (!opts.detailed)
+        return o;
+
+    // Measured records in schedule order; a stable sort keeps equal indexes in input order.
+    std::vector<qsizetype> order;
+    order.reserve(size_t(s.measured));
+    for (qsizetype i = 0; i < records.size(); ++i)
+        if (!records.at(i).warmup || s.warmupIncluded)
+            order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&records](qsizetype a, qsizetype b) {
+        return records.at(a).index < records.at(b).index;
+    });
+
+    qint64 zero = opts.runStartNs;
+    if (zero <= 0)
+        zero = s.firstSchedNs > 0 ? s.firstSchedNs : s.windowStartNs;
+
+    QJsonArray inputLens, outputLens, ttfts, itls, texts, errors, e2els, starts, scheds;
+    for (qsizetype i : order) {
+        const RequestRecord &r = records.at(i);
+        const bool ok = r.ok();
+        inputLens.append(effectiveInputTokens(r));
+        outputLens.append(ok ? effectiveOutputTokens(r) : 0); // vLLM: 0 for a failed request
+        const qint64 first = r.tFirst > 0 ? r.tFirst
+                                          : (r.chunkTimes.isEmpty() ? 0 : r.chunkTimes.constFirst());
+        const qint64 last = r.tLast > 0 ? r.tLast
+                                        : (r.chunkTimes.isEmpty() ? 0 : r.chunkTimes.constLast());
+        // vLLM keeps the ttft and gaps a failed request got before it failed; latency only on
+        // success.
+        ttfts.append(r.tSend > 0 && first > 0 ? secondsBetween(r.tSend, first) : 0.0);
+        QJsonArray gaps;
+        for (qsizetype k = 1; k < r.chunkTimes.size(); ++k)
+            gaps.append(secondsBetween(r.chunkTimes.at(k - 1), r.chunkTimes.at(k)));
+        itls.append(gaps);
+        texts.append(QString()); // ServeBench does not keep generated text
+        QString err;
+        if (!ok)
+            err = r.errorMessage.isEmpty() ? QString::fromLatin1(errorClassName(r.error))
+                                           : r.errorMessage;
+        errors.append(err);
+        e2els.append(ok && r.tSend > 0 && last > 0 ? secondsBetween(r.tSend, last) : 0.0);
+        starts.append(r.tSend > 0 ? QJsonValue(secondsBetween(zero, r.tSend)) : QJsonValue());
+        scheds.append(r.tSched > 0 ? QJsonValue(secondsBetween(zero, r.tSched)) : QJsonValue());
+    }
+    o.insert(u"input_lens"_s, inputLens);
+    o.insert(u"output_lens"_s, outputLens);
+    o.insert(u"ttfts"_s, ttfts);
+    o.insert(u"itls"_s, itls);
+    o.insert(u"generated_texts"_s, texts);
+    o.insert(u"errors"_s, errors);
+    o.insert(u"e2els"_s, e2els);
+    o.insert(u"start_times"_s, starts);
+    o.insert(u"scheduled_times"_s, scheds);
+    return o;
+}
+
+} // namespace sb

@@ -1,0 +1,119 @@
+#pragma once
+
+#include "config/runplan.h"
+#include "metrics/requestrecord.h"
+#include "metrics/stats.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+
+namespace sb {
+
+struct SummaryOptions
+{
+    // Percentiles computed for every latency metric. vLLM prints only its --metric-percentiles
+    // (default 99); use forProfile() so those are always among these.
+    QList<double> percentiles = {50, 90, 95, 99, 99.9};
+    Slo goodput;                // ms; < 0 = unset. Goodput is reported only when any() is set
+    bool includeWarmup = false; // never by default: DESIGN §5
+    PercentileMethod method = PercentileMethod::Linear;
+
+    // Defaults ∪ profile.metricPercentiles, goodput SLOs from the profile.
+    static SummaryOptions forProfile(const LoadProfile &profile);
+};
+
+// How many requests' token counts came from each source.
+struct TokenSourceCounts
+{
+    qint64 serverUsage = 0;
+    qint64 chunkCount = 0;
+    qint64 dataset = 0;
+    qint64 unknown = 0;
+
+    qint64 total() const { return serverUsage + chunkCount + dataset + unknown; }
+    void add(TokenSource s);
+    // "server_usage" | "chunk_count" | "dataset" | "unknown" when one source covers every
+    // request, "mixed" otherwise, "none" for no requests.
+    QString name() const;
+    // name(), and for "mixed" the counts: "mixed (server_usage 3, chunk_count 1)".
+    QString describe() const;
+    // {"source": name(), "server_usage": n, "chunk_count": n, "dataset": n, "unknown": n}
+    QJsonObject toJson() const;
+};
+
+// Everything the reports and the CLI print about one run. Latencies in milliseconds (doubles),
+// durations in seconds, rates per second. Value type: cheap to copy, safe to hand across threads.
+struct RunSummary
+{
+    // --- counts ---
+    qint64 totalRecords = 0; // records passed to summarize()
+    qint64 warmup = 0;       // warm-up records among them (excluded unless includeWarmup)
+    bool warmupIncluded = false;
+    qint64 measured = 0;  // records the metrics cover (non-warm-up, or all with includeWarmup)
+    qint64 sent = 0;      // measured records with t_send
+    qint64 completed = 0; // successful measured requests (vLLM's "completed")
+    qint64 failed = 0;    // failed measured requests
+    QMap<QString, qint64> failedByClass; // errorClassName() -> count, failed requests only
+
+    // --- window (monotonic ns) and throughput ---
+    qint64 windowStartNs = 0;   // earliest t_send of the measured requests
+    qint64 windowEndNs = 0;     // latest completion (t_end, else t_last, else t_send)
+    qint64 firstSchedNs = 0;    // earliest t_sched of the measured requests (0: none)
+    double durationS = 0;       // (windowEnd - windowStart) / 1e9
+    double requestThroughput = 0;    // completed / duration
+    double outputThroughput = 0;     // totalOutputTokens / duration
+    double totalTokenThroughput = 0; // (totalInputTokens + totalOutputTokens) / duration
+    double achievedRequestRate = 0;  // (sent - 1) / (last t_send - first t_send); 0 if sent < 2
+    // vLLM >= 0.10's "peak" lines: most output tokens in one 1-second bucket counted from the
+    // first send of a successful request (tokens per chunk, where vLLM counts chunks), and the
+    // most successful requests in flight at once over [t_send, t_last).
+    double peakOutputTokensPerS = 0;
+    qint64 peakConcurrentRequests = 0;
+
+    // --- goodput ---
+    Slo slo;
+    bool goodputSet = false; // any SLO set; otherwise goodput is "not reported" (JSON null)
+    qint64 goodRequests = 0;
+    double requestGoodput = 0; // goodRequests / duration
+
+    // --- tokens (successful measured requests, like vLLM's totals) ---
+    qint64 totalInputTokens = 0;
+    qint64 totalOutputTokens = 0;
+    qint64 cachedTokens = 0;         // Σ usage cached_tokens where reported
+    qint64 cachedTokensReported = 0; // requests that reported cached_tokens
+    TokenSourceCounts inputSources;
+    TokenSourceCounts outputSources;
+    // Some chunk after the first carried > 1 token, so ITL per token differs from ITL.
+    bool multiTokenChunks = false;
+
+    // --- latency statistics (ms) ---
+    QList<double> percentiles;
+    PercentileMethod method = PercentileMethod::Linear;
+    MetricStats ttft;
+    MetricStats tpot;
+    MetricStats itl;
+    MetricStats itlPerToken;
+    MetricStats e2el;
+    MetricStats ttftFromSched; // MLPerf-style, from t_sched
+    MetricStats e2elFromSched;
+    MetricStats scheduleLag;     // all sent measured requests, failed ones included
+    MetricStats clientQueueTime; // all sent measured requests with t_queued
+
+    // Stats by metric key ("ttft", "tpot", "itl", "e2el", "itl_per_token", "schedule_lag",
+    // "client_queue_time", "ttft_from_sched", "e2el_from_sched"); nullptr for an unknown key.
+    const MetricStats *stats(QStringView key) const;
+};
+
+// The request's output token count as the summary uses it: usage when reported, else the sum
+// of the chunks' tokens (one per chunk). *source (optional) receives where it came from.
+qint32 effectiveOutputTokens(const RequestRecord &r, TokenSource *source = nullptr);
+// Input count: usage when reported, else the dataset's length, else 0 (source Unknown).
+qint32 effectiveInputTokens(const RequestRecord &r, TokenSource *source = nullptr);
+
+// Reduces the records of one run to its summary (DESIGN §5). Records may come in any order.
+// Two passes over the records; the pooled ITL samples are held once, as float milliseconds.
+RunSummary summarize(const QList<RequestRecord> &records, const SummaryOptions &opts = {});
+
+} // namespace sb

@@ -1,0 +1,193 @@
+#include "summarytext.h"
+
+#include "config/runplan.h"
+#include "metrics/definitions.h"
+#include "metrics/stats.h"
+#include "metrics/summary.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace sb {
+
+using namespace Qt::StringLiterals;
+
+SummaryTextOptions SummaryTextOptions::forProfile(const LoadProfile &profile)
+{
+    SummaryTextOptions o;
+    o.percentileMetrics = profile.percentileMetrics;
+    o.metricPercentiles = profile.metricPercentiles;
+    o.maxConcurrency = profile.maxConcurrency;
+    o.requestRate = profile.unlimitedRate() ? std::numeric_limits<double>::infinity()
+                                            : profile.requestRate;
+    return o;
+}
+
+QString pythonFixed(double v, int decimals)
+{
+    if (std::isnan(v))
+        return u"nan"_s;
+    if (std::isinf(v))
+        return v > 0 ? u"inf"_s : u"-inf"_s;
+    // to_chars with a precision is specified as printf("%.*f") in the C locale: exact decimal
+    // expansion, ties to even — the same digits as Python's float formatting.
+    char buf[400];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
+    if (res.ec != std::errc())
+        return QString::number(v, 'f', decimals);
+    return QString::fromLatin1(buf, res.ptr - buf);
+}
+
+namespace {
+
+constexpr int kWidth = 50;
+
+// Python "{s:{c}^{n}}": the odd padding character goes to the right.
+QString centered(const QString &text, QChar fill)
+{
+    const qsizetype pad = kWidth - text.size();
+    if (pad <= 0)
+        return text + u'\n';
+    const qsizetype left = pad / 2;
+    return QString(left, fill) + text + QString(pad - left, fill) + u'\n';
+}
+
+// Python "{:<40} {:<10}".
+QString line(const QString &label, const QString &value)
+{
+    return label.leftJustified(40) + u' ' + value.leftJustified(10) + u'\n';
+}
+
+QString line(const QString &label, qint64 value)
+{
+    return line(label, QString::number(value));
+}
+
+QString lineF(const QString &label, double value)
+{
+    return line(label, pythonFixed(value, 2));
+}
+
+struct Section
+{
+    const char16_t *key;
+    const char16_t *name;
+    const char16_t *header;
+};
+
+constexpr Section kSections[] = {
+    {u"ttft", u"TTFT", u"Time to First Token"},
+    {u"tpot", u"TPOT", u"Time per Output Token (excl. 1st token)"},
+    {u"itl", u"ITL", u"Inter-token Latency"},
+    {u"e2el", u"E2EL", u"End-to-end Latency"},
+};
+
+QString percentileLines(const MetricStats &st, const QString &name, const QList<double> &ps)
+{
+    QString out;
+    for (double p : ps)
+        out += lineF(u"P%1 %2 (ms):"_s.arg(percentileWord(p), name), st.percentile(p));
+    return out;
+}
+
+} // namespace
+
+QString formatVllmBlock(const RunSummary &s, const SummaryTextOptions &o)
+{
+    const bool benchServe = o.style == VllmTextStyle::BenchServe;
+    QString out;
+    out += centered(u" Serving Benchmark Result "_s, u'=');
+    out += line(u"Successful requests:"_s, s.completed);
+    if (benchServe) {
+        out += line(u"Failed requests:"_s, s.failed);
+        if (o.maxConcurrency > 0)
+            out += line(u"Maximum request concurrency:"_s, qint64(o.maxConcurrency));
+        if (!std::isinf(o.requestRate))
+            out += lineF(u"Request rate configured (RPS):"_s, o.requestRate);
+    }
+    out += lineF(u"Benchmark duration (s):"_s, s.durationS);
+    out += line(u"Total input tokens:"_s, s.totalInputTokens);
+    out += line(u"Total generated tokens:"_s, s.totalOutputTokens);
+    out += lineF(u"Request throughput (req/s):"_s, s.requestThroughput);
+    if (s.goodputSet)
+        out += lineF(u"Request goodput (req/s):"_s, s.requestGoodput);
+    out += lineF(u"Output token throughput (tok/s):"_s, s.outputThroughput);
+    if (benchServe) {
+        out += lineF(u"Peak output token throughput (tok/s):"_s, s.peakOutputTokensPerS);
+        out += lineF(u"Peak concurrent requests:"_s, double(s.peakConcurrentRequests));
+    }
+    out += lineF(u"Total Token throughput (tok/s):"_s, s.totalTokenThroughput);
+
+    for (const Section &sec : kSections) {
+        const QString key = QString::fromUtf16(sec.key);
+        if (!o.percentileMetrics.contains(key))
+            continue;
+        const MetricStats *st = s.stats(key);
+        const QString name = QString::fromUtf16(sec.name);
+        out += centered(QString::fromUtf16(sec.header), u'-');
+        out += lineF(u"Mean %1 (ms):"_s.arg(name), st->mean);
+        out += lineF(u"Median %1 (ms):"_s.arg(name), st->median);
+        out += percentileLines(*st, name, o.metricPercentiles);
+    }
+    out += QString(kWidth, u'=') + u'\n';
+    return out;
+}
+
+QString formatServeBenchAdditions(const RunSummary &s, const SummaryTextOptions &o)
+{
+    QString out;
+    out += centered(u" ServeBench Details "_s, u'=');
+    if (o.style == VllmTextStyle::Classic)
+        out += line(u"Failed requests:"_s, s.failed);
+    for (auto it = s.failedByClass.cbegin(); it != s.failedByClass.cend(); ++it)
+        out += line(u"  "_s + it.key() + u':', it.value());
+    if (s.warmup > 0)
+        out += line(s.warmupIncluded ? u"Warm-up requests (included):"_s
+                                     : u"Warm-up requests (excluded):"_s,
+                    s.warmup);
+    out += lineF(u"Achieved request rate (req/s):"_s, s.achievedRequestRate);
+
+    const auto statsSection = [&out, &o](const QString &header, const QString &name,
+                                         const MetricStats &st, bool median) {
+        out += centered(header, u'-');
+        out += lineF(u"Mean %1 (ms):"_s.arg(name), st.mean);
+        if (median)
+            out += lineF(u"Median %1 (ms):"_s.arg(name), st.median);
+        out += percentileLines(st, name, o.metricPercentiles);
+        out += lineF(u"Max %1 (ms):"_s.arg(name), st.max);
+    };
+    statsSection(u"Schedule Lag"_s, u"schedule lag"_s, s.scheduleLag, false);
+    statsSection(u"Client Queue Time"_s, u"client queue time"_s, s.clientQueueTime, false);
+    statsSection(u"Inter-token Latency per Token"_s, u"ITL per token"_s, s.itlPerToken, true);
+
+    out += centered(u"Token Counts"_s, u'-');
+    out += line(u"Input token count source:"_s, s.inputSources.describe());
+    out += line(u"Output token count source:"_s, s.outputSources.describe());
+    if (s.cachedTokensReported > 0)
+        out += line(u"Cached prompt tokens:"_s, s.cachedTokens);
+    if (s.multiTokenChunks)
+        out += line(u"Multi-token chunks:"_s, u"yes (ITL per token differs from ITL)"_s);
+
+    out += QString(kWidth, u'-') + u'\n';
+    if (!o.datasetHash.isEmpty())
+        out += line(u"Dataset hash:"_s, o.datasetHash);
+    out += line(u"Metric definitions version:"_s, qint64(kMetricDefinitionsVersion));
+    out += line(u"Percentile method:"_s,
+                s.method == PercentileMethod::LoadGen
+                    ? u"LoadGen sorted[floor(N*p)]"_s
+                    : u"linear interpolation (numpy default, as vLLM)"_s);
+    for (const QString &w : o.clientHealthWarnings)
+        out += u"WARNING: "_s + w + u'\n';
+    out += QString(kWidth, u'=') + u'\n';
+    return out;
+}
+
+QString formatVllmSummary(const RunSummary &s, const SummaryTextOptions &o)
+{
+    QString out = formatVllmBlock(s, o);
+    if (o.servebenchAdditions)
+        out += formatServeBenchAdditions(s, o);
+    return out;
+}
+
+} // namespace sb

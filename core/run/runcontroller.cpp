@@ -1,0 +1,335 @@
+#include "runcontroller.h"
+
+#include "client/qnamtransport.h"
+#include "client/requestbuilder.h"
+#include "common/clock.h"
+#include "data/dataset.h"
+#include "load/schedule.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QSemaphore>
+#include <cerrno>
+#include <cmath>
+#include <time.h>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+// More open streams than this need the socket transport; the manager pool would need
+// hundreds of threads.
+constexpr int kMaxStreams = 4096;
+constexpr qint64 kSliceNs = 20'000'000; // how often a sleeping dispatcher checks for stop
+constexpr qint64 kStartLeadNs = 5'000'000; // lets the first request be sent on time
+
+void sleepUntil(qint64 deadlineNs)
+{
+    timespec ts;
+    ts.tv_sec = time_t(deadlineNs / 1000000000);
+    ts.tv_nsec = long(deadlineNs % 1000000000);
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+    }
+}
+} // namespace
+
+const char *runStatusName(RunStatus s)
+{
+    switch (s) {
+    case RunStatus::Idle:
+        return "idle";
+    case RunStatus::Running:
+        return "running";
+    case RunStatus::Completed:
+        return "completed";
+    case RunStatus::Interrupted:
+        return "interrupted";
+    case RunStatus::Failed:
+        return "failed";
+    }
+    return "idle";
+}
+
+RunController::RunController(QObject *parent) : QObject(parent)
+{
+    qRegisterMetaType<sb::RequestRecord>();
+    qRegisterMetaType<sb::RunStatus>();
+}
+
+RunController::~RunController()
+{
+    m_stopRequested = true;
+    if (m_dispatcher.joinable())
+        m_dispatcher.join();
+    if (m_transport)
+        m_transport->disconnect(this);
+    m_transport.reset();
+}
+
+void RunController::configure(const RunPlan &plan, const QList<PromptItem> &items,
+                              const QByteArray &apiKey)
+{
+    m_plan = plan;
+    m_items = std::make_shared<const QList<PromptItem>>(items);
+    m_apiKey = apiKey;
+}
+
+QString RunController::transportName() const
+{
+    return m_transport ? m_transport->name() : QString();
+}
+
+bool RunController::isClosedLoop() const
+{
+    const auto &p = m_plan.profile;
+    return p.closedLoopConcurrency > 0 || p.scenario == Scenario::SingleStream ||
+           (p.durationS > 0 && p.unlimitedRate());
+}
+
+bool RunController::start(QString *error)
+{
+    if (m_status == RunStatus::Running) {
+        *error = u"a run is already in progress"_s;
+        return false;
+    }
+    if (!m_items || m_items->isEmpty()) {
+        *error = u"the dataset has no prompts"_s;
+        return false;
+    }
+    LoadProfile &p = m_plan.profile;
+    if (p.scenario == Scenario::Offline)
+        p.requestRate = std::numeric_limits<double>::infinity();
+    if (p.scenario == Scenario::Server) {
+        if (p.unlimitedRate()) {
+            *error = u"--scenario server needs a finite --request-rate"_s;
+            return false;
+        }
+        p.arrival = ArrivalProcess::Poisson;
+    }
+    if (p.numPrompts <= 0 && p.durationS <= 0) {
+        *error = u"--num-prompts must be positive (or give --duration)"_s;
+        return false;
+    }
+    if (p.warmupSeconds > 0 && p.unlimitedRate() && !isClosedLoop()) {
+        *error = u"--warmup-seconds needs a finite --request-rate or a closed loop "
+                 "(with an unlimited rate every request is sent at t = 0)"_s;
+        return false;
+    }
+    if (p.durationS > 0 && p.unlimitedRate() && p.maxConcurrency <= 0 &&
+        p.closedLoopConcurrency <= 0) {
+        *error = u"--duration with an unlimited rate needs --max-concurrency or --concurrency"_s;
+        return false;
+    }
+
+    m_closedLoop = isClosedLoop();
+    // The open-loop schedule is computed before the run: a pure function of profile and seed.
+    m_schedule.clear();
+    m_warmupByCount = p.warmupRequests;
+    if (!m_closedLoop) {
+        qint64 n = qint64(p.warmupRequests) + std::max(0, p.numPrompts);
+        if (p.durationS > 0)
+            n = qint64(std::ceil(p.requestRate * p.durationS * 1.5)) + 64 + p.warmupRequests;
+        if (p.warmupSeconds > 0)
+            n += qint64(std::ceil(p.requestRate * p.warmupSeconds * 1.5)) + 16;
+        if (n > 50'000'000) {
+            *error = u"the run would issue more than 50,000,000 requests"_s;
+            return false;
+        }
+        m_schedule = buildSchedule(p, int(n), p.seed);
+    }
+
+    if (m_closedLoop)
+        m_cap = p.closedLoopConcurrency > 0 ? p.closedLoopConcurrency
+                : p.scenario == Scenario::SingleStream ? 1
+                                                       : p.maxConcurrency;
+    else if (p.maxConcurrency > 0)
+        m_cap = p.maxConcurrency;
+    else
+        m_cap = int(std::min<qint64>(m_schedule.size(), kMaxStreams));
+    if (m_cap > kMaxStreams) {
+        *error = u"concurrency %1 is above what this transport holds (%2)"_s.arg(m_cap).arg(
+            kMaxStreams);
+        return false;
+    }
+    m_cap = std::max(1, m_cap);
+
+    m_transport = std::make_unique<QnamTransport>();
+    m_transport->prepare(m_cap);
+    m_slots = std::make_unique<QSemaphore>(m_cap);
+    QSemaphore *sem = m_slots.get();
+    // Released in the worker thread: the next request may go at once, whatever this thread does.
+    connect(m_transport.get(), &Transport::requestFinished, this,
+            [sem](const RequestRecord &) { sem->release(); }, Qt::DirectConnection);
+    connect(m_transport.get(), &Transport::requestFinished, this, &RunController::onRecord,
+            Qt::QueuedConnection);
+
+    m_records.clear();
+    m_received = 0;
+    m_issued = 0;
+    m_stopRequested = false;
+    m_dispatcherDone = false;
+    m_runTag = QString::number(QRandomGenerator::system()->generate64() & 0xffffffffffULL, 16);
+    m_status = RunStatus::Running;
+    m_wallStart = QDateTime::currentDateTimeUtc();
+    m_runStartNs = monotonicNs() + kStartLeadNs;
+    m_dispatcher = std::thread([this] { dispatchLoop(); });
+    return true;
+}
+
+void RunController::stop()
+{
+    if (m_status != RunStatus::Running)
+        return;
+    m_stopRequested = true;
+    if (m_transport)
+        m_transport->cancelAll();
+}
+
+bool RunController::waitUntil(qint64 deadlineNs)
+{
+    for (;;) {
+        if (m_stopRequested.load(std::memory_order_relaxed))
+            return false;
+        const qint64 now = monotonicNs();
+        if (now >= deadlineNs)
+            return true;
+        sleepUntil(std::min(deadlineNs, now + kSliceNs));
+    }
+}
+
+RequestJob RunController::makeJob(qint64 i, bool warmup) const
+{
+    const auto &items = *m_items;
+    const PromptItem &item = items.at(int(i % items.size()));
+    RequestJob job;
+    job.flavour = m_plan.sut.flavour;
+    job.url = endpointUrl(m_plan.sut);
+    const QString requestId = u"sb-%1-%2"_s.arg(m_runTag).arg(i);
+    job.headers = buildRequestHeaders(m_plan.sut, m_apiKey, requestId);
+    job.timeoutNs = qint64(m_plan.profile.timeoutS * 1e9);
+
+    QString prompt = item.prompt;
+    QJsonArray messages = item.messages;
+    if (m_plan.profile.cacheBust) {
+        // A unique prefix per request and run keeps the server's prefix cache from serving
+        // a repeated prompt; it is derived from the run tag so a run can be re-created.
+        const QString prefix = u"[%1-%2] "_s.arg(m_runTag).arg(i);
+        if (!messages.isEmpty()) {
+            QJsonObject first = messages.at(0).toObject();
+            first[u"content"_s] = prefix + first.value(u"content"_s).toString();
+            messages[0] = first;
+        } else {
+            prompt.prepend(prefix);
+        }
+    }
+    job.body = buildRequestBody(m_plan.sut, m_plan.params, prompt, messages, item.outputTokens);
+
+    RequestRecord &r = job.record;
+    r.index = i;
+    r.datasetItem = item.sourceIndex;
+    r.warmup = warmup;
+    r.requestId = requestId;
+    r.expectedInputTokens = item.inputTokens;
+    r.expectedOutputTokens = item.outputTokens;
+    return job;
+}
+
+void RunController::dispatchLoop()
+{
+    const LoadProfile &p = m_plan.profile;
+    const qint64 durationEnd = p.durationS > 0 ? m_runStartNs + qint64(p.durationS * 1e9) : 0;
+    const qint64 warmupEnd = p.warmupSeconds > 0 ? m_runStartNs + qint64(p.warmupSeconds * 1e9) : 0;
+    qint64 measured = 0;
+    qint64 i = 0;
+    if (m_closedLoop)
+        waitUntil(m_runStartNs);
+    for (;; ++i) {
+        if (m_stopRequested.load(std::memory_order_relaxed))
+            break;
+        if (p.durationS <= 0 && measured >= p.numPrompts)
+            break;
+        qint64 tSched = 0;
+        if (!m_closedLoop) {
+            if (i >= m_schedule.size())
+                break;
+            tSched = m_runStartNs + m_schedule.at(int(i));
+            if (durationEnd && tSched >= durationEnd)
+                break;
+            if (!waitUntil(tSched))
+                break;
+        }
+        const qint64 tQueued = monotonicNs();
+        bool gotSlot = false;
+        while (!(gotSlot = m_slots->tryAcquire(1, 20))) {
+            if (m_stopRequested.load(std::memory_order_relaxed))
+                break;
+        }
+        // stop() sets the flag before cancelling, and cancelling frees slots: a slot won here
+        // may be one of those, and must not start a request after the stop.
+        if (!gotSlot || m_stopRequested.load()) {
+            if (gotSlot)
+                m_slots->release();
+            break;
+        }
+        const qint64 tDispatch = monotonicNs();
+        if (m_closedLoop)
+            tSched = tDispatch; // closed loop: a request is due the moment a slot frees
+        if (durationEnd && tDispatch >= durationEnd) {
+            m_slots->release();
+            break;
+        }
+        const bool warmup = i < m_warmupByCount || (warmupEnd && tSched < warmupEnd);
+        RequestJob job = makeJob(i, warmup);
+        job.record.tSched = tSched;
+        // With a user's cap, a due request joins the client's queue at its scheduled time: the
+        // wait for a slot is client queue time, not lateness. Without one there is no queue.
+        job.record.tQueued = m_closedLoop ? tDispatch
+                             : p.maxConcurrency > 0 ? std::min(tSched, tQueued)
+                                                    : tQueued;
+        job.record.tDispatch = tDispatch;
+        m_issued.fetch_add(1, std::memory_order_acq_rel);
+        m_transport->submit(std::move(job));
+        if (!warmup)
+            ++measured;
+    }
+    const qint64 issued = m_issued.load();
+    QMetaObject::invokeMethod(this, [this, issued] { onDispatcherDone(issued); },
+                              Qt::QueuedConnection);
+}
+
+void RunController::onDispatcherDone(qint64 issued)
+{
+    Q_UNUSED(issued);
+    if (m_dispatcher.joinable())
+        m_dispatcher.join();
+    m_dispatcherDone = true;
+    if (m_stopRequested)
+        m_transport->cancelAll(); // anything submitted after the first cancel
+    maybeFinish();
+}
+
+void RunController::onRecord(const RequestRecord &record)
+{
+    ++m_received;
+    if (m_keepRecords)
+        m_records.append(record);
+    emit requestCompleted(record);
+    maybeFinish();
+}
+
+void RunController::maybeFinish()
+{
+    if (m_status != RunStatus::Running || !m_dispatcherDone || m_received < m_issued.load())
+        return;
+    m_runEndNs = monotonicNs();
+    m_wallEnd = QDateTime::currentDateTimeUtc();
+    m_status = m_stopRequested ? RunStatus::Interrupted : RunStatus::Completed;
+    // Records arrive sorted by completion; the schedule's order is what users expect.
+    std::sort(m_records.begin(), m_records.end(),
+              [](const RequestRecord &a, const RequestRecord &b) { return a.index < b.index; });
+    emit finished(m_status);
+}
+
+} // namespace sb

@@ -1,0 +1,103 @@
+#pragma once
+
+#include "client/transport.h"
+#include "config/runplan.h"
+#include "metrics/requestrecord.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <atomic>
+#include <memory>
+#include <thread>
+
+class QSemaphore;
+
+namespace sb {
+
+class Transport;
+struct PromptItem;
+
+enum class RunStatus { Idle, Running, Completed, Interrupted, Failed };
+const char *runStatusName(RunStatus s);
+
+enum class TransportKind { Qnam };
+
+// Drives one run: turns the plan's schedule into requests at the right instants, keeps the
+// concurrency cap, collects the finished records. Works the same under the GUI and the CLI.
+//
+// Threads: a dispatcher thread sleeps on CLOCK_MONOTONIC until each request is due (timer
+// events would add a millisecond of slack) and hands requests to the transport, whose worker
+// threads do the I/O. Finished records come back to this object's thread through a queued
+// connection; the concurrency slot is released in the worker thread itself, so a slow owner
+// thread (a busy GUI) never holds back the schedule.
+class RunController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RunController(QObject *parent = nullptr);
+    ~RunController() override;
+
+    // items: the dataset's prompts, used in order and cycled when the run needs more.
+    // apiKey is used for the Authorization header only, never stored.
+    void configure(const RunPlan &plan, const QList<PromptItem> &items, const QByteArray &apiKey);
+    bool start(QString *error);
+    // Stops issuing, cancels the streams in flight; finished() follows with Interrupted.
+    void stop();
+
+    RunStatus status() const { return m_status; }
+    const QList<RequestRecord> &records() const { return m_records; }
+    qint64 runStartNs() const { return m_runStartNs; }
+    qint64 runEndNs() const { return m_runEndNs; }
+    QDateTime wallStart() const { return m_wallStart; }
+    QDateTime wallEnd() const { return m_wallEnd; }
+    qint64 issued() const { return m_issued.load(); }
+    qint64 completed() const { return m_records.size(); }
+    qint64 plannedRequests() const { return m_planned; }
+    int openStreamsCap() const { return m_cap; }
+    QString transportName() const;
+    // Random per run; makes request ids and cache-bust prefixes unique across runs.
+    QString runTag() const { return m_runTag; }
+    // Keep records in memory (default). A store-backed run may turn this off for huge runs.
+    void setKeepRecords(bool keep) { m_keepRecords = keep; }
+
+signals:
+    void requestCompleted(const sb::RequestRecord &record);
+    void finished(sb::RunStatus status);
+
+private:
+    bool isClosedLoop() const;
+    RequestJob makeJob(qint64 index, bool warmup) const;
+    void dispatchLoop();
+    void onRecord(const sb::RequestRecord &record);
+    void onDispatcherDone(qint64 issued);
+    void maybeFinish();
+    bool waitUntil(qint64 deadlineNs);
+
+    RunPlan m_plan;
+    std::shared_ptr<const QList<PromptItem>> m_items;
+    QByteArray m_apiKey;
+    std::unique_ptr<Transport> m_transport;
+    std::unique_ptr<QSemaphore> m_slots;
+    std::thread m_dispatcher;
+    std::atomic<bool> m_stopRequested{false};
+    std::atomic<qint64> m_issued{0};
+    bool m_dispatcherDone = false;
+    bool m_keepRecords = true;
+    qint64 m_received = 0;
+    qint64 m_planned = 0;
+    int m_cap = 0;
+    QList<qint64> m_schedule;
+    qint64 m_warmupByCount = 0;
+    bool m_closedLoop = false;
+    QString m_runTag;
+    RunStatus m_status = RunStatus::Idle;
+    QList<RequestRecord> m_records;
+    qint64 m_runStartNs = 0;
+    qint64 m_runEndNs = 0;
+    QDateTime m_wallStart;
+    QDateTime m_wallEnd;
+};
+
+} // namespace sb
+
+Q_DECLARE_METATYPE(sb::RunStatus)

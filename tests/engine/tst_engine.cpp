@@ -1,0 +1,209 @@
+// The real engine (run controller + transport + protocol layer) against the built-in simulator
+// over real loopback sockets.
+#include "enginetestutil.h"
+
+#include "common/clock.h"
+#include "sim/simulator.h"
+
+#include <QHash>
+
+using namespace Qt::StringLiterals;
+using namespace sb;
+
+class TestEngine : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<Simulator> startSim(const SimConfig &cfg)
+    {
+        auto sim = std::make_unique<Simulator>(cfg);
+        if (!sim->start())
+            qFatal("simulator did not start");
+        return sim;
+    }
+    static QString url(const Simulator &sim) { return u"http://127.0.0.1:%1"_s.arg(sim.port()); }
+
+private slots:
+    void concurrencyIsReached_data()
+    {
+        QTest::addColumn<int>("concurrency");
+        QTest::newRow("1") << 1;
+        QTest::newRow("6") << 6;  // exactly one manager's worth
+        QTest::newRow("7") << 7;  // one more than one QNetworkAccessManager opens per host
+        QTest::newRow("64") << 64;
+    }
+    void concurrencyIsReached()
+    {
+        QFETCH(int, concurrency);
+        SimConfig cfg;
+        cfg.ttftMs = 300; // long enough that every stream of a wave is open at once
+        cfg.itlMs = 5;
+        auto sim = startSim(cfg);
+        RunController c;
+        c.configure(test::makePlan(url(*sim), concurrency, concurrency),
+                    test::makeItems(concurrency, 4), {});
+        QVERIFY(test::runToEnd(c, 60000));
+        QCOMPARE(c.status(), RunStatus::Completed);
+        QCOMPARE(c.records().size(), concurrency);
+        for (const auto &r : c.records())
+            QVERIFY2(r.ok(), qPrintable(r.errorMessage));
+        const SimCounters k = sim->counters();
+        QCOMPARE(k.maxActiveStreams, concurrency);
+        QCOMPARE(k.maxOpenConnections, concurrency);
+    }
+
+    void capIsNeverExceeded()
+    {
+        SimConfig cfg;
+        cfg.ttftMs = 20;
+        cfg.itlMs = 2;
+        auto sim = startSim(cfg);
+        RunController c;
+        c.configure(test::makePlan(url(*sim), 90, 9), test::makeItems(30, 5), {});
+        QVERIFY(test::runToEnd(c, 60000));
+        QCOMPARE(c.records().size(), 90);
+        QCOMPARE(sim->counters().maxActiveStreams, 9);
+        // Items are cycled in order when the run needs more prompts than the dataset has.
+        QCOMPARE(c.records().at(31).datasetItem, 1);
+    }
+
+    void faultsAreClassified()
+    {
+        SimConfig cfg;
+        cfg.ttftMs = 5;
+        cfg.itlMs = 1;
+        cfg.seed = 7;
+        for (SimFault f : allSimFaults())
+            cfg.setFaultRate(f, 0.1);
+        auto sim = startSim(cfg);
+        RunPlan plan = test::makePlan(url(*sim), 140, 16);
+        plan.profile.timeoutS = 1.5; // a stalled stream must end as a timeout
+        RunController c;
+        c.configure(plan, test::makeItems(10, 8), {});
+        QVERIFY(test::runToEnd(c, 120000));
+        QCOMPARE(c.records().size(), 140);
+
+        QHash<QString, SimFault> injected;
+        for (const auto &e : sim->requestLog())
+            injected.insert(e.requestId, e.fault);
+        const QHash<SimFault, ErrorClass> expected = {
+            {SimFault::None, ErrorClass::None},
+            {SimFault::Http429, ErrorClass::Http429},
+            {SimFault::Http500, ErrorClass::Http5xx},
+            {SimFault::ResetMidStream, ErrorClass::Reset},
+            {SimFault::MalformedJson, ErrorClass::InvalidJson},
+            {SimFault::ErrorEvent, ErrorClass::StreamError},
+            {SimFault::Stall, ErrorClass::Timeout},
+        };
+        QHash<SimFault, int> seen;
+        int ok = 0, failed = 0;
+        for (const auto &r : c.records()) {
+            QVERIFY2(injected.contains(r.requestId), qPrintable(r.requestId));
+            const SimFault f = injected.value(r.requestId);
+            ++seen[f];
+            QVERIFY2(r.error == expected.value(f),
+                     qPrintable(u"%1: fault %2 gave %3 (%4)"_s.arg(
+                         r.requestId, QString::fromLatin1(simFaultName(f)),
+                         QString::fromLatin1(errorClassName(r.error)), r.errorMessage)));
+            if (f == SimFault::ErrorEvent || f == SimFault::ResetMidStream ||
+                f == SimFault::MalformedJson || f == SimFault::Stall)
+                QVERIFY2(!r.chunkTimes.isEmpty(), "mid-stream faults come after some tokens");
+            r.ok() ? ++ok : ++failed;
+        }
+        QCOMPARE(ok + failed, 140);
+        for (SimFault f : allSimFaults())
+            QVERIFY2(seen.value(f) > 0, simFaultName(f)); // the seed injects every kind
+        QVERIFY(ok > 0);
+    }
+
+    void timingAgreesWithTheServersWriteLog()
+    {
+        SimConfig cfg;
+        cfg.ttftMs = 50;
+        cfg.itlMs = 10;
+        auto sim = startSim(cfg);
+        RunController c;
+        c.configure(test::makePlan(url(*sim), 30, 10), test::makeItems(30, 20), {});
+        QVERIFY(test::runToEnd(c, 60000));
+        QHash<QString, SimLogEntry> log;
+        for (const auto &e : sim->requestLog())
+            log.insert(e.requestId, e);
+        double sumFirst = 0, sumChunk = 0;
+        int nChunk = 0;
+        for (const auto &r : c.records()) {
+            QVERIFY(r.ok());
+            const SimLogEntry e = log.value(r.requestId);
+            QCOMPARE(r.chunkTimes.size(), e.chunkWriteNs.size());
+            QCOMPARE(r.outputTokens, 20);
+            QCOMPARE(r.outputSource, TokenSource::ServerUsage);
+            // Same clock on both sides: a chunk can only be received after it was written.
+            for (int k = 0; k < r.chunkTimes.size(); ++k) {
+                const qint64 err = r.chunkTimes[k] - e.chunkWriteNs[k];
+                QVERIFY2(err >= 0, "received before it was written: clocks differ");
+                sumChunk += nsToMs(err);
+                ++nChunk;
+            }
+            sumFirst += nsToMs(r.tFirst - e.tFirstWrite);
+            QVERIFY(r.tSend <= e.tAccept);
+        }
+        const double meanFirst = sumFirst / c.records().size();
+        const double meanChunk = sumChunk / nChunk;
+        qInfo("mean first-token receive error %.3f ms, mean chunk receive error %.3f ms",
+              meanFirst, meanChunk);
+        // Bounds generous enough for a loaded CI machine; bench/ reports the real figures.
+        QVERIFY(meanFirst < 10.0);
+        QVERIFY(meanChunk < 10.0);
+    }
+
+    void cancellationEndsEveryStream()
+    {
+        SimConfig cfg;
+        cfg.ttftMs = 10;
+        cfg.itlMs = 50;
+        auto sim = startSim(cfg);
+        RunController c;
+        c.configure(test::makePlan(url(*sim), 40, 20), test::makeItems(40, 200), {});
+        QSignalSpy spy(&c, &RunController::finished);
+        QString error;
+        QVERIFY(c.start(&error));
+        QTRY_COMPARE_WITH_TIMEOUT(sim->counters().activeStreams, 20, 10000);
+        const qint64 t0 = monotonicNs();
+        c.stop();
+        QVERIFY(spy.wait(10000));
+        qInfo("stop took %.1f ms", nsToMs(monotonicNs() - t0));
+        QCOMPARE(c.status(), RunStatus::Interrupted);
+        QCOMPARE(c.records().size(), 20);
+        for (const auto &r : c.records())
+            QCOMPARE(r.error, ErrorClass::Cancelled);
+        QTRY_COMPARE_WITH_TIMEOUT(sim->counters().openConnections, 0, 10000);
+    }
+
+    void warmupRequestsAreMarked()
+    {
+        SimConfig cfg;
+        cfg.ttftMs = 1;
+        cfg.itlMs = 1;
+        auto sim = startSim(cfg);
+        RunPlan plan = test::makePlan(url(*sim), 10, 4);
+        plan.profile.warmupRequests = 3;
+        RunController c;
+        c.configure(plan, test::makeItems(5, 3), {});
+        QVERIFY(test::runToEnd(c, 30000));
+        QCOMPARE(c.records().size(), 13);
+        for (const auto &r : c.records())
+            QCOMPARE(r.warmup, r.index < 3);
+    }
+
+    void unreachableServerFailsAsConnect()
+    {
+        RunController c;
+        c.configure(test::makePlan(u"http://127.0.0.1:1"_s, 3, 3), test::makeItems(3, 3), {});
+        QVERIFY(test::runToEnd(c, 30000));
+        QCOMPARE(c.records().size(), 3);
+        for (const auto &r : c.records())
+            QCOMPARE(r.error, ErrorClass::Connect);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEngine)
+#include "tst_engine.moc"
