@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QtGlobal>
+
+class QSqlDatabase;
+class QString;
+
+namespace sb {
+
+// The project file's schema: an ordered list of forward-only migrations, each taking the file
+// from version N-1 to N inside one transaction that also sets PRAGMA user_version. A released
+// step is never edited; a change is a new step at the end, tested from a file of the previous
+// version (tests/store keeps a real one).
+class ProjectSchema
+{
+public:
+    // PRAGMA application_id of every ServeBench project ("SBPJ").
+    static constexpr qint32 applicationId = 0x5342504A;
+
+    static int currentVersion();
+    // The oldest version whose tables a read-only open can read without migrating.
+    static int minimumReadableVersion();
+
+    // Brings a file at version `from` (0 = new, no tables) up to `to`. Stamps application_id on
+    // a new file. Each step commits separately, so a failure leaves a consistent older version.
+    static bool migrate(QSqlDatabase &db, int from, int to, QString *error);
+};
+
+} // namespace sb

@@ -1,0 +1,110 @@
+#pragma once
+
+#include "projectfile.h"
+#include "storetypes.h"
+
+#include <QList>
+#include <QString>
+#include <QVariant>
+#include <functional>
+#include <optional>
+
+class QSqlDatabase;
+
+namespace sb {
+
+struct RequestRecord;
+
+// A project file opened in the calling thread (one SQLite connection per thread: use the store
+// only from the thread that opened it). Opening probes the file first and refuses, without
+// touching it, a newer schema, a foreign database or a damaged file; an older project is
+// migrated forward. A read-write open marks every run left 'running' by a dead process as
+// 'interrupted' (it keeps what it recorded). Runs are written by RunWriter, not here.
+//
+// Failing calls return 0 / false / empty / nullopt and set lastError().
+class ProjectStore
+{
+public:
+    enum class OpenMode { ReadWrite, ReadOnly };
+
+    ProjectStore();
+    ~ProjectStore();
+    ProjectStore(const ProjectStore &) = delete;
+    ProjectStore &operator=(const ProjectStore &) = delete;
+
+    // Creates the file when missing. On refusal, openState() says why (Newer, Foreign, Corrupt,
+    // Unreadable) and lastError() has the sentence for the user; a read-only file opened
+    // ReadWrite is refused with a message that says so.
+    bool open(const QString &path, OpenMode mode = OpenMode::ReadWrite);
+    void close();
+    bool isOpen() const;
+    bool isReadOnly() const { return m_readOnly; }
+    QString path() const { return m_path; }
+    ProjectFile::State openState() const { return m_openState; }
+    int schemaVersion() const { return m_version; }     // after migration
+    int migratedFrom() const { return m_migratedFrom; } // version found on disk
+    QList<qint64> interruptedOnOpen() const { return m_interrupted; }
+    QString lastError() const { return m_error; }
+
+    // Config entities: id 0 inserts, otherwise updates that row. Return the row id.
+    qint64 saveSut(const StoredSut &sut);
+    QList<StoredSut> listSuts() const;
+    std::optional<StoredSut> loadSut(qint64 id) const;
+    bool deleteSut(qint64 id);
+
+    qint64 saveDataset(const StoredDataset &dataset);
+    QList<StoredDataset> listDatasets() const;
+    std::optional<StoredDataset> loadDataset(qint64 id) const;
+    bool deleteDataset(qint64 id);
+
+    qint64 saveLoadProfile(const StoredLoadProfile &profile);
+    QList<StoredLoadProfile> listLoadProfiles() const;
+    std::optional<StoredLoadProfile> loadLoadProfile(qint64 id) const;
+    bool deleteLoadProfile(qint64 id);
+
+    qint64 saveSweep(const StoredSweep &sweep);
+    QList<StoredSweep> listSweeps() const;
+    bool deleteSweep(qint64 id); // its runs stay, unlinked
+
+    // Runs, oldest first, without snapshot and summary. sweepId > 0: only that sweep's runs,
+    // in sweep order.
+    QList<RunInfo> listRuns(qint64 sweepId = 0) const;
+    std::optional<RunInfo> loadRun(qint64 runId) const;    // with snapshot and summary
+    bool deleteRun(qint64 runId);                          // with its requests
+    QList<RequestRecord> loadRequests(qint64 runId) const; // in schedule order
+    // Streams a run's records in schedule order without holding them all; return false from
+    // `visit` to stop early. Returns false on a read error (not on an early stop).
+    bool visitRequests(qint64 runId, const std::function<bool(const RequestRecord &)> &visit) const;
+
+    qint64 saveBillItem(const BillItemRow &item);
+    QList<BillItemRow> listBillItems() const;
+    bool deleteBillItem(qint64 id);
+
+    // Saves the window with exactly the given runs and rules (replacing earlier ones).
+    qint64 saveTestWindow(const TestWindowRow &window);
+    QList<TestWindowRow> listTestWindows() const;
+    std::optional<TestWindowRow> loadTestWindow(qint64 id) const;
+    bool deleteTestWindow(qint64 id);
+
+    // PRAGMA integrity_check; `details` gets SQLite's report when it is not "ok".
+    bool integrityCheck(QString *details = nullptr) const;
+
+private:
+    QSqlDatabase db() const;
+    bool fail(const QString &message) const;
+    bool writable() const;
+    bool markInterruptedRuns();
+    bool readRun(qint64 runId, RunInfo *out, bool full) const;
+    QList<RunInfo> queryRuns(const QString &where, const QVariantList &binds) const;
+
+    QString m_connection;
+    QString m_path;
+    bool m_readOnly = false;
+    int m_version = 0;
+    int m_migratedFrom = 0;
+    ProjectFile::State m_openState = ProjectFile::State::Missing;
+    QList<qint64> m_interrupted;
+    mutable QString m_error;
+};
+
+} // namespace sb
