@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QtGlobal>
+
+namespace sb {
+
+// The faults the simulator can inject. The names (simFaultName) are what --fault-rate and the
+// x-sim-fault request header accept, and what the request log reports.
+enum class SimFault : quint8 {
+    None = 0,
+    Http429,        // "http429": 429 with a JSON error body, before any capacity is used
+    Http500,        // "http500": 500 with a JSON error body
+    ResetMidStream, // "reset": some tokens, then the socket is reset (RST, no terminating chunk)
+    MalformedJson,  // "malformed": some tokens, one data event with invalid JSON, then the rest
+    ErrorEvent,     // "error-event": HTTP 200, some tokens, data: {"error": {...}}, data: [DONE]
+    Stall,          // "stall": some tokens, then nothing more; the connection stays open
+};
+constexpr int SimFaultCount = 7;
+
+const char *simFaultName(SimFault f);
+// Accepts the names above plus a few aliases ("429", "500", "reset-mid-stream", "malformed-json",
+// "error", "errorEvent", "resetMidStream", ...), case-insensitively.
+bool simFaultFromName(const QString &name, SimFault *out);
+QList<SimFault> allSimFaults(); // without None
+
+enum class SimJitter : quint8 { Uniform, Gaussian };
+
+// The simulated engine. Times are milliseconds (fractions allowed). Plain fields so the CLI,
+// the GUI's "built-in simulator" SUT and tests can fill them directly.
+struct SimConfig
+{
+    QString host = QStringLiteral("127.0.0.1");
+    quint16 port = 0; // 0 = let the system pick; Simulator::port() tells which
+
+    QString modelName = QStringLiteral("servebench-sim");
+    int maxModelLen = 32768; // prompt + max_tokens beyond it is a 400, as in vLLM
+
+    double ttftMs = 50.0;           // admission to first token chunk
+    double itlMs = 10.0;            // gap between token chunks
+    double jitterMs = 0.0;          // 0 = none; uniform: +-jitterMs, gaussian: sigma = jitterMs
+    SimJitter jitter = SimJitter::Uniform;
+    double prefillMsPerToken = 0.0; // added to TTFT per prompt token
+    int tokensPerChunk = 1;         // >1 models speculative decoding (k tokens per chunk)
+    int capacity = 0;               // concurrent sequences; more requests queue FIFO. 0 = unlimited
+    int defaultMaxTokens = 16;      // when the request gives neither max_tokens nor max_completion_tokens
+
+    // Writes the whole pre-rendered response at once on arrival, ignoring TTFT, ITL and capacity:
+    // measures the client's parsing ceiling rather than its timing.
+    bool unpaced = false;
+
+    quint64 seed = 0;                  // jitter and fault draws
+    double faultRates[SimFaultCount] = {}; // fraction of completion requests, indexed by SimFault
+    int faultAfterTokens = -1;         // tokens before a mid-stream fault; -1 = half of max_tokens (>= 1)
+
+    bool recordLog = true;
+    int maxLogEntries = 100000;  // oldest entries are dropped beyond this
+    int maxLoggedPromptChars = 4096;
+
+    double faultRate(SimFault f) const { return faultRates[int(f)]; }
+    void setFaultRate(SimFault f, double rate) { faultRates[int(f)] = rate; }
+    // Parses "KIND=RATE" (rate in [0, 1]); on failure returns false and explains in *error.
+    bool setFaultRateFromSpec(const QString &spec, QString *error = nullptr);
+};
+
+} // namespace sb

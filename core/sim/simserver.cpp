@@ -1,0 +1,673 @@
+#include "simserver.h"
+
+#include "common/clock.h"
+#include "simconnection.h"
+#include "simhttprequest.h"
+#include "simlogentry.h"
+#include "simrenderer.h"
+#include "simscheduler.h"
+#include "simstats.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTcpServer>
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+constexpr qint64 msToNs(double ms) { return qint64(ms * 1e6); }
+
+bool isMidStreamFault(SimFault f)
+{
+    return f == SimFault::ResetMidStream || f == SimFault::MalformedJson
+        || f == SimFault::ErrorEvent || f == SimFault::Stall;
+}
+
+// Prompt text as the simulator's tokenizer sees it; token-id arrays count one token per id.
+void appendPrompt(const QJsonValue &v, QString *text, int *idTokens)
+{
+    if (v.isString()) {
+        if (!text->isEmpty())
+            *text += u'\n';
+        *text += v.toString();
+    } else if (v.isDouble()) {
+        ++*idTokens;
+    } else if (v.isArray()) {
+        const QJsonArray a = v.toArray();
+        for (const QJsonValue &e : a)
+            appendPrompt(e, text, idTokens);
+    }
+}
+
+void appendMessageContent(const QJsonValue &content, QString *text)
+{
+    if (content.isString()) {
+        if (!text->isEmpty())
+            *text += u'\n';
+        *text += content.toString();
+    } else if (content.isArray()) {
+        const QJsonArray parts = content.toArray();
+        for (const QJsonValue &p : parts) {
+            const QJsonObject part = p.toObject();
+            if (part.value("type"_L1).toString() == "text"_L1)
+                appendMessageContent(part.value("text"_L1), text);
+        }
+    }
+}
+
+} // namespace
+
+struct SimServer::Stream
+{
+    enum class Phase { Waiting, Active };
+
+    Stream(const SimRenderer::Context &ctx)
+        : renderer(ctx)
+    {
+    }
+
+    quint64 id = 0;
+    quint64 seq = 0;
+    SimConnection *connection = nullptr;
+    SimRenderer renderer;
+    SimLogEntry log;
+    QByteArray requestId;
+    bool chat = false;
+    bool streamed = false;
+    bool includeUsage = false;
+    bool keepAlive = true;
+    int maxTokens = 0;
+    int tokensPerChunk = 1;
+    int written = 0;
+    SimFault fault = SimFault::None;
+    int faultAfter = 0;
+    bool faultDone = false;
+    Phase phase = Phase::Waiting;
+    bool holdsSlot = false;
+    bool logged = false;
+    qint64 nextDue = 0;
+};
+
+SimServer::SimServer(SimStats *stats, QObject *parent)
+    : QObject(parent)
+    , m_stats(stats)
+{
+}
+
+SimServer::~SimServer()
+{
+    shutdown();
+}
+
+bool SimServer::listen(const SimConfig &config, QString *error)
+{
+    setConfig(config);
+    m_faultRng.seed(config.seed);
+    // A different stream for jitter, so enabling jitter does not change which requests fail.
+    m_jitterRng.seed(config.seed ^ 0x9E3779B97F4A7C15ull);
+
+    m_scheduler = new SimScheduler(this);
+    m_scheduler->setHandler([this](quint64 key, qint64 due) { onDue(key, due); });
+
+    m_server = new QTcpServer(this);
+    // A thousand clients connecting at once must not overflow the accept queue.
+    m_server->setListenBacklogSize(4096);
+    m_server->setMaxPendingConnections(4096);
+    connect(m_server, &QTcpServer::newConnection, this, &SimServer::onNewConnection);
+    QHostAddress address;
+    if (config.host == "localhost"_L1)
+        address = QHostAddress::LocalHost;
+    else if (!address.setAddress(config.host)) {
+        if (error)
+            *error = u"invalid listen address '%1' (use an IP address)"_s.arg(config.host);
+        return false;
+    }
+    if (!m_server->listen(address, config.port)) {
+        if (error)
+            *error = u"cannot listen on %1:%2: %3"_s.arg(config.host).arg(config.port).arg(m_server->errorString());
+        return false;
+    }
+    return true;
+}
+
+quint16 SimServer::port() const
+{
+    return m_server ? m_server->serverPort() : 0;
+}
+
+void SimServer::setConfig(const SimConfig &config)
+{
+    m_config = config;
+    m_config.tokensPerChunk = qMax(1, m_config.tokensPerChunk);
+    m_config.capacity = qMax(0, m_config.capacity);
+    m_stats->configure(m_config.recordLog, m_config.maxLogEntries);
+    if (m_scheduler)
+        admitWaiting();
+}
+
+void SimServer::shutdown()
+{
+    if (m_server) {
+        m_server->close();
+        delete m_server;
+        m_server = nullptr;
+    }
+    if (m_scheduler)
+        m_scheduler->clear();
+    for (Stream *s : std::as_const(m_streams)) {
+        if (s->phase == Stream::Phase::Waiting)
+            m_stats->dequeued();
+        releaseSlot(s);
+        delete s;
+    }
+    m_streams.clear();
+    m_streamOfConnection.clear();
+    m_waiting.clear();
+    const QList<SimConnection *> connections = findChildren<SimConnection *>(Qt::FindDirectChildrenOnly);
+    for (SimConnection *c : connections) {
+        c->abort(); // emits closed(): the open-connection count goes down
+        delete c;
+    }
+    delete m_scheduler;
+    m_scheduler = nullptr;
+}
+
+void SimServer::onNewConnection()
+{
+    while (m_server && m_server->hasPendingConnections()) {
+        QTcpSocket *socket = m_server->nextPendingConnection();
+        auto *c = new SimConnection(socket, m_nextConnectionId++, this);
+        m_stats->connectionOpened();
+        connect(c, &SimConnection::requestReady, this, &SimServer::onRequest);
+        connect(c, &SimConnection::closed, this, &SimServer::onConnectionClosed);
+    }
+}
+
+void SimServer::onConnectionClosed(SimConnection *connection)
+{
+    m_stats->connectionClosed();
+    const quint64 id = m_streamOfConnection.take(connection);
+    if (Stream *s = m_streams.take(id)) {
+        if (s->phase == Stream::Phase::Waiting) {
+            m_waiting.erase(std::remove(m_waiting.begin(), m_waiting.end(), id), m_waiting.end());
+            m_stats->dequeued();
+        }
+        releaseSlot(s);
+        if (!s->logged) {
+            s->log.clientClosed = true;
+            logEntry(s, monotonicNs());
+        }
+        delete s;
+        admitWaiting();
+    }
+    connection->deleteLater();
+}
+
+static SimLogEntry baseEntry(const SimHttpRequest &r, quint64 seq, quint64 connectionId)
+{
+    SimLogEntry e;
+    e.seq = seq;
+    e.connectionId = connectionId;
+    e.requestId = QString::fromUtf8(r.header("x-request-id"));
+    e.method = QString::fromLatin1(r.method);
+    e.path = QString::fromUtf8(r.path);
+    e.tAccept = r.tAccept;
+    return e;
+}
+
+void SimServer::respondNow(SimConnection *connection, const SimHttpRequest &request, quint64 seq,
+                           int status, const QByteArray &contentType, const QByteArray &body,
+                           const QByteArray &extraHeaders)
+{
+    SimLogEntry e = baseEntry(request, seq, connection->id());
+    const qint64 now = monotonicNs();
+    e.httpStatus = status;
+    e.tFirstWrite = now;
+    e.tEnd = now;
+    m_stats->log(std::move(e));
+    connection->write(SimRenderer::response(status, contentType, body, request.keepAlive,
+                                            request.header("x-request-id"), extraHeaders));
+    connection->finishResponse(request.keepAlive);
+}
+
+void SimServer::respondError(SimConnection *connection, const SimHttpRequest &request, quint64 seq,
+                             int status, const QString &message, const QByteArray &extraHeaders)
+{
+    respondNow(connection, request, seq, status, "application/json",
+               SimRenderer::errorBody(status, SimRenderer::jsonString(message)), extraHeaders);
+}
+
+void SimServer::onRequest(SimConnection *connection, const SimHttpRequest &request)
+{
+    m_stats->requestParsed();
+    const quint64 seq = m_nextSeq++;
+    const QByteArray &path = request.path;
+    const QByteArray &method = request.method;
+
+    if (path == "/v1/completions" || path == "/v1/chat/completions") {
+        if (method != "POST")
+            return respondError(connection, request, seq, 405, u"use POST"_s, "allow: POST\r\n");
+        return handleCompletion(connection, request, path == "/v1/chat/completions", seq);
+    }
+    if (path == "/v1/models") {
+        if (method != "GET")
+            return respondError(connection, request, seq, 405, u"use GET"_s, "allow: GET\r\n");
+        const QJsonObject model{{"id"_L1, m_config.modelName},
+                                {"object"_L1, "model"_L1},
+                                {"created"_L1, QDateTime::currentSecsSinceEpoch()},
+                                {"owned_by"_L1, "servebench"_L1},
+                                {"root"_L1, m_config.modelName},
+                                {"parent"_L1, QJsonValue::Null},
+                                {"max_model_len"_L1, m_config.maxModelLen},
+                                {"permission"_L1, QJsonArray()}};
+        const QJsonObject list{{"object"_L1, "list"_L1}, {"data"_L1, QJsonArray{model}}};
+        return respondNow(connection, request, seq, 200, "application/json",
+                          QJsonDocument(list).toJson(QJsonDocument::Compact));
+    }
+    if (path == "/tokenize") {
+        if (method != "POST")
+            return respondError(connection, request, seq, 405, u"use POST"_s, "allow: POST\r\n");
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(request.body, &err);
+        if (err.error != QJsonParseError::NoError || !doc.isObject())
+            return respondError(connection, request, seq, 400, u"invalid JSON body"_s);
+        const QJsonObject o = doc.object();
+        QString text;
+        if (o.contains("messages"_L1)) {
+            const QJsonArray messages = o.value("messages"_L1).toArray();
+            for (const QJsonValue &m : messages)
+                appendMessageContent(m.toObject().value("content"_L1), &text);
+        } else if (o.value("prompt"_L1).isString()) {
+            text = o.value("prompt"_L1).toString();
+        } else {
+            return respondError(connection, request, seq, 400, u"'prompt' (a string) is required"_s);
+        }
+        QJsonArray tokens;
+        const QStringList words = text.split(QRegularExpression(u"\\s+"_s), Qt::SkipEmptyParts);
+        for (const QString &w : words)
+            tokens.append(SimRenderer::tokenId(w));
+        const QJsonObject answer{{"count"_L1, int(tokens.size())},
+                                 {"max_model_len"_L1, m_config.maxModelLen},
+                                 {"tokens"_L1, tokens}};
+        return respondNow(connection, request, seq, 200, "application/json",
+                          QJsonDocument(answer).toJson(QJsonDocument::Compact));
+    }
+    if (path == "/health") {
+        if (method != "GET")
+            return respondError(connection, request, seq, 405, u"use GET"_s, "allow: GET\r\n");
+        return respondNow(connection, request, seq, 200, "application/json", {});
+    }
+    respondError(connection, request, seq, 404, u"no route for %1"_s.arg(QString::fromUtf8(path)));
+}
+
+SimFault SimServer::drawFault()
+{
+    const double u = std::uniform_real_distribution<double>(0.0, 1.0)(m_faultRng);
+    double acc = 0.0;
+    for (SimFault f : allSimFaults()) {
+        acc += m_config.faultRate(f);
+        if (u < acc)
+            return f;
+    }
+    return SimFault::None;
+}
+
+double SimServer::jitteredMs(double ms)
+{
+    const double j = m_config.jitterMs;
+    if (j > 0.0) {
+        if (m_config.jitter == SimJitter::Gaussian)
+            ms += std::normal_distribution<double>(0.0, j)(m_jitterRng);
+        else
+            ms += std::uniform_real_distribution<double>(-j, j)(m_jitterRng);
+    }
+    return std::max(0.0, ms);
+}
+
+void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest &request, bool chat,
+                                 quint64 seq)
+{
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(request.body, &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject()) {
+        return respondError(connection, request, seq, 400,
+                            u"invalid JSON body: %1"_s.arg(err.error != QJsonParseError::NoError
+                                                               ? err.errorString()
+                                                               : u"not an object"_s));
+    }
+    const QJsonObject o = doc.object();
+
+    QString promptText;
+    int idTokens = 0;
+    if (chat) {
+        const QJsonValue messages = o.value("messages"_L1);
+        if (!messages.isArray() || messages.toArray().isEmpty())
+            return respondError(connection, request, seq, 400, u"'messages' must be a non-empty array"_s);
+        const QJsonArray a = messages.toArray();
+        for (const QJsonValue &m : a)
+            appendMessageContent(m.toObject().value("content"_L1), &promptText);
+    } else {
+        const QJsonValue prompt = o.value("prompt"_L1);
+        if (!prompt.isString() && !prompt.isArray())
+            return respondError(connection, request, seq, 400, u"'prompt' is required"_s);
+        appendPrompt(prompt, &promptText, &idTokens);
+    }
+    const int promptTokens = SimRenderer::countTokens(promptText) + idTokens;
+
+    QJsonValue maxValue = chat ? o.value("max_completion_tokens"_L1) : QJsonValue();
+    if (maxValue.isUndefined() || maxValue.isNull())
+        maxValue = o.value("max_tokens"_L1);
+    int maxTokens = m_config.defaultMaxTokens;
+    if (!maxValue.isUndefined() && !maxValue.isNull()) {
+        const double d = maxValue.toDouble(-1);
+        if (!maxValue.isDouble() || d < 1 || d != std::floor(d) || d > 1e9)
+            return respondError(connection, request, seq, 400, u"max_tokens must be a positive integer"_s);
+        maxTokens = int(d);
+    }
+    maxTokens = qMax(1, maxTokens);
+    if (m_config.maxModelLen > 0 && qint64(promptTokens) + maxTokens > m_config.maxModelLen) {
+        return respondError(connection, request, seq, 400,
+                            u"This model's maximum context length is %1 tokens. However, you requested "
+                            "%2 tokens (%3 in the messages, %4 in the completion)."_s
+                                .arg(m_config.maxModelLen)
+                                .arg(promptTokens + maxTokens)
+                                .arg(promptTokens)
+                                .arg(maxTokens));
+    }
+
+    // One draw per valid completion request in arrival order, even when the header overrides it,
+    // so a test's override does not shift which later requests fail.
+    SimFault fault = drawFault();
+    if (request.hasHeader("x-sim-fault")) {
+        const QString name = QString::fromUtf8(request.header("x-sim-fault"));
+        if (!simFaultFromName(name, &fault)) {
+            return respondError(connection, request, seq, 400,
+                                u"unknown x-sim-fault '%1' (none, http429, http500, reset, malformed, "
+                                "error-event, stall)"_s.arg(name));
+        }
+    }
+    int faultAfter = m_config.faultAfterTokens >= 0 ? m_config.faultAfterTokens : qMax(1, maxTokens / 2);
+    if (request.hasHeader("x-sim-fault-after")) {
+        bool ok = false;
+        const int n = request.header("x-sim-fault-after").toInt(&ok);
+        if (!ok || n < 0)
+            return respondError(connection, request, seq, 400, u"x-sim-fault-after must be >= 0"_s);
+        faultAfter = n;
+    }
+    // The fault must happen before the last token, or it would never happen.
+    faultAfter = qBound(0, faultAfter, maxTokens - 1);
+
+    const QString modelName = o.value("model"_L1).toString();
+    SimRenderer::Context ctx;
+    ctx.chat = chat;
+    ctx.id = (chat ? QByteArray("chatcmpl-sim-") : QByteArray("cmpl-sim-")) + QByteArray::number(seq);
+    ctx.model = SimRenderer::jsonString(modelName.isEmpty() ? m_config.modelName : modelName);
+    ctx.created = QDateTime::currentSecsSinceEpoch();
+    ctx.promptTokens = promptTokens;
+    const QJsonObject streamOptions = o.value("stream_options"_L1).toObject();
+    ctx.continuousUsage = streamOptions.value("continuous_usage_stats"_L1).toBool();
+
+    auto *s = new Stream(ctx);
+    s->id = m_nextStreamId++;
+    s->seq = seq;
+    s->connection = connection;
+    s->requestId = request.header("x-request-id");
+    s->chat = chat;
+    s->streamed = o.value("stream"_L1).toBool(false);
+    s->includeUsage = streamOptions.value("include_usage"_L1).toBool();
+    s->keepAlive = request.keepAlive;
+    s->maxTokens = maxTokens;
+    s->tokensPerChunk = m_config.tokensPerChunk;
+    s->fault = fault;
+    s->faultAfter = faultAfter;
+    s->log = baseEntry(request, seq, connection->id());
+    s->log.stream = s->streamed;
+    s->log.fault = fault;
+    s->log.prompt = promptText.left(qMax(0, m_config.maxLoggedPromptChars));
+    s->log.promptTokens = promptTokens;
+    s->log.maxTokens = maxTokens;
+
+    if (fault == SimFault::Http429 || fault == SimFault::Http500) {
+        const int status = fault == SimFault::Http429 ? 429 : 500;
+        const QString message = fault == SimFault::Http429 ? u"simulated rate limit"_s
+                                                           : u"simulated internal server error"_s;
+        s->log.httpStatus = status;
+        const qint64 now = monotonicNs();
+        s->log.tFirstWrite = now;
+        s->logged = true;
+        logEntry(s, now);
+        delete s;
+        const QByteArray extra = status == 429 ? QByteArray("retry-after: 1\r\n") : QByteArray();
+        connection->write(SimRenderer::jsonError(status, SimRenderer::jsonString(message),
+                                                 request.keepAlive, request.header("x-request-id"),
+                                                 extra));
+        connection->finishResponse(request.keepAlive);
+        return;
+    }
+
+    m_streams.insert(s->id, s);
+    m_streamOfConnection.insert(connection, s->id);
+    if (s->streamed) {
+        s->log.httpStatus = 200;
+        if (!m_config.unpaced) {
+            // As uvicorn does for vLLM: the status line goes out before the engine produces.
+            connection->write(SimRenderer::head(200, "text/event-stream; charset=utf-8", -1,
+                                                s->keepAlive, s->requestId));
+        }
+    }
+    if (m_config.unpaced) {
+        s->phase = Stream::Phase::Active;
+        s->log.tAdmit = monotonicNs();
+        if (s->streamed)
+            runUnpaced(s);
+        else
+            completeNonStreamed(s);
+        return;
+    }
+    if (m_waiting.empty() && (m_config.capacity == 0 || m_active < m_config.capacity)) {
+        admit(s);
+    } else {
+        m_waiting.push_back(s->id);
+        m_stats->queued();
+    }
+}
+
+void SimServer::admitWaiting()
+{
+    while (!m_waiting.empty() && (m_config.capacity == 0 || m_active < m_config.capacity)) {
+        const quint64 id = m_waiting.front();
+        m_waiting.pop_front();
+        m_stats->dequeued();
+        if (Stream *s = m_streams.value(id))
+            admit(s);
+    }
+}
+
+void SimServer::admit(Stream *s)
+{
+    s->phase = Stream::Phase::Active;
+    s->holdsSlot = true;
+    ++m_active;
+    m_stats->streamStarted();
+    const qint64 now = monotonicNs();
+    s->log.tAdmit = now;
+    const double ttft = m_config.ttftMs + m_config.prefillMsPerToken * s->log.promptTokens;
+    qint64 due = now + msToNs(jitteredMs(ttft));
+    if (!s->streamed) {
+        // The whole answer is ready when its last chunk would have been written.
+        const int chunks = (s->maxTokens + s->tokensPerChunk - 1) / s->tokensPerChunk;
+        for (int i = 1; i < chunks; ++i)
+            due += msToNs(jitteredMs(m_config.itlMs));
+    }
+    s->nextDue = due;
+    m_scheduler->schedule(due, s->id);
+}
+
+void SimServer::releaseSlot(Stream *s)
+{
+    if (!s->holdsSlot)
+        return;
+    s->holdsSlot = false;
+    --m_active;
+    m_stats->streamEnded();
+}
+
+void SimServer::logEntry(Stream *s, qint64 tEnd)
+{
+    s->logged = true;
+    s->log.tEnd = tEnd;
+    s->log.completionTokens = s->written;
+    m_stats->log(std::move(s->log));
+}
+
+void SimServer::onDue(quint64 streamId, qint64 dueNs)
+{
+    Stream *s = m_streams.value(streamId);
+    if (!s || s->phase != Stream::Phase::Active || s->nextDue != dueNs)
+        return;
+    if (s->streamed)
+        runPaced(s);
+    else
+        completeNonStreamed(s);
+}
+
+SimServer::After SimServer::step(Stream *s, qint64 now, QByteArray *out)
+{
+    const SimRenderer &r = s->renderer;
+    if (isMidStreamFault(s->fault) && !s->faultDone && s->written >= s->faultAfter) {
+        switch (s->fault) {
+        case SimFault::ResetMidStream:
+            return After::Reset;
+        case SimFault::Stall:
+            return After::Stall;
+        case SimFault::ErrorEvent:
+            if (s->chat && s->written == 0)
+                *out += SimRenderer::chunk(r.roleEvent());
+            *out += SimRenderer::chunk(SimRenderer::errorEvent(
+                SimRenderer::jsonString(u"simulated engine failure after %1 tokens"_s.arg(s->written)),
+                500));
+            *out += SimRenderer::chunk(SimRenderer::doneEvent());
+            *out += SimRenderer::lastChunk();
+            return After::Finish;
+        case SimFault::MalformedJson:
+            s->faultDone = true;
+            *out += SimRenderer::chunk(r.malformedEvent());
+            break; // and the regular token chunk follows in the same write
+        default:
+            break;
+        }
+    }
+
+    const int tokens = qMin(s->tokensPerChunk, s->maxTokens - s->written);
+    QByteArray text;
+    text.reserve(16 * tokens);
+    for (int i = 0; i < tokens; ++i)
+        SimRenderer::appendTokenText(&text, s->seq, s->written + i);
+    const bool last = s->written + tokens >= s->maxTokens;
+    if (s->chat && s->written == 0)
+        SimRenderer::appendChunk(out, r.roleEvent());
+    SimRenderer::appendChunk(out, r.tokenEvent(text, last, s->written + tokens));
+    s->written += tokens;
+    s->log.chunkWriteNs.append(now);
+    s->log.chunkTokens.append(tokens);
+    if (!s->log.tFirstWrite)
+        s->log.tFirstWrite = now;
+    if (!last)
+        return After::Continue;
+    if (s->includeUsage)
+        *out += SimRenderer::chunk(r.usageEvent(s->written));
+    *out += SimRenderer::chunk(SimRenderer::doneEvent());
+    *out += SimRenderer::lastChunk();
+    return After::Finish;
+}
+
+void SimServer::runPaced(Stream *s)
+{
+    QByteArray out;
+    out.reserve(512);
+    const qint64 now = monotonicNs();
+    const After how = step(s, now, &out);
+    if (how != After::Continue)
+        return finalize(s, how, out);
+    s->connection->write(out);
+    // From the previous deadline, not from now: late wake-ups do not accumulate into drift.
+    s->nextDue += msToNs(jitteredMs(m_config.itlMs));
+    m_scheduler->schedule(s->nextDue, s->id);
+}
+
+void SimServer::runUnpaced(Stream *s)
+{
+    QByteArray out = SimRenderer::head(200, "text/event-stream; charset=utf-8", -1, s->keepAlive,
+                                       s->requestId);
+    const qint64 now = monotonicNs();
+    After how = After::Continue;
+    while (how == After::Continue)
+        how = step(s, now, &out);
+    finalize(s, how, out);
+}
+
+void SimServer::completeNonStreamed(Stream *s)
+{
+    const qint64 now = monotonicNs();
+    switch (s->fault) {
+    case SimFault::ResetMidStream:
+        return finalize(s, After::Reset, {});
+    case SimFault::Stall:
+        return finalize(s, After::Stall, {});
+    case SimFault::ErrorEvent:
+        s->log.httpStatus = 500;
+        s->log.tFirstWrite = now;
+        return finalize(s, After::Finish,
+                        SimRenderer::jsonError(500, SimRenderer::jsonString(u"simulated engine failure"_s),
+                                               s->keepAlive, s->requestId));
+    default:
+        break;
+    }
+    QByteArray text;
+    for (int i = 0; i < s->maxTokens; ++i)
+        SimRenderer::appendTokenText(&text, s->seq, i);
+    s->written = s->maxTokens;
+    QByteArray body = s->renderer.fullResponse(text, s->written);
+    if (s->fault == SimFault::MalformedJson)
+        body.chop(body.size() / 2);
+    s->log.httpStatus = 200;
+    s->log.tFirstWrite = now;
+    finalize(s, After::Finish,
+             SimRenderer::response(200, "application/json", body, s->keepAlive, s->requestId));
+}
+
+void SimServer::finalize(Stream *s, After how, const QByteArray &bytes)
+{
+    // Logged before the last write, so a client that has seen the end finds the entry.
+    releaseSlot(s);
+    logEntry(s, monotonicNs());
+    SimConnection *c = s->connection;
+    const bool keepAlive = s->keepAlive;
+    m_streams.remove(s->id);
+    m_streamOfConnection.remove(c);
+    delete s;
+
+    c->write(bytes);
+    switch (how) {
+    case After::Finish:
+        c->finishResponse(keepAlive);
+        break;
+    case After::Reset:
+        c->reset();
+        break;
+    case After::Stall:
+    case After::Continue:
+        break; // the connection stays open and busy: nothing more is read or written
+    }
+    admitWaiting();
+}
+
+} // namespace sb
