@@ -13,6 +13,9 @@ void printUsage(QTextStream &out)
            "commands:\n"
            "  run        benchmark an OpenAI-compatible endpoint (vLLM bench serve flags);\n"
            "             without an endpoint it runs against the built-in simulator\n"
+           "  runs       list the runs of a project file (--project FILE)\n"
+           "  show       print a stored run's summary, recomputed from its raw records\n"
+           "  export     write a stored run as vLLM-compatible JSON or per-request CSV\n"
            "  simulate   serve the built-in OpenAI-compatible streaming simulator\n"
            "  version    print the tool version\n\n"
            "`servebench-cli <command> --help` lists a command's options.\n";
@@ -35,6 +38,12 @@ int main(int argc, char **argv)
     const QString command = args.takeFirst();
     if (command == "run"_L1 || command == "bench"_L1)
         return sb::cli::runCommand(args);
+    if (command == "runs"_L1)
+        return sb::cli::runsCommand(args);
+    if (command == "show"_L1)
+        return sb::cli::showCommand(args);
+    if (command == "export"_L1)
+        return sb::cli::exportCommand(args);
     if (command == "simulate"_L1)
         return simulateCommand(args);
     if (command == "version"_L1 || command == "--version"_L1) {

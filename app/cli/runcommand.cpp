@@ -4,13 +4,18 @@
 
 #include "common/version.h"
 #include "data/dataset.h"
-#include "metrics/resultjson.h"
+#include "data/syntheticprompt.h"
+#include "load/tracereplay.h"
 #include "metrics/summary.h"
-#include "metrics/summarytext.h"
 #include "run/runcontroller.h"
+#include "run/runrecorder.h"
+#include "runreport.h"
 #include "sim/simulator.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QFileInfo>
+#include <QRegularExpression>
 #include <QDir>
 #include <QEventLoop>
 #include <QFile>
@@ -72,6 +77,169 @@ QString resultPath(const RunCliOptions &o, const RunPlan &plan, const QDateTime 
     return o.resultDir.isEmpty() ? name : QDir(o.resultDir).filePath(name);
 }
 
+// The arguments as a shell command line, with credentials redacted: stored with every run so
+// it can be reproduced, and shown in reports.
+QString reproduceCommand(const QStringList &argv)
+{
+    QStringList words = {u"servebench-cli"_s, u"run"_s};
+    for (int i = 0; i < argv.size(); ++i) {
+        QString w = argv.at(i);
+        if (i > 0 && argv.at(i - 1) == "--header"_L1) {
+            const int sep = std::max(w.indexOf(u':'), w.indexOf(u'='));
+            if (sep > 0 && looksLikeSecretKey(w.left(sep)))
+                w = w.left(sep + 1) + u"<redacted>"_s;
+        }
+        if (w.contains(QRegularExpression(u"[^A-Za-z0-9_./:=,@%+-]"_s)))
+            w = u'\'' + w.replace(u"'"_s, u"'\\''"_s) + u'\'';
+        words.append(w);
+    }
+    return words.join(u' ');
+}
+
+struct Session
+{
+    QByteArray apiKey;
+    LoadedDataset dataset;
+    QList<qint64> traceSchedule;
+    std::unique_ptr<RunRecorder> recorder;
+    QString command;
+    QString transport;
+};
+
+// One run of one plan, recorded into the project when one is open. Returns the report input.
+bool executeRun(Session &s, RunPlan plan, qint64 sweepId, int sweepPosition, RunReportInput *out,
+                QString *error)
+{
+    RunController controller;
+    controller.configure(plan, s.dataset.items, s.apiKey);
+    if (!s.traceSchedule.isEmpty())
+        controller.setScheduleOverride(s.traceSchedule);
+
+    QJsonObject snapshot = plan.toJson();
+    snapshot[u"dataset_info"_s] = s.dataset.info.toJson();
+    snapshot[u"command"_s] = s.command;
+    snapshot[u"tool_version"_s] = QString::fromLatin1(toolVersion());
+
+    if (s.recorder) {
+        if (!s.recorder->beginRun(plan, snapshot, s.dataset.info, sweepId, sweepPosition, error))
+            return false;
+        s.recorder->attach(&controller);
+    }
+    if (!controller.start(error)) {
+        if (s.recorder) {
+            QString ignored;
+            s.recorder->finishRun(RunStatus::Failed, QJsonObject{{u"error"_s, *error}}, &ignored);
+        }
+        return false;
+    }
+
+    g_interrupts = 0;
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    QEventLoop loop;
+    QObject::connect(&controller, &RunController::finished, &loop, &QEventLoop::quit);
+    QTimer signalPoll;
+    QObject::connect(&signalPoll, &QTimer::timeout, &loop, [&] {
+        if (g_interrupts.load() > 0 && controller.status() == RunStatus::Running) {
+            QTextStream(stderr) << "Interrupted: cancelling the requests in flight...\n";
+            controller.stop();
+        }
+    });
+    signalPoll.start(100);
+    if (controller.status() == RunStatus::Running)
+        loop.exec();
+    signalPoll.stop();
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+
+    out->plan = plan;
+    out->records = controller.records();
+    out->datasetHash = s.dataset.info.sha256;
+    out->datasetInfo = s.dataset.info.toJson();
+    out->status = QString::fromLatin1(runStatusName(controller.status()));
+    out->transport = controller.transportName();
+    out->runStartNs = controller.runStartNs();
+    out->wallStart = controller.wallStart();
+    out->snapshot = snapshot;
+    s.transport = out->transport;
+
+    if (s.recorder) {
+        const QJsonObject summary = runResultJson(*out, false);
+        QString storeError;
+        if (!s.recorder->finishRun(controller.status(), summary, &storeError)) {
+            *error = u"the run could not be stored in %1: %2"_s.arg(s.recorder->path(), storeError);
+            return false;
+        }
+        if (!s.recorder->writeError().isEmpty()) {
+            *error = u"the project file stopped accepting records: %1"_s.arg(
+                s.recorder->writeError());
+            return false;
+        }
+    }
+    return true;
+}
+
+bool saveResult(const RunCliOptions &opts, const RunReportInput &in, const QString &suffix,
+                QString *path, QString *error)
+{
+    RunCliOptions o = opts;
+    if (!suffix.isEmpty() && !o.resultFilename.isEmpty())
+        o.resultFilename = QFileInfo(o.resultFilename).completeBaseName() + suffix + u".json"_s;
+    *path = resultPath(o, in.plan, in.wallStart);
+    if (o.resultFilename.isEmpty() && !suffix.isEmpty())
+        *path = path->left(path->size() - 5) + suffix + u".json"_s;
+    if (!opts.resultDir.isEmpty())
+        QDir().mkpath(opts.resultDir);
+    QSaveFile f(*path);
+    if (!f.open(QIODevice::WriteOnly) ||
+        f.write(QJsonDocument(runResultJson(in, opts.saveDetailed)).toJson(QJsonDocument::Indented)) < 0 ||
+        !f.commit()) {
+        *error = u"cannot write the result file %1: %2"_s.arg(*path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+struct SweepPoint
+{
+    QString label;
+    double targetRate = 0; // 0 = closed loop / unlimited
+    RunSummary summary;
+    QString status;
+    QString validity; // Server searches: VALID / INVALID
+};
+
+QString sweepTable(const QList<SweepPoint> &points)
+{
+    QString out = u"\n=================== Sweep: latency versus throughput ===================\n"_s;
+    out += u"%1 %2 %3 %4 %5 %6 %7 %8 %9\n"_s.arg(u"run"_s, -14)
+               .arg(u"target/s"_s, 9)
+               .arg(u"req/s"_s, 8)
+               .arg(u"tok/s"_s, 9)
+               .arg(u"TTFT p50"_s, 9)
+               .arg(u"TTFT p99"_s, 9)
+               .arg(u"TPOT p50"_s, 9)
+               .arg(u"TPOT p99"_s, 9)
+               .arg(u"failed"_s, 7);
+    for (const SweepPoint &p : points) {
+        const auto &s = p.summary;
+        out += u"%1 %2 %3 %4 %5 %6 %7 %8 %9"_s.arg(p.label, -14)
+                   .arg(p.targetRate > 0 ? QString::number(p.targetRate, 'f', 2) : u"-"_s, 9)
+                   .arg(s.requestThroughput, 8, 'f', 2)
+                   .arg(s.outputThroughput, 9, 'f', 1)
+                   .arg(s.ttft.percentile(50), 9, 'f', 2)
+                   .arg(s.ttft.percentile(99), 9, 'f', 2)
+                   .arg(s.tpot.percentile(50), 9, 'f', 2)
+                   .arg(s.tpot.percentile(99), 9, 'f', 2)
+                   .arg(s.failed, 7);
+        if (!p.validity.isEmpty())
+            out += u' ' + p.validity;
+        out += u'\n';
+    }
+    out += u"(latencies in ms; percentiles by linear interpolation)\n"_s;
+    return out;
+}
+
 } // namespace
 
 int runCommand(const QStringList &argv)
@@ -89,6 +257,15 @@ int runCommand(const QStringList &argv)
     }
     for (const QString &n : std::as_const(opts.notes))
         err << n << "\n";
+    err.flush();
+
+    Session session;
+    session.command = reproduceCommand(argv);
+    if (!opts.project.isEmpty()) {
+        session.recorder = std::make_unique<RunRecorder>();
+        if (!session.recorder->open(opts.project, &error))
+            return fail(u"--project %1: %2"_s.arg(opts.project, error));
+    }
 
     // Without an endpoint the built-in simulator is the SUT, so a first run needs no server.
     std::unique_ptr<Simulator> sim;
@@ -112,8 +289,8 @@ int runCommand(const QStringList &argv)
     if (plan.sut.name.isEmpty())
         plan.sut.name = plan.sut.baseUrl;
 
-    const QByteArray apiKey = qgetenv("OPENAI_API_KEY");
-    EndpointCheck check = checkEndpoint(plan.sut, apiKey, 10000);
+    session.apiKey = qgetenv("OPENAI_API_KEY");
+    const EndpointCheck check = checkEndpoint(plan.sut, session.apiKey, 10000);
     if (!check.reachable)
         return fail(u"cannot reach %1 (--base-url): %2"_s.arg(plan.sut.baseUrl, check.error));
     if (plan.sut.model.isEmpty()) {
@@ -123,10 +300,36 @@ int runCommand(const QStringList &argv)
         plan.sut.model = check.models.first();
     }
 
-    LoadedDataset dataset;
-    const int wanted = plan.profile.numPrompts > 0 ? plan.profile.numPrompts : 1000;
-    if (!loadDataset(plan.dataset, wanted, plan.profile.seed, &dataset, &error))
-        return fail(error);
+    if (!plan.profile.tracePath.isEmpty()) {
+        // The trace gives both the arrival times and each request's lengths (or prompt).
+        QList<TraceRow> rows;
+        if (!loadTrace(plan.profile.tracePath, &rows, &error))
+            return fail(error);
+        if (rows.isEmpty())
+            return fail(u"--trace %1 has no rows"_s.arg(plan.profile.tracePath));
+        for (int i = 0; i < rows.size(); ++i) {
+            PromptItem item;
+            item.prompt = rows[i].prompt.isEmpty()
+                              ? syntheticPrompt(rows[i].inputTokens, plan.profile.seed + quint64(i))
+                              : rows[i].prompt;
+            item.inputTokens = rows[i].inputTokens;
+            item.outputTokens = rows[i].outputTokens > 0 ? rows[i].outputTokens
+                                                         : plan.dataset.randomOutputLen;
+            item.sourceIndex = rows[i].line;
+            session.dataset.items.append(item);
+        }
+        session.traceSchedule = buildTraceSchedule(rows, plan.profile.traceTimeScale);
+        QFile f(plan.profile.tracePath);
+        f.open(QIODevice::ReadOnly);
+        session.dataset.info.sha256 =
+            QString::fromLatin1(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex());
+        session.dataset.info.path = plan.profile.tracePath;
+        session.dataset.info.itemCount = rows.size();
+    } else {
+        const int wanted = plan.profile.numPrompts > 0 ? plan.profile.numPrompts : 1000;
+        if (!loadDataset(plan.dataset, wanted, plan.profile.seed, &session.dataset, &error))
+            return fail(error);
+    }
 
     out << "Traffic request rate: " << rateText(plan.profile) << "\n";
     out << "Burstiness factor: " << pythonFloat(plan.profile.burstiness)
@@ -138,63 +341,115 @@ int runCommand(const QStringList &argv)
         << "\n";
     out.flush();
 
-    RunController controller;
-    controller.configure(plan, dataset.items, apiKey);
-    if (!controller.start(&error))
-        return fail(error, 2);
-
-    g_interrupts = 0;
-    std::signal(SIGINT, onSignal);
-    std::signal(SIGTERM, onSignal);
-    QEventLoop loop;
-    QObject::connect(&controller, &RunController::finished, &loop, &QEventLoop::quit);
-    QTimer signalPoll;
-    QObject::connect(&signalPoll, &QTimer::timeout, &loop, [&] {
-        if (g_interrupts.load() > 0 && controller.status() == RunStatus::Running) {
-            err << "Interrupted: cancelling the requests in flight...\n";
-            err.flush();
-            controller.stop();
+    if (opts.sweep > 0 || opts.findMaxValidRate) {
+        const bool search = opts.findMaxValidRate;
+        qint64 sweepId = 0;
+        if (session.recorder) {
+            sweepId = session.recorder->createSweep(
+                plan.name.isEmpty() ? (search ? u"max valid rate"_s : u"sweep"_s) : plan.name,
+                search ? u"find-max-valid-rate"_s : u"sweep"_s,
+                QJsonObject{{u"rates"_s, opts.sweep}, {u"tolerance"_s, opts.rateTolerance}},
+                &error);
+            if (sweepId <= 0)
+                return fail(error);
         }
-    });
-    signalPoll.start(100);
-    if (controller.status() == RunStatus::Running)
-        loop.exec();
-    signalPoll.stop();
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+        QList<SweepPoint> points;
+        int position = 0;
+        auto runPoint = [&](const QString &label, RunPlan p, double target, SweepPoint *pt) {
+            p.name = (plan.name.isEmpty() ? QString() : plan.name + u' ') + label;
+            err << "--- " << label << "\n";
+            err.flush();
+            RunReportInput in;
+            if (!executeRun(session, p, sweepId, position++, &in, &error))
+                return false;
+            pt->label = label;
+            pt->targetRate = target;
+            pt->summary = summarize(in.records, SummaryOptions::forProfile(p.profile));
+            pt->status = in.status;
+            if (p.profile.scenario == Scenario::Server) {
+                const QJsonObject j = runResultJson(in, false);
+                pt->validity = j.value(u"mlperf"_s).toObject().value(u"result"_s).toString();
+            }
+            if (opts.saveResult) {
+                QString path;
+                if (!saveResult(opts, in, u"-"_s + label, &path, &error))
+                    return false;
+                err << "Result saved to " << path << "\n";
+            }
+            points.append(*pt);
+            return in.status == "completed"_L1;
+        };
 
-    const QList<RequestRecord> &records = controller.records();
-    const RunSummary summary = summarize(records, SummaryOptions::forProfile(plan.profile));
-    SummaryTextOptions to = SummaryTextOptions::forProfile(plan.profile);
-    to.datasetHash = dataset.info.sha256;
-    if (controller.status() != RunStatus::Completed)
-        to.clientHealthWarnings.append(
-            u"the run was %1: only the requests that finished are counted"_s.arg(
-                QString::fromLatin1(runStatusName(controller.status()))));
-    out << formatVllmSummary(summary, to);
+        // Synchronous baseline (one request at a time), then the client's maximum throughput.
+        RunPlan base = plan;
+        base.profile.scenario = Scenario::None;
+        base.profile.closedLoopConcurrency = 1;
+        base.profile.maxConcurrency = 0;
+        SweepPoint baseline, maxTp;
+        if (!runPoint(u"synchronous"_s, base, 0, &baseline))
+            return error.isEmpty() ? 130 : fail(error);
+        RunPlan top = plan;
+        top.profile.scenario = Scenario::None;
+        top.profile.requestRate = std::numeric_limits<double>::infinity();
+        if (!runPoint(u"throughput"_s, top, 0, &maxTp))
+            return error.isEmpty() ? 130 : fail(error);
+        const double lo = baseline.summary.requestThroughput;
+        const double hi = maxTp.summary.requestThroughput;
+        if (!(hi > 0)) 
+            return fail(u"the max-throughput run completed no request; nothing to sweep"_s);
+
+        if (!search) {
+            for (int i = 1; i <= opts.sweep; ++i) {
+                RunPlan p = plan;
+                p.profile.requestRate = lo + (hi - lo) * i / (opts.sweep + 1);
+                SweepPoint pt;
+                if (!runPoint(u"rate-%1"_s.arg(p.profile.requestRate, 0, 'f', 2), p,
+                              p.profile.requestRate, &pt))
+                    return error.isEmpty() ? 130 : fail(error);
+            }
+            out << sweepTable(points);
+        } else {
+            // Bisection on the Server rate between 0 and the measured maximum throughput.
+            double good = 0, bad = hi * 1.05;
+            while (bad - good > opts.rateTolerance * hi) {
+                RunPlan p = plan;
+                p.profile.requestRate = (good + bad) / 2;
+                SweepPoint pt;
+                if (!runPoint(u"server-%1"_s.arg(p.profile.requestRate, 0, 'f', 2), p,
+                              p.profile.requestRate, &pt) && !error.isEmpty())
+                    return fail(error);
+                if (pt.validity == "VALID"_L1)
+                    good = p.profile.requestRate;
+                else
+                    bad = p.profile.requestRate;
+            }
+            out << sweepTable(points);
+            if (good > 0)
+                out << "Highest VALID Server rate: " << QString::number(good, 'f', 2)
+                    << " req/s (bisection to within " << opts.rateTolerance * 100
+                    << " % of the maximum throughput " << QString::number(hi, 'f', 2)
+                    << " req/s)\n";
+            else
+                out << "No Server rate tried was VALID (lowest tried: "
+                    << QString::number(bad, 'f', 2) << " req/s)\n";
+        }
+        return 0;
+    }
+
+    RunReportInput in;
+    if (!executeRun(session, plan, 0, -1, &in, &error))
+        return fail(error);
+    out << formatRunReport(in);
     out.flush();
-
+    if (session.recorder)
+        err << "Recorded in " << opts.project << "\n";
     if (opts.saveResult) {
-        ResultJsonOptions jo = ResultJsonOptions::forProfile(plan.profile);
-        jo.detailed = opts.saveDetailed;
-        jo.backend = QString::fromLatin1(apiFlavourName(plan.sut.flavour));
-        jo.modelId = plan.sut.model;
-        jo.numPrompts = plan.profile.numPrompts;
-        jo.date = controller.wallStart().toLocalTime();
-        jo.runStartNs = controller.runStartNs();
-        jo.configSnapshot = plan.toJson();
-        jo.dataset = dataset.info.toJson();
-        const QJsonObject result = vllmResultJson(summary, records, jo);
-        const QString path = resultPath(opts, plan, controller.wallStart());
-        if (!opts.resultDir.isEmpty())
-            QDir().mkpath(opts.resultDir);
-        QSaveFile f(path);
-        if (!f.open(QIODevice::WriteOnly) ||
-            f.write(QJsonDocument(result).toJson(QJsonDocument::Indented)) < 0 || !f.commit())
-            return fail(u"cannot write the result file %1: %2"_s.arg(path, f.errorString()));
+        QString path;
+        if (!saveResult(opts, in, {}, &path, &error))
+            return fail(error);
         err << "Result saved to " << path << "\n";
     }
-    return controller.status() == RunStatus::Completed ? 0 : 130;
+    return in.status == "completed"_L1 ? 0 : 130;
 }
 
 } // namespace sb::cli

@@ -63,6 +63,23 @@ QList<OptionSpec> runSpecs()
         {u"result-dir"_s, K::Value, u"folder for the result JSON"_s, {}},
         {u"result-filename"_s, K::Value, u"file name of the result JSON"_s, {}},
         {u"name"_s, K::Value, u"a name for this run"_s, {}},
+        {u"project"_s, K::Value, u"record the run into this project file (created when missing)"_s, {}},
+        {u"dataset-version"_s, K::Value, u"a version label for the dataset"_s, {}},
+        {u"with-replacement"_s, K::Flag, u"sample prompts with replacement when more are needed"_s, {}},
+        {u"ramp-up-strategy"_s, K::Value, u"linear | exponential request-rate ramp-up"_s, {}},
+        {u"ramp-up-start-rps"_s, K::Value, u"ramp-up start rate"_s, {}},
+        {u"ramp-up-end-rps"_s, K::Value, u"ramp-up end rate"_s, {}},
+        {u"trace"_s, K::Value, u"replay arrivals from a JSONL trace {timestamp, input_tokens, output_tokens | prompt}"_s, {}},
+        {u"trace-time-scale"_s, K::Value, u"multiply trace times (0.5 = twice as fast)"_s, {}},
+        {u"mlperf-preset"_s, K::Value, u"MLPerf latency limits, e.g. llama2-70b-server"_s, {}},
+        {u"ttft-slo-ms"_s, K::Value, u"scenario TTFT bound (ms) at --slo-percentile"_s, {}},
+        {u"tpot-slo-ms"_s, K::Value, u"scenario TPOT bound (ms) at --slo-percentile"_s, {}},
+        {u"slo-percentile"_s, K::Value, u"percentile of the scenario bounds (default 99; single-stream 90)"_s, {}},
+        {u"min-query-count"_s, K::Value, u"scenario minimum query count"_s, {}},
+        {u"min-duration"_s, K::Value, u"scenario minimum duration in seconds"_s, {}},
+        {u"sweep"_s, K::Value, u"N: synchronous baseline, max throughput, then N rates between"_s, {}},
+        {u"find-max-valid-rate"_s, K::Flag, u"search the highest Server rate that stays VALID"_s, {}},
+        {u"rate-tolerance"_s, K::Value, u"bisection stops when the bracket is below this fraction (default 0.05)"_s, {}},
         {u"sut-name"_s, K::Value, u"a name for the system under test"_s, {}},
         compat("tokenizer", K::Value,
                u"is not used: token counts come from the server's usage (or chunk counts)"_s),
@@ -311,6 +328,70 @@ bool parseRunOptions(const QStringList &argv, RunPlan *plan, RunCliOptions *opts
     }
     if (!e.isEmpty()) {
         *error = e;
+        return false;
+    }
+
+    d.versionLabel = a.value(u"dataset-version"_s);
+    d.withReplacement = a.has(u"with-replacement"_s);
+    if (a.has(u"ramp-up-strategy"_s)) {
+        if (!rampUpStrategyFromName(a.value(u"ramp-up-strategy"_s), &p.rampUpStrategy)) {
+            *error = u"--ramp-up-strategy must be linear or exponential, got '%1'"_s.arg(
+                a.value(u"ramp-up-strategy"_s));
+            return false;
+        }
+        if (!a.has(u"ramp-up-start-rps"_s) || !a.has(u"ramp-up-end-rps"_s)) {
+            *error = u"--ramp-up-strategy needs --ramp-up-start-rps and --ramp-up-end-rps"_s;
+            return false;
+        }
+    }
+    p.rampUpStartRps = a.doubleValue(u"ramp-up-start-rps"_s, 0, &e);
+    p.rampUpEndRps = a.doubleValue(u"ramp-up-end-rps"_s, 0, &e);
+    p.tracePath = a.value(u"trace"_s);
+    p.traceTimeScale = a.doubleValue(u"trace-time-scale"_s, 1.0, &e);
+    p.mlperfPreset = a.value(u"mlperf-preset"_s);
+    p.ttftSloMs = a.doubleValue(u"ttft-slo-ms"_s, -1, &e);
+    p.tpotSloMs = a.doubleValue(u"tpot-slo-ms"_s, -1, &e);
+    p.sloPercentile = a.doubleValue(u"slo-percentile"_s, -1, &e);
+    p.minQueryCount = a.intValue(u"min-query-count"_s, 0, &e);
+    p.minDurationS = a.doubleValue(u"min-duration"_s, 0, &e);
+    opts->sweep = a.intValue(u"sweep"_s, 0, &e);
+    opts->findMaxValidRate = a.has(u"find-max-valid-rate"_s);
+    opts->rateTolerance = a.doubleValue(u"rate-tolerance"_s, 0.05, &e);
+    opts->project = a.value(u"project"_s);
+    if (!e.isEmpty()) {
+        *error = e;
+        return false;
+    }
+    if (p.traceTimeScale < 0) {
+        *error = u"--trace-time-scale must not be negative"_s;
+        return false;
+    }
+    if (opts->sweep < 0) {
+        *error = u"--sweep must be a positive number of rates"_s;
+        return false;
+    }
+    if (opts->rateTolerance <= 0 || opts->rateTolerance >= 1) {
+        *error = u"--rate-tolerance must be in (0, 1)"_s;
+        return false;
+    }
+    if (opts->findMaxValidRate) {
+        if (opts->sweep > 0) {
+            *error = u"--find-max-valid-rate and --sweep are separate searches; give one"_s;
+            return false;
+        }
+        if (p.scenario == Scenario::None)
+            p.scenario = Scenario::Server;
+        if (p.scenario != Scenario::Server) {
+            *error = u"--find-max-valid-rate searches Server rates (--scenario server)"_s;
+            return false;
+        }
+        if (p.ttftSloMs < 0 && p.tpotSloMs < 0 && p.mlperfPreset.isEmpty()) {
+            *error = u"--find-max-valid-rate needs --ttft-slo-ms, --tpot-slo-ms or --mlperf-preset"_s;
+            return false;
+        }
+    }
+    if (p.scenario == Scenario::Server && p.unlimitedRate() && !opts->findMaxValidRate) {
+        *error = u"--scenario server needs a finite --request-rate"_s;
         return false;
     }
 

@@ -19,6 +19,9 @@ struct RunCliOptions
     QString resultDir;
     QString resultFilename;
     QString project;
+    int sweep = 0;                // --sweep N
+    bool findMaxValidRate = false;
+    double rateTolerance = 0.05;
     QStringList notes; // compatibility flags that were accepted but not used
     bool help = false;
     QString helpText;

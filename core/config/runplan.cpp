@@ -264,6 +264,12 @@ QJsonObject LoadProfile::toJson() const
         {u"cache_bust"_s, cacheBust},
         {u"metric_percentiles"_s, pcts},
         {u"percentile_metrics"_s, metrics},
+        {u"mlperf"_s, QJsonObject{{u"preset"_s, mlperfPreset},
+                                  {u"slo_percentile"_s, sloPercentile},
+                                  {u"ttft_slo_ms"_s, ttftSloMs},
+                                  {u"tpot_slo_ms"_s, tpotSloMs},
+                                  {u"min_query_count"_s, QString::number(minQueryCount)},
+                                  {u"min_duration_s"_s, minDurationS}}},
     };
 }
 
@@ -300,6 +306,13 @@ LoadProfile LoadProfile::fromJson(const QJsonObject &o)
         for (const auto &v : o.value(u"percentile_metrics"_s).toArray())
             p.percentileMetrics.append(v.toString());
     }
+    const QJsonObject ml = o.value(u"mlperf"_s).toObject();
+    p.mlperfPreset = ml.value(u"preset"_s).toString();
+    p.sloPercentile = ml.value(u"slo_percentile"_s).toDouble(-1);
+    p.ttftSloMs = ml.value(u"ttft_slo_ms"_s).toDouble(-1);
+    p.tpotSloMs = ml.value(u"tpot_slo_ms"_s).toDouble(-1);
+    p.minQueryCount = ml.value(u"min_query_count"_s).toString().toLongLong();
+    p.minDurationS = ml.value(u"min_duration_s"_s).toDouble();
     return p;
 }
 

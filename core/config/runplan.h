@@ -126,6 +126,16 @@ struct LoadProfile
     QList<QString> percentileMetrics = {QStringLiteral("ttft"), QStringLiteral("tpot"),
                                         QStringLiteral("itl")};
 
+    // MLPerf scenario constraints (--mlperf-preset, --ttft-slo-ms, --tpot-slo-ms,
+    // --slo-percentile, --min-query-count, --min-duration): part of the plan, because whether a
+    // run is VALID depends on them.
+    QString mlperfPreset;
+    double sloPercentile = -1; // percent; < 0: the scenario's default (Server 99, SingleStream 90)
+    double ttftSloMs = -1;
+    double tpotSloMs = -1;
+    qint64 minQueryCount = 0;
+    double minDurationS = 0;
+
     bool unlimitedRate() const { return !(requestRate > 0 && requestRate < 1e300); }
     QJsonObject toJson() const;
     static LoadProfile fromJson(const QJsonObject &o);

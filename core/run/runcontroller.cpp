@@ -123,11 +123,14 @@ bool RunController::start(QString *error)
         return false;
     }
 
-    m_closedLoop = isClosedLoop();
+    m_closedLoop = isClosedLoop() && m_override.isEmpty();
     // The open-loop schedule is computed before the run: a pure function of profile and seed.
     m_schedule.clear();
     m_warmupByCount = p.warmupRequests;
-    if (!m_closedLoop) {
+    if (!m_override.isEmpty()) {
+        m_schedule = m_override;
+        p.numPrompts = int(m_schedule.size()) - p.warmupRequests;
+    } else if (!m_closedLoop) {
         qint64 n = qint64(p.warmupRequests) + std::max(0, p.numPrompts);
         if (p.durationS > 0)
             n = qint64(std::ceil(p.requestRate * p.durationS * 1.5)) + 64 + p.warmupRequests;
@@ -138,6 +141,10 @@ bool RunController::start(QString *error)
             return false;
         }
         m_schedule = buildSchedule(p, int(n), p.seed);
+        if (m_schedule.isEmpty()) {
+            *error = scheduleError(p);
+            return false;
+        }
     }
 
     if (m_closedLoop)

@@ -40,6 +40,9 @@ public:
     // items: the dataset's prompts, used in order and cycled when the run needs more.
     // apiKey is used for the Authorization header only, never stored.
     void configure(const RunPlan &plan, const QList<PromptItem> &items, const QByteArray &apiKey);
+    // Replaces the computed schedule (trace replay): offsets in ns from the run start, one per
+    // request, in order. The run then issues exactly these requests.
+    void setScheduleOverride(const QList<qint64> &offsetsNs) { m_override = offsetsNs; }
     bool start(QString *error);
     // Stops issuing, cancels the streams in flight; finished() follows with Interrupted.
     void stop();
@@ -87,6 +90,7 @@ private:
     qint64 m_planned = 0;
     int m_cap = 0;
     QList<qint64> m_schedule;
+    QList<qint64> m_override;
     qint64 m_warmupByCount = 0;
     bool m_closedLoop = false;
     QString m_runTag;

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QStringList>
+
+namespace sb {
+
+struct LoadProfile;
+struct RequestRecord;
+
+// Whether the client kept its own schedule. When it did not, the run measured the client, not
+// the SUT, and every report must say so.
+//
+// Lateness of a request = schedule lag (t_send − t_sched) minus its client queue time
+// (t_dispatch − t_queued): the part of the delay that the configured concurrency cap does not
+// explain. The achieved rate is compared with the schedule's own rate over the same requests,
+// not with the nominal rate, so a short Poisson run is not flagged for its natural variance.
+struct ClientHealth
+{
+    qint64 requests = 0;      // measured requests that were sent
+    double latenessP99Ms = 0; // linear-interpolated p99
+    double latenessMaxMs = 0;
+    double scheduledRate = 0; // (n − 1) / (last t_sched − first t_sched); 0 for closed loops
+    double achievedRate = 0;  // (n − 1) / (last t_send − first t_send)
+    bool openLoop = false;
+    QStringList warnings;     // empty when the client kept up
+
+    bool ok() const { return warnings.isEmpty(); }
+    QJsonObject toJson() const;
+};
+
+// Thresholds (stated in the warnings): lateness p99 above 10 ms, or an achieved rate below 95 %
+// of the scheduled rate on an open-loop run of finite rate.
+inline constexpr double kMaxLatenessP99Ms = 10.0;
+inline constexpr double kMinRateRatio = 0.95;
+
+ClientHealth assessClientHealth(const QList<RequestRecord> &records, const LoadProfile &profile);
+
+} // namespace sb
