@@ -1,0 +1,311 @@
+// servebench-cli end to end, as a user runs it: real processes, the built-in simulator (in the
+// CLI's own process or as `servebench-cli simulate`), real sockets and project files.
+#include "common/clock.h"
+#include "store/projectstore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace sb;
+
+namespace {
+struct Result
+{
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Result runCli(const QStringList &args, int timeoutMs = 120000,
+              const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QString::fromUtf8(SB_CLI), args);
+    Result r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = u"timed out"_s;
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+const QStringList kShort = {u"--num-prompts"_s, u"20"_s, u"--random-input-len"_s, u"16"_s,
+                            u"--random-output-len"_s, u"8"_s};
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void runPrintsVllmLabelsAndExitsZero()
+    {
+        const Result r = runCli(QStringList{u"run"_s} + kShort);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.err.contains("built-in simulator"_L1));
+        for (const char *label :
+             {"============ Serving Benchmark Result ============", "Successful requests:",
+              "Benchmark duration (s):", "Total input tokens:", "Total generated tokens:",
+              "Request throughput (req/s):", "Output token throughput (tok/s):",
+              "Total Token throughput (tok/s):", "Mean TTFT (ms):", "Median TTFT (ms):",
+              "P99 TTFT (ms):", "Mean TPOT (ms):", "Mean ITL (ms):", "Mean schedule lag (ms):",
+              "Output token count source:", "Dataset hash:"})
+            QVERIFY2(r.out.contains(QLatin1StringView(label)), label);
+        QVERIFY(r.out.contains(QRegularExpression(u"Successful requests:\\s+20\\s"_s)));
+        QVERIFY(r.out.contains(QRegularExpression(u"Total generated tokens:\\s+160\\s"_s)));
+    }
+
+    void resultJsonHasVllmAndServeBenchKeys()
+    {
+        const Result r = runCli(QStringList{u"run"_s} + kShort +
+                                QStringList{u"--save-result"_s, u"--save-detailed"_s,
+                                            u"--result-dir"_s, m_dir.path(),
+                                            u"--result-filename"_s, u"r.json"_s,
+                                            u"--goodput"_s, u"ttft:1000"_s, u"tpot:100"_s,
+                                            u"--metric-percentiles"_s, u"50,99"_s});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(m_dir.filePath(u"r.json"_s));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        for (const char *key :
+             {"date", "backend", "model_id", "num_prompts", "request_rate", "burstiness",
+              "max_concurrency", "duration", "completed", "failed", "total_input_tokens",
+              "total_output_tokens", "request_throughput", "request_goodput", "output_throughput",
+              "total_token_throughput", "mean_ttft_ms", "median_ttft_ms", "std_ttft_ms",
+              "p99_ttft_ms", "p50_ttft_ms", "mean_tpot_ms", "p99_itl_ms", "mean_e2el_ms",
+              "input_lens", "output_lens", "ttfts", "itls", "errors", "e2els", "start_times",
+              "scheduled_times", "schedule_lag", "failed_by_class", "token_count_source",
+              "metric_definitions", "config_snapshot", "tool_version", "client_health"})
+            QVERIFY2(o.contains(QLatin1StringView(key)), key);
+        QCOMPARE(o.value(u"request_rate"_s).toString(), u"inf"_s);
+        QCOMPARE(o.value(u"completed"_s).toInt(), 20);
+        QCOMPARE(o.value(u"ttfts"_s).toArray().size(), 20);
+        QCOMPARE(o.value(u"itls"_s).toArray().at(0).toArray().size(), 7);
+        // vLLM's arrays are in seconds: a 50 ms TTFT is about 0.05.
+        const double ttft = o.value(u"ttfts"_s).toArray().at(0).toDouble();
+        QVERIFY2(ttft > 0.04 && ttft < 1.0, qPrintable(QString::number(ttft)));
+        QCOMPARE(o.value(u"request_goodput"_s).toDouble() > 0, true);
+    }
+
+    void badArgumentsNameTheFlag_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("flag");
+        QTest::newRow("unknown") << QStringList{u"--frobnicate"_s} << u"--frobnicate"_s;
+        QTest::newRow("rate") << QStringList{u"--request-rate"_s, u"fast"_s} << u"--request-rate"_s;
+        QTest::newRow("prompts") << QStringList{u"--num-prompts"_s, u"0"_s} << u"--num-prompts"_s;
+        QTest::newRow("backend") << QStringList{u"--backend"_s, u"tgi"_s} << u"--backend"_s;
+        QTest::newRow("goodput") << QStringList{u"--goodput"_s, u"ttft"_s} << u"--goodput"_s;
+        QTest::newRow("extra-body") << QStringList{u"--extra-body"_s, u"{nope"_s} << u"--extra-body"_s;
+        QTest::newRow("dataset") << QStringList{u"--dataset-name"_s, u"sharegpt"_s}
+                                 << u"--dataset-path"_s;
+        QTest::newRow("missing value") << QStringList{u"--model"_s} << u"--model"_s;
+    }
+    void badArgumentsNameTheFlag()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, flag);
+        const Result r = runCli(QStringList{u"run"_s} + args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(flag), qPrintable(r.err));
+        QCOMPARE(r.err.count(u'\n'), 1); // one line
+    }
+
+    void unreachableServerIsAnError()
+    {
+        const Result r = runCli({u"run"_s, u"--base-url"_s, u"http://127.0.0.1:1"_s,
+                                 u"--model"_s, u"m"_s, u"--num-prompts"_s, u"3"_s});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("cannot reach http://127.0.0.1:1"_L1), qPrintable(r.err));
+        QVERIFY(r.err.contains("--base-url"_L1));
+    }
+
+    void vllmCompatibilityFlagsAreNotedNotMisread()
+    {
+        const Result r = runCli(QStringList{u"run"_s, u"--tokenizer"_s, u"meta-llama/x"_s,
+                                            u"--disable-tqdm"_s} + kShort);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.err.contains("note: --tokenizer"_L1));
+        QVERIFY(r.err.contains("note: --disable-tqdm"_L1));
+    }
+
+    void apiKeyIsSentButNeverEchoedOrStored()
+    {
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"OPENAI_API_KEY"_s, u"sk-test-DO-NOT-LEAK-123456789012345"_s);
+        const QString project = m_dir.filePath(u"secret.sbproj"_s);
+        const Result r = runCli(QStringList{u"run"_s, u"--project"_s, project, u"--save-result"_s,
+                                            u"--result-dir"_s, m_dir.path(), u"--result-filename"_s,
+                                            u"secret.json"_s, u"--header"_s,
+                                            u"Authorization: Bearer sk-header-secret"_s} + kShort,
+                                120000, env);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(!r.out.contains("DO-NOT-LEAK"_L1) && !r.err.contains("DO-NOT-LEAK"_L1));
+        for (const QString &file : {project, m_dir.filePath(u"secret.json"_s)}) {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray bytes = f.readAll();
+            QVERIFY2(!bytes.contains("DO-NOT-LEAK"), qPrintable(file));
+            QVERIFY2(!bytes.contains("sk-header-secret"), qPrintable(file));
+        }
+    }
+
+    void projectRunsShowExport()
+    {
+        const QString project = m_dir.filePath(u"p.sbproj"_s);
+        const Result r1 = runCli(QStringList{u"run"_s, u"--project"_s, project} + kShort);
+        QVERIFY2(r1.code == 0, qPrintable(r1.err));
+        const Result r2 = runCli(QStringList{u"run"_s, u"--project"_s, project,
+                                             u"--request-rate"_s, u"40"_s} + kShort);
+        QVERIFY2(r2.code == 0, qPrintable(r2.err));
+
+        const Result runs = runCli({u"runs"_s, u"--project"_s, project});
+        QCOMPARE(runs.code, 0);
+        QCOMPARE(runs.out.count(u"completed"_s), 2);
+
+        // show recomputes from stored raw records exactly what run printed at its end.
+        const Result show = runCli({u"show"_s, u"--project"_s, project, u"--run"_s, u"2"_s});
+        QCOMPARE(show.code, 0);
+        const QString printed = r2.out.mid(r2.out.indexOf("============ Serving"_L1));
+        QCOMPARE(show.out, printed);
+
+        const Result json = runCli({u"export"_s, u"--project"_s, project, u"--run"_s, u"1"_s,
+                                    u"--format"_s, u"json"_s});
+        QCOMPARE(json.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(o.value(u"completed"_s).toInt(), 20);
+        QCOMPARE(o.value(u"ttfts"_s).toArray().size(), 20);
+
+        const Result csv = runCli({u"export"_s, u"--project"_s, project, u"--run"_s, u"1"_s,
+                                   u"--format"_s, u"csv"_s});
+        QCOMPARE(csv.code, 0);
+        const QStringList lines = csv.out.split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 21);
+        QVERIFY(lines.first().startsWith("index,request_id"_L1));
+
+        const Result missing = runCli({u"show"_s, u"--project"_s, project, u"--run"_s, u"99"_s});
+        QCOMPARE(missing.code, 1);
+        QVERIFY(missing.err.contains("--run 99"_L1));
+    }
+
+    void singleStreamEstimateIsTheThirdLargestOf100()
+    {
+        const QString project = m_dir.filePath(u"ss.sbproj"_s);
+        const Result r = runCli({u"run"_s, u"--scenario"_s, u"single-stream"_s, u"--num-prompts"_s,
+                                 u"100"_s, u"--random-output-len"_s, u"3"_s, u"--project"_s,
+                                 project, u"--save-result"_s, u"--result-dir"_s, m_dir.path(),
+                                 u"--result-filename"_s, u"ss.json"_s});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(m_dir.filePath(u"ss.json"_s));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject ml =
+            QJsonDocument::fromJson(f.readAll()).object().value(u"mlperf"_s).toObject();
+        QCOMPARE(ml.value(u"scenario"_s).toString(), u"SingleStream"_s);
+
+        ProjectStore store;
+        QVERIFY(store.open(project, ProjectStore::OpenMode::ReadOnly));
+        const QList<RequestRecord> recs = store.loadRequests(store.listRuns().first().id);
+        QCOMPARE(recs.size(), 100);
+        QList<double> lat;
+        for (const auto &rec : recs) {
+            QVERIFY(rec.ok());
+            lat.append(nsToMs(rec.tLast - rec.tSched)); // LoadGen: from the scheduled time
+        }
+        std::sort(lat.begin(), lat.end());
+        // Also no overlap: SingleStream sends the next query after the previous completes.
+        for (int i = 1; i < recs.size(); ++i)
+            QVERIFY(recs[i].tSend >= recs[i - 1].tEnd);
+        // p90 at N = 100: early stopping discards the 2 highest; the estimate is the 3rd largest.
+        const double estimate = ml.value(u"early_stopping_estimate_ms"_s).toDouble();
+        QCOMPARE(estimate, lat.at(97));
+        const QJsonObject e2el =
+            ml.value(u"early_stopping"_s).toObject().value(u"e2el"_s).toObject();
+        QCOMPARE(e2el.value(u"queries"_s).toInt(), 100);
+        QCOMPARE(e2el.value(u"discarded"_s).toInt(), 2);
+    }
+
+    void singleStreamOf63NeedsAtLeast64()
+    {
+        const Result r = runCli({u"run"_s, u"--scenario"_s, u"single-stream"_s, u"--num-prompts"_s,
+                                 u"63"_s, u"--random-output-len"_s, u"2"_s});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("Result is : INVALID"_L1));
+        QVERIFY2(r.out.contains("at least 64 queries"_L1), qPrintable(r.out));
+    }
+
+    void serverTooSlowIsInvalidAndNamesTheConstraint()
+    {
+        const Result r = runCli({u"run"_s, u"--scenario"_s, u"server"_s, u"--request-rate"_s,
+                                 u"20"_s, u"--num-prompts"_s, u"40"_s, u"--random-output-len"_s,
+                                 u"4"_s, u"--ttft-slo-ms"_s, u"5"_s, u"--tpot-slo-ms"_s,
+                                 u"100"_s});
+        QVERIFY2(r.code == 0, qPrintable(r.err)); // the run completed; the result is INVALID
+        QVERIFY(r.out.contains("Result is : INVALID"_L1));
+        QVERIFY2(r.out.contains("TTFT p99"_L1), qPrintable(r.out));
+    }
+
+    void killedRunIsInterruptedWithItsRecords()
+    {
+        const QString project = m_dir.filePath(u"kill.sbproj"_s);
+        QProcess p;
+        p.start(QString::fromUtf8(SB_CLI),
+                {u"run"_s, u"--project"_s, project, u"--num-prompts"_s, u"100000"_s,
+                 u"--request-rate"_s, u"200"_s, u"--random-output-len"_s, u"2"_s,
+                 u"--random-input-len"_s, u"8"_s});
+        QVERIFY(p.waitForStarted());
+        // Long enough for several committed batches (the writer commits at least once a second).
+        QTest::qWait(3500);
+        p.kill();
+        QVERIFY(p.waitForFinished());
+        ProjectStore store;
+        QVERIFY2(store.open(project), qPrintable(store.lastError()));
+        QString details;
+        QVERIFY2(store.integrityCheck(&details), qPrintable(details));
+        const auto runs = store.listRuns();
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs.first().status, StoredRunStatus::Interrupted);
+        QVERIFY2(runs.first().requestCount > 50, qPrintable(QString::number(runs.first().requestCount)));
+        QCOMPARE(store.loadRequests(runs.first().id).size(), runs.first().requestCount);
+    }
+
+    void simulateCommandServesAnotherCliRun()
+    {
+        QProcess sim;
+        sim.start(QString::fromUtf8(SB_CLI), {u"simulate"_s, u"--port"_s, u"0"_s, u"--ttft-ms"_s,
+                                              u"10"_s, u"--itl-ms"_s, u"2"_s, u"--duration"_s,
+                                              u"60"_s});
+        QVERIFY(sim.waitForStarted());
+        QByteArray line;
+        for (int i = 0; i < 100 && !line.contains('\n'); ++i) {
+            sim.waitForReadyRead(100);
+            line += sim.readAllStandardOutput();
+        }
+        const auto m = QRegularExpression(u"http://[0-9.]+:(\\d+)"_s).match(QString::fromUtf8(line));
+        QVERIFY2(m.hasMatch(), line.constData());
+        const Result r = runCli(QStringList{u"run"_s, u"--base-url"_s,
+                                            u"http://127.0.0.1:"_s + m.captured(1),
+                                            u"--backend"_s, u"openai-chat"_s,
+                                            u"--endpoint"_s, u"/v1/chat/completions"_s} +
+                                kShort);
+        sim.terminate();
+        sim.waitForFinished(5000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains(QRegularExpression(u"Successful requests:\\s+20\\s"_s)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
