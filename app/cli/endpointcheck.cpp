@@ -44,3 +44,61 @@ EndpointCheck checkEndpoint(const SutConfig &sut, const QByteArray &apiKey, int 
 }
 
 } // namespace sb::cli
+
+#include "data/syntheticprompt.h"
+
+namespace sb::cli {
+
+namespace {
+int tokenizeCount(QNetworkAccessManager &nam, const QUrl &url, const SutConfig &sut,
+                  const QByteArray &apiKey, const QString &prompt, int timeoutMs, int *status)
+{
+    QNetworkRequest req(url);
+    req.setTransferTimeout(timeoutMs);
+    req.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    if (!apiKey.isEmpty())
+        req.setRawHeader("Authorization", "Bearer " + apiKey);
+    const QByteArray body =
+        QJsonDocument(QJsonObject{{u"model"_s, sut.model}, {u"prompt"_s, prompt}}).toJson(
+            QJsonDocument::Compact);
+    QNetworkReply *reply = nam.post(req, body);
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    *status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QJsonObject o = QJsonDocument::fromJson(reply->readAll()).object();
+    reply->deleteLater();
+    if (*status != 200 || !o.value(u"count"_s).isDouble())
+        return -1;
+    return o.value(u"count"_s).toInt();
+}
+} // namespace
+
+double measureTokensPerWord(const SutConfig &sut, const QByteArray &apiKey, int timeoutMs,
+                            QString *note)
+{
+    QString base = sut.baseUrl;
+    if (base.endsWith("/v1"_L1))
+        base.chop(3);
+    const QUrl url(base + u"/tokenize"_s);
+    QNetworkAccessManager nam;
+    constexpr int kShort = 100, kLong = 400;
+    int status = 0;
+    const int a = tokenizeCount(nam, url, sut, apiKey, syntheticPrompt(kShort, 1), timeoutMs, &status);
+    if (a < 0) {
+        *note = u"the server offers no POST /tokenize (HTTP %1): synthetic prompt lengths are "
+                "approximate (one token per word)"_s.arg(status);
+        return 0;
+    }
+    const int b = tokenizeCount(nam, url, sut, apiKey, syntheticPrompt(kLong, 1), timeoutMs, &status);
+    if (b <= a) {
+        *note = u"POST /tokenize gave inconsistent counts (%1, %2): not calibrated"_s.arg(a).arg(b);
+        return 0;
+    }
+    const double ratio = double(b - a) / double(kLong - kShort);
+    *note = u"calibrated synthetic prompts against POST /tokenize: %1 tokens per word"_s.arg(
+        ratio, 0, 'f', 3);
+    return ratio;
+}
+
+} // namespace sb::cli

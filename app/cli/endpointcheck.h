@@ -18,3 +18,13 @@ struct EndpointCheck
 EndpointCheck checkEndpoint(const SutConfig &sut, const QByteArray &apiKey, int timeoutMs);
 
 } // namespace sb::cli
+
+namespace sb::cli {
+
+// Calibrates synthetic prompts against the server's own tokenizer through POST /tokenize (vLLM
+// offers it): the slope of token count over word count between two prompt lengths, so a BOS
+// token or chat template does not bias it. Returns 0 when the server has no /tokenize.
+double measureTokensPerWord(const SutConfig &sut, const QByteArray &apiKey, int timeoutMs,
+                            QString *note);
+
+} // namespace sb::cli

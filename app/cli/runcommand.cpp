@@ -2,6 +2,7 @@
 #include "endpointcheck.h"
 #include "runoptions.h"
 
+#include "common/clock.h"
 #include "common/version.h"
 #include "data/dataset.h"
 #include "data/syntheticprompt.h"
@@ -120,8 +121,13 @@ bool executeRun(Session &s, RunPlan plan, qint64 sweepId, int sweepPosition, Run
     snapshot[u"command"_s] = s.command;
     snapshot[u"tool_version"_s] = QString::fromLatin1(toolVersion());
 
+    // The schedule's zero point is stored with the run, so stored t_sched values can be
+    // checked against the seed's schedule.
+    const qint64 startAt = monotonicNs() + 100'000'000;
+    controller.setStartAt(startAt);
     if (s.recorder) {
-        if (!s.recorder->beginRun(plan, snapshot, s.dataset.info, sweepId, sweepPosition, error))
+        if (!s.recorder->beginRun(plan, snapshot, s.dataset.info, sweepId, sweepPosition, startAt,
+                                  error))
             return false;
         s.recorder->attach(&controller);
     }
@@ -326,6 +332,14 @@ int runCommand(const QStringList &argv)
         session.dataset.info.path = plan.profile.tracePath;
         session.dataset.info.itemCount = rows.size();
     } else {
+        if (plan.dataset.kind == DatasetKind::Random) {
+            QString note;
+            const double ratio = measureTokensPerWord(plan.sut, session.apiKey, 10000, &note);
+            if (ratio > 0)
+                plan.dataset.tokensPerWord = ratio;
+            err << note << "\n";
+            err.flush();
+        }
         const int wanted = plan.profile.numPrompts > 0 ? plan.profile.numPrompts : 1000;
         if (!loadDataset(plan.dataset, wanted, plan.profile.seed, &session.dataset, &error))
             return fail(error);

@@ -1,32 +1,11 @@
 #pragma once
 
-#include "config/runplan.h"
-#include "metrics/requestrecord.h"
-
-#include <QJsonObject>
-#include <QString>
+// The run report moved to core/report so comparison reports share it; the CLI keeps its names.
+#include "report/runreport.h"
 
 namespace sb::cli {
-
-// Everything printed and saved about one run, derived from its plan and raw records only, so
-// `servebench-cli show` recomputes exactly what `run` printed at the end of the run.
-struct RunReportInput
-{
-    RunPlan plan;
-    QList<RequestRecord> records;
-    QString datasetHash;
-    QJsonObject datasetInfo;
-    QString status; // runStatusName
-    QString transport;
-    qint64 runStartNs = 0;
-    QDateTime wallStart;
-    QJsonObject snapshot; // the stored snapshot (plan + run details)
-};
-
-QString formatRunReport(const RunReportInput &in);
-// vLLM's result JSON plus ServeBench's keys (client health, MLPerf judgement, snapshot).
-QJsonObject runResultJson(const RunReportInput &in, bool detailed);
-// Per-request CSV with a header row; times in ms, absolute times in s from run start.
-QByteArray requestsCsv(const RunReportInput &in);
-
+using sb::formatRunReport;
+using sb::requestsCsv;
+using sb::runResultJson;
+using sb::RunReportInput;
 } // namespace sb::cli

@@ -96,7 +96,14 @@ int simulateCommand(const QStringList &args)
         {u"jitter-dist"_s, u"Jitter distribution: uniform (+-jitter) or gaussian (sigma)."_s, u"DIST"_s},
         {u"tokens-per-chunk"_s, u"Tokens per chunk, as with speculative decoding (default 1)."_s, u"K"_s},
         {u"capacity"_s, u"Concurrent sequences; more requests queue FIFO (default 0 = unlimited)."_s, u"N"_s},
-        {u"prefill-ms-per-token"_s, u"Extra TTFT per prompt token in ms (default 0)."_s, u"MS"_s},
+        {u"prefill-ms-per-token"_s, u"Extra TTFT per prompt token not served from the prefix cache, "
+                                    "in ms (default 0)."_s, u"MS"_s},
+        {u"prefix-cache"_s, u"Model vLLM's automatic prefix caching: repeated leading blocks of a "
+                            "prompt skip prefill, and usage reports prompt_tokens_details.cached_tokens. "
+                            "Changes TTFT only with --prefill-ms-per-token > 0."_s},
+        {u"prefix-block-tokens"_s, u"Prefix-cache block size in tokens (words) (default %1)."_s.arg(c.prefixBlockTokens), u"N"_s},
+        {u"prefix-cache-blocks"_s, u"Prefix-cache capacity in blocks, least recently used evicted "
+                                   "(default %1)."_s.arg(c.prefixCacheBlocks), u"N"_s},
         {u"default-max-tokens"_s, u"Tokens when a request gives no max_tokens (default %1)."_s.arg(c.defaultMaxTokens), u"N"_s},
         {u"max-model-len"_s, u"Context length; longer requests get a 400 (default %1)."_s.arg(c.maxModelLen), u"N"_s},
         {u"model"_s, u"Model name served (default %1)."_s.arg(c.modelName), u"NAME"_s},
@@ -137,6 +144,9 @@ int simulateCommand(const QStringList &args)
             return fail(u"--model: the name must not be empty"_s);
     }
     c.unpaced = p.isSet(u"unpaced"_s);
+    c.prefixCache = p.isSet(u"prefix-cache"_s);
+    if (!c.prefixCache && (p.isSet(u"prefix-block-tokens"_s) || p.isSet(u"prefix-cache-blocks"_s)))
+        return fail(u"--prefix-block-tokens and --prefix-cache-blocks need --prefix-cache"_s);
     if (!parseInt(p, u"port"_s, 0, 65535, &port, &error)
         || !parseDouble(p, u"ttft-ms"_s, 0, &c.ttftMs, &error)
         || !parseDouble(p, u"itl-ms"_s, 0, &c.itlMs, &error)
@@ -147,6 +157,8 @@ int simulateCommand(const QStringList &args)
         || !parseInt(p, u"default-max-tokens"_s, 1, 1 << 24, &c.defaultMaxTokens, &error)
         || !parseInt(p, u"max-model-len"_s, 0, 1 << 30, &c.maxModelLen, &error)
         || !parseInt(p, u"fault-after"_s, 0, 1 << 24, &c.faultAfterTokens, &error)
+        || !parseInt(p, u"prefix-block-tokens"_s, 1, 1 << 20, &c.prefixBlockTokens, &error)
+        || !parseInt(p, u"prefix-cache-blocks"_s, 0, 1 << 30, &c.prefixCacheBlocks, &error)
         || !parseDouble(p, u"duration"_s, 0, &duration, &error))
         return fail(error);
     c.port = quint16(port);
@@ -184,7 +196,14 @@ int simulateCommand(const QStringList &args)
         err << "servebench-cli simulate: " << sim.errorString() << "\n";
         return 1;
     }
-    out << "Simulator listening on " << sim.baseUrl().toString() << " (model " << c.modelName << ")\n";
+    out << "Simulator listening on " << sim.baseUrl().toString() << " (model " << c.modelName;
+    if (c.prefixCache) {
+        out << ", prefix cache: blocks of " << c.prefixBlockTokens << " tokens, at most "
+            << c.prefixCacheBlocks << " blocks";
+        if (c.prefillMsPerToken <= 0)
+            out << "; no effect on TTFT without --prefill-ms-per-token";
+    }
+    out << ")\n";
     out.flush();
 
 #ifdef Q_OS_UNIX

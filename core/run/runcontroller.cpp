@@ -2,6 +2,7 @@
 
 #include "client/qnamtransport.h"
 #include "client/requestbuilder.h"
+#include "client/sockettransport.h"
 #include "common/clock.h"
 #include "data/dataset.h"
 #include "load/schedule.h"
@@ -19,9 +20,11 @@ using namespace Qt::StringLiterals;
 namespace sb {
 
 namespace {
-// More open streams than this need the socket transport; the manager pool would need
-// hundreds of threads.
-constexpr int kMaxStreams = 4096;
+// The manager pool needs a manager per 6 streams; beyond this it would need hundreds of them.
+constexpr int kMaxQnamStreams = 4096;
+// The socket transport holds a descriptor and a few hundred bytes per stream; the descriptor
+// limit (raised to the hard limit when needed) is what binds.
+constexpr int kMaxSocketStreams = 100000;
 constexpr qint64 kSliceNs = 20'000'000; // how often a sleeping dispatcher checks for stop
 constexpr qint64 kStartLeadNs = 5'000'000; // lets the first request be sent on time
 
@@ -34,6 +37,23 @@ void sleepUntil(qint64 deadlineNs)
     }
 }
 } // namespace
+
+const char *transportKindName(TransportKind kind)
+{
+    return kind == TransportKind::Qnam ? "qnam" : "socket";
+}
+
+bool transportKindFromName(const QString &name, TransportKind *out)
+{
+    const QString n = name.trimmed().toLower();
+    if (n == "qnam"_L1)
+        *out = TransportKind::Qnam;
+    else if (n == "socket"_L1)
+        *out = TransportKind::Socket;
+    else
+        return false;
+    return true;
+}
 
 const char *runStatusName(RunStatus s)
 {
@@ -153,16 +173,21 @@ bool RunController::start(QString *error)
                                                        : p.maxConcurrency;
     else if (p.maxConcurrency > 0)
         m_cap = p.maxConcurrency;
-    else
-        m_cap = int(std::min<qint64>(m_schedule.size(), kMaxStreams));
-    if (m_cap > kMaxStreams) {
-        *error = u"concurrency %1 is above what this transport holds (%2)"_s.arg(m_cap).arg(
-            kMaxStreams);
+    const int maxStreams =
+        m_transportKind == TransportKind::Qnam ? kMaxQnamStreams : kMaxSocketStreams;
+    if (!m_closedLoop && p.maxConcurrency <= 0)
+        m_cap = int(std::min<qint64>(m_schedule.size(), maxStreams));
+    if (m_cap > maxStreams) {
+        *error = u"concurrency %1 is above what the %2 transport holds (%3)"_s.arg(m_cap).arg(
+            QString::fromLatin1(transportKindName(m_transportKind))).arg(maxStreams);
         return false;
     }
     m_cap = std::max(1, m_cap);
 
-    m_transport = std::make_unique<QnamTransport>();
+    if (m_transportKind == TransportKind::Qnam)
+        m_transport = std::make_unique<QnamTransport>();
+    else
+        m_transport = std::make_unique<SocketTransport>();
     m_transport->prepare(m_cap);
     m_slots = std::make_unique<QSemaphore>(m_cap);
     QSemaphore *sem = m_slots.get();
@@ -180,7 +205,7 @@ bool RunController::start(QString *error)
     m_runTag = QString::number(QRandomGenerator::system()->generate64() & 0xffffffffffULL, 16);
     m_status = RunStatus::Running;
     m_wallStart = QDateTime::currentDateTimeUtc();
-    m_runStartNs = monotonicNs() + kStartLeadNs;
+    m_runStartNs = std::max(m_startAt, monotonicNs() + kStartLeadNs);
     m_dispatcher = std::thread([this] { dispatchLoop(); });
     return true;
 }

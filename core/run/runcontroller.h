@@ -20,7 +20,13 @@ struct PromptItem;
 enum class RunStatus { Idle, Running, Completed, Interrupted, Failed };
 const char *runStatusName(RunStatus s);
 
-enum class TransportKind { Qnam };
+// Which HTTP client carries the run's requests. Socket (the default) is the hand-written
+// HTTP/1.1 client built for high concurrency and precise receive times; Qnam is the
+// QNetworkAccessManager pool, which keeps proxies and HTTP/2-capable plumbing.
+enum class TransportKind { Qnam, Socket };
+const char *transportKindName(TransportKind kind); // "qnam" | "socket"
+// Accepts "qnam" and "socket" (case-insensitive); false for anything else.
+bool transportKindFromName(const QString &name, TransportKind *out);
 
 // Drives one run: turns the plan's schedule into requests at the right instants, keeps the
 // concurrency cap, collects the finished records. Works the same under the GUI and the CLI.
@@ -43,6 +49,9 @@ public:
     // Replaces the computed schedule (trace replay): offsets in ns from the run start, one per
     // request, in order. The run then issues exactly these requests.
     void setScheduleOverride(const QList<qint64> &offsetsNs) { m_override = offsetsNs; }
+    // The monotonic instant the schedule starts from (offset 0). By default start() picks "now
+    // plus a few ms"; a recorder that must store the start before the run begins sets it.
+    void setStartAt(qint64 monotonicNs) { m_startAt = monotonicNs; }
     bool start(QString *error);
     // Stops issuing, cancels the streams in flight; finished() follows with Interrupted.
     void stop();
@@ -62,6 +71,9 @@ public:
     QString runTag() const { return m_runTag; }
     // Keep records in memory (default). A store-backed run may turn this off for huge runs.
     void setKeepRecords(bool keep) { m_keepRecords = keep; }
+    // Before start(); applies to the next run.
+    void setTransportKind(TransportKind kind) { m_transportKind = kind; }
+    TransportKind transportKind() const { return m_transportKind; }
 
 signals:
     void requestCompleted(const sb::RequestRecord &record);
@@ -86,11 +98,13 @@ private:
     std::atomic<qint64> m_issued{0};
     bool m_dispatcherDone = false;
     bool m_keepRecords = true;
+    TransportKind m_transportKind = TransportKind::Socket;
     qint64 m_received = 0;
     qint64 m_planned = 0;
     int m_cap = 0;
     QList<qint64> m_schedule;
     QList<qint64> m_override;
+    qint64 m_startAt = 0;
     qint64 m_warmupByCount = 0;
     bool m_closedLoop = false;
     QString m_runTag;

@@ -136,6 +136,7 @@ qint64 RunRecorder::beginRun(const RunPlan &plan, const QJsonObject &snapshot,
     meta.profileId = ensureProfile(plan.profile);
     meta.sweepId = sweepId;
     meta.sweepPosition = sweepPosition;
+    meta.startedMonoNs = startMonoNs;
     if (meta.sutId <= 0 || meta.datasetId <= 0 || meta.profileId <= 0) {
         *error = m_store->lastError();
         return 0;

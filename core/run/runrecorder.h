@@ -31,7 +31,7 @@ public:
                        QString *error);
     // Inserts the run (status running). The snapshot must already be scrubbed (RunPlan::toJson).
     qint64 beginRun(const RunPlan &plan, const QJsonObject &snapshot, const DatasetInfo &dataset,
-                    qint64 sweepId, int sweepPosition, QString *error);
+                    qint64 sweepId, int sweepPosition, qint64 startMonoNs, QString *error);
     // Every record the controller finishes goes to the writer; a write failure stops the run.
     void attach(RunController *controller);
     bool finishRun(RunStatus status, const QJsonObject &summary, QString *error);

@@ -1,6 +1,9 @@
 // servebench-cli end to end, as a user runs it: real processes, the built-in simulator (in the
 // CLI's own process or as `servebench-cli simulate`), real sockets and project files.
 #include "common/clock.h"
+#include "config/runplan.h"
+#include "load/schedule.h"
+#include "metrics/requestrecord.h"
 #include "store/projectstore.h"
 
 #include <QJsonArray>
@@ -255,6 +258,27 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(r.err)); // the run completed; the result is INVALID
         QVERIFY(r.out.contains("Result is : INVALID"_L1));
         QVERIFY2(r.out.contains("TTFT p99"_L1), qPrintable(r.out));
+    }
+
+    void storedPoissonScheduleMatchesTheSeed()
+    {
+        const QString project = m_dir.filePath(u"poisson.sbproj"_s);
+        const Result r = runCli({u"run"_s, u"--project"_s, project, u"--request-rate"_s, u"40"_s,
+                                 u"--seed"_s, u"42"_s, u"--num-prompts"_s, u"30"_s,
+                                 u"--random-output-len"_s, u"2"_s});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        ProjectStore store;
+        QVERIFY(store.open(project, ProjectStore::OpenMode::ReadOnly));
+        const auto run = store.loadRun(store.listRuns().first().id);
+        QVERIFY(run.has_value());
+        const RunPlan plan = RunPlan::fromJson(run->snapshot);
+        QCOMPARE(plan.profile.seed, quint64(42));
+        const QList<qint64> schedule = buildSchedule(plan.profile, 30, 42);
+        const QList<RequestRecord> recs = store.loadRequests(run->id);
+        QCOMPARE(recs.size(), 30);
+        for (int i = 0; i < recs.size(); ++i)
+            QCOMPARE(recs[i].tSched - run->startedMonoNs, schedule[i]);
+        QVERIFY(schedule.last() > schedule.first()); // a real Poisson schedule, not all zeros
     }
 
     void killedRunIsInterruptedWithItsRecords()

@@ -1,0 +1,239 @@
+// `merge`: the result files of N agents that ran `run --shard I/N` become one run of the plan,
+// recorded in a project and summarized from the union of the raw records.
+#include "commands.h"
+
+#include "args.h"
+#include "runreport.h"
+#include "shardmerge.h"
+#include "shardrecords.h"
+
+#include "metrics/definitions.h"
+#include "store/projectstore.h"
+#include "store/runwriter.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QTextStream>
+
+using namespace Qt::StringLiterals;
+
+namespace sb::cli {
+
+namespace {
+
+int fail(const QString &message, int code = 1)
+{
+    QTextStream(stderr) << "servebench-cli merge: error: " << message << "\n";
+    return code;
+}
+
+QString uniqueName(const QString &base, const QStringList &taken)
+{
+    QString name = base;
+    for (int n = 2; taken.contains(name); ++n)
+        name = u"%1 #%2"_s.arg(base).arg(n);
+    return name;
+}
+
+// Links the merged run to the project's SUT, dataset and profile rows like a recorded run,
+// reusing an identical row (the agents' project, a previous merge) when there is one.
+void linkEntities(ProjectStore &store, const MergedRun &m, RunInfo *meta)
+{
+    QStringList names;
+    for (const StoredSut &s : store.listSuts()) {
+        if (s.config.toJson() == m.plan.sut.toJson())
+            meta->sutId = s.id;
+        names.append(s.config.name);
+    }
+    if (meta->sutId == 0) {
+        StoredSut s;
+        s.config = m.plan.sut;
+        s.config.name = uniqueName(m.plan.sut.name.isEmpty() ? m.plan.sut.baseUrl : m.plan.sut.name,
+                                   names);
+        meta->sutId = store.saveSut(s);
+    }
+    names.clear();
+    for (const StoredDataset &d : store.listDatasets()) {
+        if (d.contentHash == m.datasetHash && d.spec.toJson() == m.plan.dataset.toJson())
+            meta->datasetId = d.id;
+        names.append(d.name);
+    }
+    if (meta->datasetId == 0) {
+        StoredDataset d;
+        d.name = uniqueName(m.plan.dataset.versionLabel.isEmpty()
+                                ? QString::fromLatin1(datasetKindName(m.plan.dataset.kind)) +
+                                      u' ' + m.datasetHash.left(12)
+                                : m.plan.dataset.versionLabel,
+                            names);
+        d.contentHash = m.datasetHash;
+        d.spec = m.plan.dataset;
+        meta->datasetId = store.saveDataset(d);
+    }
+    names.clear();
+    for (const StoredLoadProfile &p : store.listLoadProfiles()) {
+        if (p.profile.toJson() == m.plan.profile.toJson())
+            meta->profileId = p.id;
+        names.append(p.name);
+    }
+    if (meta->profileId == 0) {
+        StoredLoadProfile p;
+        p.name = uniqueName(
+            u"%1 @ %2 req/s"_s.arg(QString::fromLatin1(scenarioName(m.plan.profile.scenario)),
+                                   m.plan.profile.unlimitedRate()
+                                       ? u"inf"_s
+                                       : QString::number(m.plan.profile.requestRate)),
+            names);
+        p.profile = m.plan.profile;
+        meta->profileId = store.saveLoadProfile(p);
+    }
+    meta->sutId = std::max<qint64>(0, meta->sutId);
+    meta->datasetId = std::max<qint64>(0, meta->datasetId);
+    meta->profileId = std::max<qint64>(0, meta->profileId);
+}
+
+qint64 storeMerged(const QString &path, const MergedRun &m, const QString &name,
+                   const QJsonObject &summary, QString *error)
+{
+    RunInfo meta;
+    meta.name = name;
+    meta.host = u"merged: "_s + m.hosts.join(u", "_s);
+    meta.startedUtc = m.wallStart;
+    // The merged run's times are on the UTC axis (see the snapshot's merge.time_axis).
+    meta.startedMonoNs = m.startNs;
+    {
+        ProjectStore store;
+        if (!store.open(path)) {
+            *error = store.lastError();
+            return 0;
+        }
+        linkEntities(store, m, &meta);
+    }
+    RunWriter writer;
+    if (!writer.open(path, error))
+        return 0;
+    const qint64 id = writer.beginRun(m.snapshot, meta, error);
+    if (id <= 0)
+        return 0;
+    for (const RequestRecord &r : m.records)
+        writer.append(r);
+    StoredRunStatus status = StoredRunStatus::Completed;
+    storedRunStatusFromName(m.status, &status);
+    if (!writer.finishRun(status, summary,
+                          status == StoredRunStatus::Completed
+                              ? QString()
+                              : u"merged from agents that did not all complete"_s,
+                          m.wallEnd, m.endNs, error))
+        return 0;
+    writer.close();
+    return id;
+}
+
+} // namespace
+
+int mergeCommand(const QStringList &argv)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    Args a({
+        {u"help"_s, OptionSpec::Flag, u"show this help"_s, {}},
+        {u"project"_s, OptionSpec::Value,
+         u"record the merged run into this project file (created when missing)"_s, {}},
+        {u"name"_s, OptionSpec::Value, u"a name for the merged run"_s, {}},
+        {u"save-result"_s, OptionSpec::Flag, u"also write the merged result JSON"_s, {}},
+        {u"save-detailed"_s, OptionSpec::Flag, u"include per-request arrays in the JSON"_s, {}},
+        {u"result-dir"_s, OptionSpec::Value, u"folder for the result JSON"_s, {}},
+        {u"result-filename"_s, OptionSpec::Value,
+         u"file name of the result JSON (default merged-<plan hash>.json)"_s, {}},
+    });
+    QString error;
+    if (!a.parse(argv, &error))
+        return fail(error, 2);
+    if (a.has(u"help"_s)) {
+        out << "usage: servebench-cli merge --project FILE [options] RESULT...\n\n"
+               "Combines the results of agents that ran `servebench-cli run --shard I/N` (result\n"
+               "JSON from --save-result --save-detailed, or project files from --project) into\n"
+               "one run. Statistics are recomputed from the union of the raw records.\n\n"
+            << a.helpText();
+        return 0;
+    }
+    const QString project = a.value(u"project"_s);
+    if (project.isEmpty() && !a.has(u"save-result"_s))
+        return fail(u"--project FILE is required (or --save-result)"_s, 2);
+    if (a.positional().isEmpty())
+        return fail(u"give the agents' result files (JSON or project files)"_s, 2);
+
+    QList<ShardRun> runs;
+    for (const QString &path : a.positional())
+        if (!loadShardRuns(path, &runs, &error))
+            return fail(error);
+    MergedRun merged;
+    if (!mergeShardRuns(runs, &merged, &error))
+        return fail(error);
+
+    RunReportInput in;
+    in.plan = merged.plan;
+    in.plan.name = a.value(u"name"_s, merged.plan.name);
+    in.records = merged.records;
+    in.datasetHash = merged.datasetHash;
+    in.datasetInfo = merged.datasetInfo;
+    in.status = merged.status;
+    in.transport = u"merged"_s;
+    in.runStartNs = merged.startNs;
+    in.wallStart = merged.wallStart;
+    in.snapshot = merged.snapshot;
+
+    out << formatRunReport(in);
+    const QJsonObject mergeInfo = merged.snapshot.value(u"merge"_s).toObject();
+    out << "\n---------------Merged from " << merged.hosts.size() << " agents---------------\n";
+    for (const QJsonValue &v : mergeInfo.value(u"shards"_s).toArray()) {
+        const QJsonObject s = v.toObject();
+        const QJsonObject off = s.value(u"clock_offset"_s).toObject();
+        out << "shard " << s.value(u"index"_s).toInt() << ": " << s.value(u"records"_s).toInteger()
+            << " records, host " << s.value(u"host"_s).toString() << ", "
+            << s.value(u"status"_s).toString() << ", start +"
+            << QString::number(s.value(u"start_delay_ms"_s).toDouble(), 'f', 3) << " ms, clock ";
+        if (off.value(u"source"_s).toString() == "none"_L1)
+            out << "offset not measured\n";
+        else
+            out << "offset " << QString::number(off.value(u"offset_ms"_s).toDouble(), 'f', 3)
+                << " ms ± " << QString::number(off.value(u"uncertainty_ms"_s).toDouble(), 'f', 3)
+                << " ms (" << off.value(u"source"_s).toString() << ", "
+                << off.value(u"method"_s).toString() << ")\n";
+    }
+    out << "Start skew between agents (ms):          "
+        << QString::number(double(merged.startSkewNs) / 1e6, 'f', 3) << "\n";
+    out << "Clock offsets applied:                   "
+        << (merged.offsetsApplied ? "yes" : "no (host clocks trusted)") << "\n";
+    out << "Time axis: UTC from each agent's CLOCK_REALTIME/CLOCK_MONOTONIC anchor; "
+           "HTTP Date offsets have 1 s resolution unless a second edge was caught.\n";
+    out.flush();
+
+    const QJsonObject summary = runResultJson(in, false);
+    if (!project.isEmpty()) {
+        const qint64 id = storeMerged(project, merged, in.plan.name, summary, &error);
+        if (id <= 0)
+            return fail(u"--project %1: %2"_s.arg(project, error));
+        err << "Merged run " << id << " recorded in " << project << "\n";
+    }
+    if (a.has(u"save-result"_s) || a.has(u"save-detailed"_s)) {
+        QString name = a.value(u"result-filename"_s);
+        if (name.isEmpty())
+            name = u"merged-%1.json"_s.arg(mergeInfo.value(u"plan_hash"_s).toString().left(12));
+        const QString dir = a.value(u"result-dir"_s);
+        if (!dir.isEmpty())
+            QDir().mkpath(dir);
+        const QString path = dir.isEmpty() ? name : QDir(dir).filePath(name);
+        QSaveFile f(path);
+        const QJsonObject json = runResultJson(in, a.has(u"save-detailed"_s));
+        if (!f.open(QIODevice::WriteOnly) ||
+            f.write(QJsonDocument(json).toJson(QJsonDocument::Indented)) < 0 || !f.commit())
+            return fail(u"cannot write %1: %2"_s.arg(path, f.errorString()));
+        err << "Result saved to " << path << "\n";
+    }
+    return merged.status == "completed"_L1 ? 0 : 3;
+}
+
+} // namespace sb::cli
