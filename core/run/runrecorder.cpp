@@ -127,7 +127,7 @@ qint64 RunRecorder::createSweep(const QString &name, const QString &kind,
 
 qint64 RunRecorder::beginRun(const RunPlan &plan, const QJsonObject &snapshot,
                              const DatasetInfo &dataset, qint64 sweepId, int sweepPosition,
-                             QString *error)
+                             qint64 startMonoNs, QString *error)
 {
     RunInfo meta;
     meta.name = plan.name;
