@@ -41,7 +41,7 @@ struct SimConfig
     double itlMs = 10.0;            // gap between token chunks
     double jitterMs = 0.0;          // 0 = none; uniform: +-jitterMs, gaussian: sigma = jitterMs
     SimJitter jitter = SimJitter::Uniform;
-    double prefillMsPerToken = 0.0; // added to TTFT per prompt token
+    double prefillMsPerToken = 0.0; // added to TTFT per prompt token not served from the prefix cache
     int tokensPerChunk = 1;         // >1 models speculative decoding (k tokens per chunk)
     int capacity = 0;               // concurrent sequences; more requests queue FIFO. 0 = unlimited
     int defaultMaxTokens = 16;      // when the request gives neither max_tokens nor max_completion_tokens
@@ -53,6 +53,16 @@ struct SimConfig
     quint64 seed = 0;                  // jitter and fault draws
     double faultRates[SimFaultCount] = {}; // fraction of completion requests, indexed by SimFault
     int faultAfterTokens = -1;         // tokens before a mid-stream fault; -1 = half of max_tokens (>= 1)
+
+    // Automatic prefix caching, modelled on vLLM's (see SimPrefixCache): prompts are split into
+    // full blocks of prefixBlockTokens words; the longest run of leading blocks seen before (an
+    // LRU set of at most prefixCacheBlocks blocks) counts as cached and skips prefill, so
+    // TTFT = ttftMs + prefillMsPerToken * (promptTokens - cachedTokens). The cache therefore
+    // changes timing only when prefillMsPerToken > 0. When on, usage reports
+    // prompt_tokens_details.cached_tokens, as vLLM does with --enable-prompt-tokens-details.
+    bool prefixCache = false;
+    int prefixBlockTokens = 16;
+    int prefixCacheBlocks = 100000;
 
     bool recordLog = true;
     int maxLogEntries = 100000;  // oldest entries are dropped beyond this

@@ -38,6 +38,7 @@ struct SimLogEntry
 
     QString prompt;         // prompt text (completions) or joined message contents (chat), bounded
     int promptTokens = 0;   // whitespace-separated words, as the usage chunk reports
+    int cachedTokens = 0;   // prompt tokens served from the prefix cache (0 with the cache off)
     int maxTokens = 0;      // what the request asked for (or the default)
     int completionTokens = 0; // tokens actually written
     bool clientClosed = false; // the client closed the connection before the response ended

@@ -27,9 +27,17 @@ SimRenderer::SimRenderer(const Context &context)
 
 QByteArray SimRenderer::usageObject(int completionTokens) const
 {
-    return "{\"prompt_tokens\":" + QByteArray::number(m_ctx.promptTokens)
+    QByteArray u = "{\"prompt_tokens\":" + QByteArray::number(m_ctx.promptTokens)
         + ",\"total_tokens\":" + QByteArray::number(m_ctx.promptTokens + completionTokens)
-        + ",\"completion_tokens\":" + QByteArray::number(completionTokens) + '}';
+        + ",\"completion_tokens\":" + QByteArray::number(completionTokens);
+    if (m_ctx.cachedTokens >= 0) {
+        // vLLM's field (with --enable-prompt-tokens-details): how much of the prompt hit the cache.
+        u.append(",\"prompt_tokens_details\":{\"cached_tokens\":")
+            .append(QByteArray::number(m_ctx.cachedTokens))
+            .append('}');
+    }
+    u.append('}');
+    return u;
 }
 
 QByteArray SimRenderer::roleEvent() const

@@ -19,9 +19,12 @@ public:
         QByteArray model;   // already a JSON string literal (quoted, escaped)
         qint64 created = 0; // unix seconds
         int promptTokens = 0;
+        int cachedTokens = -1; // >= 0: usage carries prompt_tokens_details.cached_tokens
     };
 
     explicit SimRenderer(const Context &context);
+    // Known only when the request is admitted (the prefix cache is looked up then).
+    void setCachedTokens(int cachedTokens) { m_ctx.cachedTokens = cachedTokens; }
 
     // SSE events ("data: ...\n\n"), without HTTP chunk framing.
     QByteArray roleEvent() const;

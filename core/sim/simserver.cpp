@@ -4,6 +4,7 @@
 #include "simconnection.h"
 #include "simhttprequest.h"
 #include "simlogentry.h"
+#include "simprefixcache.h"
 #include "simrenderer.h"
 #include "simscheduler.h"
 #include "simstats.h"
@@ -32,18 +33,18 @@ bool isMidStreamFault(SimFault f)
 }
 
 // Prompt text as the simulator's tokenizer sees it; token-id arrays count one token per id.
-void appendPrompt(const QJsonValue &v, QString *text, int *idTokens)
+void appendPrompt(const QJsonValue &v, QString *text, QList<qint64> *ids)
 {
     if (v.isString()) {
         if (!text->isEmpty())
             *text += u'\n';
         *text += v.toString();
     } else if (v.isDouble()) {
-        ++*idTokens;
+        ids->append(qint64(v.toDouble()));
     } else if (v.isArray()) {
         const QJsonArray a = v.toArray();
         for (const QJsonValue &e : a)
-            appendPrompt(e, text, idTokens);
+            appendPrompt(e, text, ids);
     }
 }
 
@@ -94,11 +95,13 @@ struct SimServer::Stream
     bool holdsSlot = false;
     bool logged = false;
     qint64 nextDue = 0;
+    QList<quint64> blockKeys; // prefix-cache keys of the prompt's full blocks (cache on only)
 };
 
 SimServer::SimServer(SimStats *stats, QObject *parent)
     : QObject(parent)
     , m_stats(stats)
+    , m_prefixCache(std::make_unique<SimPrefixCache>())
 {
 }
 
@@ -149,6 +152,7 @@ void SimServer::setConfig(const SimConfig &config)
     m_config.tokensPerChunk = qMax(1, m_config.tokensPerChunk);
     m_config.capacity = qMax(0, m_config.capacity);
     m_stats->configure(m_config.recordLog, m_config.maxLogEntries);
+    m_prefixCache->configure(m_config.prefixBlockTokens, m_config.prefixCacheBlocks);
     if (m_scheduler)
         admitWaiting();
 }
@@ -346,7 +350,7 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     const QJsonObject o = doc.object();
 
     QString promptText;
-    int idTokens = 0;
+    QList<qint64> promptIds;
     if (chat) {
         const QJsonValue messages = o.value("messages"_L1);
         if (!messages.isArray() || messages.toArray().isEmpty())
@@ -358,9 +362,9 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
         const QJsonValue prompt = o.value("prompt"_L1);
         if (!prompt.isString() && !prompt.isArray())
             return respondError(connection, request, seq, 400, u"'prompt' is required"_s);
-        appendPrompt(prompt, &promptText, &idTokens);
+        appendPrompt(prompt, &promptText, &promptIds);
     }
-    const int promptTokens = SimRenderer::countTokens(promptText) + idTokens;
+    const int promptTokens = SimRenderer::countTokens(promptText) + int(promptIds.size());
 
     QJsonValue maxValue = chat ? o.value("max_completion_tokens"_L1) : QJsonValue();
     if (maxValue.isUndefined() || maxValue.isNull())
@@ -412,6 +416,7 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     ctx.model = SimRenderer::jsonString(modelName.isEmpty() ? m_config.modelName : modelName);
     ctx.created = QDateTime::currentSecsSinceEpoch();
     ctx.promptTokens = promptTokens;
+    ctx.cachedTokens = m_config.prefixCache ? 0 : -1;
     const QJsonObject streamOptions = o.value("stream_options"_L1).toObject();
     ctx.continuousUsage = streamOptions.value("continuous_usage_stats"_L1).toBool();
 
@@ -434,6 +439,13 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     s->log.prompt = promptText.left(qMax(0, m_config.maxLoggedPromptChars));
     s->log.promptTokens = promptTokens;
     s->log.maxTokens = maxTokens;
+    if (m_config.prefixCache) {
+        // Token ids of a mixed prompt array count after its text: their order is not kept.
+        QList<quint64> tokens = SimPrefixCache::tokenHashes(promptText);
+        for (const qint64 id : std::as_const(promptIds))
+            tokens.append(SimPrefixCache::tokenHash(QString::number(id)) ^ 0x1D5ull);
+        s->blockKeys = SimPrefixCache::blockKeys(tokens, m_prefixCache->blockTokens());
+    }
 
     if (fault == SimFault::Http429 || fault == SimFault::Http500) {
         const int status = fault == SimFault::Http429 ? 429 : 500;
@@ -466,6 +478,7 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     if (m_config.unpaced) {
         s->phase = Stream::Phase::Active;
         s->log.tAdmit = monotonicNs();
+        applyPrefixCache(s);
         if (s->streamed)
             runUnpaced(s);
         else
@@ -499,7 +512,10 @@ void SimServer::admit(Stream *s)
     m_stats->streamStarted();
     const qint64 now = monotonicNs();
     s->log.tAdmit = now;
-    const double ttft = m_config.ttftMs + m_config.prefillMsPerToken * s->log.promptTokens;
+    applyPrefixCache(s);
+    // Cached tokens skip prefill; the rest of the prompt is computed.
+    const double ttft = m_config.ttftMs
+        + m_config.prefillMsPerToken * (s->log.promptTokens - s->log.cachedTokens);
     qint64 due = now + msToNs(jitteredMs(ttft));
     if (!s->streamed) {
         // The whole answer is ready when its last chunk would have been written.
@@ -509,6 +525,19 @@ void SimServer::admit(Stream *s)
     }
     s->nextDue = due;
     m_scheduler->schedule(due, s->id);
+}
+
+void SimServer::applyPrefixCache(Stream *s)
+{
+    if (!m_config.prefixCache)
+        return;
+    // Looked up when the request is admitted, not when it arrives: a queued request finds what
+    // the requests admitted before it have left in the cache. Its own blocks go in right away,
+    // as vLLM caches a block as soon as it is allocated to a scheduled request.
+    const int blocks = m_prefixCache->admit(s->blockKeys);
+    const int cached = qMin(s->log.promptTokens, blocks * m_prefixCache->blockTokens());
+    s->log.cachedTokens = cached;
+    s->renderer.setCachedTokens(cached);
 }
 
 void SimServer::releaseSlot(Stream *s)

@@ -13,6 +13,7 @@ class QTcpServer;
 namespace sb {
 
 class SimConnection;
+class SimPrefixCache;
 class SimScheduler;
 class SimStats;
 struct SimHttpRequest;
@@ -55,6 +56,7 @@ private:
     double jitteredMs(double ms);
     void admitWaiting();
     void admit(Stream *s);
+    void applyPrefixCache(Stream *s);
     After step(Stream *s, qint64 now, QByteArray *out);
     void runPaced(Stream *s);
     void runUnpaced(Stream *s);
@@ -76,6 +78,7 @@ private:
     int m_active = 0;
     std::mt19937_64 m_faultRng;
     std::mt19937_64 m_jitterRng;
+    std::unique_ptr<SimPrefixCache> m_prefixCache;
 };
 
 } // namespace sb

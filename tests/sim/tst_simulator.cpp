@@ -284,6 +284,15 @@ TokenStats analyse(const QList<SseEvent> &events, bool chat)
     return s;
 }
 
+// "stem0 stem1 ... stem{n-1}": n distinct words (n simulator tokens).
+QString numberedWords(const QString &stem, int n)
+{
+    QStringList w;
+    for (int i = 0; i < n; ++i)
+        w << stem + QString::number(i);
+    return w.join(u' ');
+}
+
 SimConfig fastConfig()
 {
     SimConfig c;
@@ -885,6 +894,146 @@ private slots:
         const SimLogEntry e = m_sim->requestLog().first();
         QCOMPARE(e.promptTokens, 100);
         QVERIFY(e.tFirstWrite - e.tAdmit >= qint64(110 * 1e6) - 100'000);
+    }
+
+    void prefixCacheRepeatedPrompt_data()
+    {
+        QTest::addColumn<bool>("chat");
+        QTest::addColumn<bool>("stream");
+        QTest::newRow("completions") << false << true;
+        QTest::newRow("chat") << true << true;
+        QTest::newRow("completions, not streamed") << false << false;
+    }
+
+    void prefixCacheRepeatedPrompt()
+    {
+        QFETCH(bool, chat);
+        QFETCH(bool, stream);
+        SimConfig cfg = fastConfig();
+        cfg.ttftMs = 5;
+        cfg.prefillMsPerToken = 2.0;
+        cfg.prefixCache = true;
+        startSim(cfg);
+        // 40 words: two full blocks of 16 and an 8-word tail that is never cached.
+        const QString prompt = numberedWords(u"rep"_s, 40);
+        QJsonObject body = chat ? chatBody(2, prompt) : completionBody(2, prompt, stream);
+        RawClient c;
+        QVERIFY(c.connectTo(m_sim->port()));
+        QList<QJsonObject> usages;
+        for (int i = 0; i < 2; ++i) {
+            const Response r = c.post(chat ? "/v1/chat/completions" : "/v1/completions", body);
+            QCOMPARE(r.status, 200);
+            if (stream) {
+                const TokenStats st = analyse(sseEvents(r.body), chat);
+                QCOMPARE(st.usageChunks, 1);
+                usages.append(st.usage);
+            } else {
+                usages.append(QJsonDocument::fromJson(r.body).object().value("usage"_L1).toObject());
+            }
+        }
+        QVERIFY(m_sim->waitForLogEntries(2, 5000));
+        const QList<SimLogEntry> log = m_sim->requestLog();
+        // Chat prompts also hold the system message ("be brief": 2 words) before the content.
+        const int promptTokens = chat ? 42 : 40;
+        const int cached = 32; // floor(42/16) = floor(40/16) = 2 full blocks
+        QCOMPARE(log[0].promptTokens, promptTokens);
+        QCOMPARE(log[0].cachedTokens, 0);
+        QCOMPARE(log[1].cachedTokens, cached);
+        QCOMPARE(usages[0].value("prompt_tokens"_L1).toInt(), promptTokens);
+        QCOMPARE(usages[0].value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1).toInt(-1), 0);
+        QCOMPARE(usages[1].value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1).toInt(-1), cached);
+
+        // The simulator writes no earlier than its due time; lateness only adds. So the lower
+        // bounds are exact, and the cached request must be faster by most of the skipped prefill
+        // (half of it leaves room for a late wake-up on a loaded machine).
+        const double cold = nsToMs(log[0].tFirstWrite - log[0].tAdmit);
+        const double warm = nsToMs(log[1].tFirstWrite - log[1].tAdmit);
+        QVERIFY2(cold >= cfg.ttftMs + 2.0 * promptTokens - 0.1, qPrintable(u"cold %1 ms"_s.arg(cold)));
+        QVERIFY2(warm >= cfg.ttftMs + 2.0 * (promptTokens - cached) - 0.1, qPrintable(u"warm %1 ms"_s.arg(warm)));
+        QVERIFY2(cold - warm >= 0.5 * 2.0 * cached,
+                 qPrintable(u"cold %1 ms, warm %2 ms"_s.arg(cold).arg(warm)));
+    }
+
+    void prefixCacheSharedPrefix_data()
+    {
+        QTest::addColumn<int>("shared");
+        QTest::addColumn<int>("blockTokens");
+        for (int k : {0, 1, 15, 16, 17, 31, 32, 50, 64}) {
+            QTest::addRow("%d shared words", k) << k << 16;
+        }
+        QTest::newRow("blocks of 5, 23 shared") << 23 << 5;
+    }
+
+    void prefixCacheSharedPrefix()
+    {
+        QFETCH(int, shared);
+        QFETCH(int, blockTokens);
+        SimConfig cfg = fastConfig();
+        cfg.ttftMs = 0;
+        cfg.itlMs = 0;
+        cfg.prefixCache = true;
+        cfg.prefixBlockTokens = blockTokens;
+        startSim(cfg);
+        const QString prefix = numberedWords(u"shared"_s, shared);
+        const QString a = (prefix + u' ' + numberedWords(u"a"_s, 40)).trimmed();
+        const QString b = (prefix + u' ' + numberedWords(u"b"_s, 40)).trimmed();
+        RawClient c;
+        QVERIFY(c.connectTo(m_sim->port()));
+        QCOMPARE(c.post("/v1/completions", completionBody(1, a)).status, 200);
+        QCOMPARE(c.post("/v1/completions", completionBody(1, b)).status, 200);
+        QVERIFY(m_sim->waitForLogEntries(2, 5000));
+        const QList<SimLogEntry> log = m_sim->requestLog();
+        QCOMPARE(log[0].cachedTokens, 0);
+        QCOMPARE(log[1].cachedTokens, shared / blockTokens * blockTokens);
+    }
+
+    void prefixCacheLruBound()
+    {
+        SimConfig cfg = fastConfig();
+        cfg.ttftMs = 0;
+        cfg.itlMs = 0;
+        cfg.prefixCache = true;
+        cfg.prefixBlockTokens = 4;
+        cfg.prefixCacheBlocks = 4;
+        startSim(cfg);
+        const QString a = numberedWords(u"a"_s, 8);  // 2 blocks
+        const QString b = numberedWords(u"b"_s, 12); // 3 blocks: 5 in a cache of 4
+        RawClient c;
+        QVERIFY(c.connectTo(m_sim->port()));
+        for (const QString &p : {a, b, a, b, b})
+            QCOMPARE(c.post("/v1/completions", completionBody(1, p)).status, 200);
+        QVERIFY(m_sim->waitForLogEntries(5, 5000));
+        QList<int> cached;
+        for (const SimLogEntry &e : m_sim->requestLog())
+            cached << e.cachedTokens;
+        // a: miss. b: miss, evicts a's tail block. a: its first block only (4), re-inserting
+        // its tail evicts b's tail. b: 2 of 3 blocks (8), evicting a's tail again. b: all 12.
+        QCOMPARE(cached, (QList<int>{0, 0, 4, 8, 12}));
+    }
+
+    void prefixCacheOff()
+    {
+        SimConfig cfg = fastConfig();
+        cfg.ttftMs = 0;
+        cfg.itlMs = 0;
+        QVERIFY(!cfg.prefixCache); // off by default
+        startSim(cfg);
+        const QString prompt = numberedWords(u"w"_s, 40);
+        RawClient c;
+        QVERIFY(c.connectTo(m_sim->port()));
+        for (int i = 0; i < 2; ++i) {
+            const Response r = c.post("/v1/completions", completionBody(1, prompt));
+            const TokenStats st = analyse(sseEvents(r.body), false);
+            QCOMPARE(st.usageChunks, 1);
+            QCOMPARE(st.usage.value("prompt_tokens"_L1).toInt(), 40);
+            QVERIFY(!st.usage.contains("prompt_tokens_details"_L1));
+            QVERIFY(!r.body.contains("cached_tokens"));
+        }
+        const Response full = c.post("/v1/completions", completionBody(1, prompt, false));
+        QVERIFY(!full.body.contains("cached_tokens"));
+        QVERIFY(m_sim->waitForLogEntries(3, 5000));
+        for (const SimLogEntry &e : m_sim->requestLog())
+            QCOMPARE(e.cachedTokens, 0);
     }
 
     void chunkGapsFollowItl_data()
