@@ -638,6 +638,34 @@ qint64 ProjectStore::saveBillItem(const BillItemRow &b)
     return b.id > 0 ? b.id : q.lastInsertId().toLongLong();
 }
 
+QList<qint64> ProjectStore::saveBillItems(const QList<BillItemRow> &items)
+{
+    if (!writable())
+        return {};
+    QSqlDatabase d = db();
+    if (!d.transaction()) {
+        fail(ProjectFile::describe(d.lastError()));
+        return {};
+    }
+    QList<qint64> ids;
+    for (const BillItemRow &b : items) {
+        const qint64 id = saveBillItem(b);
+        if (id <= 0) {
+            const QString why = m_error;
+            d.rollback();
+            fail(why);
+            return {};
+        }
+        ids.append(id);
+    }
+    if (!d.commit()) {
+        fail(ProjectFile::describe(d.lastError()));
+        d.rollback();
+        return {};
+    }
+    return ids;
+}
+
 QList<BillItemRow> ProjectStore::listBillItems() const
 {
     QList<BillItemRow> out;
@@ -804,6 +832,37 @@ bool ProjectStore::deleteTestWindow(qint64 id)
     if (!q.exec())
         return fail(ProjectFile::describe(q.lastError()));
     return q.numRowsAffected() == 1 || fail(u"no test window with id %1"_s.arg(id));
+}
+
+// --- project settings ----------------------------------------------------------------------
+
+QString ProjectStore::projectInfo(const QString &name) const
+{
+    QSqlQuery q(db());
+    q.prepare(u"SELECT value FROM project_info WHERE name = ?"_s);
+    q.addBindValue(text(name));
+    if (!q.exec()) {
+        fail(ProjectFile::describe(q.lastError()));
+        return {};
+    }
+    return q.next() ? q.value(0).toString() : QString();
+}
+
+bool ProjectStore::setProjectInfo(const QString &name, const QString &value)
+{
+    if (!writable())
+        return false;
+    if (name.isEmpty() || name.startsWith("created_"_L1))
+        return fail(u"project setting '%1' cannot be set"_s.arg(name));
+    QSqlQuery q(db());
+    q.prepare(u"INSERT INTO project_info (name, value) VALUES (?, ?) "
+              "ON CONFLICT(name) DO UPDATE SET value = excluded.value"_s);
+    q.addBindValue(name);
+    q.addBindValue(text(value));
+    if (!q.exec())
+        return fail(u"saving project setting '%1': %2"_s.arg(name,
+                                                              ProjectFile::describe(q.lastError())));
+    return true;
 }
 
 bool ProjectStore::integrityCheck(QString *details) const

@@ -77,6 +77,9 @@ public:
     bool visitRequests(qint64 runId, const std::function<bool(const RequestRecord &)> &visit) const;
 
     qint64 saveBillItem(const BillItemRow &item);
+    // Saves every item in one transaction, or none (an import is all or nothing). Returns the
+    // row ids in order; empty on failure.
+    QList<qint64> saveBillItems(const QList<BillItemRow> &items);
     QList<BillItemRow> listBillItems() const;
     bool deleteBillItem(qint64 id);
 
@@ -85,6 +88,11 @@ public:
     QList<TestWindowRow> listTestWindows() const;
     std::optional<TestWindowRow> loadTestWindow(qint64 id) const;
     bool deleteTestWindow(qint64 id);
+
+    // Project-wide settings kept in the project_info table (e.g. the cost module's conversion
+    // rates). Empty for an unset name. The file's own facts ("created_*") cannot be overwritten.
+    QString projectInfo(const QString &name) const;
+    bool setProjectInfo(const QString &name, const QString &value);
 
     // PRAGMA integrity_check; `details` gets SQLite's report when it is not "ok".
     bool integrityCheck(QString *details = nullptr) const;
