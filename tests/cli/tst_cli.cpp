@@ -216,7 +216,7 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonObject ml =
             QJsonDocument::fromJson(f.readAll()).object().value(u"mlperf"_s).toObject();
-        QCOMPARE(ml.value(u"scenario"_s).toString(), u"SingleStream"_s);
+        QCOMPARE(ml.value(u"scenario"_s).toString(), u"single-stream"_s);
 
         ProjectStore store;
         QVERIFY(store.open(project, ProjectStore::OpenMode::ReadOnly));

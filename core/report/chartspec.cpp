@@ -1,0 +1,117 @@
+#include "chartspec.h"
+
+#include "metrics/summary.h"
+#include "report/reportrun.h"
+
+#include <algorithm>
+
+namespace sb {
+
+using namespace Qt::StringLiterals;
+
+QList<QPair<double, double>> empiricalCdf(QList<double> values, int maxPoints)
+{
+    QList<QPair<double, double>> out;
+    if (values.isEmpty())
+        return out;
+    std::sort(values.begin(), values.end());
+    const qsizetype n = values.size();
+    const qsizetype points = std::min<qsizetype>(n, std::max(2, maxPoints));
+    out.reserve(points);
+    for (qsizetype k = 0; k < points; ++k) {
+        // Evenly spaced ranks from the first to the last sample.
+        const qsizetype i = points == 1 ? 0 : k * (n - 1) / (points - 1);
+        out.append({values.at(i), double(i + 1) / double(n)});
+    }
+    return out;
+}
+
+QList<double> latencySamples(const ReportRun &run, const QString &metric)
+{
+    QList<double> out;
+    if (!run.rawRecords)
+        return out;
+    for (const RequestRecord &r : run.input.records) {
+        if (r.warmup || !r.ok() || r.tSend <= 0)
+            continue;
+        if (metric == "ttft"_L1) {
+            if (r.tFirst > 0)
+                out.append(double(r.tFirst - r.tSend) / 1e6);
+        } else if (metric == "e2el"_L1) {
+            if (r.tLast > 0)
+                out.append(double(r.tLast - r.tSend) / 1e6);
+        } else if (metric == "tpot"_L1) {
+            const qint32 n = effectiveOutputTokens(r);
+            if (n > 1 && r.tFirst > 0 && r.tLast > 0)
+                out.append(double(r.tLast - r.tFirst) / 1e6 / double(n - 1));
+        } else if (metric == "itl"_L1) {
+            for (qsizetype k = 1; k < r.chunkTimes.size(); ++k)
+                out.append(double(r.chunkTimes.at(k) - r.chunkTimes.at(k - 1)) / 1e6);
+        }
+    }
+    return out;
+}
+
+QList<ChartSpec> reportChartSpecs(const QList<ReportRun> &runs)
+{
+    QList<ChartSpec> specs;
+    const QList<QPair<QString, QString>> metrics = {{u"ttft"_s, u"TTFT"_s},
+                                                    {u"tpot"_s, u"TPOT"_s},
+                                                    {u"itl"_s, u"ITL"_s},
+                                                    {u"e2el"_s, u"E2EL"_s}};
+    for (const auto &m : metrics) {
+        ChartSpec s;
+        s.kind = ChartSpec::Kind::Cdf;
+        s.key = u"cdf_"_s + m.first;
+        s.title = m.second + u" — cumulative distribution"_s;
+        s.xLabel = m.second + u" (ms)"_s;
+        s.yLabel = u"fraction of samples ≤ x"_s;
+        QStringList without;
+        for (const ReportRun &r : runs) {
+            ChartSeries series;
+            series.label = r.label;
+            series.points = empiricalCdf(latencySamples(r, m.first));
+            if (series.points.isEmpty())
+                without << r.label;
+            s.series.append(series);
+        }
+        if (without.size() == runs.size())
+            s.emptyNote = u"no per-request samples in any run"_s;
+        else if (!without.isEmpty())
+            s.emptyNote = u"no per-request samples for %1"_s.arg(without.join(u", "_s));
+        specs.append(s);
+    }
+
+    ChartSpec req;
+    req.kind = ChartSpec::Kind::Bars;
+    req.key = u"throughput_requests"_s;
+    req.title = u"Request throughput and goodput"_s;
+    req.yLabel = u"req/s"_s;
+    ChartSpec tok;
+    tok.kind = ChartSpec::Kind::Bars;
+    tok.key = u"throughput_tokens"_s;
+    tok.title = u"Token throughput"_s;
+    tok.yLabel = u"tok/s"_s;
+    ChartSeries reqTp{u"request throughput"_s, {}, {}};
+    ChartSeries goodput{u"goodput"_s, {}, {}};
+    ChartSeries outTp{u"output tokens"_s, {}, {}};
+    ChartSeries totalTp{u"input + output tokens"_s, {}, {}};
+    bool anyGoodput = false;
+    for (const ReportRun &r : runs) {
+        req.categories << r.label;
+        tok.categories << r.label;
+        reqTp.values << r.summary.requestThroughput;
+        goodput.values << (r.summary.goodputSet ? r.summary.requestGoodput : 0.0);
+        anyGoodput = anyGoodput || r.summary.goodputSet;
+        outTp.values << r.summary.outputThroughput;
+        totalTp.values << r.summary.totalTokenThroughput;
+    }
+    req.series << reqTp;
+    if (anyGoodput)
+        req.series << goodput;
+    tok.series << outTp << totalTp;
+    specs << req << tok;
+    return specs;
+}
+
+} // namespace sb

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace sb {
+
+// What kind of setting a compared field is (DESIGN §9).
+enum class FieldRole {
+    Workload,    // must match for a fair comparison: model, dataset, load, request parameters...
+    Sut,         // what is being compared: endpoint, engine, GPUs... — never a blocker
+    Measurement, // how it was measured: tool version, metric definitions, transport
+};
+const char *fieldRoleName(FieldRole r); // "workload" | "sut" | "measurement"
+
+// One compared setting across the runs.
+struct FieldComparison
+{
+    QString key;   // stable: "model", "dataset_hash", "scenario", "request_rate", ...
+    QString label; // "dataset hash"
+    FieldRole role = FieldRole::Workload;
+    bool blocker = false;   // a difference here forbids ranking (scenario, dataset)
+    QStringList values;     // per run, display text; "unknown" where the run cannot tell
+    QList<bool> known;      // per run
+    bool differs = false;   // two known values differ
+    bool unknown = false;   // some run cannot tell (imported run)
+};
+
+// The comparability of two or more runs, from their snapshots (RunPlan::toJson plus the run's
+// "dataset_info", "tool_version", "imported", "unknown_fields").
+struct Comparability
+{
+    QStringList runLabels;
+    QList<FieldComparison> fields; // every compared field, in report order
+
+    QList<FieldComparison> differences() const; // fields with differs, any role
+    QList<FieldComparison> workloadDifferences() const;
+    QList<FieldComparison> sutDifferences() const;
+    QList<FieldComparison> measurementDifferences() const;
+    QList<FieldComparison> unknowns() const;
+
+    // Variables: each differing workload field counts as one; the SUT counts as one variable
+    // however many of its fields differ (it is the thing compared).
+    int variableCount() const;
+    // The single variable when exactly one differs ("SUT (engine, GPU model)", "request rate"),
+    // empty otherwise.
+    QString singleVariable() const;
+    // Ranking is refused across scenarios or datasets; refusals say why.
+    bool rankable() const { return refusals.isEmpty(); }
+    // No workload field differs and none is unknown: the runs measure the same workload.
+    bool comparable() const { return workloadDifferences().isEmpty() && unknowns().isEmpty(); }
+
+    QStringList refusals; // why ranking is refused
+    QStringList warnings; // confounded variables, unknowns, measurement differences
+
+    // One sentence: "Comparable: only the SUT differs (engine, GPU model)." / "Not rankable: ..."
+    QString verdict() const;
+    QString formatText() const;
+    QJsonObject toJson() const;
+};
+
+// Compares the snapshots; labels name the runs in the messages.
+Comparability checkComparability(const QList<QJsonObject> &snapshots, const QStringList &labels);
+
+} // namespace sb

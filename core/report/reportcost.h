@@ -1,0 +1,34 @@
+#pragma once
+
+#include "cost/billitem.h"
+#include "cost/costbreakdown.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace sb {
+
+class ProjectStore;
+struct ReportRun;
+
+// The cost side of one run in a report: the test window that holds it and that window's
+// breakdown (DESIGN §8), as core/costproject's CostStore computes it for `servebench-cli cost`.
+// A run no window holds has no cost — never zero.
+struct RunCost
+{
+    bool covered = false; // a test window holds the run
+    qint64 windowId = 0;
+    QString windowName;
+    int windowRunCount = 0; // the window's unit costs are over all its runs
+    QStringList windowLoads;
+    CostBreakdown breakdown;
+    QList<BillItem> items;    // the bill items the window considered (its SUT's and shared ones)
+    QString reason;           // why there is no cost, when !covered
+    QStringList otherWindows; // further windows holding the run (the first one is used)
+};
+
+// The cost of each run (same order as `runs`).
+QList<RunCost> costsForRuns(ProjectStore &store, const QList<ReportRun> &runs);
+
+} // namespace sb

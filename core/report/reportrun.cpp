@@ -1,0 +1,117 @@
+#include "reportrun.h"
+
+#include "report/bundle.h"
+#include "report/vllmimport.h"
+#include "store/projectstore.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+
+namespace sb {
+
+using namespace Qt::StringLiterals;
+
+QDateTime ReportRun::wallTime(qint64 monoNs) const
+{
+    if (!info.startedUtc.isValid() || monoNs <= 0)
+        return {};
+    return info.startedUtc.addMSecs((monoNs - info.startedMonoNs) / 1'000'000);
+}
+
+bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QString *error)
+{
+    const auto run = store.loadRun(runId);
+    if (!run) {
+        if (error)
+            *error = u"run %1: no such run in %2"_s.arg(runId).arg(store.path());
+        return false;
+    }
+    ReportRun r;
+    r.id = runId;
+    r.info = *run;
+    // Reports travel further than the project: scrub the snapshot (and the command line inside
+    // it, which scrubSecrets() cannot see into) once here, so every output shows the same text.
+    r.info.snapshot = scrubSecrets(run->snapshot);
+    if (r.info.snapshot.contains(u"command"_s))
+        r.info.snapshot[u"command"_s] =
+            scrubCommandLine(r.info.snapshot.value(u"command"_s).toString());
+    RunReportInput &in = r.input;
+    in.plan = RunPlan::fromJson(run->snapshot);
+    in.snapshot = r.info.snapshot;
+    in.datasetInfo = run->snapshot.value(u"dataset_info"_s).toObject();
+    in.datasetHash = in.datasetInfo.value(u"sha256"_s).toString();
+    in.status = QString::fromLatin1(storedRunStatusName(run->status));
+    in.transport = run->summary.value(u"transport"_s).toString();
+    in.wallStart = run->startedUtc;
+    in.runStartNs = run->startedMonoNs;
+    in.records = store.loadRequests(runId);
+
+    const QJsonObject imported = run->snapshot.value(u"imported"_s).toObject();
+    r.imported = !imported.isEmpty();
+    r.rawRecords = !r.imported || imported.value(u"raw_records"_s).toBool(true);
+    if (r.rawRecords) {
+        r.summary = summarize(in.records, SummaryOptions::forProfile(in.plan.profile));
+    } else {
+        r.summary = runSummaryFromVllmJson(run->summary.value(u"imported_file_summary"_s)
+                                               .toObject(run->summary));
+        r.notes << u"imported without per-request results: the numbers are the file's own "
+                   "summary; distributions and failures by request are not available"_s;
+    }
+    if (r.imported) {
+        // vLLM does not save its goodput SLOs, so a recomputation has none: show the file's.
+        const QJsonObject file = run->summary.value(u"imported_file_summary"_s).toObject();
+        if (!r.summary.goodputSet && file.value(u"request_goodput"_s).isDouble()) {
+            r.summary.goodputSet = true;
+            r.summary.requestGoodput = file.value(u"request_goodput"_s).toDouble();
+        }
+        for (const QJsonValue &n : imported.value(u"notes"_s).toArray())
+            if (!r.notes.contains(n.toString()))
+                r.notes << n.toString();
+    }
+    const QString name = run->name.isEmpty() ? in.plan.sut.name : run->name;
+    r.label = u"#%1 %2"_s.arg(runId).arg(name.size() > 28 ? name.left(27) + u'…' : name);
+    *out = std::move(r);
+    return true;
+}
+
+bool loadReportRuns(const ProjectStore &store, const QList<qint64> &runIds, QList<ReportRun> *out,
+                    QString *error)
+{
+    out->clear();
+    for (qint64 id : runIds) {
+        ReportRun r;
+        if (!loadReportRun(store, id, &r, error))
+            return false;
+        out->append(std::move(r));
+    }
+    return true;
+}
+
+bool parseRunIds(const QString &text, QList<qint64> *out, QString *error)
+{
+    out->clear();
+    static const QRegularExpression sep(u"[,\\s]+"_s);
+    for (const QString &part : text.split(sep, Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qint64 id = part.toLongLong(&ok);
+        if (!ok || id <= 0) {
+            if (error)
+                *error = u"'%1' is not a run id (see `servebench-cli runs`)"_s.arg(part);
+            return false;
+        }
+        if (out->contains(id)) {
+            if (error)
+                *error = u"run %1 is listed twice"_s.arg(id);
+            return false;
+        }
+        out->append(id);
+    }
+    if (out->isEmpty()) {
+        if (error)
+            *error = u"no run ids given"_s;
+        return false;
+    }
+    return true;
+}
+
+} // namespace sb

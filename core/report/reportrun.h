@@ -1,0 +1,43 @@
+#pragma once
+
+#include "metrics/summary.h"
+#include "report/runreport.h"
+#include "store/storetypes.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace sb {
+
+class ProjectStore;
+
+// One stored run as the comparison and the reports see it: its metadata and snapshot, its raw
+// records and its summary recomputed from them (never the number stored at run time), or — for
+// an imported run saved without per-request data — the summary the imported file states.
+struct ReportRun
+{
+    qint64 id = 0;
+    QString label; // "#3 vllm-a100": short, unique within a comparison
+    RunInfo info;  // with snapshot and summary
+    RunReportInput input; // plan, records, dataset hash, status, ...
+    RunSummary summary;
+    bool rawRecords = true; // false: imported without --save-detailed; summary from the file
+    bool imported = false;
+    QStringList notes; // what this run's numbers cannot show (imported runs)
+
+    QString sutName() const { return input.plan.sut.name; }
+    // The wall-clock UTC time of a monotonic timestamp of this run (records, window bounds).
+    QDateTime wallTime(qint64 monoNs) const;
+};
+
+// Loads a run from an open project. False with *error when the run does not exist.
+bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QString *error);
+// Loads several; labels "#<id> <name>" (the name shortened to 28 characters).
+bool loadReportRuns(const ProjectStore &store, const QList<qint64> &runIds, QList<ReportRun> *out,
+                    QString *error);
+
+// "3,5,7" or "3 5" -> ids; false with a reason for anything that is not a positive integer.
+bool parseRunIds(const QString &text, QList<qint64> *out, QString *error);
+
+} // namespace sb

@@ -1,0 +1,168 @@
+#include "runreport.h"
+
+#include "load/mlperfprofile.h"
+#include "metrics/clienthealth.h"
+#include "metrics/resultjson.h"
+#include "metrics/summary.h"
+#include "metrics/summarytext.h"
+
+#include <QJsonArray>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+struct Derived
+{
+    RunSummary summary;
+    ClientHealth health;
+    bool hasMlperf = false;
+    MlperfJudgement mlperf;
+    QString mlperfError;
+};
+
+Derived derive(const RunReportInput &in)
+{
+    Derived d;
+    d.summary = summarize(in.records, SummaryOptions::forProfile(in.plan.profile));
+    d.health = assessClientHealth(in.records, in.plan.profile);
+    if (in.plan.profile.scenario != Scenario::None) {
+        MlperfConstraints c;
+        if (mlperfConstraintsForProfile(in.plan.profile, &c, &d.mlperfError)) {
+            d.mlperf = judgeScenario(in.plan.profile.scenario, in.records, c);
+            d.hasMlperf = true;
+        }
+    }
+    return d;
+}
+
+QString csvField(const QString &s)
+{
+    if (!s.contains(u',') && !s.contains(u'"') && !s.contains(u'\n') && !s.contains(u'\r'))
+        return s;
+    QString q = s;
+    q.replace(u"\""_s, u"\"\""_s);
+    return u'"' + q + u'"';
+}
+
+QString msOrEmpty(qint64 ns, bool valid)
+{
+    return valid ? QString::number(double(ns) / 1e6, 'f', 3) : QString();
+}
+
+} // namespace
+
+QString formatRunReport(const RunReportInput &in)
+{
+    const Derived d = derive(in);
+    SummaryTextOptions to = SummaryTextOptions::forProfile(in.plan.profile);
+    to.datasetHash = in.datasetHash;
+    to.clientHealthWarnings = d.health.warnings;
+    if (in.status != "completed"_L1 && !in.status.isEmpty())
+        to.clientHealthWarnings.append(
+            u"the run was %1: only the requests that finished are counted"_s.arg(in.status));
+    QString out = formatVllmSummary(d.summary, to);
+    // Requested versus measured input length: synthetic prompts are built from a local token
+    // estimate, the server's usage says what the model really saw.
+    double requested = 0, measured = 0;
+    qint64 nReq = 0, nMeas = 0;
+    for (const RequestRecord &r : in.records) {
+        if (r.warmup || !r.ok())
+            continue;
+        if (r.expectedInputTokens >= 0) {
+            requested += r.expectedInputTokens;
+            ++nReq;
+        }
+        if (r.inputSource == TokenSource::ServerUsage) {
+            measured += r.inputTokens;
+            ++nMeas;
+        }
+    }
+    if (nReq > 0)
+        out += u"%1 %2\n"_s.arg(u"Input tokens requested (mean):"_s, -40)
+                   .arg(requested / double(nReq), 0, 'f', 2);
+    out += u"%1 %2\n"_s.arg(u"Input tokens measured by server (mean):"_s, -40)
+               .arg(nMeas > 0 ? QString::number(measured / double(nMeas), 'f', 2)
+                              : u"not reported"_s);
+    if (d.hasMlperf)
+        out += d.mlperf.formatMlperfBlock();
+    else if (!d.mlperfError.isEmpty())
+        out += u"MLPerf judgement not possible: %1\n"_s.arg(d.mlperfError);
+    return out;
+}
+
+QJsonObject runResultJson(const RunReportInput &in, bool detailed)
+{
+    const Derived d = derive(in);
+    ResultJsonOptions jo = ResultJsonOptions::forProfile(in.plan.profile);
+    jo.detailed = detailed;
+    jo.backend = QString::fromLatin1(apiFlavourName(in.plan.sut.flavour));
+    jo.modelId = in.plan.sut.model;
+    jo.numPrompts = in.plan.profile.numPrompts;
+    jo.date = in.wallStart.toLocalTime();
+    jo.runStartNs = in.runStartNs;
+    jo.configSnapshot = in.snapshot.isEmpty() ? in.plan.toJson() : in.snapshot;
+    jo.dataset = in.datasetInfo;
+    QJsonObject o = vllmResultJson(d.summary, in.records, jo);
+    o[u"client_health"_s] = d.health.toJson();
+    o[u"status"_s] = in.status;
+    o[u"transport"_s] = in.transport;
+    if (d.hasMlperf)
+        o[u"mlperf"_s] = d.mlperf.toJson();
+    return o;
+}
+
+QByteArray requestsCsv(const RunReportInput &in)
+{
+    QString out = u"index,request_id,dataset_item,warmup,status,error_class,error_message,"
+                  "http_status,finish_reason,scheduled_s,sent_s,ttft_ms,tpot_ms,e2el_ms,"
+                  "itl_mean_ms,chunks,input_tokens,input_source,output_tokens,output_source,"
+                  "cached_tokens,schedule_lag_ms,client_queue_ms\n"_s;
+    const qint64 t0 = in.runStartNs;
+    for (const RequestRecord &r : in.records) {
+        TokenSource outSrc = TokenSource::Unknown, inSrc = TokenSource::Unknown;
+        const qint32 nOut = effectiveOutputTokens(r, &outSrc);
+        const qint32 nIn = effectiveInputTokens(r, &inSrc);
+        const bool hasFirst = r.tFirst > 0 && r.tSend > 0;
+        const bool hasTpot = r.ok() && hasFirst && nOut > 1;
+        QString itlMean;
+        if (r.chunkTimes.size() > 1)
+            itlMean = QString::number(
+                double(r.chunkTimes.constLast() - r.chunkTimes.constFirst()) / 1e6 /
+                    double(r.chunkTimes.size() - 1),
+                'f', 3);
+        const qint64 queue = r.tQueued > 0 && r.tDispatch >= r.tQueued ? r.tDispatch - r.tQueued : 0;
+        const QStringList row = {
+            QString::number(r.index),
+            csvField(r.requestId),
+            QString::number(r.datasetItem),
+            r.warmup ? u"1"_s : u"0"_s,
+            r.ok() ? u"ok"_s : u"failed"_s,
+            r.ok() ? QString() : QString::fromLatin1(errorClassName(r.error)),
+            csvField(r.errorMessage),
+            QString::number(r.httpStatus),
+            csvField(r.finishReason),
+            r.tSched > 0 ? QString::number(double(r.tSched - t0) / 1e9, 'f', 6) : QString(),
+            r.tSend > 0 ? QString::number(double(r.tSend - t0) / 1e9, 'f', 6) : QString(),
+            msOrEmpty(r.tFirst - r.tSend, hasFirst),
+            hasTpot ? QString::number(double(r.tLast - r.tFirst) / 1e6 / (nOut - 1), 'f', 3)
+                    : QString(),
+            msOrEmpty(r.tLast - r.tSend, r.ok() && r.tLast > 0 && r.tSend > 0),
+            itlMean,
+            QString::number(r.chunkTimes.size()),
+            QString::number(nIn),
+            QString::fromLatin1(tokenSourceName(inSrc)),
+            QString::number(nOut),
+            QString::fromLatin1(tokenSourceName(outSrc)),
+            r.cachedTokens >= 0 ? QString::number(r.cachedTokens) : QString(),
+            msOrEmpty(r.tSend - r.tSched, r.tSend > 0 && r.tSched > 0),
+            msOrEmpty(queue, r.tQueued > 0),
+        };
+        out += row.join(u',') + u'\n';
+    }
+    return out.toUtf8();
+}
+
+} // namespace sb
