@@ -7,7 +7,6 @@
 #include "shardmerge.h"
 #include "shardrecords.h"
 
-#include "metrics/definitions.h"
 #include "store/projectstore.h"
 #include "store/runwriter.h"
 
@@ -166,7 +165,22 @@ int mergeCommand(const QStringList &argv)
         return fail(u"give the agents' result files (JSON or project files)"_s, 2);
 
     QList<ShardRun> runs;
-    for (const QString &path : a.positional())
+    QStringList inputs;
+    for (const QString &path : a.positional()) {
+        // A folder stands for the result JSON files in it: a container's exec-form command has
+        // no shell to expand a glob.
+        if (QFileInfo(path).isDir()) {
+            const QDir dir(path);
+            const QStringList files = dir.entryList({u"*.json"_s}, QDir::Files, QDir::Name);
+            if (files.isEmpty())
+                return fail(u"%1 holds no *.json result file"_s.arg(path));
+            for (const QString &f : files)
+                inputs.append(dir.filePath(f));
+        } else {
+            inputs.append(path);
+        }
+    }
+    for (const QString &path : std::as_const(inputs))
         if (!loadShardRuns(path, &runs, &error))
             return fail(error);
     MergedRun merged;

@@ -101,7 +101,7 @@ bool mergeShardRuns(const QList<ShardRun> &runs, MergedRun *out, QString *error)
         if (!seen.contains(i))
             missing.append(QString::number(i));
     if (!missing.isEmpty()) {
-        *error = u"shard%1 %2 of %3 missing: a merged run must hold every agent's requests"_s
+        *error = u"shard%1 %2 of %3 %4 missing: a merged run must hold every agent's requests"_s
                      .arg(missing.size() > 1 ? u"s"_s : QString(), missing.join(u", "_s))
                      .arg(count)
                      .arg(missing.size() > 1 ? u"are"_s : u"is"_s);
