@@ -183,6 +183,11 @@ bool RunController::start(QString *error)
         return false;
     }
     m_cap = std::max(1, m_cap);
+    // What a progress bar can count on: every request of a count-bound run, warm-up included;
+    // 0 for a duration-bound run, whose end is a time.
+    m_planned = !m_override.isEmpty() ? m_schedule.size()
+                : p.durationS > 0      ? 0
+                                       : qint64(p.warmupRequests) + p.numPrompts;
 
     if (m_transportKind == TransportKind::Qnam)
         m_transport = std::make_unique<QnamTransport>();

@@ -1,0 +1,215 @@
+// The live dashboard attached to the real engine running against the in-process simulator.
+#include "uiviewstestutil.h"
+
+#include "charts/chartview.h"
+#include "metrics/summary.h"
+#include "rundashboard.h"
+
+#include <QElapsedTimer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QXYSeries>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace sb;
+
+class TestRunDashboard : public QObject
+{
+    Q_OBJECT
+
+    static void compareWithController(const RunDashboard &d, const RunController &c)
+    {
+        // The counters are immediate; the lag p99 needs the worker's last batch.
+        QTRY_VERIFY_WITH_TIMEOUT(!d.hasPendingWork(), 30000);
+        const RunDashboard::Counters k = d.counters();
+        QCOMPARE(k.received, c.completed());
+        QCOMPARE(k.received, qint64(c.records().size()));
+        QCOMPARE(k.sent, c.issued());
+        QCOMPARE(k.inFlight(), 0);
+        qint64 failed = 0, warmup = 0;
+        QMap<QString, qint64> byClass;
+        for (const RequestRecord &r : c.records()) {
+            warmup += r.warmup ? 1 : 0;
+            if (!r.ok()) {
+                ++failed;
+                ++byClass[QString::fromLatin1(errorClassName(r.error))];
+            }
+        }
+        QCOMPARE(k.failed, failed);
+        QCOMPARE(k.succeeded, c.completed() - failed);
+        QCOMPARE(k.warmup, warmup);
+        QCOMPARE(k.failedByClass, byClass);
+        // The schedule-lag p99 is core's, over the measured requests.
+        const RunSummary s = summarize(c.records());
+        if (s.scheduleLag.count > 0)
+            QVERIFY2(std::abs(k.scheduleLagP99Ms - s.scheduleLag.percentile(99)) < 1e-9,
+                     qPrintable(
+                         u"%1 vs %2"_s.arg(k.scheduleLagP99Ms).arg(s.scheduleLag.percentile(99))));
+    }
+
+private slots:
+    void followsARunToTheEnd()
+    {
+        auto sim = uitest::startSimulator(15, 2, 0.05);
+        RunPlan plan = uitest::simPlan(*sim, 150, 12, 300);
+        plan.profile.warmupRequests = 5;
+        RunController controller;
+        controller.configure(plan, uitest::promptItems(20, 12), {});
+
+        RunDashboard dash;
+        dash.resize(1200, 800);
+        dash.show();
+        dash.attach(&controller, plan);
+        QVERIFY(dash.isAttached());
+        QSignalSpy finished(&controller, &RunController::finished);
+        QString error;
+        QVERIFY2(controller.start(&error), qPrintable(error));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(controller.status(), RunStatus::Completed);
+        QCOMPARE(controller.records().size(), 155);
+
+        compareWithController(dash, controller);
+        QVERIFY(dash.counters().failed > 0); // the simulator injected 429s and 500s
+        QVERIFY(dash.refreshCount() > 1);    // the timer ran during the run
+
+        // Charts: filled, thinned to their width, CDF ends at 1.
+        const QList<ChartView *> charts = dash.charts();
+        QCOMPARE(charts.size(), 6);
+        const qint64 ok = dash.counters().succeeded;
+        QVERIFY(charts.at(0)->pointCount(0) > 0);
+        QVERIFY(charts.at(0)->pointCount(0) <=
+                std::min<qint64>(ok, 2 * charts.at(0)->plotColumns()));
+        const QXYSeries *cdf = charts.at(2)->series(0);
+        QVERIFY(cdf->count() > 0);
+        QCOMPARE(cdf->at(cdf->count() - 1).y(), 1.0);
+        QVERIFY(charts.at(3)->pointCount(0) > 0);
+        QVERIFY(charts.at(5)->pointCount(0) > 0); // in flight sampled
+
+        auto *progress = dash.findChild<QProgressBar *>();
+        QVERIFY(progress);
+        QCOMPARE(progress->value(), progress->maximum());
+        auto *stop = dash.findChild<QPushButton *>();
+        QVERIFY(stop && !stop->isEnabled());
+    }
+
+    void stopButtonStopsTheRun()
+    {
+        auto sim = uitest::startSimulator(20, 5, 0);
+        const RunPlan plan = uitest::simPlan(*sim, 5000, 4, 40);
+        RunController controller;
+        controller.configure(plan, uitest::promptItems(10, 20), {});
+        RunDashboard dash;
+        dash.attach(&controller, plan);
+        QSignalSpy stopRequested(&dash, &RunDashboard::stopRequested);
+        QSignalSpy finished(&controller, &RunController::finished);
+        QString error;
+        QVERIFY2(controller.start(&error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(dash.counters().received >= 5, 30000);
+        auto *stop = dash.findChild<QPushButton *>();
+        QVERIFY(stop && stop->isEnabled());
+        QTest::mouseClick(stop, Qt::LeftButton);
+        QCOMPARE(stopRequested.count(), 1);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(controller.status(), RunStatus::Interrupted);
+        QVERIFY(controller.records().size() < 5000);
+        compareWithController(dash, controller);
+    }
+
+    void attachAfterTheRunTakesItsRecords()
+    {
+        auto sim = uitest::startSimulator(5, 1, 0);
+        const RunPlan plan = uitest::simPlan(*sim, 30, 8, qInf());
+        RunController controller;
+        controller.configure(plan, uitest::promptItems(5, 4), {});
+        QSignalSpy finished(&controller, &RunController::finished);
+        QString error;
+        QVERIFY2(controller.start(&error), qPrintable(error));
+        QVERIFY(finished.wait(30000));
+        RunDashboard dash;
+        dash.attach(&controller, plan);
+        compareWithController(dash, controller);
+        dash.detach();
+        QVERIFY(!dash.isAttached());
+        QCOMPARE(dash.counters().received, 30); // what was drawn stays
+    }
+
+    void destroyedWhileReducing()
+    {
+        RunController controller;
+        const QList<RequestRecord> records = uitest::syntheticRecords();
+        for (int i = 0; i < 5; ++i) {
+            auto dash = std::make_unique<RunDashboard>();
+            dash->attach(&controller, RunPlan());
+            for (int k = 0; k < 2000; ++k)
+                emit controller.requestCompleted(records.at(k % records.size()));
+            dash->refresh(); // a batch goes to the worker
+            QTest::qWait(i * 2);
+            dash.reset();
+        }
+        QTest::qWait(50);
+    }
+
+    void perRecordWorkIsSmall()
+    {
+        // The engine can deliver thousands of records a second into the GUI thread; the
+        // dashboard's share there must be a few counters and an append, the reduction happening
+        // in its worker. Records are emitted through the controller's signal without a run, so
+        // only the dashboard's own cost is measured.
+        RunController controller;
+        RunDashboard dash;
+        dash.resize(1200, 800);
+        dash.attach(&controller, RunPlan());
+        const QList<RequestRecord> base = uitest::syntheticRecords();
+        constexpr int kRecords = 20000;
+        QElapsedTimer timer;
+        timer.start();
+        for (int i = 0; i < kRecords; ++i) {
+            RequestRecord r = base.at(1 + i % 6);
+            const qint64 shift = qint64(i) * 1'000'000; // one request per ms
+            r.index = i;
+            r.tSched += shift;
+            r.tSend += shift;
+            r.tQueued += shift;
+            r.tDispatch += shift;
+            r.tFirst += shift;
+            r.tLast += shift;
+            r.tEnd += shift;
+            for (qint64 &t : r.chunkTimes)
+                t += shift;
+            emit controller.requestCompleted(r);
+        }
+        const double perRecordUs = double(timer.nsecsElapsed()) / 1e3 / kRecords;
+        timer.restart();
+        QSignalSpy applied(&dash, &RunDashboard::batchApplied);
+        dash.refresh(); // hands the batch to the worker
+        const double dispatchMs = double(timer.nsecsElapsed()) / 1e6;
+        QVERIFY(applied.wait(60000));
+        const double reduceMs = double(timer.nsecsElapsed()) / 1e6;
+        timer.restart();
+        dash.refresh(); // draws 20k points' worth of data
+        const double drawMs = double(timer.nsecsElapsed()) / 1e6;
+        timer.restart();
+        dash.refresh(); // nothing new: the steady-state cost of a refresh
+        const double idleMs = double(timer.nsecsElapsed()) / 1e6;
+        qInfo("GUI thread: %.2f us per record (test's own record copy included), %.1f ms to "
+              "dispatch the batch, %.1f ms to draw, %.1f ms per refresh after; worker: %.1f ms "
+              "for %d records",
+              perRecordUs, dispatchMs, drawMs, idleMs, reduceMs, kRecords);
+        QCOMPARE(dash.counters().received, kRecords);
+        // Generous bounds for a loaded 2-core debug build; a per-record chart update would
+        // cost milliseconds.
+        QVERIFY2(perRecordUs < 50, qPrintable(QString::number(perRecordUs)));
+        QVERIFY2(dispatchMs < 1000, qPrintable(QString::number(dispatchMs)));
+        QVERIFY2(drawMs < 2000, qPrintable(QString::number(drawMs)));
+        QVERIFY(!dash.hasPendingWork());
+        QVERIFY(dash.charts().at(0)->pointCount(0) > 0);
+        for (ChartView *c : dash.charts())
+            for (int s = 0; c->series(s); ++s)
+                QVERIFY(c->pointCount(s) <= 2 * c->plotColumns() + 2);
+    }
+};
+
+QTEST_MAIN(TestRunDashboard)
+#include "tst_rundashboard.moc"

@@ -1,0 +1,142 @@
+// The summary tables display core's summarize() and nothing else: every cell equals the
+// RunSummary it was given, definitions are the tooltips, and the models pass the tester.
+#include "uiviewstestutil.h"
+
+#include "metrics/definitions.h"
+#include "metrics/summary.h"
+#include "models/runtotalsmodel.h"
+#include "models/summarytablemodel.h"
+
+#include <QAbstractItemModelTester>
+
+using namespace Qt::StringLiterals;
+using namespace sb;
+
+class TestSummaryTableModel : public QObject
+{
+    Q_OBJECT
+
+    RunSummary summary() const
+    {
+        LoadProfile p;
+        p.metricPercentiles = {99, 75};
+        p.goodput.ttftMs = 25;
+        return summarize(uitest::syntheticRecords(), SummaryOptions::forProfile(p));
+    }
+
+private slots:
+    void modelsAreConsistent()
+    {
+        SummaryTableModel stats;
+        QAbstractItemModelTester t1(&stats, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        RunTotalsModel totals;
+        QAbstractItemModelTester t2(&totals,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(stats.rowCount(), 0);
+        stats.setSummary(summary());
+        totals.setSummary(summary());
+        stats.clear();
+        totals.clear();
+        stats.setSummary(summary());
+        totals.setSummary(summary());
+    }
+
+    void statsEqualTheSummary_data()
+    {
+        QTest::addColumn<QString>("key");
+        for (const QString &k : SummaryTableModel::metricKeys())
+            QTest::newRow(qPrintable(k)) << k;
+    }
+    void statsEqualTheSummary()
+    {
+        QFETCH(QString, key);
+        const RunSummary s = summary();
+        SummaryTableModel model;
+        model.setSummary(s);
+        const int row = model.rowOf(key);
+        QVERIFY(row >= 0);
+        const MetricStats *m = s.stats(key);
+        QVERIFY(m);
+        const auto v = [&](int col) {
+            return model.index(row, col).data(SummaryTableModel::ValueRole);
+        };
+        QCOMPARE(v(SummaryTableModel::CountColumn).toDouble(), double(m->count));
+        if (m->count == 0) {
+            QVERIFY(!v(SummaryTableModel::MeanColumn).isValid());
+            return;
+        }
+        QCOMPARE(v(SummaryTableModel::MeanColumn).toDouble(), m->mean);
+        QCOMPARE(v(SummaryTableModel::MedianColumn).toDouble(), m->median);
+        QCOMPARE(v(SummaryTableModel::StdColumn).toDouble(), m->stddev);
+        QCOMPARE(v(SummaryTableModel::MinColumn).toDouble(), m->min);
+        QCOMPARE(v(SummaryTableModel::MaxColumn).toDouble(), m->max);
+        QCOMPARE(model.columnCount(),
+                 SummaryTableModel::FirstPercentileColumn + s.percentiles.size());
+        for (double p : s.percentiles) {
+            const int col = model.columnOfPercentile(p);
+            QVERIFY(col >= SummaryTableModel::FirstPercentileColumn);
+            QCOMPARE(v(col).toDouble(), m->percentile(p));
+            QCOMPARE(model.index(row, col).data().toString(),
+                     QString::number(m->percentile(p), 'f', 2));
+        }
+        const QString tip =
+            model.index(row, SummaryTableModel::MeanColumn).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(metricDefinition(key)->definition), qPrintable(tip));
+    }
+
+    void percentileHeadersFollowTheProfile()
+    {
+        SummaryTableModel model;
+        model.setSummary(summary());
+        QStringList headers;
+        for (int c = SummaryTableModel::FirstPercentileColumn; c < model.columnCount(); ++c)
+            headers << model.headerData(c, Qt::Horizontal).toString();
+        // Defaults ∪ profile (75, 99), ascending.
+        QCOMPARE(headers,
+                 (QStringList{u"P50"_s, u"P75"_s, u"P90"_s, u"P95"_s, u"P99"_s, u"P99.9"_s}));
+        // Hand-checked: TTFT of the measured ok requests r1..r3, r6 = 10, 20, 30, 250 ms.
+        const int ttft = model.rowOf(u"ttft"_s);
+        QCOMPARE(model.index(ttft, SummaryTableModel::MeanColumn).data().toString(), u"77.50"_s);
+        QCOMPARE(model.index(ttft, SummaryTableModel::CountColumn).data().toString(), u"4"_s);
+    }
+
+    void totalsEqualTheSummary()
+    {
+        const RunSummary s = summary();
+        RunTotalsModel model;
+        model.setSummary(s);
+        const auto value = [&](const QString &key) {
+            const int row = model.rowOfKey(key);
+            return row < 0 ? QVariant()
+                           : model.index(row, RunTotalsModel::ValueColumn)
+                                 .data(RunTotalsModel::ValueRole);
+        };
+        QCOMPARE(value(u"completed"_s).toDouble(), double(s.completed));
+        QCOMPARE(value(u"failed"_s).toDouble(), double(s.failed));
+        QCOMPARE(value(u"failed:http_5xx"_s).toDouble(), 1.0);
+        QCOMPARE(value(u"failed:timeout"_s).toDouble(), 1.0);
+        QCOMPARE(value(u"warmup"_s).toDouble(), 1.0);
+        QCOMPARE(value(u"duration"_s).toDouble(), s.durationS);
+        QCOMPARE(value(u"request_throughput"_s).toDouble(), s.requestThroughput);
+        QCOMPARE(value(u"output_throughput"_s).toDouble(), s.outputThroughput);
+        QCOMPARE(value(u"total_token_throughput"_s).toDouble(), s.totalTokenThroughput);
+        QCOMPARE(value(u"request_goodput"_s).toDouble(), s.requestGoodput); // SLO set
+        QCOMPARE(value(u"total_output_tokens"_s).toDouble(), double(s.totalOutputTokens));
+        QCOMPARE(value(u"output_source"_s).toString(), s.outputSources.describe());
+        QCOMPARE(value(u"cached_tokens"_s).toDouble(), 5.0);
+        QCOMPARE(value(u"multi_token_chunks"_s).toString(), u"yes"_s);
+        const int failedRow = model.rowOfKey(u"failed"_s);
+        QVERIFY(model.index(failedRow, 1).data(Qt::ForegroundRole).isValid()); // shown in red
+        QVERIFY(model.index(model.rowOfKey(u"duration"_s), 0)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(metricDefinition(u"duration"_s)->definition));
+
+        RunSummary noSlo = summarize(uitest::syntheticRecords());
+        model.setSummary(noSlo);
+        QCOMPARE(model.rowOfKey(u"request_goodput"_s), -1); // not reported without an SLO
+    }
+};
+
+QTEST_MAIN(TestSummaryTableModel)
+#include "tst_summarytablemodel.moc"

@@ -1,0 +1,240 @@
+#include "requesttablemodel.h"
+
+#include "metrics/definitions.h"
+
+#include <QColor>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+QVariant numberOrEmpty(double v)
+{
+    return std::isnan(v) ? QVariant() : QVariant(v);
+}
+
+QString fixed(double v, int decimals)
+{
+    return std::isnan(v) ? QString() : QString::number(v, 'f', decimals);
+}
+
+// The metric definition behind a column, shown as the header's tooltip.
+QString definitionTip(const char *key)
+{
+    const MetricDefinition *d = metricDefinition(QString::fromLatin1(key));
+    if (!d)
+        return {};
+    QString tip = d->label + u" = "_s + d->definition;
+    if (!d->detail.isEmpty())
+        tip += u"\n"_s + d->detail;
+    return tip;
+}
+
+} // namespace
+
+RequestTableModel::RequestTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void RequestTableModel::setRows(QList<RequestRow> rows)
+{
+    beginResetModel();
+    m_rows = std::move(rows);
+    endResetModel();
+}
+
+void RequestTableModel::clear()
+{
+    setRows({});
+}
+
+int RequestTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int RequestTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString RequestTableModel::statusText(const RequestRow &row)
+{
+    if (!row.ok()) {
+        const QString name = QString::fromLatin1(errorClassName(row.error));
+        return row.warmup ? name + u" (warm-up)"_s : name;
+    }
+    return row.warmup ? u"warm-up"_s : u"ok"_s;
+}
+
+QVariant RequestTableModel::rawValue(const RequestRow &row, int column) const
+{
+    switch (column) {
+    case IndexColumn:
+        return row.index;
+    case StatusColumn:
+        return statusText(row);
+    case SentColumn:
+        return numberOrEmpty(row.sendS);
+    case TtftColumn:
+        return numberOrEmpty(row.ttftMs);
+    case TpotColumn:
+        return numberOrEmpty(row.tpotMs);
+    case E2elColumn:
+        return numberOrEmpty(row.e2elMs);
+    case ItlMeanColumn:
+        return numberOrEmpty(row.itlMeanMs);
+    case ItlMaxColumn:
+        return numberOrEmpty(row.itlMaxMs);
+    case InputTokensColumn:
+        return row.inputTokens;
+    case InputSourceColumn:
+        return QString::fromLatin1(tokenSourceName(row.inputSource));
+    case OutputTokensColumn:
+        return row.outputTokens;
+    case OutputSourceColumn:
+        return QString::fromLatin1(tokenSourceName(row.outputSource));
+    case ScheduleLagColumn:
+        return numberOrEmpty(row.scheduleLagMs);
+    case HttpStatusColumn:
+        return row.httpStatus > 0 ? QVariant(row.httpStatus) : QVariant();
+    case FinishReasonColumn:
+        return row.finishReason;
+    case ErrorMessageColumn:
+        return row.errorMessage;
+    case RequestIdColumn:
+        return row.requestId;
+    default:
+        return {};
+    }
+}
+
+QVariant RequestTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const RequestRow &row = m_rows.at(index.row());
+    const int col = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (col) {
+        case SentColumn:
+            return fixed(row.sendS, 3);
+        case TtftColumn:
+            return fixed(row.ttftMs, 2);
+        case TpotColumn:
+            return fixed(row.tpotMs, 2);
+        case E2elColumn:
+            return fixed(row.e2elMs, 2);
+        case ItlMeanColumn:
+            return fixed(row.itlMeanMs, 2);
+        case ItlMaxColumn:
+            return fixed(row.itlMaxMs, 2);
+        case ScheduleLagColumn:
+            return fixed(row.scheduleLagMs, 3);
+        default:
+            return rawValue(row, col);
+        }
+    case SortRole:
+        return rawValue(row, col);
+    case FailedRole:
+        return !row.ok();
+    case WarmupRole:
+        return row.warmup;
+    case Qt::ToolTipRole:
+        if (!row.ok() && (col == StatusColumn || col == ErrorMessageColumn))
+            return row.errorMessage;
+        return {};
+    case Qt::TextAlignmentRole:
+        if (col == StatusColumn || col == InputSourceColumn || col == OutputSourceColumn ||
+            col == FinishReasonColumn || col == ErrorMessageColumn || col == RequestIdColumn)
+            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (!row.ok() && col == StatusColumn)
+            return QColor(0xb0, 0x1c, 0x1c);
+        if (row.warmup)
+            return QColor(0x80, 0x80, 0x80);
+        return {};
+    case Qt::BackgroundRole:
+        // Failed requests stand out in the table instead of hiding in a count.
+        if (!row.ok())
+            return QColor(0xfd, 0xe8, 0xe8);
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant RequestTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case IndexColumn:
+            return tr("#");
+        case StatusColumn:
+            return tr("Status");
+        case SentColumn:
+            return tr("Sent (s)");
+        case TtftColumn:
+            return tr("TTFT (ms)");
+        case TpotColumn:
+            return tr("TPOT (ms)");
+        case E2elColumn:
+            return tr("E2EL (ms)");
+        case ItlMeanColumn:
+            return tr("ITL mean (ms)");
+        case ItlMaxColumn:
+            return tr("ITL max (ms)");
+        case InputTokensColumn:
+            return tr("Input tok");
+        case InputSourceColumn:
+            return tr("Input source");
+        case OutputTokensColumn:
+            return tr("Output tok");
+        case OutputSourceColumn:
+            return tr("Output source");
+        case ScheduleLagColumn:
+            return tr("Sched. lag (ms)");
+        case HttpStatusColumn:
+            return tr("HTTP");
+        case FinishReasonColumn:
+            return tr("Finish");
+        case ErrorMessageColumn:
+            return tr("Error message");
+        case RequestIdColumn:
+            return tr("Request id");
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case IndexColumn:
+            return tr("Position in the run's schedule (0-based)");
+        case SentColumn:
+            return tr("t_send, seconds after the run started");
+        case TtftColumn:
+            return definitionTip("ttft");
+        case TpotColumn:
+            return definitionTip("tpot");
+        case E2elColumn:
+            return definitionTip("e2el");
+        case ItlMeanColumn:
+            return tr("Mean of this request's inter-token gaps.\n") + definitionTip("itl");
+        case ItlMaxColumn:
+            return tr("Largest of this request's inter-token gaps.\n") + definitionTip("itl");
+        case ScheduleLagColumn:
+            return definitionTip("schedule_lag");
+        case InputSourceColumn:
+        case OutputSourceColumn:
+            return tr("Where the token count came from: server_usage (the stream's usage), "
+                      "chunk_count (one token per chunk, counted here) or dataset");
+        }
+    }
+    return {};
+}
+
+} // namespace sb

@@ -1,0 +1,150 @@
+#include "runtotalsmodel.h"
+
+#include "metrics/definitions.h"
+#include "metrics/summary.h"
+
+#include <QColor>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+QString tipFor(const char *key)
+{
+    const MetricDefinition *d = metricDefinition(QString::fromLatin1(key));
+    if (!d)
+        return {};
+    return d->detail.isEmpty() ? d->label + u" = "_s + d->definition
+                               : d->label + u" = "_s + d->definition + u"\n\n"_s + d->detail;
+}
+
+} // namespace
+
+RunTotalsModel::RunTotalsModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void RunTotalsModel::setSummary(const RunSummary &s)
+{
+    QList<Line> lines;
+    const auto count = [&lines](const QString &key, const QString &label, qint64 v,
+                                const QString &tip = {}, bool alarm = false) {
+        lines.append({key, label, double(v), QString::number(v), tip, alarm});
+    };
+    const auto real = [&lines](const QString &key, const QString &label, double v,
+                               const QString &tip) {
+        lines.append({key, label, v, QString::number(v, 'f', 2), tip, false});
+    };
+    const auto text = [&lines](const QString &key, const QString &label, const QString &v,
+                               const QString &tip = {}) {
+        lines.append({key, label, v, v, tip, false});
+    };
+
+    count(u"completed"_s, tr("Successful requests"), s.completed);
+    count(u"failed"_s, tr("Failed requests"), s.failed, failedRequestsStatement(), s.failed > 0);
+    for (auto it = s.failedByClass.cbegin(); it != s.failedByClass.cend(); ++it)
+        count(u"failed:"_s + it.key(), tr("    failed: %1").arg(it.key()), it.value(), {}, true);
+    count(u"sent"_s, tr("Sent requests"), s.sent);
+    count(u"warmup"_s, tr("Warm-up requests (excluded)"), s.warmup, warmupStatement());
+    real(u"duration"_s, tr("Benchmark duration (s)"), s.durationS, tipFor("duration"));
+    count(u"total_input_tokens"_s, tr("Total input tokens"), s.totalInputTokens,
+          tokenCountStatement());
+    count(u"total_output_tokens"_s, tr("Total generated tokens"), s.totalOutputTokens,
+          tokenCountStatement());
+    text(u"input_source"_s, tr("Input token source"), s.inputSources.describe(),
+         tokenCountStatement());
+    text(u"output_source"_s, tr("Output token source"), s.outputSources.describe(),
+         tokenCountStatement());
+    if (s.cachedTokensReported > 0)
+        count(u"cached_tokens"_s, tr("Cached prompt tokens"), s.cachedTokens,
+              tr("usage.prompt_tokens_details.cached_tokens, summed over %1 requests that "
+                 "reported it: prefix-cache hits")
+                  .arg(s.cachedTokensReported));
+    real(u"request_throughput"_s, tr("Request throughput (req/s)"), s.requestThroughput,
+         tipFor("request_throughput"));
+    if (s.goodputSet)
+        real(u"request_goodput"_s, tr("Request goodput (req/s)"), s.requestGoodput,
+             tipFor("request_goodput"));
+    real(u"output_throughput"_s, tr("Output token throughput (tok/s)"), s.outputThroughput,
+         tipFor("output_throughput"));
+    real(u"total_token_throughput"_s, tr("Total token throughput (tok/s)"), s.totalTokenThroughput,
+         tipFor("total_token_throughput"));
+    real(u"achieved_request_rate"_s, tr("Achieved request rate (req/s)"), s.achievedRequestRate,
+         tipFor("achieved_request_rate"));
+    real(u"peak_output_throughput"_s, tr("Peak output token throughput (tok/s)"),
+         s.peakOutputTokensPerS,
+         tr("Most output tokens in one 1-second bucket counted from the first send"));
+    count(u"peak_concurrent_requests"_s, tr("Peak concurrent requests"), s.peakConcurrentRequests,
+          tr("Most successful requests in flight at once over [t_send, t_last)"));
+    if (s.multiTokenChunks)
+        text(u"multi_token_chunks"_s, tr("Multi-token chunks"), tr("yes"),
+             tr("Some chunks carried several tokens (speculative decoding): ITL and ITL per "
+                "token differ"));
+
+    beginResetModel();
+    m_lines = std::move(lines);
+    endResetModel();
+}
+
+void RunTotalsModel::clear()
+{
+    beginResetModel();
+    m_lines.clear();
+    endResetModel();
+}
+
+int RunTotalsModel::rowOfKey(const QString &key) const
+{
+    for (qsizetype i = 0; i < m_lines.size(); ++i)
+        if (m_lines.at(i).key == key)
+            return int(i);
+    return -1;
+}
+
+int RunTotalsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_lines.size());
+}
+
+int RunTotalsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RunTotalsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Line &l = m_lines.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        return index.column() == QuantityColumn ? l.label : l.text;
+    case ValueRole:
+        return index.column() == QuantityColumn ? QVariant(l.label) : l.value;
+    case KeyRole:
+        return l.key;
+    case Qt::ToolTipRole:
+        return l.tip.isEmpty() ? QVariant() : QVariant(l.tip);
+    case Qt::ForegroundRole:
+        return l.alarm && l.value.toDouble() > 0 ? QVariant(QColor(0xb0, 0x1c, 0x1c)) : QVariant();
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(index.column() == QuantityColumn
+                                       ? Qt::AlignLeft | Qt::AlignVCenter
+                                       : Qt::AlignRight | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
+QVariant RunTotalsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation == Qt::Horizontal && role == Qt::DisplayRole) {
+        if (section == QuantityColumn)
+            return tr("Quantity");
+        if (section == ValueColumn)
+            return tr("Value");
+    }
+    return QAbstractTableModel::headerData(section, orientation, role);
+}
+
+} // namespace sb

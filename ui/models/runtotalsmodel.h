@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QList>
+#include <QString>
+
+namespace sb {
+
+struct RunSummary;
+
+// The run-level numbers of a summary as a two-column list (quantity, value): counts, failures
+// by class, duration, token totals and sources, throughputs, goodput, peaks. The latency
+// statistics are SummaryTableModel's. Displays a RunSummary from core's summarize() only.
+class RunTotalsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { QuantityColumn, ValueColumn, ColumnCount };
+    static constexpr int ValueRole = Qt::UserRole + 1; // the number (double), or the text
+    static constexpr int KeyRole = Qt::UserRole + 2;   // stable key, e.g. "completed"
+
+    explicit RunTotalsModel(QObject *parent = nullptr);
+
+    void setSummary(const RunSummary &summary);
+    void clear();
+    int rowOfKey(const QString &key) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    struct Line
+    {
+        QString key;
+        QString label;
+        QVariant value;
+        QString text;
+        QString tip;
+        bool alarm = false; // failures and client-limited runs are shown in red
+    };
+    QList<Line> m_lines;
+};
+
+} // namespace sb

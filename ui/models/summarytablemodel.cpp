@@ -1,0 +1,173 @@
+#include "summarytablemodel.h"
+
+#include "metrics/definitions.h"
+#include "metrics/stats.h"
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+SummaryTableModel::SummaryTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+const QStringList &SummaryTableModel::metricKeys()
+{
+    static const QStringList keys = {
+        u"ttft"_s,
+        u"tpot"_s,
+        u"itl"_s,
+        u"itl_per_token"_s,
+        u"e2el"_s,
+        u"ttft_from_sched"_s,
+        u"e2el_from_sched"_s,
+        u"schedule_lag"_s,
+        u"client_queue_time"_s,
+    };
+    return keys;
+}
+
+void SummaryTableModel::setSummary(const RunSummary &summary)
+{
+    beginResetModel();
+    m_summary = summary;
+    m_has = true;
+    endResetModel();
+}
+
+void SummaryTableModel::clear()
+{
+    beginResetModel();
+    m_summary = RunSummary();
+    m_has = false;
+    endResetModel();
+}
+
+int SummaryTableModel::columnOfPercentile(double p) const
+{
+    for (qsizetype i = 0; i < m_summary.percentiles.size(); ++i)
+        if (std::abs(m_summary.percentiles.at(i) - p) < 1e-9)
+            return FirstPercentileColumn + int(i);
+    return -1;
+}
+
+int SummaryTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || !m_has ? 0 : int(metricKeys().size());
+}
+
+int SummaryTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : FirstPercentileColumn + int(m_summary.percentiles.size());
+}
+
+QVariant SummaryTableModel::value(const MetricStats &s, int column) const
+{
+    if (column == CountColumn)
+        return double(s.count);
+    if (s.isEmpty())
+        return {};
+    switch (column) {
+    case MeanColumn:
+        return s.mean;
+    case MedianColumn:
+        return s.median;
+    case StdColumn:
+        return s.stddev;
+    case MinColumn:
+        return s.min;
+    case MaxColumn:
+        return s.max;
+    default:
+        break;
+    }
+    const int pi = column - FirstPercentileColumn;
+    if (pi >= 0 && pi < m_summary.percentiles.size()) {
+        const double v = s.percentile(m_summary.percentiles.at(pi));
+        return std::isnan(v) ? QVariant() : QVariant(v);
+    }
+    return {};
+}
+
+QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const QString &key = metricKeys().at(index.row());
+    const MetricStats *s = m_summary.stats(key);
+    const MetricDefinition *def = metricDefinition(key);
+    const int col = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        if (col == MetricColumn)
+            return def ? def->label + u" ("_s + def->unit + u')' : key;
+        if (s) {
+            const QVariant v = value(*s, col);
+            if (!v.isValid())
+                return QString();
+            if (col == CountColumn)
+                return QString::number(s->count);
+            return QString::number(v.toDouble(), 'f', 2);
+        }
+        return {};
+    case ValueRole:
+        if (col == MetricColumn)
+            return key;
+        return s ? value(*s, col) : QVariant();
+    case MetricKeyRole:
+        return key;
+    case Qt::ToolTipRole:
+        if (def) {
+            QString tip = def->label + u" = "_s + def->definition;
+            if (!def->detail.isEmpty())
+                tip += u"\n\n"_s + def->detail;
+            if (col >= FirstPercentileColumn)
+                tip += u"\n\n"_s + percentileMethodStatement();
+            return tip;
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(col == MetricColumn ? Qt::AlignLeft | Qt::AlignVCenter
+                                                       : Qt::AlignRight | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
+QVariant SummaryTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case MetricColumn:
+            return tr("Metric");
+        case CountColumn:
+            return tr("Count");
+        case MeanColumn:
+            return tr("Mean");
+        case MedianColumn:
+            return tr("Median");
+        case StdColumn:
+            return tr("Std");
+        case MinColumn:
+            return tr("Min");
+        case MaxColumn:
+            return tr("Max");
+        default:
+            return u"P"_s +
+                   percentileWord(m_summary.percentiles.at(section - FirstPercentileColumn));
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        if (section == StdColumn)
+            return tr("Population standard deviation (ddof = 0, as numpy and vLLM)");
+        if (section == CountColumn)
+            return tr("Samples behind the statistics: requests, or token gaps for ITL");
+        if (section >= FirstPercentileColumn)
+            return percentileMethodStatement();
+    }
+    return {};
+}
+
+} // namespace sb

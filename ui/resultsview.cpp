@@ -1,0 +1,461 @@
+#include "resultsview.h"
+
+#include "charts/chartview.h"
+#include "metrics/definitions.h"
+#include "models/requestfilterproxy.h"
+#include "models/requesttablemodel.h"
+#include "models/resultsdata.h"
+#include "models/runtotalsmodel.h"
+#include "models/selectiontsv.h"
+#include "models/summarytablemodel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QThread>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+const QColor kBlue(0x1f, 0x77, 0xb4);
+const QColor kOrange(0xff, 0x7f, 0x0e);
+const QColor kRed(0xd6, 0x27, 0x28);
+const QColor kGreen(0x2c, 0xa0, 0x2c);
+const QColor kPurple(0x94, 0x67, 0xbd);
+
+QTableView *makeTable(QWidget *parent)
+{
+    auto *t = new QTableView(parent);
+    t->setSelectionBehavior(QAbstractItemView::SelectItems);
+    t->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    t->setAlternatingRowColors(true);
+    t->setWordWrap(false);
+    t->verticalHeader()->setVisible(false);
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
+    t->horizontalHeader()->setHighlightSections(false);
+    return t;
+}
+
+QString metricLabel(const QString &key)
+{
+    const MetricDefinition *d = metricDefinition(key);
+    return d ? d->label : key;
+}
+
+} // namespace
+
+ResultsView::ResultsView(QWidget *parent)
+    : QWidget(parent), m_thread(new QThread(this)), m_worker(new QObject()),
+      m_latest(std::make_shared<std::atomic<quint64>>(0)),
+      m_summaryModel(new SummaryTableModel(this)), m_totalsModel(new RunTotalsModel(this)),
+      m_requestModel(new RequestTableModel(this)), m_requestProxy(new RequestFilterProxy(this))
+{
+    m_thread->setObjectName(u"ResultsWorker"_s);
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread->start(QThread::LowPriority);
+
+    m_requestProxy->setSourceModel(m_requestModel);
+
+    m_header = new QLabel(this);
+    m_header->setTextFormat(Qt::RichText);
+    m_status = new QLabel(this);
+    m_status->setStyleSheet(u"color: palette(mid);"_s);
+
+    m_mlperfBox = new QGroupBox(tr("MLPerf-style validity"), this);
+    m_mlperfBox->setObjectName(u"mlperfBox"_s);
+    m_mlperfVerdict = new QLabel(m_mlperfBox);
+    m_mlperfText = new QPlainTextEdit(m_mlperfBox);
+    m_mlperfText->setObjectName(u"mlperfText"_s);
+    m_mlperfText->setReadOnly(true);
+    m_mlperfText->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_mlperfText->setFixedHeight(m_mlperfText->fontMetrics().lineSpacing() * 15);
+    auto *ml = new QHBoxLayout(m_mlperfBox);
+    ml->addWidget(m_mlperfVerdict, 0, Qt::AlignTop);
+    ml->addWidget(m_mlperfText, 1);
+    m_mlperfBox->setVisible(false);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->addTab(buildSummaryTab(), tr("Summary"));
+    m_tabs->addTab(buildRequestsTab(), tr("Requests"));
+    m_tabs->addTab(buildDistributionsTab(), tr("Distributions"));
+    m_tabs->addTab(buildTimeTab(), tr("Over time"));
+
+    auto *top = new QHBoxLayout();
+    top->addWidget(m_header, 1);
+    top->addWidget(m_status);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_tabs, 1);
+    clear();
+}
+
+ResultsView::~ResultsView()
+{
+    // Abandon whatever runs, then wait: the worker posts to this object until it returns.
+    m_latest->store(0);
+    m_thread->quit();
+    m_thread->wait();
+}
+
+QWidget *ResultsView::buildSummaryTab()
+{
+    auto *w = new QWidget();
+    auto *split = new QSplitter(Qt::Horizontal, w);
+    m_totalsTable = makeTable(split);
+    m_totalsTable->setModel(m_totalsModel);
+    m_totalsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_totalsTable->horizontalHeader()->setStretchLastSection(true);
+    m_summaryTable = makeTable(split);
+    m_summaryTable->setModel(m_summaryModel);
+    m_summaryTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_totalsTable->installEventFilter(this);
+    m_summaryTable->installEventFilter(this);
+    split->addWidget(m_totalsTable);
+    split->addWidget(m_summaryTable);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 5);
+    auto *l = new QVBoxLayout(w);
+    l->setContentsMargins(0, 4, 0, 0);
+    l->addWidget(m_mlperfBox); // the verdict comes first when the plan has a scenario
+    l->addWidget(split, 1);
+    return w;
+}
+
+QWidget *ResultsView::buildRequestsTab()
+{
+    auto *w = new QWidget();
+    m_failedOnly = new QCheckBox(tr("Failed only"), w);
+    m_filter = new QLineEdit(w);
+    m_filter->setPlaceholderText(tr("Filter: error class, message, request id, …"));
+    m_filter->setClearButtonEnabled(true);
+    m_requestCount = new QLabel(w);
+    connect(m_failedOnly, &QCheckBox::toggled, this, [this](bool on) {
+        m_requestProxy->setFailedOnly(on);
+        updateFailedCount();
+    });
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &t) {
+        m_requestProxy->setText(t);
+        updateFailedCount();
+    });
+
+    m_requestTable = makeTable(w);
+    m_requestTable->setModel(m_requestProxy);
+    m_requestTable->setSortingEnabled(true);
+    m_requestTable->sortByColumn(RequestTableModel::IndexColumn, Qt::AscendingOrder);
+    m_requestTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_requestTable->horizontalHeader()->setStretchLastSection(true);
+    m_requestTable->installEventFilter(this);
+    // Column widths from the header text: measuring the contents of 100k rows would stall.
+    const QFontMetrics fm = m_requestTable->fontMetrics();
+    for (int c = 0; c < RequestTableModel::ColumnCount; ++c) {
+        const QString h = m_requestModel->headerData(c, Qt::Horizontal).toString();
+        int width = fm.horizontalAdvance(h) + 28;
+        if (c == RequestTableModel::StatusColumn)
+            width = std::max(width, fm.horizontalAdvance(u"stream_error (warm-up)"_s) + 12);
+        if (c == RequestTableModel::ErrorMessageColumn)
+            width = 320;
+        m_requestTable->setColumnWidth(c, width);
+    }
+
+    auto *copy = new QAction(tr("Copy as TSV"), m_requestTable);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    connect(copy, &QAction::triggered, this, [this] { copyFrom(m_requestTable); });
+    m_requestTable->addAction(copy);
+    m_requestTable->setContextMenuPolicy(Qt::ActionsContextMenu);
+
+    auto *bar = new QHBoxLayout();
+    bar->addWidget(m_failedOnly);
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(m_requestCount);
+    auto *l = new QVBoxLayout(w);
+    l->setContentsMargins(0, 4, 0, 0);
+    l->addLayout(bar);
+    l->addWidget(m_requestTable, 1);
+    return w;
+}
+
+QWidget *ResultsView::buildDistributionsTab()
+{
+    auto *w = new QWidget();
+    auto *grid = new QGridLayout(w);
+    grid->setContentsMargins(0, 0, 0, 0);
+    const QStringList keys = {u"ttft"_s, u"tpot"_s, u"itl"_s, u"e2el"_s};
+    for (int i = 0; i < keys.size(); ++i) {
+        const QString label = metricLabel(keys.at(i));
+        auto *cdf = new ChartView(tr("%1 CDF").arg(label), w);
+        cdf->addSeries(label, ChartView::Kind::Line, kBlue);
+        cdf->setAxisTitles(tr("%1 (ms)").arg(label), tr("fraction ≤ x"));
+        cdf->setFixedYRange(0, 1);
+        const MetricDefinition *d = metricDefinition(keys.at(i));
+        if (d)
+            cdf->setToolTip(d->label + u" = "_s + d->definition);
+        auto *hist = new ChartView(tr("%1 histogram").arg(label), w);
+        hist->addSeries(label, ChartView::Kind::Line, kPurple);
+        hist->setAxisTitles(tr("%1 (ms)").arg(label), tr("requests"));
+        if (keys.at(i) == "itl"_L1)
+            hist->setAxisTitles(tr("%1 (ms)").arg(label), tr("gaps"));
+        cdf->setObjectName(u"cdf_"_s + keys.at(i));
+        hist->setObjectName(u"hist_"_s + keys.at(i));
+        grid->addWidget(cdf, 0, i);
+        grid->addWidget(hist, 1, i);
+        m_cdfCharts.append(cdf);
+        m_histCharts.append(hist);
+    }
+    return w;
+}
+
+QWidget *ResultsView::buildTimeTab()
+{
+    auto *w = new QWidget();
+    auto *grid = new QGridLayout(w);
+    grid->setContentsMargins(0, 0, 0, 0);
+    const QString t = tr("time since start (s)");
+    m_throughputChart = new ChartView(tr("Requests per second"), w);
+    m_throughputChart->addSeries(tr("successful"), ChartView::Kind::Line, kBlue);
+    m_throughputChart->addSeries(tr("failed"), ChartView::Kind::Line, kRed);
+    m_throughputChart->setAxisTitles(t, tr("req/s"));
+    m_tokensChart = new ChartView(tr("Output tokens per second"), w);
+    m_tokensChart->addSeries(tr("output tok/s"), ChartView::Kind::Line, kGreen);
+    m_tokensChart->setAxisTitles(t, tr("tok/s"));
+    m_inFlightChart = new ChartView(tr("Requests in flight"), w);
+    m_inFlightChart->addSeries(tr("in flight"), ChartView::Kind::Line, kOrange);
+    m_inFlightChart->setAxisTitles(t, tr("requests"));
+    m_ttftTimeChart = new ChartView(tr("TTFT by send time"), w);
+    m_ttftTimeChart->addSeries(tr("TTFT"), ChartView::Kind::Scatter, kBlue);
+    m_ttftTimeChart->setAxisTitles(t, tr("TTFT (ms)"));
+    m_itlTimeChart = new ChartView(tr("Mean ITL per request by completion time"), w);
+    m_itlTimeChart->addSeries(tr("ITL"), ChartView::Kind::Scatter, kPurple);
+    m_itlTimeChart->setAxisTitles(t, tr("ITL (ms)"));
+    grid->addWidget(m_throughputChart, 0, 0);
+    grid->addWidget(m_tokensChart, 0, 1);
+    grid->addWidget(m_inFlightChart, 0, 2);
+    grid->addWidget(m_ttftTimeChart, 1, 0);
+    m_lagTimeChart = new ChartView(tr("Schedule lag by send time"), w);
+    m_lagTimeChart->addSeries(tr("schedule lag"), ChartView::Kind::Scatter, kRed);
+    m_lagTimeChart->setAxisTitles(t, tr("t_send − t_sched (ms)"));
+    if (const MetricDefinition *d = metricDefinition(u"schedule_lag"_s))
+        m_lagTimeChart->setToolTip(d->label + u" = "_s + d->definition);
+    grid->addWidget(m_itlTimeChart, 1, 1);
+    grid->addWidget(m_lagTimeChart, 1, 2);
+    return w;
+}
+
+void ResultsView::setMlperfConstraints(const MlperfConstraints &constraints)
+{
+    m_constraints = constraints;
+    m_hasConstraints = true;
+}
+
+void ResultsView::resetMlperfConstraints()
+{
+    m_hasConstraints = false;
+}
+
+int ResultsView::chartColumns() const
+{
+    int cols = 0;
+    for (const ChartView *c : m_cdfCharts)
+        cols = std::max(cols, c->plotColumns());
+    for (const ChartView *c : {m_throughputChart, m_ttftTimeChart})
+        cols = std::max(cols, c->plotColumns());
+    // Hidden tabs have not been laid out yet; a screenful is the most any chart here shows.
+    return std::clamp(cols, 400, 1600);
+}
+
+void ResultsView::clear()
+{
+    ++m_generation;
+    m_latest->store(m_generation);
+    m_busy = false;
+    m_summaryModel->clear();
+    m_totalsModel->clear();
+    m_requestModel->clear();
+    m_failedRows = 0;
+    for (ChartView *c : std::as_const(m_cdfCharts))
+        c->clearPoints();
+    for (ChartView *c : std::as_const(m_histCharts))
+        c->clearPoints();
+    for (ChartView *c : {m_throughputChart, m_tokensChart, m_inFlightChart, m_ttftTimeChart,
+                         m_itlTimeChart, m_lagTimeChart})
+        c->clearPoints();
+    m_mlperfBox->setVisible(false);
+    m_header->setText(tr("No run selected"));
+    m_status->clear();
+    updateFailedCount();
+}
+
+void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &records)
+{
+    clear();
+    const quint64 gen = m_generation;
+    m_busy = true;
+    m_header->setText(tr("<b>%1</b> — %2 requests, scenario %3")
+                          .arg((plan.name.isEmpty() ? tr("Run") : plan.name).toHtmlEscaped())
+                          .arg(records.size())
+                          .arg(QString::fromLatin1(scenarioName(plan.profile.scenario))));
+    m_status->setText(tr("Computing summary…"));
+
+    const MlperfConstraints constraints =
+        m_hasConstraints ? m_constraints : defaultMlperfConstraints(plan);
+    const int columns = chartColumns();
+    const std::shared_ptr<std::atomic<quint64>> latest = m_latest;
+    // QList copies share the records (implicit sharing): handing them over costs nothing.
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this, latest, gen, plan, records, constraints, columns] {
+            const auto cancelled = [latest, gen] {
+                return latest->load() != gen;
+            };
+            if (cancelled())
+                return;
+            const ResultsSummaryStage summary = computeResultsSummary(plan, records, constraints);
+            if (cancelled())
+                return;
+            QMetaObject::invokeMethod(
+                this, [this, gen, summary] { applySummary(gen, summary); }, Qt::QueuedConnection);
+            const QList<RequestRow> rows = requestRows(records, runZeroNs(records), cancelled);
+            if (cancelled())
+                return;
+            QMetaObject::invokeMethod(
+                this, [this, gen, rows] { applyRows(gen, rows); }, Qt::QueuedConnection);
+            const ResultsChartStage charts =
+                computeResultsCharts(records, rows, columns, cancelled);
+            if (cancelled())
+                return;
+            QMetaObject::invokeMethod(
+                this, [this, gen, charts] { applyCharts(gen, charts); }, Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
+void ResultsView::applySummary(quint64 generation, const ResultsSummaryStage &stage)
+{
+    if (generation != m_generation)
+        return; // a newer showRun() or clear() superseded it
+    m_summaryModel->setSummary(stage.summary);
+    m_totalsModel->setSummary(stage.summary);
+    m_summaryTable->resizeColumnsToContents();
+    m_mlperfBox->setVisible(stage.hasMlperf);
+    if (stage.hasMlperf) {
+        const bool valid = stage.mlperf.valid;
+        QStringList failed;
+        for (const QString &f : stage.mlperf.failedConstraints)
+            failed << f.toHtmlEscaped();
+        m_mlperfVerdict->setText(
+            u"<span style='font-size:16pt; font-weight:bold; color:%1'>%2</span><br>%3"_s.arg(
+                valid ? u"#2ca02c"_s : u"#d62728"_s, valid ? tr("VALID") : tr("INVALID"),
+                failed.join(u"<br>"_s)));
+        m_mlperfText->setPlainText(stage.mlperfText);
+    }
+    m_status->setText(tr("Loading requests…"));
+    emit summaryShown();
+}
+
+void ResultsView::applyRows(quint64 generation, const QList<RequestRow> &rows)
+{
+    if (generation != m_generation)
+        return;
+    m_failedRows = 0;
+    for (const RequestRow &r : rows)
+        m_failedRows += r.ok() ? 0 : 1;
+    m_requestModel->setRows(rows);
+    updateFailedCount();
+    m_status->setText(tr("Drawing charts…"));
+    emit requestsShown();
+}
+
+void ResultsView::applyCharts(quint64 generation, const ResultsChartStage &stage)
+{
+    if (generation != m_generation)
+        return;
+    for (qsizetype i = 0; i < stage.distributions.size() && i < m_cdfCharts.size(); ++i) {
+        const auto &d = stage.distributions.at(i);
+        m_cdfCharts.at(i)->setPoints(0, d.cdf);
+        m_cdfCharts.at(i)->setSubtitle(tr("%n sample(s)", nullptr, int(d.samples)));
+        m_histCharts.at(i)->setPoints(0, d.histogram.outline());
+        m_histCharts.at(i)->setSubtitle(
+            d.histogram.above > 0
+                ? tr("bin %1 ms; %2 above %3 ms not drawn")
+                      .arg(QString::number(d.histogram.binWidth(), 'g', 3))
+                      .arg(d.histogram.above)
+                      .arg(QString::number(d.histogram.hi, 'f', 1))
+                : tr("bin %1 ms").arg(QString::number(d.histogram.binWidth(), 'g', 3)));
+    }
+    const double span = std::max(stage.spanS, 1.0);
+    for (ChartView *c : {m_throughputChart, m_tokensChart, m_inFlightChart, m_ttftTimeChart,
+                         m_itlTimeChart, m_lagTimeChart})
+        c->setFixedXRange(0, span);
+    m_throughputChart->setPoints(0, stage.requestsPerS);
+    m_throughputChart->setPoints(1, stage.errorsPerS);
+    m_tokensChart->setPoints(0, stage.outputTokensPerS);
+    m_inFlightChart->setPoints(0, stage.inFlight);
+    m_ttftTimeChart->setPoints(0, stage.ttftOverTime);
+    m_itlTimeChart->setPoints(0, stage.itlOverTime);
+    m_lagTimeChart->setPoints(0, stage.lagOverTime);
+    m_busy = false;
+    m_status->clear();
+    emit chartsShown();
+}
+
+void ResultsView::updateFailedCount()
+{
+    const RequestTableModel *m = m_requestModel;
+    m_failedOnly->setText(tr("Failed only (%1)").arg(m_failedRows));
+    m_requestCount->setText(
+        tr("%1 of %2 requests").arg(m_requestProxy->rowCount()).arg(m->rowCount()));
+}
+
+void ResultsView::copyFrom(QTableView *view)
+{
+    if (!view || !view->selectionModel())
+        return;
+    const QString tsv = selectionToTsv(view->selectionModel()->selectedIndexes(), true);
+    if (!tsv.isEmpty())
+        QApplication::clipboard()->setText(tsv);
+}
+
+void ResultsView::copySelection()
+{
+    QWidget *f = QApplication::focusWidget();
+    for (QTableView *t : {m_totalsTable, m_summaryTable, m_requestTable}) {
+        if (f && (f == t || t->isAncestorOf(f))) {
+            copyFrom(t);
+            return;
+        }
+    }
+    copyFrom(m_requestTable);
+}
+
+bool ResultsView::eventFilter(QObject *watched, QEvent *event)
+{
+    // QTableView's own Ctrl+C copies only the current cell; a selection is what people want.
+    if (event->type() == QEvent::KeyPress &&
+        static_cast<QKeyEvent *>(event)->matches(QKeySequence::Copy)) {
+        if (auto *t = qobject_cast<QTableView *>(watched)) {
+            copyFrom(t);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace sb

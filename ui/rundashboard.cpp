@@ -1,0 +1,554 @@
+#include "rundashboard.h"
+
+#include "charts/chartview.h"
+#include "charts/thinning.h"
+#include "common/clock.h"
+#include "metrics/stats.h"
+#include "models/requestrow.h"
+#include "run/runcontroller.h"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+const QColor kBlue(0x1f, 0x77, 0xb4);
+const QColor kOrange(0xff, 0x7f, 0x0e);
+const QColor kRed(0xd6, 0x27, 0x28);
+const QColor kGreen(0x2c, 0xa0, 0x2c);
+const QColor kPurple(0x94, 0x67, 0xbd);
+
+QString clockText(double s)
+{
+    if (!std::isfinite(s) || s < 0)
+        return u"–"_s;
+    const qint64 t = qint64(std::llround(s));
+    const QLatin1Char zero('0');
+    if (t >= 3600)
+        return u"%1:%2:%3"_s.arg(t / 3600).arg((t / 60) % 60, 2, 10, zero).arg(t % 60, 2, 10, zero);
+    return u"%1:%2"_s.arg(t / 60).arg(t % 60, 2, 10, zero);
+}
+
+void addTo(std::vector<double> &buckets, double s, double amount)
+{
+    if (!(s >= 0))
+        s = 0;
+    const size_t b = size_t(s);
+    if (b >= buckets.size())
+        buckets.resize(b + 1, 0.0);
+    buckets[b] += amount;
+}
+
+// A rate per second from 1-second buckets, points at the bucket centres, for buckets < upTo.
+QList<QPointF> rateSeries(const std::vector<double> &buckets, size_t upTo, double xMax, int cols)
+{
+    const size_t n = std::min(upTo, buckets.size());
+    std::vector<double> xs(n), ys(n);
+    for (size_t b = 0; b < n; ++b) {
+        xs[b] = double(b) + 0.5;
+        ys[b] = buckets[b];
+    }
+    return thinMinMax(xs, ys, 0, xMax, cols);
+}
+
+QLabel *valueLabel(QWidget *parent)
+{
+    auto *l = new QLabel(u"0"_s, parent);
+    QFont f = l->font();
+    f.setPointSizeF(f.pointSizeF() * 1.25);
+    f.setBold(true);
+    l->setFont(f);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return l;
+}
+
+} // namespace
+
+// One batch of records reduced by the worker: the values each chart needs, nothing else.
+struct RunDashboard::Batch
+{
+    std::vector<double> ttftX, ttftY, itlX, itlY;
+    std::vector<double> ttftSorted, e2elSorted, lagSorted;     // measured requests only
+    std::vector<std::pair<size_t, double>> ok, errors, tokens; // (1-second bucket, amount)
+
+    static Batch reduce(const QList<RequestRecord> &records, qint64 zeroNs);
+};
+
+RunDashboard::Batch RunDashboard::Batch::reduce(const QList<RequestRecord> &records, qint64 zeroNs)
+{
+    Batch b;
+    const auto bucket = [](double s) {
+        return s > 0 ? size_t(s) : size_t(0);
+    };
+    std::vector<double> tokens; // dense over this batch's seconds, folded into pairs at the end
+    for (const RequestRecord &record : records) {
+        const RequestRow row = RequestRow::fromRecord(record, zeroNs);
+        if (row.ok() && !std::isnan(row.ttftMs)) {
+            b.ttftX.push_back(row.sendS);
+            b.ttftY.push_back(row.ttftMs);
+        }
+        if (row.ok() && !std::isnan(row.itlMeanMs)) {
+            b.itlX.push_back(row.endS);
+            b.itlY.push_back(row.itlMeanMs);
+        }
+        if (!std::isnan(row.endS))
+            (row.ok() ? b.ok : b.errors).emplace_back(bucket(row.endS), 1.0);
+        if (row.ok() && zeroNs > 0) {
+            const qint64 *ct = record.chunkTimes.constData();
+            const qint32 *tok = record.chunkTokens.constData();
+            const qsizetype nTok = record.chunkTokens.size();
+            for (qsizetype k = 0; k < record.chunkTimes.size(); ++k) {
+                const size_t s = bucket(double(ct[k] - zeroNs) / 1e9);
+                if (s >= tokens.size())
+                    tokens.resize(s + 1, 0.0);
+                tokens[s] += k < nTok && tok[k] > 0 ? tok[k] : 1;
+            }
+        }
+        if (row.warmup)
+            continue;
+        if (!std::isnan(row.scheduleLagMs))
+            b.lagSorted.push_back(row.scheduleLagMs);
+        if (row.ok() && !std::isnan(row.ttftMs))
+            b.ttftSorted.push_back(row.ttftMs);
+        if (row.ok() && !std::isnan(row.e2elMs))
+            b.e2elSorted.push_back(row.e2elMs);
+    }
+    for (size_t s = 0; s < tokens.size(); ++s)
+        if (tokens[s] > 0)
+            b.tokens.emplace_back(s, tokens[s]);
+    std::sort(b.ttftSorted.begin(), b.ttftSorted.end());
+    std::sort(b.e2elSorted.begin(), b.e2elSorted.end());
+    std::sort(b.lagSorted.begin(), b.lagSorted.end());
+    return b;
+}
+
+RunDashboard::RunDashboard(QWidget *parent)
+    : QWidget(parent), m_thread(new QThread(this)), m_worker(new QObject())
+{
+    m_thread->setObjectName(u"DashboardWorker"_s);
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread->start();
+
+    m_timer.setInterval(200);
+    connect(&m_timer, &QTimer::timeout, this, &RunDashboard::refresh);
+
+    m_title = new QLabel(this);
+    m_title->setTextFormat(Qt::RichText);
+
+    auto *counters = new QGridLayout();
+    counters->setHorizontalSpacing(18);
+    const auto addCounter = [this, counters](int col, const QString &name, const QString &tip) {
+        auto *caption = new QLabel(name, this);
+        caption->setToolTip(tip);
+        QLabel *v = valueLabel(this);
+        v->setToolTip(tip);
+        counters->addWidget(caption, 0, col);
+        counters->addWidget(v, 1, col);
+        return v;
+    };
+    m_sentLabel = addCounter(0, tr("Sent"), tr("Requests handed to the transport"));
+    m_receivedLabel = addCounter(1, tr("Completed"), tr("Requests finished, successful or not"));
+    m_succeededLabel = addCounter(2, tr("Successful"), tr("Completed without an error"));
+    m_failedLabel = addCounter(3, tr("Failed"), tr("Failed requests by error class"));
+    m_inFlightLabel = addCounter(4, tr("In flight"), tr("Sent and not yet completed"));
+    m_lagLabel = addCounter(5, tr("Schedule lag p99"),
+                            tr("p99 of t_send − t_sched over the measured requests so far. Large "
+                               "lag means the client, not the server, limited the run."));
+    m_elapsedLabel = addCounter(6, tr("Elapsed"), tr("Since the run's start"));
+    counters->setColumnStretch(7, 1);
+
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(true);
+    m_etaLabel = new QLabel(this);
+    m_stop = new QPushButton(tr("Stop"), this);
+    m_stop->setToolTip(tr("Stop issuing requests and cancel those in flight; what was recorded "
+                          "is kept and the run is marked interrupted"));
+    m_stop->setEnabled(false);
+    connect(m_stop, &QPushButton::clicked, this, &RunDashboard::onStopClicked);
+
+    auto *progressRow = new QHBoxLayout();
+    progressRow->addWidget(m_progress, 1);
+    progressRow->addWidget(m_etaLabel);
+    progressRow->addWidget(m_stop);
+
+    const QString t = tr("time since start (s)");
+    m_ttftChart = new ChartView(tr("TTFT by send time"), this);
+    m_ttftChart->addSeries(tr("TTFT"), ChartView::Kind::Scatter, kBlue);
+    m_ttftChart->setAxisTitles(t, tr("ms"));
+    m_itlChart = new ChartView(tr("Mean ITL per request"), this);
+    m_itlChart->addSeries(tr("ITL"), ChartView::Kind::Scatter, kPurple);
+    m_itlChart->setAxisTitles(t, tr("ms"));
+    m_cdfChart = new ChartView(tr("Latency CDF (measured requests)"), this);
+    m_cdfChart->addSeries(tr("TTFT"), ChartView::Kind::Line, kBlue);
+    m_cdfChart->addSeries(tr("E2EL"), ChartView::Kind::Line, kOrange);
+    m_cdfChart->setAxisTitles(tr("ms"), tr("fraction ≤ x"));
+    m_cdfChart->setFixedYRange(0, 1);
+    m_requestsChart = new ChartView(tr("Completed requests per second"), this);
+    m_requestsChart->addSeries(tr("successful"), ChartView::Kind::Line, kBlue);
+    m_requestsChart->setAxisTitles(t, tr("req/s"));
+    m_tokensChart = new ChartView(tr("Output tokens per second"), this);
+    m_tokensChart->addSeries(tr("output tok/s"), ChartView::Kind::Line, kGreen);
+    m_tokensChart->setAxisTitles(t, tr("tok/s"));
+    m_tokensChart->setToolTip(tr("Tokens by chunk arrival time. A request's tokens are known when "
+                                 "it completes, so the latest seconds fill in as streams end."));
+    m_flightChart = new ChartView(tr("In flight and errors"), this);
+    m_flightChart->addSeries(tr("in flight"), ChartView::Kind::Line, kOrange);
+    m_flightChart->addSeries(tr("errors/s"), ChartView::Kind::Line, kRed);
+    m_flightChart->setAxisTitles(t, tr("requests"));
+
+    auto *charts = new QGridLayout();
+    charts->addWidget(m_ttftChart, 0, 0);
+    charts->addWidget(m_itlChart, 0, 1);
+    charts->addWidget(m_cdfChart, 0, 2);
+    charts->addWidget(m_requestsChart, 1, 0);
+    charts->addWidget(m_tokensChart, 1, 1);
+    charts->addWidget(m_flightChart, 1, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addLayout(counters);
+    layout->addLayout(progressRow);
+    layout->addLayout(charts, 1);
+    reset();
+}
+
+RunDashboard::~RunDashboard()
+{
+    detach();
+    ++m_generation; // whatever the worker still posts is dropped
+    m_thread->quit();
+    m_thread->wait();
+}
+
+QList<ChartView *> RunDashboard::charts() const
+{
+    return {m_ttftChart, m_itlChart, m_cdfChart, m_requestsChart, m_tokensChart, m_flightChart};
+}
+
+void RunDashboard::setRefreshInterval(int ms)
+{
+    m_timer.setInterval(std::clamp(ms, 100, 250));
+}
+
+void RunDashboard::reset()
+{
+    ++m_generation;
+    m_pending.clear();
+    m_batchesInFlight = 0;
+    m_refreshes = 0;
+    m_running = false;
+    m_dirty = false;
+    m_finalStatus.clear();
+    m_zeroNs = 0;
+    m_endNs = 0;
+    m_received = m_succeeded = m_failed = m_warmup = 0;
+    m_failedByClass.fill(0);
+    for (auto *v : {&m_ttftX, &m_ttftY, &m_itlX, &m_itlY, &m_okPerS, &m_errPerS, &m_tokPerS,
+                    &m_flightX, &m_flightY, &m_ttftSorted, &m_e2elSorted, &m_lagSorted})
+        v->clear();
+    for (ChartView *c :
+         {m_ttftChart, m_itlChart, m_cdfChart, m_requestsChart, m_tokensChart, m_flightChart})
+        c->clearPoints();
+    m_progress->setValue(0);
+    m_progress->setFormat(u"%p%"_s);
+    m_etaLabel->clear();
+    m_stop->setEnabled(false);
+    updateCounterLabels(0);
+}
+
+void RunDashboard::attach(RunController *controller, const RunPlan &plan)
+{
+    detach();
+    reset();
+    m_plan = plan;
+    m_controller = controller;
+    m_title->setText(
+        tr("<b>%1</b> — %2")
+            .arg((plan.name.isEmpty() ? tr("Run") : plan.name).toHtmlEscaped(),
+                 (plan.sut.name.isEmpty() ? plan.sut.baseUrl : plan.sut.name).toHtmlEscaped()));
+    if (!controller)
+        return;
+    m_connections << connect(controller, &RunController::requestCompleted, this,
+                             &RunDashboard::onRecord);
+    m_connections << connect(controller, &RunController::finished, this, &RunDashboard::onFinished);
+    m_connections << connect(controller, &QObject::destroyed, this, [this] {
+        m_timer.stop();
+        m_stop->setEnabled(false);
+    });
+    // Attached mid-run (or after it): take over what the controller already holds.
+    if (controller->status() != RunStatus::Idle) {
+        readZero();
+        for (const RequestRecord &r : controller->records())
+            onRecord(r);
+    }
+    if (controller->status() == RunStatus::Running || controller->status() == RunStatus::Idle) {
+        m_running = true;
+        m_stop->setEnabled(true);
+        m_timer.start();
+    } else {
+        onFinished(controller->status());
+    }
+    refresh();
+}
+
+void RunDashboard::detach()
+{
+    dispatchPending(); // what arrived is drawn once reduced
+    for (const auto &c : std::as_const(m_connections))
+        disconnect(c);
+    m_connections.clear();
+    m_controller.clear();
+    m_timer.stop();
+    m_stop->setEnabled(false);
+    m_running = false;
+}
+
+void RunDashboard::readZero()
+{
+    if (m_zeroNs == 0 && m_controller && m_controller->status() != RunStatus::Idle)
+        m_zeroNs = m_controller->runStartNs();
+}
+
+double RunDashboard::elapsedS() const
+{
+    if (m_zeroNs == 0)
+        return 0;
+    const qint64 now = m_endNs > 0 ? m_endNs : monotonicNs();
+    return std::max(0.0, double(now - m_zeroNs) / 1e9);
+}
+
+qint64 RunDashboard::plannedRequests() const
+{
+    if (m_controller && m_controller->plannedRequests() > 0)
+        return m_controller->plannedRequests();
+    const LoadProfile &p = m_plan.profile;
+    if (p.durationS > 0 || p.warmupSeconds > 0)
+        return 0; // time-bound: progress is by time
+    return qint64(std::max(0, p.warmupRequests)) + std::max(0, p.numPrompts);
+}
+
+void RunDashboard::onRecord(const RequestRecord &record)
+{
+    // O(1): counts and an append; the reduction happens in the worker, per batch.
+    if (m_zeroNs == 0)
+        readZero();
+    if (m_zeroNs == 0) // records fed without a started controller (replays, tests)
+        m_zeroNs = record.tSched > 0 ? record.tSched : record.tSend;
+    ++m_received;
+    if (record.warmup)
+        ++m_warmup;
+    if (record.ok()) {
+        ++m_succeeded;
+    } else {
+        ++m_failed;
+        ++m_failedByClass[std::min<size_t>(size_t(record.error), m_failedByClass.size() - 1)];
+    }
+    m_pending.append(record);
+}
+
+void RunDashboard::dispatchPending()
+{
+    if (m_pending.isEmpty())
+        return;
+    QList<RequestRecord> batch;
+    batch.swap(m_pending);
+    ++m_batchesInFlight;
+    const quint64 gen = m_generation;
+    const qint64 zero = m_zeroNs;
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this, gen, zero, batch] {
+            const Batch reduced = Batch::reduce(batch, zero);
+            QMetaObject::invokeMethod(
+                this, [this, gen, reduced] { applyBatch(gen, reduced); }, Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
+void RunDashboard::applyBatch(quint64 generation, const Batch &b)
+{
+    if (generation != m_generation)
+        return; // reduced for a previous attach
+    --m_batchesInFlight;
+    m_ttftX.insert(m_ttftX.end(), b.ttftX.begin(), b.ttftX.end());
+    m_ttftY.insert(m_ttftY.end(), b.ttftY.begin(), b.ttftY.end());
+    m_itlX.insert(m_itlX.end(), b.itlX.begin(), b.itlX.end());
+    m_itlY.insert(m_itlY.end(), b.itlY.begin(), b.itlY.end());
+    for (const auto &[s, v] : b.ok)
+        addTo(m_okPerS, double(s), v);
+    for (const auto &[s, v] : b.errors)
+        addTo(m_errPerS, double(s), v);
+    for (const auto &[s, v] : b.tokens)
+        addTo(m_tokPerS, double(s), v);
+    mergeSorted(m_ttftSorted, b.ttftSorted);
+    mergeSorted(m_e2elSorted, b.e2elSorted);
+    mergeSorted(m_lagSorted, b.lagSorted);
+    m_dirty = true;
+    if (!m_running) // the timer has stopped: draw the late data now
+        redraw();
+    emit batchApplied();
+}
+
+void RunDashboard::onFinished(RunStatus status)
+{
+    m_running = false;
+    m_timer.stop();
+    m_stop->setEnabled(false);
+    if (m_controller && m_controller->runEndNs() > 0)
+        m_endNs = m_controller->runEndNs();
+    else
+        m_endNs = monotonicNs();
+    m_finalStatus = QString::fromLatin1(runStatusName(status));
+    if (m_controller) {
+        m_flightX.push_back(elapsedS());
+        m_flightY.push_back(double(std::max<qint64>(0, m_controller->issued() - m_received)));
+    }
+    m_dirty = true;
+    refresh();
+}
+
+void RunDashboard::onStopClicked()
+{
+    m_stop->setEnabled(false);
+    emit stopRequested();
+    if (m_controller)
+        m_controller->stop();
+}
+
+void RunDashboard::mergeSorted(std::vector<double> &into, const std::vector<double> &batch)
+{
+    if (batch.empty())
+        return;
+    const auto mid = into.insert(into.end(), batch.begin(), batch.end());
+    std::inplace_merge(into.begin(), mid, into.end());
+}
+
+RunDashboard::Counters RunDashboard::counters() const
+{
+    Counters c;
+    c.sent = m_controller ? m_controller->issued() : m_received;
+    c.sent = std::max(c.sent, m_received);
+    c.received = m_received;
+    c.succeeded = m_succeeded;
+    c.failed = m_failed;
+    c.warmup = m_warmup;
+    for (size_t i = 0; i < m_failedByClass.size(); ++i)
+        if (m_failedByClass[i] > 0)
+            c.failedByClass.insert(QString::fromLatin1(errorClassName(ErrorClass(i))),
+                                   m_failedByClass[i]);
+    if (!m_lagSorted.empty())
+        c.scheduleLagP99Ms = percentileLinear(m_lagSorted, 99);
+    return c;
+}
+
+void RunDashboard::updateCounterLabels(double elapsed)
+{
+    const Counters c = counters();
+    m_sentLabel->setText(QString::number(c.sent));
+    m_receivedLabel->setText(QString::number(c.received));
+    m_succeededLabel->setText(QString::number(c.succeeded));
+    QString failed = QString::number(c.failed);
+    QStringList byClass;
+    for (auto it = c.failedByClass.cbegin(); it != c.failedByClass.cend(); ++it)
+        byClass << u"%1 %2"_s.arg(it.key()).arg(it.value());
+    if (!byClass.isEmpty())
+        failed += u"  <span style='font-size:small; font-weight:normal'>(%1)</span>"_s.arg(
+            byClass.join(u", "_s));
+    m_failedLabel->setText(failed);
+    m_failedLabel->setStyleSheet(c.failed > 0 ? u"color: #b01c1c;"_s : QString());
+    m_inFlightLabel->setText(QString::number(c.inFlight()));
+    m_lagLabel->setText(std::isnan(c.scheduleLagP99Ms)
+                            ? u"–"_s
+                            : u"%1 ms"_s.arg(QString::number(c.scheduleLagP99Ms, 'f', 2)));
+    m_elapsedLabel->setText(clockText(elapsed));
+}
+
+void RunDashboard::updateProgress(double elapsed)
+{
+    const qint64 planned = plannedRequests();
+    double fraction = 0;
+    double eta = std::numeric_limits<double>::quiet_NaN();
+    if (planned > 0) {
+        fraction = std::min(1.0, double(m_received) / double(planned));
+        if (m_received > 0 && elapsed > 0)
+            eta = elapsed * double(planned - m_received) / double(m_received);
+        m_progress->setFormat(u"%1 / %2"_s.arg(m_received).arg(planned));
+    } else {
+        const double total = m_plan.profile.durationS + m_plan.profile.warmupSeconds;
+        if (total > 0) {
+            fraction = std::min(1.0, elapsed / total);
+            eta = std::max(0.0, total - elapsed);
+        }
+        m_progress->setFormat(u"%p%"_s);
+    }
+    if (!m_running && m_finalStatus == "completed"_L1)
+        fraction = 1.0;
+    m_progress->setValue(int(std::lround(fraction * 1000)));
+    if (!m_running && !m_finalStatus.isEmpty())
+        m_etaLabel->setText(m_finalStatus);
+    else
+        m_etaLabel->setText(tr("ETA %1").arg(clockText(eta)));
+}
+
+void RunDashboard::refresh()
+{
+    ++m_refreshes;
+    dispatchPending();
+    readZero();
+    const double elapsed = elapsedS();
+    if (m_controller && m_running) {
+        m_flightX.push_back(elapsed);
+        m_flightY.push_back(double(std::max<qint64>(0, m_controller->issued() - m_received)));
+    }
+    redraw();
+}
+
+void RunDashboard::redraw()
+{
+    const double elapsed = elapsedS();
+    updateCounterLabels(elapsed);
+    updateProgress(elapsed);
+    if (!m_dirty && !m_running)
+        return;
+    m_dirty = false;
+
+    // The time axis grows in steps so the charts do not rescale on every refresh.
+    const double xMax = m_running ? std::max(10.0, std::ceil(elapsed * 1.1 / 10.0) * 10.0)
+                                  : std::max(1.0, std::ceil(elapsed));
+    for (ChartView *c : {m_ttftChart, m_itlChart, m_requestsChart, m_tokensChart, m_flightChart})
+        c->setFixedXRange(0, xMax);
+
+    m_ttftChart->setPoints(0, thinMinMax(m_ttftX, m_ttftY, 0, xMax, m_ttftChart->plotColumns()));
+    m_itlChart->setPoints(0, thinMinMax(m_itlX, m_itlY, 0, xMax, m_itlChart->plotColumns()));
+
+    // While running, the current second is still filling up: drawing it would show a dip.
+    const size_t fullSeconds =
+        m_running ? size_t(std::max(0.0, std::floor(elapsed))) : std::numeric_limits<size_t>::max();
+    m_requestsChart->setPoints(
+        0, rateSeries(m_okPerS, fullSeconds, xMax, m_requestsChart->plotColumns()));
+    m_tokensChart->setPoints(
+        0, rateSeries(m_tokPerS, fullSeconds, xMax, m_tokensChart->plotColumns()));
+    const int fc = m_flightChart->plotColumns();
+    m_flightChart->setPoints(0, thinMinMax(m_flightX, m_flightY, 0, xMax, fc));
+    m_flightChart->setPoints(1, rateSeries(m_errPerS, fullSeconds, xMax, fc));
+
+    const int cc = m_cdfChart->plotColumns();
+    m_cdfChart->setPoints(0, cdfPoints(m_ttftSorted, cc));
+    m_cdfChart->setPoints(1, cdfPoints(m_e2elSorted, cc));
+}
+
+} // namespace sb
