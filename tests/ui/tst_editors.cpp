@@ -1,0 +1,424 @@
+// The editors reject bad input with a message under the offending field, and the previews
+// (dataset sample, schedule) come from core. The connection probe is checked against the
+// built-in simulator, both streaming and unpaced (everything written at once).
+
+#include "connectionprobe.h"
+#include "editors/datasetpreviewmodel.h"
+#include "editors/dataseteditor.h"
+#include "editors/fielderror.h"
+#include "editors/lengthhistogram.h"
+#include "editors/loadprofileeditor.h"
+#include "editors/schedulepreview.h"
+#include "editors/suteditor.h"
+#include "sim/simulator.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace sb;
+
+namespace {
+SutConfig validSut()
+{
+    SutConfig s;
+    s.name = u"vllm-h100"_s;
+    s.baseUrl = u"http://gpu-host:8000"_s;
+    s.model = u"meta-llama/Llama-3.1-8B-Instruct"_s;
+    return s;
+}
+
+template <class W> void setText(QWidget *editor, const QString &name, const QString &text)
+{
+    W *w = editor->findChild<W *>(name);
+    QVERIFY2(w, qPrintable(name));
+    if constexpr (std::is_same_v<W, QPlainTextEdit>)
+        w->setPlainText(text);
+    else
+        w->setText(text);
+}
+
+bool errorShown(QWidget *editor, const QString &key)
+{
+    auto *label = editor->findChild<FieldError *>(u"error_"_s + key);
+    return label && label->isVisibleTo(editor) && !label->text().isEmpty();
+}
+} // namespace
+
+class TestEditors : public QObject
+{
+    Q_OBJECT
+private slots:
+    void sutRejects_data();
+    void sutRejects();
+    void sutRoundTrip();
+    void datasetRejects_data();
+    void datasetRejects();
+    void datasetLoadsSample_data();
+    void datasetLoadsSample();
+    void histogramBins_data();
+    void histogramBins();
+    void profileRejects_data();
+    void profileRejects();
+    void profilePreview();
+    void probeJudge_data();
+    void probeJudge();
+    void probeAgainstSimulator_data();
+    void probeAgainstSimulator();
+};
+
+void TestEditors::sutRejects_data()
+{
+    QTest::addColumn<QString>("field");  // objectName of the widget
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("errorKey");
+    QTest::newRow("empty name") << u"name"_s << u""_s << u"name"_s;
+    QTest::newRow("blank name") << u"name"_s << u"   "_s << u"name"_s;
+    QTest::newRow("no base url") << u"baseUrl"_s << u""_s << u"baseUrl"_s;
+    QTest::newRow("ftp url") << u"baseUrl"_s << u"ftp://gpu-host"_s << u"baseUrl"_s;
+    QTest::newRow("no scheme") << u"baseUrl"_s << u"gpu-host:8000"_s << u"baseUrl"_s;
+    QTest::newRow("url with query") << u"baseUrl"_s << u"http://h:1/?x=1"_s << u"baseUrl"_s;
+    QTest::newRow("relative endpoint") << u"endpoint"_s << u"v1/completions"_s << u"endpoint"_s;
+    QTest::newRow("no model") << u"model"_s << u""_s << u"model"_s;
+    QTest::newRow("header without colon") << u"extraHeaders"_s << u"X-Team acme"_s << u"extraHeaders"_s;
+    QTest::newRow("credential header") << u"extraHeaders"_s << u"Authorization: Bearer sk-1"_s
+                                       << u"extraHeaders"_s;
+    QTest::newRow("bad env var") << u"keyName"_s << u"1BAD-NAME"_s << u"apiKey"_s;
+}
+
+void TestEditors::sutRejects()
+{
+    QFETCH(QString, field);
+    QFETCH(QString, text);
+    QFETCH(QString, errorKey);
+    SutEditor editor;
+    editor.setConfig(validSut());
+    QVERIFY2(editor.isValid(), qPrintable(editor.errors().join(u"; "_s)));
+    QVERIFY(!errorShown(&editor, errorKey));
+    QSignalSpy validity(&editor, &SutEditor::validityChanged);
+    if (field == "keyName"_L1)
+        editor.findChild<QComboBox *>(u"keySource"_s)->setCurrentIndex(1); // environment variable
+    if (field == "extraHeaders"_L1)
+        setText<QPlainTextEdit>(&editor, field, text);
+    else
+        setText<QLineEdit>(&editor, field, text);
+    QVERIFY(!editor.isValid());
+    QVERIFY(!editor.errorFor(errorKey).isEmpty());
+    QVERIFY(errorShown(&editor, errorKey));
+    QCOMPARE(validity.size(), 1);
+    QCOMPARE(validity.first().first().toBool(), false);
+    // Back to the valid configuration: the message disappears.
+    editor.setConfig(validSut());
+    QVERIFY(editor.isValid());
+    QVERIFY(!errorShown(&editor, errorKey));
+}
+
+void TestEditors::sutRoundTrip()
+{
+    SutConfig s = validSut();
+    s.flavour = ApiFlavour::Chat;
+    s.endpoint = u"/v1/chat/completions"_s;
+    s.weightsRevision = u"abc123"_s;
+    s.engine = u"vLLM"_s;
+    s.engineVersion = u"0.10.1"_s;
+    s.gpuModel = u"H100"_s;
+    s.gpuCount = 8;
+    s.image = u"vllm/vllm-openai:v0.10.1"_s;
+    s.replicas = 2;
+    s.containers = 3;
+    s.workersPerContainer = 4;
+    s.region = u"eu-west-1"_s;
+    s.clientLocation = u"same AZ"_s;
+    s.notes = u"tp=8"_s;
+    s.apiKeyRef = u"keychain:vllm-h100"_s;
+    s.extraHeaders = {{u"X-Team"_s, u"perf"_s}};
+    SutEditor editor;
+    editor.setConfig(s);
+    QVERIFY(editor.isValid());
+    QCOMPARE(editor.config().toJson(), s.toJson());
+    // The built-in simulator needs neither URL nor model.
+    SutConfig sim;
+    sim.name = u"sim"_s;
+    sim.builtInSimulator = true;
+    editor.setConfig(sim);
+    QVERIFY2(editor.isValid(), qPrintable(editor.errors().join(u"; "_s)));
+}
+
+void TestEditors::datasetRejects_data()
+{
+    QTest::addColumn<int>("kind"); // DatasetKind
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("inputLen");
+    QTest::addColumn<double>("rangeRatio");
+    QTest::addColumn<QString>("errorKey");
+    const QString data = QStringLiteral(SB_TEST_DATA_DIR) + u"/datasets/"_s;
+    QTest::newRow("no name") << int(DatasetKind::Random) << QString() << u""_s << 128 << 0.0 << u"name"_s;
+    QTest::newRow("zero input") << int(DatasetKind::Random) << QString() << u"d"_s << 0 << 0.0
+                                << u"inputLen"_s;
+    QTest::newRow("range ratio 1") << int(DatasetKind::Random) << QString() << u"d"_s << 128 << 1.0
+                                   << u"rangeRatio"_s;
+    QTest::newRow("sharegpt no path") << int(DatasetKind::ShareGpt) << u""_s << u"d"_s << 128 << 0.0
+                                      << u"path"_s;
+    QTest::newRow("missing file") << int(DatasetKind::ShareGpt) << data + u"nope.json"_s << u"d"_s
+                                  << 128 << 0.0 << u"path"_s;
+    QTest::newRow("invalid json") << int(DatasetKind::ShareGpt) << data + u"sharegpt_invalid_json.json"_s
+                                  << u"d"_s << 128 << 0.0 << u"load"_s;
+    QTest::newRow("custom bad line") << int(DatasetKind::Custom) << data + u"custom_bad_json.jsonl"_s
+                                     << u"d"_s << 128 << 0.0 << u"load"_s;
+}
+
+void TestEditors::datasetRejects()
+{
+    QFETCH(int, kind);
+    QFETCH(QString, path);
+    QFETCH(QString, name);
+    QFETCH(int, inputLen);
+    QFETCH(double, rangeRatio);
+    QFETCH(QString, errorKey);
+    DatasetEditor editor;
+    editor.setSampling(10, 1);
+    DatasetSpec spec;
+    spec.kind = DatasetKind(kind);
+    spec.path = path;
+    spec.randomInputLen = inputLen;
+    spec.randomRangeRatio = rangeRatio;
+    editor.setDataset(name, spec);
+    // Load errors come from the worker thread.
+    QTRY_VERIFY_WITH_TIMEOUT(!editor.isLoading(), 20000);
+    QVERIFY(!editor.isValid());
+    QVERIFY2(!editor.errorFor(errorKey).isEmpty(), qPrintable(editor.errors().join(u"; "_s)));
+    QVERIFY(errorShown(&editor, errorKey));
+    if (errorKey == "load"_L1)
+        QVERIFY2(editor.errorFor(errorKey).contains(QFileInfo(path).fileName()),
+                 qPrintable(editor.errorFor(errorKey)));
+}
+
+void TestEditors::datasetLoadsSample_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<int>("prompts");
+    const QString data = QStringLiteral(SB_TEST_DATA_DIR) + u"/datasets/"_s;
+    QTest::newRow("synthetic") << int(DatasetKind::Random) << QString() << 40;
+    QTest::newRow("sharegpt") << int(DatasetKind::ShareGpt) << data + u"sharegpt_good.json"_s << 2;
+    QTest::newRow("custom") << int(DatasetKind::Custom) << data + u"custom_good.jsonl"_s << 2;
+}
+
+void TestEditors::datasetLoadsSample()
+{
+    QFETCH(int, kind);
+    QFETCH(QString, path);
+    QFETCH(int, prompts);
+    DatasetEditor editor;
+    QAbstractItemModelTester tester(editor.previewModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy hashes(&editor, &DatasetEditor::hashComputed);
+    editor.setSampling(prompts, 7);
+    DatasetSpec spec;
+    spec.kind = DatasetKind(kind);
+    spec.path = path;
+    spec.randomInputLen = 100;
+    spec.randomOutputLen = 20;
+    editor.setDataset(u"sample"_s, spec);
+    QTRY_VERIFY_WITH_TIMEOUT(!hashes.isEmpty(), 20000);
+    QVERIFY2(editor.isValid(), qPrintable(editor.errors().join(u"; "_s)));
+    QCOMPARE(editor.previewModel()->rowCount(), prompts);
+    const QString hash = hashes.last().first().toString();
+    QCOMPARE(hash.size(), 64);
+    QCOMPARE(editor.info().sha256, hash);
+    QCOMPARE(editor.info().sampled, prompts);
+    // The same sampling gives the same identity; another seed another one.
+    editor.setSampling(prompts, 8);
+    QTRY_VERIFY_WITH_TIMEOUT(hashes.size() >= 2, 20000);
+    QVERIFY(hashes.last().first().toString() != hash);
+}
+
+void TestEditors::histogramBins_data()
+{
+    QTest::addColumn<QList<qint32>>("values");
+    QTest::addColumn<int>("bins");
+    QTest::addColumn<QList<int>>("counts");
+    QTest::addColumn<QList<double>>("edges");
+    QTest::newRow("empty") << QList<qint32>{} << 4 << QList<int>{} << QList<double>{};
+    QTest::newRow("one value") << QList<qint32>{7, 7, 7} << 4 << QList<int>{3} << QList<double>{7, 8};
+    QTest::newRow("fewer values than bins") << QList<qint32>{1, 2, 3} << 10 << QList<int>{1, 1, 1}
+                                            << QList<double>{1, 2, 3, 4};
+    // 48..80 is 33 values: 16 bins would be 2.06 wide; whole bins of 3 give 11 bins.
+    QTest::newRow("whole-number width") << QList<qint32>{48, 50, 51, 80} << 16
+                                        << QList<int>{2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1}
+                                        << QList<double>{48, 51, 54, 57, 60, 63, 66, 69, 72, 75, 78, 81};
+}
+
+void TestEditors::histogramBins()
+{
+    QFETCH(QList<qint32>, values);
+    QFETCH(int, bins);
+    QFETCH(QList<int>, counts);
+    QFETCH(QList<double>, edges);
+    QList<double> gotEdges;
+    QCOMPARE(LengthHistogram::binCounts(values, bins, &gotEdges), counts);
+    QCOMPARE(gotEdges, edges);
+}
+
+void TestEditors::profileRejects_data()
+{
+    QTest::addColumn<QString>("json"); // LoadProfile JSON overrides
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("seed");
+    QTest::addColumn<QString>("percentiles");
+    QTest::addColumn<QString>("errorKey");
+    QTest::newRow("no name") << u"{}"_s << u""_s << u"1"_s << u"99"_s << u"name"_s;
+    QTest::newRow("ramp down") << uR"({"ramp_up_strategy":"linear","ramp_up_start_rps":10,"ramp_up_end_rps":2})"_s
+                               << u"p"_s << u"1"_s << u"99"_s << u"rampUp"_s;
+    QTest::newRow("ramp from 0") << uR"({"ramp_up_strategy":"exponential","ramp_up_start_rps":0,"ramp_up_end_rps":2})"_s
+                                 << u"p"_s << u"1"_s << u"99"_s << u"rampUp"_s;
+    QTest::newRow("no count") << uR"({"num_prompts":0,"duration_s":0})"_s << u"p"_s << u"1"_s << u"99"_s
+                              << u"count"_s;
+    QTest::newRow("all warm-up") << uR"({"num_prompts":10,"warmup_requests":10})"_s << u"p"_s << u"1"_s
+                                 << u"99"_s << u"warmup"_s;
+    QTest::newRow("cap and closed loop") << uR"({"max_concurrency":8,"closed_loop_concurrency":4})"_s
+                                         << u"p"_s << u"1"_s << u"99"_s << u"concurrency"_s;
+    QTest::newRow("seed not a number") << u"{}"_s << u"p"_s << u"abc"_s << u"99"_s << u"seed"_s;
+    QTest::newRow("negative seed") << u"{}"_s << u"p"_s << u"-1"_s << u"99"_s << u"seed"_s;
+    QTest::newRow("percentile 150") << u"{}"_s << u"p"_s << u"1"_s << u"50, 150"_s << u"percentiles"_s;
+    QTest::newRow("percentile text") << u"{}"_s << u"p"_s << u"1"_s << u"p99"_s << u"percentiles"_s;
+    QTest::newRow("server unlimited") << uR"({"scenario":"server","request_rate":"inf"})"_s << u"p"_s
+                                      << u"1"_s << u"99"_s << u"rate"_s;
+    QTest::newRow("offline with rate") << uR"({"scenario":"offline","request_rate":5})"_s << u"p"_s
+                                       << u"1"_s << u"99"_s << u"rate"_s;
+    QTest::newRow("server gamma") << uR"({"scenario":"server","arrival":"gamma","request_rate":5})"_s
+                                  << u"p"_s << u"1"_s << u"99"_s << u"scenario"_s;
+}
+
+void TestEditors::profileRejects()
+{
+    QFETCH(QString, json);
+    QFETCH(QString, name);
+    QFETCH(QString, seed);
+    QFETCH(QString, percentiles);
+    QFETCH(QString, errorKey);
+    LoadProfileEditor editor;
+    LoadProfile base;
+    base.requestRate = 10;
+    base.numPrompts = 100;
+    editor.setProfile(u"valid"_s, base);
+    QVERIFY2(editor.isValid(), qPrintable(editor.errors().join(u"; "_s)));
+    QJsonObject o = base.toJson();
+    const QJsonObject over = QJsonDocument::fromJson(json.toUtf8()).object();
+    for (auto it = over.begin(); it != over.end(); ++it)
+        o[it.key()] = it.value();
+    editor.setProfile(name, LoadProfile::fromJson(o));
+    setText<QLineEdit>(&editor, u"seed"_s, seed);
+    setText<QLineEdit>(&editor, u"percentiles"_s, percentiles);
+    QVERIFY(!editor.isValid());
+    QVERIFY2(!editor.errorFor(errorKey).isEmpty(), qPrintable(editor.errors().join(u"; "_s)));
+    QVERIFY(errorShown(&editor, errorKey));
+}
+
+void TestEditors::profilePreview()
+{
+    LoadProfileEditor editor;
+    LoadProfile p;
+    p.arrival = ArrivalProcess::Poisson;
+    p.requestRate = 10;
+    p.numPrompts = 100;
+    p.seed = 3;
+    editor.setProfile(u"poisson"_s, p);
+    QVERIFY(editor.isValid());
+    QCOMPARE(editor.profile().toJson(), [&] {
+        LoadProfile q = p;
+        q.metricPercentiles = {99};
+        return q.toJson();
+    }());
+    // One point per request plus the origin; the last is the schedule's last arrival.
+    QCOMPARE(editor.preview()->pointCount(), 101);
+    QVERIFY(editor.preview()->summary().contains(u"100"_s));
+    // A long schedule is thinned to the plot's budget.
+    p.numPrompts = 50000;
+    p.requestRate = 1000;
+    editor.setProfile(u"long"_s, p);
+    QVERIFY(editor.preview()->pointCount() <= SchedulePreview::kMaxPoints + 2);
+    QVERIFY(editor.preview()->pointCount() > SchedulePreview::kMaxPoints / 2);
+    // Typing a new rate updates the plot.
+    auto *rate = editor.findChild<QDoubleSpinBox *>(u"rate"_s);
+    rate->setValue(0); // unlimited
+    QVERIFY(editor.preview()->summary().contains(u"50000"_s));
+}
+
+void TestEditors::probeJudge_data()
+{
+    QTest::addColumn<QList<qint64>>("chunksMs");
+    QTest::addColumn<int>("verdict");
+    using V = ConnectionProbeResult::Verdict;
+    QTest::newRow("none") << QList<qint64>{} << int(V::Failed);
+    QTest::newRow("one chunk") << QList<qint64>{50} << int(V::Inconclusive);
+    QTest::newRow("paced 10 ms") << QList<qint64>{50, 60, 70, 80, 90, 100} << int(V::Streams);
+    QTest::newRow("all at once") << QList<qint64>{400, 400, 400, 400} << int(V::Buffers);
+    QTest::newRow("within 2 ms") << QList<qint64>{400, 401, 401, 402} << int(V::Buffers);
+    QTest::newRow("long ttft, fast tokens") << QList<qint64>{2000, 2003, 2006, 2009, 2012, 2015, 2018,
+                                                             2021, 2024, 2027, 2030, 2033, 2036,
+                                                             2039, 2042, 2045, 2048, 2051, 2054,
+                                                             2057, 2060, 2063, 2066, 2069, 2072,
+                                                             2075, 2078, 2081, 2084, 2087, 2090,
+                                                             2093, 2096, 2099, 2102, 2105}
+                                            << int(V::Streams);
+    QTest::newRow("buffered then trickle") << QList<qint64>{1000, 1000, 1000, 1001, 1003}
+                                           << int(V::Buffers);
+}
+
+void TestEditors::probeJudge()
+{
+    QFETCH(QList<qint64>, chunksMs);
+    QFETCH(int, verdict);
+    QList<qint64> ns;
+    for (qint64 ms : chunksMs)
+        ns.append(ms * 1'000'000 + 5'000'000'000);
+    QCOMPARE(int(ConnectionProbe::judge(ns, 5'000'000'000)), verdict);
+}
+
+void TestEditors::probeAgainstSimulator_data()
+{
+    QTest::addColumn<bool>("unpaced");
+    QTest::addColumn<int>("verdict");
+    QTest::newRow("streams") << false << int(ConnectionProbeResult::Verdict::Streams);
+    QTest::newRow("buffers") << true << int(ConnectionProbeResult::Verdict::Buffers);
+}
+
+void TestEditors::probeAgainstSimulator()
+{
+    QFETCH(bool, unpaced);
+    QFETCH(int, verdict);
+    SimConfig cfg;
+    cfg.ttftMs = 20;
+    cfg.itlMs = 5;
+    cfg.unpaced = unpaced;
+    Simulator sim(cfg);
+    QVERIFY2(sim.start(), qPrintable(sim.errorString()));
+    SutConfig sut;
+    sut.name = u"sim"_s;
+    sut.baseUrl = sim.baseUrl().toString();
+    ConnectionProbe probe;
+    QSignalSpy done(&probe, &ConnectionProbe::finished);
+    probe.start(sut, {});
+    QVERIFY(probe.isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 30000);
+    const auto result = done.first().first().value<ConnectionProbeResult>();
+    QCOMPARE(result.models, QStringList{cfg.modelName});
+    QCOMPARE(result.model, cfg.modelName);
+    QCOMPARE(result.streamStatus, 200);
+    QVERIFY2(result.tokenChunks >= 16, qPrintable(result.message));
+    QCOMPARE(int(result.verdict), verdict);
+    QVERIFY(!result.message.isEmpty());
+}
+
+QTEST_MAIN(TestEditors)
+#include "tst_editors.moc"

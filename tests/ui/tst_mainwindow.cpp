@@ -1,0 +1,235 @@
+// The workbench end to end: a new project is ready to run against the built-in simulator,
+// F5 completes a short run without blocking the GUI thread, Esc stops a run, invalid editor
+// input disables Run, and Save As / Open keep configurations and runs.
+
+#include "editors/loadprofileeditor.h"
+#include "keychainstore.h"
+#include "keychainunavailablebackend.h"
+#include "mainwindow.h"
+#include "projectdocument.h"
+#include "projectrunner.h"
+#include "projecttreemodel.h"
+#include "settings.h"
+
+#include <QAction>
+#include <QElapsedTimer>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+using namespace sb;
+
+namespace {
+// Measures the longest gap between ticks of a 10 ms GUI timer: a blocked event loop shows up
+// as a long gap.
+class StallMeter : public QObject
+{
+public:
+    StallMeter()
+    {
+        m_timer.setInterval(10);
+        connect(&m_timer, &QTimer::timeout, this, [this] {
+            const qint64 now = m_clock.elapsed();
+            m_maxGap = std::max(m_maxGap, now - m_last);
+            m_last = now;
+        });
+        m_clock.start();
+        m_timer.start();
+    }
+    qint64 maxGapMs() const { return m_maxGap; }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_last = 0;
+    qint64 m_maxGap = 0;
+};
+
+void setShortProfile(MainWindow &w, int prompts, double rate)
+{
+    ProjectDocument *doc = w.document();
+    const DocProfile &p = doc->profiles().first();
+    LoadProfile profile = p.profile;
+    profile.numPrompts = prompts;
+    profile.requestRate = rate;
+    doc->updateProfile(p.id, p.name, profile);
+}
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void newProjectIsReady();
+    void runCompletesWithoutBlocking();
+    void escapeStopsRun();
+    void invalidInputDisablesRun();
+    void saveAsAndReopen();
+    void windowStateSaved();
+
+private:
+    QTemporaryDir *m_dir = nullptr;
+    Settings *m_settings = nullptr;
+    ApiKeyStore *m_keys = nullptr;
+    MainWindow *m_window = nullptr;
+};
+
+void TestMainWindow::init()
+{
+    m_dir = new QTemporaryDir;
+    m_settings = new Settings(m_dir->filePath(u"settings.ini"_s));
+    m_keys = new ApiKeyStore(new KeychainUnavailableBackend);
+    m_window = new MainWindow(m_settings, m_keys);
+    m_window->show();
+}
+
+void TestMainWindow::cleanup()
+{
+    delete m_window;
+    delete m_keys;
+    delete m_settings;
+    delete m_dir;
+}
+
+void TestMainWindow::newProjectIsReady()
+{
+    ProjectDocument *doc = m_window->document();
+    QCOMPARE(doc->suts().size(), 1);
+    QVERIFY(doc->suts().first().config.builtInSimulator);
+    QCOMPARE(doc->datasets().size(), 1);
+    QCOMPARE(doc->datasets().first().spec.kind, DatasetKind::Random);
+    QCOMPARE(doc->profiles().size(), 1);
+    QCOMPARE(doc->profiles().first().profile.arrival, ArrivalProcess::Poisson);
+    QVERIFY(!doc->profiles().first().profile.unlimitedRate());
+    QVERIFY(doc->runs().isEmpty());
+    QVERIFY(!doc->isModified());
+    QVERIFY(m_window->runAction()->isEnabled());
+    QVERIFY(!m_window->stopAction()->isEnabled());
+    QCOMPARE(m_window->runAction()->shortcut(), QKeySequence(Qt::Key_F5));
+    QCOMPARE(m_window->stopAction()->shortcut(), QKeySequence(Qt::Key_Escape));
+    QVERIFY(m_window->planSummary().contains(doc->suts().first().config.name));
+}
+
+void TestMainWindow::runCompletesWithoutBlocking()
+{
+    setShortProfile(*m_window, 20, 200);
+    StallMeter meter;
+    QSignalSpy finished(m_window->runner(), &ProjectRunner::runFinished);
+    m_window->runAction()->trigger();
+    // Run returns at once: the dataset loads in a worker.
+    QVERIFY(m_window->runner()->isBusy());
+    QVERIFY(!m_window->runAction()->isEnabled());
+    QCOMPARE(m_window->tabs()->currentIndex(), 1); // the dashboard
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+    QTRY_COMPARE(m_window->runner()->state(), ProjectRunner::State::Idle);
+
+    const auto run = finished.first().first().value<FinishedRun>();
+    QCOMPARE(run.status, RunStatus::Completed);
+    QCOMPARE(run.records.size(), 20);
+    for (const RequestRecord &r : run.records)
+        QVERIFY2(r.ok(), qPrintable(r.errorMessage));
+    QVERIFY(run.plan.sut.baseUrl.startsWith(u"http://127.0.0.1:"_s));
+    QCOMPARE(run.datasetHash.size(), 64);
+    QVERIFY(run.info.summary.contains(u"completed"_s));
+
+    ProjectDocument *doc = m_window->document();
+    QCOMPARE(doc->runs().size(), 1);
+    QCOMPARE(doc->runs().first().info.status, StoredRunStatus::Completed);
+    QCOMPARE(doc->runs().first().records.size(), 20);
+    QVERIFY(m_window->treeModel()->indexFor(EntityKind::Run, doc->runs().first().id).isValid());
+    QVERIFY(m_window->runAction()->isEnabled());
+    // Generous bound for a loaded 2-core machine; a blocking wait on the run would take seconds.
+    QVERIFY2(meter.maxGapMs() < 1500, qPrintable(QString::number(meter.maxGapMs())));
+}
+
+void TestMainWindow::escapeStopsRun()
+{
+    setShortProfile(*m_window, 400, 10); // 40 s if not stopped
+    QSignalSpy finished(m_window->runner(), &ProjectRunner::runFinished);
+    m_window->runAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(m_window->runner()->state(), ProjectRunner::State::Running, 30000);
+    QVERIFY(m_window->stopAction()->isEnabled());
+    QTest::qWait(300);
+    QTest::keyClick(m_window, Qt::Key_Escape);
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30000);
+    const auto run = finished.first().first().value<FinishedRun>();
+    QCOMPARE(run.status, RunStatus::Interrupted);
+    QVERIFY(run.records.size() < 400);
+    QCOMPARE(m_window->document()->runs().first().info.status, StoredRunStatus::Interrupted);
+}
+
+void TestMainWindow::invalidInputDisablesRun()
+{
+    ProjectDocument *doc = m_window->document();
+    const int profileId = doc->profiles().first().id;
+    m_window->editEntity(EntityKind::Profile, profileId);
+    QVERIFY(m_window->runAction()->isEnabled());
+    auto *seed = m_window->profileEditor()->findChild<QLineEdit *>(u"seed"_s);
+    seed->setText(u"not a seed"_s);
+    QVERIFY(!m_window->runAction()->isEnabled());
+    // The document kept the last valid profile.
+    QCOMPARE(doc->profile(profileId)->profile.seed, ProjectDocument::defaultProfile().seed);
+    m_window->runAction()->trigger(); // disabled: nothing happens
+    QVERIFY(!m_window->runner()->isBusy());
+    seed->setText(u"42"_s);
+    QVERIFY(m_window->runAction()->isEnabled());
+    QCOMPARE(doc->profile(profileId)->profile.seed, quint64(42));
+}
+
+void TestMainWindow::saveAsAndReopen()
+{
+    setShortProfile(*m_window, 10, 0);
+    QSignalSpy finished(m_window->runner(), &ProjectRunner::runFinished);
+    m_window->runAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+    QTRY_COMPARE(m_window->runner()->state(), ProjectRunner::State::Idle);
+
+    ProjectDocument *doc = m_window->document();
+    QVERIFY(doc->isModified()); // the run lives in memory until saved
+    const QString path = m_dir->filePath(u"p.sbproj"_s);
+    QString error;
+    QVERIFY2(doc->saveAs(path, &error), qPrintable(error));
+    QVERIFY(!doc->isModified());
+    QVERIFY(doc->runs().first().storeId > 0);
+
+    // A second run on a project with a file streams into the file.
+    finished.clear();
+    m_window->runAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
+    QTRY_COMPARE(m_window->runner()->state(), ProjectRunner::State::Idle);
+    QVERIFY(finished.first().first().value<FinishedRun>().info.id > 0);
+
+    QVERIFY(m_window->openProject(path));
+    QCOMPARE(doc->suts().size(), 1);
+    QVERIFY(doc->suts().first().config.builtInSimulator);
+    QCOMPARE(doc->datasets().size(), 1);
+    QCOMPARE(doc->profiles().size(), 1);
+    QCOMPARE(doc->runs().size(), 2);
+    QCOMPARE(doc->runs().first().sutName, doc->suts().first().config.name);
+    QCOMPARE(m_settings->recentProjects().first(), QFileInfo(path).absoluteFilePath());
+
+    // Stored records load in a worker.
+    QSignalSpy loaded(doc, &ProjectDocument::runRecordsLoaded);
+    doc->loadRunRecords(doc->runs().last().id);
+    QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 30000);
+    QCOMPARE(loaded.first().at(3).toString(), QString());
+    QCOMPARE(loaded.first().at(2).value<QList<RequestRecord>>().size(), 10);
+    QVERIFY(loaded.first().at(1).value<RunPlan>().sut.builtInSimulator);
+}
+
+void TestMainWindow::windowStateSaved()
+{
+    QVERIFY(m_window->close());
+    QCOMPARE(m_settings->windowStateVersion(), Settings::kWindowStateVersion);
+    QVERIFY(!m_settings->windowState().isEmpty());
+    QVERIFY(!m_settings->windowGeometry().isEmpty());
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

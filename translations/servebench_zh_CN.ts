@@ -1,0 +1,2093 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>sb::ApiKeyStore</name>
+    <message>
+        <source>The environment variable %1 is not set: requests are sent without an API key.</source>
+        <translation>环境变量 %1 未设置：请求将不带 API 密钥发送。</translation>
+    </message>
+    <message>
+        <source>no key is stored for &quot;%1&quot;</source>
+        <translation>“%1”下没有保存密钥</translation>
+    </message>
+    <message>
+        <source>The keychain could not provide the API key (%1), and %2 is not set: requests are sent without an API key.</source>
+        <translation>无法从密钥链获取 API 密钥（%1），且 %2 未设置：请求将不带 API 密钥发送。</translation>
+    </message>
+    <message>
+        <source>The keychain could not provide the API key (%1): using the %2 environment variable instead.</source>
+        <translation>无法从密钥链获取 API 密钥（%1）：改用环境变量 %2。</translation>
+    </message>
+    <message>
+        <source>The API key was saved in the system keychain as &quot;%1&quot;.</source>
+        <translation>API 密钥已保存到系统密钥链，名称为“%1”。</translation>
+    </message>
+    <message>
+        <source>The API key was not saved: %1. Set the %2 environment variable instead; ServeBench never writes keys into the project file.</source>
+        <translation>API 密钥未保存：%1。请改为设置环境变量 %2；ServeBench 从不把密钥写入项目文件。</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ConnectionProbe</name>
+    <message>
+        <source>the base URL is not a valid http(s) URL</source>
+        <translation>基础 URL 不是有效的 http(s) URL</translation>
+    </message>
+    <message>
+        <source>Listing models at %1 …</source>
+        <translation>正在列出 %1 上的模型…</translation>
+    </message>
+    <message>
+        <source>HTTP %1</source>
+        <translation>HTTP %1</translation>
+    </message>
+    <message>
+        <source>the answer lists no model</source>
+        <translation>响应中没有列出任何模型</translation>
+    </message>
+    <message>
+        <source>Sending one streamed request to %1 …</source>
+        <translation>正在向 %1 发送一个流式请求…</translation>
+    </message>
+    <message>
+        <source>the stream ended without data: [DONE]</source>
+        <translation>流在收到 data: [DONE] 之前就结束了</translation>
+    </message>
+    <message>
+        <source>Models: %1.</source>
+        <translation>模型：%1。</translation>
+    </message>
+    <message>
+        <source>The endpoint streams: %1 token chunks arrived over %2 ms in %3 reads, first after %4 ms (model %5).</source>
+        <translation>该端点确实在流式输出：%1 个 token 块在 %2 ms 内分 %3 次读取到达，首块在 %4 ms 后到达（模型 %5）。</translation>
+    </message>
+    <message>
+        <source>The endpoint buffers the answer: all %1 token chunks arrived within %2 ms, %3 ms after sending. A proxy or gateway is probably buffering; TTFT and ITL measured through it are not the server&apos;s.</source>
+        <translation>该端点缓冲了整个回答：全部 %1 个 token 块在 %2 ms 内到达，距发送已过 %3 ms。很可能是代理或网关在缓冲；经由它测得的 TTFT 和 ITL 并非服务器本身的数值。</translation>
+    </message>
+    <message>
+        <source>Only one token chunk arrived: cannot tell whether the endpoint streams.</source>
+        <translation>只收到一个 token 块：无法判断该端点是否流式输出。</translation>
+    </message>
+    <message>
+        <source>The streamed request failed: %1</source>
+        <translation>流式请求失败：%1</translation>
+    </message>
+    <message>
+        <source>no token arrived</source>
+        <translation>没有收到任何 token</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+</context>
+<context>
+    <name>sb::CopyableTableView</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Select all</source>
+        <translation>全选</translation>
+    </message>
+</context>
+<context>
+    <name>sb::CostBillModel</name>
+    <message>
+        <source>(shared)</source>
+        <translation>（共享）</translation>
+    </message>
+    <message>
+        <source>invalid</source>
+        <translation>无效</translation>
+    </message>
+    <message>
+        <source>no window</source>
+        <translation>无时间窗</translation>
+    </message>
+    <message>
+        <source>other SUT</source>
+        <translation>其他被测系统</translation>
+    </message>
+    <message>
+        <source>not attributed</source>
+        <translation>未分摊</translation>
+    </message>
+    <message>
+        <source>inside</source>
+        <translation>在时间窗内</translation>
+    </message>
+    <message>
+        <source>overlaps: prorated</source>
+        <translation>部分重叠：按时间比例分摊</translation>
+    </message>
+    <message>
+        <source>overlaps: whole</source>
+        <translation>部分重叠：全额计入</translation>
+    </message>
+    <message>
+        <source>overlaps: needs a decision</source>
+        <translation>部分重叠：需要决定</translation>
+    </message>
+    <message>
+        <source>excluded (outside)</source>
+        <translation>已排除（在时间窗外）</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>SUT</source>
+        <translation>被测系统</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>提供商</translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation>资源</translation>
+    </message>
+    <message>
+        <source>Start (UTC)</source>
+        <translation>开始（UTC）</translation>
+    </message>
+    <message>
+        <source>End (UTC)</source>
+        <translation>结束（UTC）</translation>
+    </message>
+    <message>
+        <source>Pricing</source>
+        <translation>计价</translation>
+    </message>
+    <message>
+        <source>Item total</source>
+        <translation>条目合计</translation>
+    </message>
+    <message>
+        <source>In window</source>
+        <translation>时间窗内</translation>
+    </message>
+    <message>
+        <source>Counted</source>
+        <translation>计入金额</translation>
+    </message>
+    <message>
+        <source>Overlap rule</source>
+        <translation>重叠规则</translation>
+    </message>
+</context>
+<context>
+    <name>sb::CostPage</name>
+    <message>
+        <source>Test window:</source>
+        <translation>测试时间窗：</translation>
+    </message>
+    <message>
+        <source>Undecided (left out)</source>
+        <translation>未决定（不计入）</translation>
+    </message>
+    <message>
+        <source>Prorate by time</source>
+        <translation>按时间比例分摊</translation>
+    </message>
+    <message>
+        <source>Include whole</source>
+        <translation>全额计入</translation>
+    </message>
+    <message>
+        <source>Overlap rule for the selected item:</source>
+        <translation>所选条目的重叠规则：</translation>
+    </message>
+    <message>
+        <source>No project open</source>
+        <translation>未打开项目</translation>
+    </message>
+    <message>
+        <source>Reading %1 …</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>无法读取项目：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n bill item(s), %1 test window(s)</source>
+        <translation>
+            <numerusform>%n 个账单条目，%1 个测试时间窗</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No test window yet. Create one over a SUT&apos;s runs (servebench-cli window create --runs ID,ID); unit costs need one.</source>
+        <translation>还没有测试时间窗。请基于某个被测系统的运行创建一个（servebench-cli window create --runs ID,ID）；计算单位成本需要测试时间窗。</translation>
+    </message>
+    <message>
+        <source>Select a bill item.</source>
+        <translation>请选择一个账单条目。</translation>
+    </message>
+    <message>
+        <source>This item is not one the window considers.</source>
+        <translation>该条目不在此时间窗的考虑范围内。</translation>
+    </message>
+    <message>
+        <source>Only an item that partly overlaps the window needs a rule.</source>
+        <translation>只有与时间窗部分重叠的条目才需要规则。</translation>
+    </message>
+    <message>
+        <source>Cannot save the rule: %1</source>
+        <translation>无法保存规则：%1</translation>
+    </message>
+    <message>
+        <source>Saved: %1 → %2</source>
+        <translation>已保存：%1 → %2</translation>
+    </message>
+</context>
+<context>
+    <name>sb::CostTimeline</name>
+    <message>
+        <source>Choose a test window to see its timeline</source>
+        <translation>选择一个测试时间窗以查看其时间线</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行</translation>
+    </message>
+</context>
+<context>
+    <name>sb::DatasetEditor</name>
+    <message>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>来源：</translation>
+    </message>
+    <message>
+        <source>&amp;File:</source>
+        <translation>文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Version label:</source>
+        <translation>版本标签：</translation>
+    </message>
+    <message>
+        <source>Input tokens:</source>
+        <translation>输入 token 数：</translation>
+    </message>
+    <message>
+        <source>Output tokens:</source>
+        <translation>输出 token 数：</translation>
+    </message>
+    <message>
+        <source>Distribution:</source>
+        <translation>分布：</translation>
+    </message>
+    <message>
+        <source>Range ratio:</source>
+        <translation>范围比例：</translation>
+    </message>
+    <message>
+        <source>Input std. dev.:</source>
+        <translation>输入标准差：</translation>
+    </message>
+    <message>
+        <source>Output std. dev.:</source>
+        <translation>输出标准差：</translation>
+    </message>
+    <message>
+        <source>Input min – max:</source>
+        <translation>输入最小值 – 最大值：</translation>
+    </message>
+    <message>
+        <source>Output min – max:</source>
+        <translation>输出最小值 – 最大值：</translation>
+    </message>
+    <message>
+        <source>Shared prefix tokens:</source>
+        <translation>共享前缀 token 数：</translation>
+    </message>
+    <message>
+        <source>Fixed output tokens:</source>
+        <translation>固定输出 token 数：</translation>
+    </message>
+    <message>
+        <source>Synthetic (random lengths)</source>
+        <translation>合成数据（随机长度）</translation>
+    </message>
+    <message>
+        <source>ShareGPT JSON</source>
+        <translation>ShareGPT JSON</translation>
+    </message>
+    <message>
+        <source>Custom JSONL (prompt, output_tokens)</source>
+        <translation>自定义 JSONL（prompt、output_tokens）</translation>
+    </message>
+    <message>
+        <source>Uniform (vLLM --random-range-ratio)</source>
+        <translation>均匀分布（vLLM --random-range-ratio）</translation>
+    </message>
+    <message>
+        <source>Normal (mean, std. dev., clamped)</source>
+        <translation>正态分布（均值、标准差，截断）</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>pick or drop a .json / .jsonl file</source>
+        <translation>选择或拖入 .json / .jsonl 文件</translation>
+    </message>
+    <message>
+        <source>Drop a ShareGPT .json or custom .jsonl file anywhere on this editor</source>
+        <translation>可将 ShareGPT .json 或自定义 .jsonl 文件拖放到此编辑器的任意位置</translation>
+    </message>
+    <message>
+        <source>your label, e.g. v2-2024-06</source>
+        <translation>自定义标签，例如 v2-2024-06</translation>
+    </message>
+    <message>
+        <source>Synthetic lengths</source>
+        <translation>合成长度</translation>
+    </message>
+    <message>
+        <source>File sampling</source>
+        <translation>文件采样</translation>
+    </message>
+    <message>
+        <source>from the data</source>
+        <translation>取自数据</translation>
+    </message>
+    <message>
+        <source>-1: ShareGPT uses the reference answer&apos;s length, custom JSONL each line&apos;s output_tokens</source>
+        <translation>-1：ShareGPT 使用参考回答的长度，自定义 JSONL 使用每行的 output_tokens</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>Lengths are drawn uniformly from [len·(1−r), len·(1+r)]</source>
+        <translation>长度在 [len·(1−r), len·(1+r)] 内均匀抽取</translation>
+    </message>
+    <message>
+        <source>Words every prompt starts with: exercises the prefix cache</source>
+        <translation>每个提示词开头相同的词数：用于考察前缀缓存</translation>
+    </message>
+    <message>
+        <source>Sample with replacement when the file has fewer items than the run needs (repeats hit the prefix cache)</source>
+        <translation>文件条目少于运行所需时有放回地采样（重复的提示词会命中前缀缓存）</translation>
+    </message>
+    <message>
+        <source>Input tokens</source>
+        <translation>输入 token 数</translation>
+    </message>
+    <message>
+        <source>Output tokens</source>
+        <translation>输出 token 数</translation>
+    </message>
+    <message>
+        <source>Give the dataset a name.</source>
+        <translation>请为数据集命名。</translation>
+    </message>
+    <message>
+        <source>At least one input token.</source>
+        <translation>至少需要一个输入 token。</translation>
+    </message>
+    <message>
+        <source>At least one output token.</source>
+        <translation>至少需要一个输出 token。</translation>
+    </message>
+    <message>
+        <source>The range ratio must be below 1 (lengths would reach 0).</source>
+        <translation>范围比例必须小于 1（否则长度可能为 0）。</translation>
+    </message>
+    <message>
+        <source>Choose a file (or drop one here).</source>
+        <translation>请选择一个文件（或拖放到这里）。</translation>
+    </message>
+    <message>
+        <source>No such file: %1</source>
+        <translation>文件不存在：%1</translation>
+    </message>
+    <message>
+        <source>Not a readable file: %1</source>
+        <translation>不是可读的文件：%1</translation>
+    </message>
+    <message>
+        <source>Loading sample …</source>
+        <translation>正在加载样本…</translation>
+    </message>
+    <message>
+        <source>Dataset could not be loaded: %1</source>
+        <translation>无法加载数据集：%1</translation>
+    </message>
+    <message>
+        <source>Sample loaded.</source>
+        <translation>样本已加载。</translation>
+    </message>
+    <message>
+        <source>Preview of the request list a run draws: %1 prompts, seed %2 (from the selected load profile).</source>
+        <translation>运行将抽取的请求列表预览：%1 个提示词，种子 %2（取自所选负载配置）。</translation>
+    </message>
+    <message>
+        <source>Hash (sha256): %1</source>
+        <translation>哈希（sha256）：%1</translation>
+    </message>
+    <message>
+        <source>Synthetic data: the hash covers the sampling parameters</source>
+        <translation>合成数据：哈希涵盖采样参数</translation>
+    </message>
+    <message>
+        <source>Source file sha256: %1</source>
+        <translation>源文件 sha256：%1</translation>
+    </message>
+    <message>
+        <source>mean %1, p50 %2, p90 %3, p99 %4, min %5, max %6</source>
+        <translation>均值 %1，p50 %2，p90 %3，p99 %4，最小 %5，最大 %6</translation>
+    </message>
+    <message>
+        <source>%1 requests from %2 usable items (%3 skipped%4).</source>
+        <translation>从 %2 个可用条目中抽取 %1 个请求（跳过 %3 个%4）。</translation>
+    </message>
+    <message>
+        <source>, %1 drawn again</source>
+        <translation>，重复抽取 %1 个</translation>
+    </message>
+    <message>
+        <source>Input tokens: %1</source>
+        <translation>输入 token 数：%1</translation>
+    </message>
+    <message>
+        <source>Output tokens: %1</source>
+        <translation>输出 token 数：%1</translation>
+    </message>
+    <message>
+        <source>Token counts are local estimates, not the model&apos;s tokenizer.</source>
+        <translation>token 数为本地估算值，并非模型分词器的结果。</translation>
+    </message>
+    <message>
+        <source>Choose a dataset file</source>
+        <translation>选择数据集文件</translation>
+    </message>
+    <message>
+        <source>Datasets (*.json *.jsonl);;All files (*)</source>
+        <translation>数据集 (*.json *.jsonl);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Sample with replacement</source>
+        <translation>有放回采样</translation>
+    </message>
+</context>
+<context>
+    <name>sb::DatasetPreviewModel</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Source item</source>
+        <translation>源条目</translation>
+    </message>
+    <message>
+        <source>Input tokens</source>
+        <translation>输入 token 数</translation>
+    </message>
+    <message>
+        <source>Output tokens</source>
+        <translation>输出 token 数</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+</context>
+<context>
+    <name>sb::KeychainUnavailableBackend</name>
+    <message>
+        <source>this build of ServeBench has no keychain support</source>
+        <translation>此版本的 ServeBench 不支持密钥链</translation>
+    </message>
+</context>
+<context>
+    <name>sb::LoadProfileEditor</name>
+    <message>
+        <source>Load profile</source>
+        <translation>负载配置</translation>
+    </message>
+    <message>
+        <source>Arrival schedule (the same seed the run uses)</source>
+        <translation>到达时间表（与运行使用相同的种子）</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Scenario:</source>
+        <translation>场景：</translation>
+    </message>
+    <message>
+        <source>Arrival process:</source>
+        <translation>到达过程：</translation>
+    </message>
+    <message>
+        <source>Request &amp;rate (req/s):</source>
+        <translation>请求速率(&amp;R)（请求/秒）：</translation>
+    </message>
+    <message>
+        <source>Burstiness:</source>
+        <translation>突发度：</translation>
+    </message>
+    <message>
+        <source>Ramp-up:</source>
+        <translation>爬坡：</translation>
+    </message>
+    <message>
+        <source>Ramp-up rates (req/s):</source>
+        <translation>爬坡速率（请求/秒）：</translation>
+    </message>
+    <message>
+        <source>Max concurrency:</source>
+        <translation>最大并发数：</translation>
+    </message>
+    <message>
+        <source>Closed-loop concurrency:</source>
+        <translation>闭环并发数：</translation>
+    </message>
+    <message>
+        <source>Requests:</source>
+        <translation>请求数：</translation>
+    </message>
+    <message>
+        <source>Duration (s):</source>
+        <translation>时长（秒）：</translation>
+    </message>
+    <message>
+        <source>Warm-up requests:</source>
+        <translation>预热请求数：</translation>
+    </message>
+    <message>
+        <source>Warm-up (s):</source>
+        <translation>预热时长（秒）：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>SLO TTFT (ms):</source>
+        <translation>SLO TTFT（毫秒）：</translation>
+    </message>
+    <message>
+        <source>SLO TPOT (ms):</source>
+        <translation>SLO TPOT（毫秒）：</translation>
+    </message>
+    <message>
+        <source>SLO E2EL (ms):</source>
+        <translation>SLO E2EL（毫秒）：</translation>
+    </message>
+    <message>
+        <source>Percentiles:</source>
+        <translation>百分位数：</translation>
+    </message>
+    <message>
+        <source>Request timeout (s):</source>
+        <translation>请求超时（秒）：</translation>
+    </message>
+    <message>
+        <source>Cache policy:</source>
+        <translation>缓存策略：</translation>
+    </message>
+    <message>
+        <source>None (plain benchmark)</source>
+        <translation>无（普通基准测试）</translation>
+    </message>
+    <message>
+        <source>MLPerf Server</source>
+        <translation>MLPerf Server</translation>
+    </message>
+    <message>
+        <source>MLPerf Offline</source>
+        <translation>MLPerf Offline</translation>
+    </message>
+    <message>
+        <source>MLPerf SingleStream</source>
+        <translation>MLPerf SingleStream</translation>
+    </message>
+    <message>
+        <source>Poisson</source>
+        <translation>泊松</translation>
+    </message>
+    <message>
+        <source>Constant</source>
+        <translation>恒定</translation>
+    </message>
+    <message>
+        <source>Gamma (bursty)</source>
+        <translation>Gamma（突发）</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>线性</translation>
+    </message>
+    <message>
+        <source>Exponential</source>
+        <translation>指数</translation>
+    </message>
+    <message>
+        <source>unlimited (all at once)</source>
+        <translation>不限（一次性全部发出）</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>off (open loop)</source>
+        <translation>关闭（开环）</translation>
+    </message>
+    <message>
+        <source>by duration</source>
+        <translation>按时长</translation>
+    </message>
+    <message>
+        <source>by request count</source>
+        <translation>按请求数</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>0 … 18446744073709551615</source>
+        <translation>0 … 18446744073709551615</translation>
+    </message>
+    <message>
+        <source>e.g. 50, 90, 99</source>
+        <translation>例如 50, 90, 99</translation>
+    </message>
+    <message>
+        <source>Cache bust: a random prefix per run keeps repeated runs independent of the server&apos;s prefix cache</source>
+        <translation>缓存击穿：每次运行加随机前缀，使重复运行不受服务器前缀缓存的影响</translation>
+    </message>
+    <message>
+        <source>Gamma shape: 1 is Poisson, below 1 burstier, above 1 more even</source>
+        <translation>Gamma 形状参数：1 即泊松，小于 1 更具突发性，大于 1 更均匀</translation>
+    </message>
+    <message>
+        <source>Caps outstanding requests (open loop with a cap)</source>
+        <translation>限制未完成的请求数（带上限的开环）</translation>
+    </message>
+    <message>
+        <source>Keeps exactly this many requests in flight; the rate is ignored</source>
+        <translation>始终保持这么多请求在途；忽略速率设置</translation>
+    </message>
+    <message>
+        <source>Goodput counts requests meeting every SLO that is set</source>
+        <translation>有效吞吐量（goodput）只统计满足所有已设 SLO 的请求</translation>
+    </message>
+    <message>
+        <source>Issued and stored, excluded from every metric</source>
+        <translation>会发送并保存，但不计入任何指标</translation>
+    </message>
+    <message>
+        <source>Give the load profile a name.</source>
+        <translation>请为负载配置命名。</translation>
+    </message>
+    <message>
+        <source>Both ramp-up rates must be above 0.</source>
+        <translation>两个爬坡速率都必须大于 0。</translation>
+    </message>
+    <message>
+        <source>The start rate exceeds the end rate.</source>
+        <translation>起始速率大于结束速率。</translation>
+    </message>
+    <message>
+        <source>Set a number of requests or a duration.</source>
+        <translation>请设置请求数或时长。</translation>
+    </message>
+    <message>
+        <source>Warm-up would use every request: nothing would be measured.</source>
+        <translation>预热会用掉所有请求：将没有任何可测量的请求。</translation>
+    </message>
+    <message>
+        <source>Choose a cap (open loop) or a closed loop, not both.</source>
+        <translation>请在并发上限（开环）与闭环之间二选一。</translation>
+    </message>
+    <message>
+        <source>A whole number from 0 to 18446744073709551615.</source>
+        <translation>请输入 0 到 18446744073709551615 之间的整数。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a percentile between 0 and 100.</source>
+        <translation>“%1”不是 0 到 100 之间的百分位数。</translation>
+    </message>
+    <message>
+        <source>The Server scenario needs a finite target rate.</source>
+        <translation>Server 场景需要一个有限的目标速率。</translation>
+    </message>
+    <message>
+        <source>The Offline scenario issues every request at once: set the rate to unlimited.</source>
+        <translation>Offline 场景一次性发出全部请求：请将速率设为不限。</translation>
+    </message>
+    <message>
+        <source>MLPerf Server uses Poisson arrivals.</source>
+        <translation>MLPerf Server 使用泊松到达。</translation>
+    </message>
+    <message>
+        <source>Cache bust (random prefix per run)</source>
+        <translation>缓存击穿（每次运行加随机前缀）</translation>
+    </message>
+</context>
+<context>
+    <name>sb::MainWindow</name>
+    <message>
+        <source>About ServeBench</source>
+        <translation>关于 ServeBench</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;ServeBench %1&lt;/b&gt;&lt;p&gt;A workbench for choosing an LLM serving platform on evidence: the same streamed benchmark against every candidate, with TTFT, TPOT, ITL, throughput and cost traceable to raw records.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;ServeBench %1&lt;/b&gt;&lt;p&gt;用证据选择 LLM 推理服务平台的工作台：对每个候选平台运行相同的流式基准测试，TTFT、TPOT、ITL、吞吐量和成本均可追溯到原始记录。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Project</source>
+        <translation>项目(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;New Project</source>
+        <translation>新建项目(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Start a project with the built-in simulator, a synthetic dataset and a Poisson load profile</source>
+        <translation>新建一个包含内置模拟器、合成数据集和泊松负载配置的项目</translation>
+    </message>
+    <message>
+        <source>&amp;Open Project…</source>
+        <translation>打开项目(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a ServeBench project file</source>
+        <translation>打开 ServeBench 项目文件</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save the project&apos;s SUTs, datasets and load profiles</source>
+        <translation>保存项目中的被测系统、数据集和负载配置</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Write the whole project, runs included, to a new file</source>
+        <translation>将整个项目（包括运行记录）写入新文件</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Clear list</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <source>Add &amp;SUT</source>
+        <translation>添加被测系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Describe another system under test</source>
+        <translation>描述另一个被测系统</translation>
+    </message>
+    <message>
+        <source>Add &amp;Dataset</source>
+        <translation>添加数据集(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Add a dataset; you can also drop a .json or .jsonl file on the window</source>
+        <translation>添加数据集；也可以将 .json 或 .jsonl 文件拖放到窗口上</translation>
+    </message>
+    <message>
+        <source>Add &amp;Load Profile</source>
+        <translation>添加负载配置(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>删除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Run the selected SUT × dataset × load profile (F5)</source>
+        <translation>运行所选的被测系统 × 数据集 × 负载配置（F5）</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Stop the run and cancel the requests in flight (Esc)</source>
+        <translation>停止运行并取消在途请求（Esc）</translation>
+    </message>
+    <message>
+        <source>&amp;About ServeBench</source>
+        <translation>关于 ServeBench(&amp;A)</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Run plan</source>
+        <translation>运行计划</translation>
+    </message>
+    <message>
+        <source> SUT: </source>
+        <translation> 被测系统：</translation>
+    </message>
+    <message>
+        <source> Dataset: </source>
+        <translation> 数据集：</translation>
+    </message>
+    <message>
+        <source> Load profile: </source>
+        <translation> 负载配置：</translation>
+    </message>
+    <message>
+        <source>System under test the run measures</source>
+        <translation>本次运行要测量的被测系统</translation>
+    </message>
+    <message>
+        <source>Where the prompts come from</source>
+        <translation>提示词的来源</translation>
+    </message>
+    <message>
+        <source>How requests are issued</source>
+        <translation>请求的发出方式</translation>
+    </message>
+    <message>
+        <source>Editor</source>
+        <translation>编辑器</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Edit the item selected in the project tree</source>
+        <translation>编辑项目树中选中的条目</translation>
+    </message>
+    <message>
+        <source>Live view of the running benchmark</source>
+        <translation>正在进行的基准测试的实时视图</translation>
+    </message>
+    <message>
+        <source>Summary and requests of the selected run</source>
+        <translation>所选运行的汇总和请求</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;ServeBench&lt;/h2&gt;&lt;p&gt;Select a SUT, dataset or load profile in the project tree to edit it.&lt;/p&gt;&lt;p&gt;Press &lt;b&gt;F5&lt;/b&gt; to run the plan shown in the toolbar. A new project runs against the built-in simulator, so no server is needed.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;ServeBench&lt;/h2&gt;&lt;p&gt;在项目树中选择被测系统、数据集或负载配置即可编辑。&lt;/p&gt;&lt;p&gt;按 &lt;b&gt;F5&lt;/b&gt; 运行工具栏中显示的计划。新项目使用内置模拟器运行，无需任何服务器。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Press F5 to start a run.</source>
+        <translation>按 F5 开始运行。</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>The project &quot;%1&quot; has unsaved changes. Save them?</source>
+        <translation>项目“%1”有未保存的更改。是否保存？</translation>
+    </message>
+    <message>
+        <source>%1[*] — ServeBench</source>
+        <translation>%1[*] — ServeBench</translation>
+    </message>
+    <message>
+        <source>Fix the highlighted fields of the editor first</source>
+        <translation>请先修正编辑器中标出的字段</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Preparing run …</source>
+        <translation>正在准备运行…</translation>
+    </message>
+    <message>
+        <source>Running: %1 / %2 requests done</source>
+        <translation>运行中：已完成 %1 / %2 个请求</translation>
+    </message>
+    <message>
+        <source>Finishing …</source>
+        <translation>正在收尾…</translation>
+    </message>
+    <message>
+        <source>Loading the run&apos;s records …</source>
+        <translation>正在加载该运行的记录…</translation>
+    </message>
+    <message>
+        <source>New SUT</source>
+        <translation>新被测系统</translation>
+    </message>
+    <message>
+        <source>New dataset</source>
+        <translation>新数据集</translation>
+    </message>
+    <message>
+        <source>New load profile</source>
+        <translation>新负载配置</translation>
+    </message>
+    <message>
+        <source>Removed &quot;%1&quot;. Save to remove it from the project file.</source>
+        <translation>已删除“%1”。保存后才会从项目文件中删除。</translation>
+    </message>
+    <message>
+        <source>New project: press F5 to run against the built-in simulator.</source>
+        <translation>新项目：按 F5 使用内置模拟器运行。</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>打开项目</translation>
+    </message>
+    <message>
+        <source>ServeBench projects (*.sbproj);;All files (*)</source>
+        <translation>ServeBench 项目 (*.sbproj);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Opened %1: %2 SUTs, %3 datasets, %4 load profiles, %5 runs.</source>
+        <translation>已打开 %1：%2 个被测系统、%3 个数据集、%4 个负载配置、%5 次运行。</translation>
+    </message>
+    <message>
+        <source>Saving failed: %1</source>
+        <translation>保存失败：%1</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <source>Save project as</source>
+        <translation>项目另存为</translation>
+    </message>
+    <message>
+        <source>ServeBench projects (*.sbproj)</source>
+        <translation>ServeBench 项目 (*.sbproj)</translation>
+    </message>
+    <message>
+        <source>(no recent projects)</source>
+        <translation>（没有最近的项目）</translation>
+    </message>
+    <message>
+        <source>The translation for %1 is missing; staying with English.</source>
+        <translation>缺少 %1 的翻译；继续使用英文。</translation>
+    </message>
+    <message>
+        <source>Choose a SUT, a dataset and a load profile first.</source>
+        <translation>请先选择被测系统、数据集和负载配置。</translation>
+    </message>
+    <message>
+        <source>Fix the highlighted fields of the editor first.</source>
+        <translation>请先修正编辑器中标出的字段。</translation>
+    </message>
+    <message>
+        <source>Note: this dataset already ran against this SUT without cache bust; the server&apos;s prefix cache may be warm.</source>
+        <translation>注意：此数据集已在未启用缓存击穿的情况下对该被测系统运行过；服务器的前缀缓存可能已预热。</translation>
+    </message>
+    <message>
+        <source>Running %1 …</source>
+        <translation>正在运行 %1…</translation>
+    </message>
+    <message>
+        <source>Run finished. See Results.</source>
+        <translation>运行结束。请查看“结果”。</translation>
+    </message>
+    <message>
+        <source>Cannot load the run: %1</source>
+        <translation>无法加载该运行：%1</translation>
+    </message>
+    <message>
+        <source>Showing %1 (%2 requests).</source>
+        <translation>正在显示 %1（%2 个请求）。</translation>
+    </message>
+    <message>
+        <source>Added dataset %1.</source>
+        <translation>已添加数据集 %1。</translation>
+    </message>
+    <message>
+        <source>Running: %1 requests done</source>
+        <translation>运行中：已完成 %1 个请求</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ProjectDocument</name>
+    <message>
+        <source>Built-in simulator</source>
+        <translation>内置模拟器</translation>
+    </message>
+    <message>
+        <source>Started in-process on a free port when a run uses it: TTFT 50 ms, 10 ms per token.</source>
+        <translation>运行需要时在进程内的空闲端口上启动：TTFT 50 ms，每个 token 10 ms。</translation>
+    </message>
+    <message>
+        <source>Synthetic 256 → 64 tokens</source>
+        <translation>合成数据 256 → 64 token</translation>
+    </message>
+    <message>
+        <source>Poisson 20 req/s</source>
+        <translation>泊松 20 请求/秒</translation>
+    </message>
+    <message>
+        <source>The project has no file yet: use Save As.</source>
+        <translation>项目尚无文件：请使用“另存为”。</translation>
+    </message>
+    <message>
+        <source>Cannot replace %1.</source>
+        <translation>无法替换 %1。</translation>
+    </message>
+    <message>
+        <source>Untitled project</source>
+        <translation>未命名项目</translation>
+    </message>
+    <message>
+        <source>The run no longer exists.</source>
+        <translation>该运行已不存在。</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ProjectRunner</name>
+    <message>
+        <source>A run is already in progress.</source>
+        <translation>已有一个运行正在进行。</translation>
+    </message>
+    <message>
+        <source>The built-in simulator could not start: %1</source>
+        <translation>内置模拟器无法启动：%1</translation>
+    </message>
+    <message>
+        <source>Built-in simulator listening on %1.</source>
+        <translation>内置模拟器正在监听 %1。</translation>
+    </message>
+    <message>
+        <source>Loading the dataset …</source>
+        <translation>正在加载数据集…</translation>
+    </message>
+    <message>
+        <source>The dataset could not be loaded: %1</source>
+        <translation>无法加载数据集：%1</translation>
+    </message>
+    <message>
+        <source>Reading the API key …</source>
+        <translation>正在读取 API 密钥…</translation>
+    </message>
+    <message>
+        <source>The run is not recorded in the project file (%1); its records stay in memory until you save.</source>
+        <translation>本次运行未记录到项目文件（%1）；其记录会保留在内存中，直到你保存。</translation>
+    </message>
+    <message>
+        <source>Writing the run failed: %1. Stopping.</source>
+        <translation>写入运行记录失败：%1。正在停止。</translation>
+    </message>
+    <message>
+        <source>Run cancelled before it started.</source>
+        <translation>运行在开始前已取消。</translation>
+    </message>
+    <message>
+        <source>Stopping: cancelling the requests in flight …</source>
+        <translation>正在停止：取消在途请求…</translation>
+    </message>
+    <message>
+        <source>stopped by the user</source>
+        <translation>已被用户停止</translation>
+    </message>
+    <message>
+        <source>the run failed</source>
+        <translation>运行失败</translation>
+    </message>
+    <message>
+        <source>Run finished: %1 of %2 requests succeeded.</source>
+        <translation>运行结束：%2 个请求中 %1 个成功。</translation>
+    </message>
+    <message>
+        <source>Run finished and saved: %1 of %2 requests succeeded.</source>
+        <translation>运行结束并已保存：%2 个请求中 %1 个成功。</translation>
+    </message>
+    <message>
+        <source>Run finished, but saving it failed: %1</source>
+        <translation>运行结束，但保存失败：%1</translation>
+    </message>
+    <message>
+        <source>Run started: %1</source>
+        <translation>运行已开始：%1</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ProjectTreeModel</name>
+    <message>
+        <source>Systems under test</source>
+        <translation>被测系统</translation>
+    </message>
+    <message>
+        <source>Datasets</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>Load profiles</source>
+        <translation>负载配置</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>(unknown SUT)</source>
+        <translation>（未知被测系统）</translation>
+    </message>
+    <message>
+        <source>Sweep: %1</source>
+        <translation>扫描：%1</translation>
+    </message>
+    <message>
+        <source>(unnamed)</source>
+        <translation>（未命名）</translation>
+    </message>
+    <message>
+        <source>%1
+Status: %2
+Started: %3
+Requests: %4</source>
+        <translation>%1
+状态：%2
+开始时间：%3
+请求数：%4</translation>
+    </message>
+    <message>
+        <source>Built-in simulator (started when a run uses it)</source>
+        <translation>内置模拟器（运行需要时启动）</translation>
+    </message>
+</context>
+<context>
+    <name>sb::RequestTableModel</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Sent (s)</source>
+        <translation>发送时间（秒）</translation>
+    </message>
+    <message>
+        <source>TTFT (ms)</source>
+        <translation>TTFT（毫秒）</translation>
+    </message>
+    <message>
+        <source>TPOT (ms)</source>
+        <translation>TPOT（毫秒）</translation>
+    </message>
+    <message>
+        <source>E2EL (ms)</source>
+        <translation>E2EL（毫秒）</translation>
+    </message>
+    <message>
+        <source>ITL mean (ms)</source>
+        <translation>ITL 均值（毫秒）</translation>
+    </message>
+    <message>
+        <source>ITL max (ms)</source>
+        <translation>ITL 最大值（毫秒）</translation>
+    </message>
+    <message>
+        <source>Input tok</source>
+        <translation>输入 token</translation>
+    </message>
+    <message>
+        <source>Input source</source>
+        <translation>输入来源</translation>
+    </message>
+    <message>
+        <source>Output tok</source>
+        <translation>输出 token</translation>
+    </message>
+    <message>
+        <source>Output source</source>
+        <translation>输出来源</translation>
+    </message>
+    <message>
+        <source>Sched. lag (ms)</source>
+        <translation>调度滞后（毫秒）</translation>
+    </message>
+    <message>
+        <source>HTTP</source>
+        <translation>HTTP</translation>
+    </message>
+    <message>
+        <source>Finish</source>
+        <translation>结束原因</translation>
+    </message>
+    <message>
+        <source>Error message</source>
+        <translation>错误信息</translation>
+    </message>
+    <message>
+        <source>Request id</source>
+        <translation>请求 ID</translation>
+    </message>
+    <message>
+        <source>Position in the run&apos;s schedule (0-based)</source>
+        <translation>在本次运行时间表中的位置（从 0 开始）</translation>
+    </message>
+    <message>
+        <source>t_send, seconds after the run started</source>
+        <translation>t_send，自运行开始起的秒数</translation>
+    </message>
+    <message>
+        <source>Mean of this request&apos;s inter-token gaps.
+</source>
+        <translation>该请求各 token 间隔的均值。
+</translation>
+    </message>
+    <message>
+        <source>Largest of this request&apos;s inter-token gaps.
+</source>
+        <translation>该请求各 token 间隔中的最大值。
+</translation>
+    </message>
+    <message>
+        <source>Where the token count came from: server_usage (the stream&apos;s usage), chunk_count (one token per chunk, counted here) or dataset</source>
+        <translation>token 数的来源：server_usage（流中的 usage）、chunk_count（每块计一个 token，由本工具计数）或 dataset（数据集）</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ResultsView</name>
+    <message>
+        <source>MLPerf-style validity</source>
+        <translation>MLPerf 式有效性</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>汇总</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Distributions</source>
+        <translation>分布</translation>
+    </message>
+    <message>
+        <source>Over time</source>
+        <translation>随时间变化</translation>
+    </message>
+    <message>
+        <source>Failed only</source>
+        <translation>仅失败请求</translation>
+    </message>
+    <message>
+        <source>Filter: error class, message, request id, …</source>
+        <translation>筛选：错误类别、信息、请求 ID…</translation>
+    </message>
+    <message>
+        <source>Copy as TSV</source>
+        <translation>复制为 TSV</translation>
+    </message>
+    <message>
+        <source>%1 CDF</source>
+        <translation>%1 CDF</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <translation>%1（毫秒）</translation>
+    </message>
+    <message>
+        <source>fraction ≤ x</source>
+        <translation>比例 ≤ x</translation>
+    </message>
+    <message>
+        <source>%1 histogram</source>
+        <translation>%1 直方图</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>gaps</source>
+        <translation>间隔数</translation>
+    </message>
+    <message>
+        <source>time since start (s)</source>
+        <translation>自开始起的时间（秒）</translation>
+    </message>
+    <message>
+        <source>Requests per second</source>
+        <translation>每秒请求数</translation>
+    </message>
+    <message>
+        <source>successful</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>req/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>Output tokens per second</source>
+        <translation>每秒输出 token 数</translation>
+    </message>
+    <message>
+        <source>output tok/s</source>
+        <translation>输出 token/秒</translation>
+    </message>
+    <message>
+        <source>tok/s</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <source>Requests in flight</source>
+        <translation>在途请求数</translation>
+    </message>
+    <message>
+        <source>in flight</source>
+        <translation>在途</translation>
+    </message>
+    <message>
+        <source>TTFT by send time</source>
+        <translation>按发送时间的 TTFT</translation>
+    </message>
+    <message>
+        <source>TTFT</source>
+        <translation>TTFT</translation>
+    </message>
+    <message>
+        <source>TTFT (ms)</source>
+        <translation>TTFT（毫秒）</translation>
+    </message>
+    <message>
+        <source>Mean ITL per request by completion time</source>
+        <translation>按完成时间的每请求平均 ITL</translation>
+    </message>
+    <message>
+        <source>ITL</source>
+        <translation>ITL</translation>
+    </message>
+    <message>
+        <source>ITL (ms)</source>
+        <translation>ITL（毫秒）</translation>
+    </message>
+    <message>
+        <source>No run selected</source>
+        <translation>未选择运行</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; — %2 requests, scenario %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; — %2 个请求，场景 %3</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Computing summary…</source>
+        <translation>正在计算汇总…</translation>
+    </message>
+    <message>
+        <source>VALID</source>
+        <translation>VALID（有效）</translation>
+    </message>
+    <message>
+        <source>INVALID</source>
+        <translation>INVALID（无效）</translation>
+    </message>
+    <message>
+        <source>Loading requests…</source>
+        <translation>正在加载请求…</translation>
+    </message>
+    <message>
+        <source>Drawing charts…</source>
+        <translation>正在绘制图表…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s)</source>
+        <translation>
+            <numerusform>%n 个样本</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>bin %1 ms; %2 above %3 ms not drawn</source>
+        <translation>区间宽 %1 ms；高于 %3 ms 的 %2 个未绘制</translation>
+    </message>
+    <message>
+        <source>bin %1 ms</source>
+        <translation>区间宽 %1 ms</translation>
+    </message>
+    <message>
+        <source>Failed only (%1)</source>
+        <translation>仅失败请求（%1）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 requests</source>
+        <translation>%2 个请求中的 %1 个</translation>
+    </message>
+    <message>
+        <source>Schedule lag by send time</source>
+        <translation>按发送时间的调度滞后</translation>
+    </message>
+    <message>
+        <source>schedule lag</source>
+        <translation>调度滞后</translation>
+    </message>
+    <message>
+        <source>t_send − t_sched (ms)</source>
+        <translation>t_send − t_sched（毫秒）</translation>
+    </message>
+</context>
+<context>
+    <name>sb::RunDashboard</name>
+    <message>
+        <source>Sent</source>
+        <translation>已发送</translation>
+    </message>
+    <message>
+        <source>Requests handed to the transport</source>
+        <translation>已交给传输层的请求</translation>
+    </message>
+    <message>
+        <source>Completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Requests finished, successful or not</source>
+        <translation>已结束的请求（无论成功与否）</translation>
+    </message>
+    <message>
+        <source>Successful</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Completed without an error</source>
+        <translation>无错误完成的请求</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Failed requests by error class</source>
+        <translation>按错误类别统计的失败请求</translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation>在途</translation>
+    </message>
+    <message>
+        <source>Sent and not yet completed</source>
+        <translation>已发送但尚未完成</translation>
+    </message>
+    <message>
+        <source>Schedule lag p99</source>
+        <translation>调度滞后 p99</translation>
+    </message>
+    <message>
+        <source>p99 of t_send − t_sched over the measured requests so far. Large lag means the client, not the server, limited the run.</source>
+        <translation>到目前为止被测请求的 t_send − t_sched 的 p99。滞后大说明限制本次运行的是客户端而不是服务器。</translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation>已用时间</translation>
+    </message>
+    <message>
+        <source>Since the run&apos;s start</source>
+        <translation>自运行开始起</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop issuing requests and cancel those in flight; what was recorded is kept and the run is marked interrupted</source>
+        <translation>停止发送请求并取消在途请求；已记录的内容会保留，运行标记为已中断</translation>
+    </message>
+    <message>
+        <source>time since start (s)</source>
+        <translation>自开始起的时间（秒）</translation>
+    </message>
+    <message>
+        <source>TTFT by send time</source>
+        <translation>按发送时间的 TTFT</translation>
+    </message>
+    <message>
+        <source>TTFT</source>
+        <translation>TTFT</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>Mean ITL per request</source>
+        <translation>每请求平均 ITL</translation>
+    </message>
+    <message>
+        <source>ITL</source>
+        <translation>ITL</translation>
+    </message>
+    <message>
+        <source>Latency CDF (measured requests)</source>
+        <translation>延迟 CDF（被测请求）</translation>
+    </message>
+    <message>
+        <source>E2EL</source>
+        <translation>E2EL</translation>
+    </message>
+    <message>
+        <source>fraction ≤ x</source>
+        <translation>比例 ≤ x</translation>
+    </message>
+    <message>
+        <source>Completed requests per second</source>
+        <translation>每秒完成请求数</translation>
+    </message>
+    <message>
+        <source>successful</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>req/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>Output tokens per second</source>
+        <translation>每秒输出 token 数</translation>
+    </message>
+    <message>
+        <source>output tok/s</source>
+        <translation>输出 token/秒</translation>
+    </message>
+    <message>
+        <source>tok/s</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <source>Tokens by chunk arrival time. A request&apos;s tokens are known when it completes, so the latest seconds fill in as streams end.</source>
+        <translation>按块到达时间统计的 token。请求的 token 数在其完成时才能确定，因此最近几秒的数值会随流的结束逐渐补齐。</translation>
+    </message>
+    <message>
+        <source>In flight and errors</source>
+        <translation>在途请求与错误</translation>
+    </message>
+    <message>
+        <source>in flight</source>
+        <translation>在途</translation>
+    </message>
+    <message>
+        <source>errors/s</source>
+        <translation>错误/秒</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; — %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; — %2</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>ETA %1</source>
+        <translation>预计剩余 %1</translation>
+    </message>
+</context>
+<context>
+    <name>sb::RunTotalsModel</name>
+    <message>
+        <source>Successful requests</source>
+        <translation>成功请求数</translation>
+    </message>
+    <message>
+        <source>Failed requests</source>
+        <translation>失败请求数</translation>
+    </message>
+    <message>
+        <source>    failed: %1</source>
+        <translation>    失败：%1</translation>
+    </message>
+    <message>
+        <source>Sent requests</source>
+        <translation>已发送请求数</translation>
+    </message>
+    <message>
+        <source>Warm-up requests (excluded)</source>
+        <translation>预热请求数（不计入）</translation>
+    </message>
+    <message>
+        <source>Benchmark duration (s)</source>
+        <translation>基准测试时长（秒）</translation>
+    </message>
+    <message>
+        <source>Total input tokens</source>
+        <translation>输入 token 总数</translation>
+    </message>
+    <message>
+        <source>Total generated tokens</source>
+        <translation>生成 token 总数</translation>
+    </message>
+    <message>
+        <source>Input token source</source>
+        <translation>输入 token 来源</translation>
+    </message>
+    <message>
+        <source>Output token source</source>
+        <translation>输出 token 来源</translation>
+    </message>
+    <message>
+        <source>Cached prompt tokens</source>
+        <translation>缓存命中的提示词 token</translation>
+    </message>
+    <message>
+        <source>usage.prompt_tokens_details.cached_tokens, summed over %1 requests that reported it: prefix-cache hits</source>
+        <translation>usage.prompt_tokens_details.cached_tokens，对报告该值的 %1 个请求求和：即前缀缓存命中数</translation>
+    </message>
+    <message>
+        <source>Request throughput (req/s)</source>
+        <translation>请求吞吐量（请求/秒）</translation>
+    </message>
+    <message>
+        <source>Request goodput (req/s)</source>
+        <translation>请求有效吞吐量（请求/秒）</translation>
+    </message>
+    <message>
+        <source>Output token throughput (tok/s)</source>
+        <translation>输出 token 吞吐量（token/秒）</translation>
+    </message>
+    <message>
+        <source>Total token throughput (tok/s)</source>
+        <translation>总 token 吞吐量（token/秒）</translation>
+    </message>
+    <message>
+        <source>Achieved request rate (req/s)</source>
+        <translation>实际请求速率（请求/秒）</translation>
+    </message>
+    <message>
+        <source>Peak output token throughput (tok/s)</source>
+        <translation>输出 token 吞吐量峰值（token/秒）</translation>
+    </message>
+    <message>
+        <source>Most output tokens in one 1-second bucket counted from the first send</source>
+        <translation>从首次发送起按 1 秒分桶，单个桶内输出 token 数的最大值</translation>
+    </message>
+    <message>
+        <source>Peak concurrent requests</source>
+        <translation>并发请求峰值</translation>
+    </message>
+    <message>
+        <source>Most successful requests in flight at once over [t_send, t_last)</source>
+        <translation>在 [t_send, t_last) 区间内同时在途的成功请求数的最大值</translation>
+    </message>
+    <message>
+        <source>Multi-token chunks</source>
+        <translation>多 token 块</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>Some chunks carried several tokens (speculative decoding): ITL and ITL per token differ</source>
+        <translation>部分块包含多个 token（投机解码）：ITL 与每 token ITL 不同</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
+</context>
+<context>
+    <name>sb::SchedulePreview</name>
+    <message>
+        <source>time since start (s)</source>
+        <translation>自开始起的时间（秒）</translation>
+    </message>
+    <message>
+        <source>requests due</source>
+        <translation>应发请求数</translation>
+    </message>
+    <message>
+        <source>Closed loop: each request is sent when one finishes; no schedule.</source>
+        <translation>闭环：每完成一个请求才发送下一个；没有时间表。</translation>
+    </message>
+    <message>
+        <source>Trace replay: arrival times come from the trace file.</source>
+        <translation>轨迹回放：到达时间取自轨迹文件。</translation>
+    </message>
+    <message>
+        <source>All %1 requests are due at once (unlimited rate).</source>
+        <translation>全部 %1 个请求同时发出（速率不限）。</translation>
+    </message>
+    <message>
+        <source>First %1 of %2 requests due over %3 s</source>
+        <translation>%2 个请求中的前 %1 个在 %3 秒内发出</translation>
+    </message>
+    <message>
+        <source>%1 requests due over %2 s</source>
+        <translation>%1 个请求在 %2 秒内发出</translation>
+    </message>
+</context>
+<context>
+    <name>sb::SummaryTableModel</name>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>Median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <source>Std</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>Population standard deviation (ddof = 0, as numpy and vLLM)</source>
+        <translation>总体标准差（ddof = 0，与 numpy 和 vLLM 一致）</translation>
+    </message>
+    <message>
+        <source>Samples behind the statistics: requests, or token gaps for ITL</source>
+        <translation>统计所依据的样本：请求数，ITL 则为 token 间隔数</translation>
+    </message>
+</context>
+<context>
+    <name>sb::SutEditor</name>
+    <message>
+        <source>Line %1: write a header as &quot;Name: value&quot;.</source>
+        <translation>第 %1 行：请按“名称: 值”的格式书写请求头。</translation>
+    </message>
+    <message>
+        <source>Line %1: %2 carries a credential. Headers are stored in the project; put the key in the API key field instead.</source>
+        <translation>第 %1 行：%2 包含凭据。请求头会保存在项目中；请将密钥填在 API 密钥字段。</translation>
+    </message>
+    <message>
+        <source>System under test</source>
+        <translation>被测系统</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Built-in simulator:</source>
+        <translation>内置模拟器：</translation>
+    </message>
+    <message>
+        <source>&amp;Base URL:</source>
+        <translation>基础 URL(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>API flavour:</source>
+        <translation>API 类型：</translation>
+    </message>
+    <message>
+        <source>Endpoint path:</source>
+        <translation>端点路径：</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>Weights revision:</source>
+        <translation>权重版本：</translation>
+    </message>
+    <message>
+        <source>Serving engine:</source>
+        <translation>推理引擎：</translation>
+    </message>
+    <message>
+        <source>Engine version:</source>
+        <translation>引擎版本：</translation>
+    </message>
+    <message>
+        <source>GPU model:</source>
+        <translation>GPU 型号：</translation>
+    </message>
+    <message>
+        <source>GPU count:</source>
+        <translation>GPU 数量：</translation>
+    </message>
+    <message>
+        <source>Container image:</source>
+        <translation>容器镜像：</translation>
+    </message>
+    <message>
+        <source>Replicas:</source>
+        <translation>副本数：</translation>
+    </message>
+    <message>
+        <source>Containers:</source>
+        <translation>容器数：</translation>
+    </message>
+    <message>
+        <source>Workers per container:</source>
+        <translation>每容器 worker 数：</translation>
+    </message>
+    <message>
+        <source>Region:</source>
+        <translation>区域：</translation>
+    </message>
+    <message>
+        <source>Client location:</source>
+        <translation>客户端位置：</translation>
+    </message>
+    <message>
+        <source>Extra headers:</source>
+        <translation>额外请求头：</translation>
+    </message>
+    <message>
+        <source>Notes:</source>
+        <translation>备注：</translation>
+    </message>
+    <message>
+        <source>API key source:</source>
+        <translation>API 密钥来源：</translation>
+    </message>
+    <message>
+        <source>Variable / account:</source>
+        <translation>变量名 / 账户：</translation>
+    </message>
+    <message>
+        <source>API key:</source>
+        <translation>API 密钥：</translation>
+    </message>
+    <message>
+        <source>Start ServeBench&apos;s own simulator for runs (no server needed)</source>
+        <translation>运行时启动 ServeBench 自带的模拟器（无需服务器）</translation>
+    </message>
+    <message>
+        <source>OpenAI completions (/v1/completions)</source>
+        <translation>OpenAI completions（/v1/completions）</translation>
+    </message>
+    <message>
+        <source>OpenAI chat (/v1/chat/completions)</source>
+        <translation>OpenAI chat（/v1/chat/completions）</translation>
+    </message>
+    <message>
+        <source>empty: the flavour&apos;s default path</source>
+        <translation>留空：使用该 API 类型的默认路径</translation>
+    </message>
+    <message>
+        <source>model id as the server lists it in /v1/models</source>
+        <translation>服务器在 /v1/models 中列出的模型 ID</translation>
+    </message>
+    <message>
+        <source>e.g. a Hugging Face commit hash</source>
+        <translation>例如 Hugging Face 的提交哈希</translation>
+    </message>
+    <message>
+        <source>One &quot;Name: value&quot; per line</source>
+        <translation>每行一个“名称: 值”</translation>
+    </message>
+    <message>
+        <source>Anything a reader of the report should know</source>
+        <translation>报告读者需要了解的任何信息</translation>
+    </message>
+    <message>
+        <source>OPENAI_API_KEY environment variable</source>
+        <translation>OPENAI_API_KEY 环境变量</translation>
+    </message>
+    <message>
+        <source>Another environment variable</source>
+        <translation>其他环境变量</translation>
+    </message>
+    <message>
+        <source>System keychain</source>
+        <translation>系统密钥链</translation>
+    </message>
+    <message>
+        <source>paste the key here, then save it to the keychain</source>
+        <translation>在此粘贴密钥，然后保存到密钥链</translation>
+    </message>
+    <message>
+        <source>Save to keychain</source>
+        <translation>保存到密钥链</translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>测试连接(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Lists /v1/models, sends one streamed request and tells whether the endpoint really streams or buffers the whole answer</source>
+        <translation>列出 /v1/models，发送一个流式请求，并判断该端点是真正流式输出还是缓冲整个回答</translation>
+    </message>
+    <message>
+        <source>scheme://host:port of the OpenAI-compatible server; a trailing /v1 is accepted</source>
+        <translation>OpenAI 兼容服务器的 scheme://host:port；末尾带 /v1 也可以</translation>
+    </message>
+    <message>
+        <source>The key is never written into the project file: only where to find it</source>
+        <translation>密钥从不写入项目文件：只记录在哪里可以找到它</translation>
+    </message>
+    <message>
+        <source>Sent with every request. Credentials belong in the API key field.</source>
+        <translation>随每个请求发送。凭据应填在 API 密钥字段中。</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>Give the SUT a name: runs are grouped and compared by it.</source>
+        <translation>请为被测系统命名：运行按它分组和比较。</translation>
+    </message>
+    <message>
+        <source>Enter the server&apos;s base URL, e.g. http://gpu-host:8000.</source>
+        <translation>请输入服务器的基础 URL，例如 http://gpu-host:8000。</translation>
+    </message>
+    <message>
+        <source>Not an http:// or https:// URL with a host.</source>
+        <translation>不是带主机名的 http:// 或 https:// URL。</translation>
+    </message>
+    <message>
+        <source>The base URL takes no query or fragment.</source>
+        <translation>基础 URL 不能包含查询参数或片段。</translation>
+    </message>
+    <message>
+        <source>Enter the model id the server serves (Test connection lists them).</source>
+        <translation>请输入服务器提供的模型 ID（“测试连接”会列出它们）。</translation>
+    </message>
+    <message>
+        <source>The path starts with / (for example /v1/completions).</source>
+        <translation>路径须以 / 开头（例如 /v1/completions）。</translation>
+    </message>
+    <message>
+        <source>The path contains a space.</source>
+        <translation>路径中包含空格。</translation>
+    </message>
+    <message>
+        <source>An environment variable name: letters, digits and _, not starting with a digit.</source>
+        <translation>环境变量名只能包含字母、数字和 _，且不能以数字开头。</translation>
+    </message>
+    <message>
+        <source>Name the keychain entry (for example the SUT&apos;s name).</source>
+        <translation>请为密钥链条目命名（例如被测系统的名称）。</translation>
+    </message>
+    <message>
+        <source>Saving the key …</source>
+        <translation>正在保存密钥…</translation>
+    </message>
+    <message>
+        <source>The built-in simulator starts with a run; nothing to test.</source>
+        <translation>内置模拟器随运行启动；无需测试。</translation>
+    </message>
+    <message>
+        <source>Testing …</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <source>Connection test passed: the endpoint streams.</source>
+        <translation>连接测试通过：该端点为流式输出。</translation>
+    </message>
+    <message>
+        <source>Connection test: the endpoint buffers its answers.</source>
+        <translation>连接测试：该端点会缓冲回答。</translation>
+    </message>
+    <message>
+        <source>Connection test failed.</source>
+        <translation>连接测试失败。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,36 @@
+#include "fielderror.h"
+
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+FieldError::FieldError(QWidget *parent) : QLabel(parent)
+{
+    setWordWrap(true);
+    setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The palette's "negative" colour is not in Qt 6.4 styles; a fixed red reads on light and dark.
+    setStyleSheet(u"color: #c62828;"_s);
+    setVisible(false);
+}
+
+void FieldError::setError(const QString &message)
+{
+    m_error = message;
+    setText(message);
+    setVisible(!message.isEmpty());
+}
+
+QWidget *FieldError::wrap(QWidget *field, FieldError *error, QWidget *parent)
+{
+    auto *box = new QWidget(parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(field);
+    layout->addWidget(error);
+    return box;
+}
+
+} // namespace sb

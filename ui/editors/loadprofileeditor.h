@@ -1,0 +1,85 @@
+#pragma once
+
+#include "config/runplan.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace sb {
+
+class FieldError;
+class SchedulePreview;
+
+// Edits one load profile (DESIGN §6): scenario, arrival process, rate and burstiness, ramp-up,
+// concurrency (open loop with a cap, or closed loop), request count or duration, warm-up, SLOs,
+// seed and cache policy, with a plot of the arrival schedule the run will use.
+class LoadProfileEditor : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LoadProfileEditor(QWidget *parent = nullptr);
+    ~LoadProfileEditor() override;
+
+    void setProfile(const QString &name, const LoadProfile &profile);
+    QString name() const;
+    LoadProfile profile() const;
+
+    bool isValid() const;
+    QStringList errors() const;
+    // Field keys: name, rate, rampUp, count, warmup, concurrency, seed, percentiles, scenario.
+    QString errorFor(const QString &field) const;
+    SchedulePreview *preview() const { return m_preview; }
+
+signals:
+    void edited();
+    void validityChanged(bool valid);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void buildUi();
+    void retranslateUi();
+    void validate();
+    void updateWidgets();
+
+    LoadProfile m_base; // keeps what this editor does not show (trace, percentile metrics)
+    bool m_filling = false;
+    bool m_valid = true;
+    QHash<QString, FieldError *> m_errors;
+    QHash<QString, QLabel *> m_labels;
+
+    QLabel *m_title;
+    QLineEdit *m_name;
+    QComboBox *m_scenario;
+    QComboBox *m_arrival;
+    QDoubleSpinBox *m_rate;
+    QDoubleSpinBox *m_burstiness;
+    QComboBox *m_rampUp;
+    QDoubleSpinBox *m_rampStart;
+    QDoubleSpinBox *m_rampEnd;
+    QSpinBox *m_maxConcurrency;
+    QSpinBox *m_closedLoop;
+    QSpinBox *m_numPrompts;
+    QDoubleSpinBox *m_duration;
+    QSpinBox *m_warmupRequests;
+    QDoubleSpinBox *m_warmupSeconds;
+    QLineEdit *m_seed;
+    QDoubleSpinBox *m_sloTtft;
+    QDoubleSpinBox *m_sloTpot;
+    QDoubleSpinBox *m_sloE2el;
+    QDoubleSpinBox *m_timeout;
+    QCheckBox *m_cacheBust;
+    QLineEdit *m_percentiles;
+    QLabel *m_previewTitle;
+    SchedulePreview *m_preview;
+};
+
+} // namespace sb

@@ -1,0 +1,528 @@
+#include "suteditor.h"
+
+#include "connectionprobe.h"
+#include "fielderror.h"
+#include "keychainstore.h"
+#include "config/runplan.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QUrl>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+enum KeySource { KeyDefault, KeyEnv, KeyKeychain };
+
+HeaderList parseHeaders(const QString &text, QString *error)
+{
+    HeaderList out;
+    const QStringList lines = text.split(u'\n');
+    for (int i = 0; i < lines.size(); ++i) {
+        const QString line = lines.at(i).trimmed();
+        if (line.isEmpty())
+            continue;
+        const qsizetype colon = line.indexOf(u':');
+        if (colon <= 0) {
+            if (error && error->isEmpty())
+                *error = SutEditor::tr("Line %1: write a header as \"Name: value\".").arg(i + 1);
+            continue;
+        }
+        const QString name = line.left(colon).trimmed();
+        if (looksLikeSecretKey(name) && error && error->isEmpty())
+            *error = SutEditor::tr("Line %1: %2 carries a credential. Headers are stored in the "
+                                   "project; put the key in the API key field instead.")
+                         .arg(i + 1)
+                         .arg(name);
+        out.append({name, line.mid(colon + 1).trimmed()});
+    }
+    return out;
+}
+} // namespace
+
+SutEditor::SutEditor(QWidget *parent) : QWidget(parent), m_probe(new ConnectionProbe(this))
+{
+    buildUi();
+    retranslateUi();
+    connect(m_probe, &ConnectionProbe::progress, this, [this](const QString &m) {
+        m_probeResult->setText(m);
+    });
+    connect(m_probe, &ConnectionProbe::finished, this, &SutEditor::onProbeFinished);
+    validate();
+}
+
+SutEditor::~SutEditor() = default;
+
+void SutEditor::buildUi()
+{
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    // Forms reflow to the width they get; a sideways scroll bar would hide the error lines.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    outer->addWidget(scroll);
+    auto *page = new QWidget(scroll);
+    scroll->setWidget(page);
+    auto *layout = new QVBoxLayout(page);
+    m_title = new QLabel(page);
+    QFont f = m_title->font();
+    f.setPointSizeF(f.pointSizeF() * 1.3);
+    f.setBold(true);
+    m_title->setFont(f);
+    layout->addWidget(m_title);
+
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    layout->addLayout(form);
+
+    auto addRow = [&](const QString &key, QWidget *field, bool withError) {
+        auto *label = new QLabel(page);
+        label->setBuddy(field);
+        m_labels.insert(key, label);
+        if (withError) {
+            auto *err = new FieldError(page);
+            err->setObjectName(u"error_"_s + key);
+            m_errors.insert(key, err);
+            form->addRow(label, FieldError::wrap(field, err, page));
+        } else {
+            form->addRow(label, field);
+        }
+    };
+    auto spin = [&](int max) {
+        auto *s = new QSpinBox(page);
+        s->setRange(0, max);
+        return s;
+    };
+
+    m_name = new QLineEdit(page);
+    m_name->setObjectName(u"name"_s);
+    addRow(u"name"_s, m_name, true);
+    m_simulator = new QCheckBox(page);
+    m_simulator->setObjectName(u"simulator"_s);
+    addRow(u"simulator"_s, m_simulator, false);
+    m_baseUrl = new QLineEdit(page);
+    m_baseUrl->setObjectName(u"baseUrl"_s);
+    m_baseUrl->setPlaceholderText(u"http://gpu-host:8000"_s);
+    addRow(u"baseUrl"_s, m_baseUrl, true);
+    m_flavour = new QComboBox(page);
+    m_flavour->setObjectName(u"flavour"_s);
+    m_flavour->addItem({}, int(ApiFlavour::Completions));
+    m_flavour->addItem({}, int(ApiFlavour::Chat));
+    addRow(u"flavour"_s, m_flavour, false);
+    m_endpoint = new QLineEdit(page);
+    m_endpoint->setObjectName(u"endpoint"_s);
+    addRow(u"endpoint"_s, m_endpoint, true);
+    m_model = new QLineEdit(page);
+    m_model->setObjectName(u"model"_s);
+    addRow(u"model"_s, m_model, true);
+    m_revision = new QLineEdit(page);
+    addRow(u"revision"_s, m_revision, false);
+    m_engine = new QLineEdit(page);
+    m_engine->setPlaceholderText(u"vLLM, SGLang, TGI, TensorRT-LLM …"_s);
+    addRow(u"engine"_s, m_engine, false);
+    m_engineVersion = new QLineEdit(page);
+    addRow(u"engineVersion"_s, m_engineVersion, false);
+    m_gpuModel = new QLineEdit(page);
+    m_gpuModel->setPlaceholderText(u"H100 80GB SXM"_s);
+    addRow(u"gpuModel"_s, m_gpuModel, false);
+    m_gpuCount = spin(4096);
+    addRow(u"gpuCount"_s, m_gpuCount, false);
+    m_image = new QLineEdit(page);
+    m_image->setPlaceholderText(u"vllm/vllm-openai:v0.10.1"_s);
+    addRow(u"image"_s, m_image, false);
+    m_replicas = spin(100000);
+    addRow(u"replicas"_s, m_replicas, false);
+    m_containers = spin(100000);
+    addRow(u"containers"_s, m_containers, false);
+    m_workers = spin(100000);
+    addRow(u"workers"_s, m_workers, false);
+    m_region = new QLineEdit(page);
+    addRow(u"region"_s, m_region, false);
+    m_clientLocation = new QLineEdit(page);
+    addRow(u"clientLocation"_s, m_clientLocation, false);
+    m_headers = new QPlainTextEdit(page);
+    m_headers->setObjectName(u"extraHeaders"_s);
+    m_headers->setMaximumHeight(70);
+    m_headers->setTabChangesFocus(true);
+    addRow(u"extraHeaders"_s, m_headers, true);
+    m_notes = new QPlainTextEdit(page);
+    m_notes->setMaximumHeight(90);
+    m_notes->setTabChangesFocus(true);
+    addRow(u"notes"_s, m_notes, false);
+
+    // API key: where it lives, never the key itself in the project.
+    m_keySource = new QComboBox(page);
+    m_keySource->setObjectName(u"keySource"_s);
+    m_keySource->addItem({}, KeyDefault);
+    m_keySource->addItem({}, KeyEnv);
+    m_keySource->addItem({}, KeyKeychain);
+    addRow(u"keySource"_s, m_keySource, false);
+    m_keyName = new QLineEdit(page);
+    m_keyName->setObjectName(u"keyName"_s);
+    addRow(u"apiKey"_s, m_keyName, true);
+    auto *keyRow = new QWidget(page);
+    auto *keyLayout = new QHBoxLayout(keyRow);
+    keyLayout->setContentsMargins(0, 0, 0, 0);
+    m_keyValue = new QLineEdit(keyRow);
+    m_keyValue->setObjectName(u"keyValue"_s);
+    m_keyValue->setEchoMode(QLineEdit::Password);
+    m_saveKey = new QPushButton(keyRow);
+    m_saveKey->setObjectName(u"saveKey"_s);
+    keyLayout->addWidget(m_keyValue, 1);
+    keyLayout->addWidget(m_saveKey);
+    addRow(u"keyValue"_s, keyRow, false);
+    m_keyStatus = new QLabel(page);
+    m_keyStatus->setObjectName(u"keyStatus"_s);
+    m_keyStatus->setWordWrap(true);
+    form->addRow(QString(), m_keyStatus);
+
+    auto *testRow = new QHBoxLayout;
+    m_test = new QPushButton(page);
+    m_test->setObjectName(u"testConnection"_s);
+    testRow->addWidget(m_test);
+    testRow->addStretch(1);
+    layout->addLayout(testRow);
+    m_probeResult = new QLabel(page);
+    m_probeResult->setObjectName(u"probeResult"_s);
+    m_probeResult->setWordWrap(true);
+    m_probeResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_probeResult);
+    layout->addStretch(1);
+
+    auto changed = [this] {
+        if (m_loading)
+            return;
+        validate();
+        emit edited();
+    };
+    for (QLineEdit *e : {m_name, m_baseUrl, m_endpoint, m_model, m_revision, m_engine,
+                         m_engineVersion, m_gpuModel, m_image, m_region, m_clientLocation, m_keyName})
+        connect(e, &QLineEdit::textChanged, this, changed);
+    for (QSpinBox *s : {m_gpuCount, m_replicas, m_containers, m_workers})
+        connect(s, &QSpinBox::valueChanged, this, changed);
+    connect(m_headers, &QPlainTextEdit::textChanged, this, changed);
+    connect(m_notes, &QPlainTextEdit::textChanged, this, changed);
+    connect(m_flavour, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_simulator, &QCheckBox::toggled, this, [this, changed] {
+        m_baseUrl->setEnabled(!m_simulator->isChecked());
+        changed();
+    });
+    connect(m_keySource, &QComboBox::currentIndexChanged, this, [this, changed] {
+        if (!m_loading) {
+            const int src = m_keySource->currentData().toInt();
+            if (src == KeyEnv && m_keyName->text().isEmpty())
+                m_keyName->setText(ApiKeyStore::fallbackVariable());
+            if (src == KeyKeychain && m_keyName->text().isEmpty())
+                m_keyName->setText(m_name->text().trimmed());
+        }
+        updateKeyWidgets();
+        changed();
+    });
+    connect(m_saveKey, &QPushButton::clicked, this, &SutEditor::saveKeyToKeychain);
+    connect(m_test, &QPushButton::clicked, this, &SutEditor::testConnection);
+    updateKeyWidgets();
+}
+
+void SutEditor::retranslateUi()
+{
+    m_title->setText(tr("System under test"));
+    const QList<QPair<QString, QString>> labels = {
+        {u"name"_s, tr("&Name:")},
+        {u"simulator"_s, tr("Built-in simulator:")},
+        {u"baseUrl"_s, tr("&Base URL:")},
+        {u"flavour"_s, tr("API flavour:")},
+        {u"endpoint"_s, tr("Endpoint path:")},
+        {u"model"_s, tr("&Model:")},
+        {u"revision"_s, tr("Weights revision:")},
+        {u"engine"_s, tr("Serving engine:")},
+        {u"engineVersion"_s, tr("Engine version:")},
+        {u"gpuModel"_s, tr("GPU model:")},
+        {u"gpuCount"_s, tr("GPU count:")},
+        {u"image"_s, tr("Container image:")},
+        {u"replicas"_s, tr("Replicas:")},
+        {u"containers"_s, tr("Containers:")},
+        {u"workers"_s, tr("Workers per container:")},
+        {u"region"_s, tr("Region:")},
+        {u"clientLocation"_s, tr("Client location:")},
+        {u"extraHeaders"_s, tr("Extra headers:")},
+        {u"notes"_s, tr("Notes:")},
+        {u"keySource"_s, tr("API key source:")},
+        {u"apiKey"_s, tr("Variable / account:")},
+        {u"keyValue"_s, tr("API key:")},
+    };
+    for (const auto &[key, text] : labels)
+        if (QLabel *l = m_labels.value(key))
+            l->setText(text);
+    m_simulator->setText(tr("Start ServeBench's own simulator for runs (no server needed)"));
+    m_flavour->setItemText(0, tr("OpenAI completions (/v1/completions)"));
+    m_flavour->setItemText(1, tr("OpenAI chat (/v1/chat/completions)"));
+    m_endpoint->setPlaceholderText(tr("empty: the flavour's default path"));
+    m_model->setPlaceholderText(tr("model id as the server lists it in /v1/models"));
+    m_revision->setPlaceholderText(tr("e.g. a Hugging Face commit hash"));
+    m_headers->setPlaceholderText(tr("One \"Name: value\" per line"));
+    m_notes->setPlaceholderText(tr("Anything a reader of the report should know"));
+    m_keySource->setItemText(KeyDefault, tr("OPENAI_API_KEY environment variable"));
+    m_keySource->setItemText(KeyEnv, tr("Another environment variable"));
+    m_keySource->setItemText(KeyKeychain, tr("System keychain"));
+    m_keyValue->setPlaceholderText(tr("paste the key here, then save it to the keychain"));
+    m_saveKey->setText(tr("Save to keychain"));
+    m_test->setText(tr("&Test connection"));
+    m_test->setToolTip(tr("Lists /v1/models, sends one streamed request and tells whether the "
+                          "endpoint really streams or buffers the whole answer"));
+    m_baseUrl->setToolTip(tr("scheme://host:port of the OpenAI-compatible server; a trailing /v1 "
+                             "is accepted"));
+    m_keySource->setToolTip(tr("The key is never written into the project file: only where to "
+                               "find it"));
+    m_headers->setToolTip(tr("Sent with every request. Credentials belong in the API key field."));
+    m_gpuCount->setSpecialValueText(tr("not recorded"));
+    m_replicas->setSpecialValueText(tr("not recorded"));
+    m_containers->setSpecialValueText(tr("not recorded"));
+    m_workers->setSpecialValueText(tr("not recorded"));
+    validate();
+}
+
+void SutEditor::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void SutEditor::setKeyStore(ApiKeyStore *store)
+{
+    if (m_keys)
+        m_keys->disconnect(this);
+    m_keys = store;
+    if (!m_keys)
+        return;
+    connect(m_keys, &ApiKeyStore::stored, this, [this](quint64 ticket, bool, const QString &message) {
+        if (ticket != m_storeTicket)
+            return;
+        m_keyStatus->setText(message);
+        emit statusMessage(message);
+    });
+    connect(m_keys, &ApiKeyStore::keyFetched, this,
+            [this](quint64 ticket, const QByteArray &key, const QString &message) {
+                if (ticket != m_keyTicket)
+                    return;
+                if (!message.isEmpty()) {
+                    m_keyStatus->setText(message);
+                    emit statusMessage(message);
+                }
+                SutConfig sut = config();
+                m_probe->start(sut, key);
+            });
+}
+
+void SutEditor::setConfig(const SutConfig &c)
+{
+    m_loading = true;
+    m_name->setText(c.name);
+    m_simulator->setChecked(c.builtInSimulator);
+    m_baseUrl->setEnabled(!c.builtInSimulator);
+    m_baseUrl->setText(c.baseUrl);
+    m_endpoint->setText(c.endpoint);
+    m_flavour->setCurrentIndex(c.flavour == ApiFlavour::Chat ? 1 : 0);
+    m_model->setText(c.model);
+    m_revision->setText(c.weightsRevision);
+    m_engine->setText(c.engine);
+    m_engineVersion->setText(c.engineVersion);
+    m_gpuModel->setText(c.gpuModel);
+    m_gpuCount->setValue(c.gpuCount);
+    m_image->setText(c.image);
+    m_replicas->setValue(c.replicas);
+    m_containers->setValue(c.containers);
+    m_workers->setValue(c.workersPerContainer);
+    m_region->setText(c.region);
+    m_clientLocation->setText(c.clientLocation);
+    QStringList headerLines;
+    for (const auto &[k, v] : c.extraHeaders)
+        headerLines << k + u": "_s + v;
+    m_headers->setPlainText(headerLines.join(u'\n'));
+    m_notes->setPlainText(c.notes);
+    if (c.apiKeyRef.startsWith("env:"_L1)) {
+        m_keySource->setCurrentIndex(KeyEnv);
+        m_keyName->setText(c.apiKeyRef.mid(4));
+    } else if (c.apiKeyRef.startsWith("keychain:"_L1)) {
+        m_keySource->setCurrentIndex(KeyKeychain);
+        m_keyName->setText(c.apiKeyRef.mid(9));
+    } else {
+        m_keySource->setCurrentIndex(KeyDefault);
+        m_keyName->clear();
+    }
+    m_keyValue->clear();
+    m_keyStatus->clear();
+    m_probeResult->clear();
+    m_loading = false;
+    updateKeyWidgets();
+    validate();
+}
+
+SutConfig SutEditor::config() const
+{
+    SutConfig c;
+    c.name = m_name->text().trimmed();
+    c.builtInSimulator = m_simulator->isChecked();
+    c.baseUrl = m_baseUrl->text().trimmed();
+    while (c.baseUrl.endsWith(u'/'))
+        c.baseUrl.chop(1);
+    c.endpoint = m_endpoint->text().trimmed();
+    c.flavour = ApiFlavour(m_flavour->currentData().toInt());
+    c.model = m_model->text().trimmed();
+    c.weightsRevision = m_revision->text().trimmed();
+    c.engine = m_engine->text().trimmed();
+    c.engineVersion = m_engineVersion->text().trimmed();
+    c.gpuModel = m_gpuModel->text().trimmed();
+    c.gpuCount = m_gpuCount->value();
+    c.image = m_image->text().trimmed();
+    c.replicas = m_replicas->value();
+    c.containers = m_containers->value();
+    c.workersPerContainer = m_workers->value();
+    c.region = m_region->text().trimmed();
+    c.clientLocation = m_clientLocation->text().trimmed();
+    c.notes = m_notes->toPlainText();
+    QString ignored;
+    c.extraHeaders = parseHeaders(m_headers->toPlainText(), &ignored);
+    const QString keyName = m_keyName->text().trimmed();
+    switch (m_keySource->currentData().toInt()) {
+    case KeyEnv:
+        c.apiKeyRef = ApiKeyStore::envRef(keyName);
+        break;
+    case KeyKeychain:
+        c.apiKeyRef = ApiKeyStore::keychainRef(keyName);
+        break;
+    default:
+        c.apiKeyRef.clear();
+    }
+    return c;
+}
+
+void SutEditor::updateKeyWidgets()
+{
+    const int src = m_keySource->currentData().toInt();
+    m_keyName->setEnabled(src != KeyDefault);
+    m_keyValue->setEnabled(src == KeyKeychain);
+    m_saveKey->setEnabled(src == KeyKeychain);
+}
+
+void SutEditor::validate()
+{
+    QHash<QString, QString> e;
+    const SutConfig c = config();
+    if (c.name.isEmpty())
+        e[u"name"_s] = tr("Give the SUT a name: runs are grouped and compared by it.");
+    if (!c.builtInSimulator) {
+        const QUrl url(c.baseUrl, QUrl::StrictMode);
+        if (c.baseUrl.isEmpty())
+            e[u"baseUrl"_s] = tr("Enter the server's base URL, e.g. http://gpu-host:8000.");
+        else if (!url.isValid() || (url.scheme() != "http"_L1 && url.scheme() != "https"_L1) ||
+                 url.host().isEmpty())
+            e[u"baseUrl"_s] = tr("Not an http:// or https:// URL with a host.");
+        else if (url.hasQuery() || url.hasFragment())
+            e[u"baseUrl"_s] = tr("The base URL takes no query or fragment.");
+        if (c.model.isEmpty())
+            e[u"model"_s] = tr("Enter the model id the server serves (Test connection lists them).");
+    }
+    if (!c.endpoint.isEmpty() && !c.endpoint.startsWith(u'/') &&
+        !c.endpoint.startsWith("http://"_L1) && !c.endpoint.startsWith("https://"_L1))
+        e[u"endpoint"_s] = tr("The path starts with / (for example /v1/completions).");
+    else if (c.endpoint.contains(u' '))
+        e[u"endpoint"_s] = tr("The path contains a space.");
+    QString headerError;
+    parseHeaders(m_headers->toPlainText(), &headerError);
+    if (!headerError.isEmpty())
+        e[u"extraHeaders"_s] = headerError;
+    const int src = m_keySource->currentData().toInt();
+    const QString keyName = m_keyName->text().trimmed();
+    static const QRegularExpression envName(u"^[A-Za-z_][A-Za-z0-9_]*$"_s);
+    if (src == KeyEnv && !envName.match(keyName).hasMatch())
+        e[u"apiKey"_s] = tr("An environment variable name: letters, digits and _, not starting "
+                            "with a digit.");
+    if (src == KeyKeychain && keyName.isEmpty())
+        e[u"apiKey"_s] = tr("Name the keychain entry (for example the SUT's name).");
+
+    for (auto it = m_errors.begin(); it != m_errors.end(); ++it)
+        it.value()->setError(e.value(it.key()));
+    m_test->setEnabled(e.isEmpty() || (e.size() == 1 && e.contains(u"model"_s)));
+    const bool valid = e.isEmpty();
+    if (valid != m_valid) {
+        m_valid = valid;
+        emit validityChanged(valid);
+    }
+}
+
+bool SutEditor::isValid() const { return m_valid; }
+
+QStringList SutEditor::errors() const
+{
+    QStringList out;
+    for (auto it = m_errors.cbegin(); it != m_errors.cend(); ++it)
+        if (it.value()->hasError())
+            out << it.value()->error();
+    return out;
+}
+
+QString SutEditor::errorFor(const QString &field) const
+{
+    const FieldError *e = m_errors.value(field);
+    return e ? e->error() : QString();
+}
+
+QString SutEditor::probeText() const { return m_probeResult->text(); }
+QString SutEditor::keyStatusText() const { return m_keyStatus->text(); }
+
+void SutEditor::saveKeyToKeychain()
+{
+    if (!m_keys || m_keyValue->text().isEmpty() || m_keyName->text().trimmed().isEmpty())
+        return;
+    m_storeTicket = m_keys->store(m_keyName->text().trimmed(), m_keyValue->text().toUtf8());
+    m_keyValue->clear(); // the key leaves the widget as soon as it is handed over
+    m_keyStatus->setText(tr("Saving the key …"));
+}
+
+void SutEditor::testConnection()
+{
+    SutConfig sut = config();
+    if (sut.builtInSimulator) {
+        m_probeResult->setText(tr("The built-in simulator starts with a run; nothing to test."));
+        return;
+    }
+    m_probeResult->setText(tr("Testing …"));
+    if (!m_keyValue->text().isEmpty()) {
+        // A key typed but not saved yet is used for this test only.
+        m_probe->start(sut, m_keyValue->text().toUtf8());
+        return;
+    }
+    if (m_keys)
+        m_keyTicket = m_keys->fetch(sut.apiKeyRef);
+    else
+        m_probe->start(sut, qgetenv("OPENAI_API_KEY"));
+}
+
+void SutEditor::onProbeFinished(const ConnectionProbeResult &result)
+{
+    m_probeResult->setText(result.message);
+    using V = ConnectionProbeResult::Verdict;
+    emit statusMessage(result.verdict == V::Streams ? tr("Connection test passed: the endpoint streams.")
+                       : result.verdict == V::Buffers
+                           ? tr("Connection test: the endpoint buffers its answers.")
+                           : tr("Connection test failed."));
+}
+
+} // namespace sb

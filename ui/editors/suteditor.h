@@ -1,0 +1,104 @@
+#pragma once
+
+#include "config/runplan.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace sb {
+
+class ApiKeyStore;
+class ConnectionProbe;
+class FieldError;
+struct ConnectionProbeResult;
+
+// Edits one SUT (DESIGN §1): every descriptive field, the API key's reference (never the key
+// itself: it goes to the keychain), and a connection test. Validates as the user types; each
+// problem is shown under its field.
+class SutEditor : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SutEditor(QWidget *parent = nullptr);
+    ~SutEditor() override;
+
+    void setKeyStore(ApiKeyStore *store);
+    void setConfig(const SutConfig &config);
+    SutConfig config() const;
+
+    bool isValid() const;
+    QStringList errors() const;
+    // Field keys: name, baseUrl, endpoint, model, extraHeaders, apiKey.
+    QString errorFor(const QString &field) const;
+
+    // The running connection test, for tests and for the main window's status bar.
+    ConnectionProbe *probe() const { return m_probe; }
+    QString probeText() const;
+    QString keyStatusText() const;
+
+public slots:
+    void testConnection();
+    void saveKeyToKeychain();
+
+signals:
+    void edited();
+    void validityChanged(bool valid);
+    void statusMessage(const QString &message);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void buildUi();
+    void retranslateUi();
+    void validate();
+    void updateKeyWidgets();
+    void onProbeFinished(const ConnectionProbeResult &result);
+
+    bool m_loading = false;
+    bool m_valid = true;
+    ApiKeyStore *m_keys = nullptr;
+    ConnectionProbe *m_probe;
+    quint64 m_keyTicket = 0;
+    quint64 m_storeTicket = 0;
+    QHash<QString, FieldError *> m_errors;
+    QHash<QString, QLabel *> m_labels;
+
+    QLineEdit *m_name;
+    QCheckBox *m_simulator;
+    QLineEdit *m_baseUrl;
+    QLineEdit *m_endpoint;
+    QComboBox *m_flavour;
+    QLineEdit *m_model;
+    QLineEdit *m_revision;
+    QLineEdit *m_engine;
+    QLineEdit *m_engineVersion;
+    QLineEdit *m_gpuModel;
+    QSpinBox *m_gpuCount;
+    QLineEdit *m_image;
+    QSpinBox *m_replicas;
+    QSpinBox *m_containers;
+    QSpinBox *m_workers;
+    QLineEdit *m_region;
+    QLineEdit *m_clientLocation;
+    QPlainTextEdit *m_headers;
+    QPlainTextEdit *m_notes;
+    QComboBox *m_keySource;
+    QLineEdit *m_keyName;
+    QLineEdit *m_keyValue;
+    QPushButton *m_saveKey;
+    QLabel *m_keyStatus;
+    QPushButton *m_test;
+    QLabel *m_probeResult;
+    QLabel *m_title;
+};
+
+} // namespace sb
