@@ -1,8 +1,13 @@
 #include "commands.h"
+#include "comparecommands.h"
+#include "costcommands.h"
+#include "guiapplication.h"
 #include "common/version.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
+
+#include <cstring>
 
 using namespace Qt::StringLiterals;
 
@@ -16,7 +21,15 @@ void printUsage(QTextStream &out)
            "  runs       list the runs of a project file (--project FILE)\n"
            "  show       print a stored run's summary, recomputed from its raw records\n"
            "  export     write a stored run as vLLM-compatible JSON or per-request CSV\n"
+           "  compare    compare stored runs side by side, with the comparability verdict\n"
+           "  report     HTML / PDF / CSV / JSON report and the acceptance bundle of runs\n"
+           "  import     import a `vllm bench serve --save-result` JSON file as a run\n"
+           "  merge      combine the results of agents that ran `run --shard I/N` into one run\n"
+           "  bills      import or list bill items (--project FILE; docs/cost.md)\n"
+           "  window     create a test window over runs, list windows, set overlap rules\n"
+           "  cost       cost breakdown and unit costs of a test window\n"
            "  simulate   serve the built-in OpenAI-compatible streaming simulator\n"
+           "  audit-cache  find out whether a server caches prompt prefixes (TTFT and cached_tokens)\n"
            "  version    print the tool version\n\n"
            "`servebench-cli <command> --help` lists a command's options.\n";
 }
@@ -24,7 +37,9 @@ void printUsage(QTextStream &out)
 
 int main(int argc, char **argv)
 {
-    QCoreApplication app(argc, argv);
+    // Only `report` renders (charts, PDF) and needs a QGuiApplication.
+    const bool gui = argc > 1 && std::strcmp(argv[1], "report") == 0;
+    const auto app = sb::makeApplication(argc, argv, gui);
     QCoreApplication::setApplicationName(u"servebench-cli"_s);
     QCoreApplication::setApplicationVersion(QString::fromLatin1(sb::toolVersion()));
     QStringList args = QCoreApplication::arguments().mid(1);
@@ -44,8 +59,24 @@ int main(int argc, char **argv)
         return sb::cli::showCommand(args);
     if (command == "export"_L1)
         return sb::cli::exportCommand(args);
+    if (command == "merge"_L1)
+        return sb::cli::mergeCommand(args);
+    if (command == "bills"_L1)
+        return sb::cli::billsCommand(args);
+    if (command == "window"_L1)
+        return sb::cli::windowCommand(args);
+    if (command == "cost"_L1)
+        return sb::cli::costCommand(args);
+    if (command == "compare"_L1)
+        return sb::cli::compareCommand(args);
+    if (command == "report"_L1)
+        return sb::cli::reportCommand(args);
+    if (command == "import"_L1)
+        return sb::cli::importCommand(args);
     if (command == "simulate"_L1)
         return simulateCommand(args);
+    if (command == "audit-cache"_L1)
+        return sb::cli::auditCacheCommand(args);
     if (command == "version"_L1 || command == "--version"_L1) {
         out << "servebench-cli " << sb::toolVersion() << "\n";
         return 0;

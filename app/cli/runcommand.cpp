@@ -11,6 +11,7 @@
 #include "run/runcontroller.h"
 #include "run/runrecorder.h"
 #include "runreport.h"
+#include "shardagent.h"
 #include "sim/simulator.h"
 
 #include <QCoreApplication>
@@ -105,6 +106,8 @@ struct Session
     std::unique_ptr<RunRecorder> recorder;
     QString command;
     QString transport;
+    TransportKind transportKind = TransportKind::Socket; // --transport
+    ShardSetup shard; // --shard / --start-at
 };
 
 // One run of one plan, recorded into the project when one is open. Returns the report input.
@@ -112,6 +115,7 @@ bool executeRun(Session &s, RunPlan plan, qint64 sweepId, int sweepPosition, Run
                 QString *error)
 {
     RunController controller;
+    controller.setTransportKind(s.transportKind);
     controller.configure(plan, s.dataset.items, s.apiKey);
     if (!s.traceSchedule.isEmpty())
         controller.setScheduleOverride(s.traceSchedule);
@@ -123,7 +127,10 @@ bool executeRun(Session &s, RunPlan plan, qint64 sweepId, int sweepPosition, Run
 
     // The schedule's zero point is stored with the run, so stored t_sched values can be
     // checked against the seed's schedule.
-    const qint64 startAt = monotonicNs() + 100'000'000;
+    const qint64 startAt =
+        s.shard.startAtMono > 0 ? s.shard.startAtMono : monotonicNs() + 100'000'000;
+    if (s.shard.active)
+        snapshot[u"shard"_s] = shardBlockAt(s.shard, startAt);
     controller.setStartAt(startAt);
     if (s.recorder) {
         if (!s.recorder->beginRun(plan, snapshot, s.dataset.info, sweepId, sweepPosition, startAt,
@@ -196,9 +203,12 @@ bool saveResult(const RunCliOptions &opts, const RunReportInput &in, const QStri
         *path = path->left(path->size() - 5) + suffix + u".json"_s;
     if (!opts.resultDir.isEmpty())
         QDir().mkpath(opts.resultDir);
+    QJsonObject resultJson = runResultJson(in, opts.saveDetailed);
+    if (opts.saveDetailed)
+        addRawRecords(&resultJson, in); // sharded runs: the records merge needs
     QSaveFile f(*path);
     if (!f.open(QIODevice::WriteOnly) ||
-        f.write(QJsonDocument(runResultJson(in, opts.saveDetailed)).toJson(QJsonDocument::Indented)) < 0 ||
+        f.write(QJsonDocument(resultJson).toJson(QJsonDocument::Indented)) < 0 ||
         !f.commit()) {
         *error = u"cannot write the result file %1: %2"_s.arg(*path, f.errorString());
         return false;
@@ -267,6 +277,7 @@ int runCommand(const QStringList &argv)
 
     Session session;
     session.command = reproduceCommand(argv);
+    transportKindFromName(opts.transport, &session.transportKind);
     if (!opts.project.isEmpty()) {
         session.recorder = std::make_unique<RunRecorder>();
         if (!session.recorder->open(opts.project, &error))
@@ -343,6 +354,12 @@ int runCommand(const QStringList &argv)
         const int wanted = plan.profile.numPrompts > 0 ? plan.profile.numPrompts : 1000;
         if (!loadDataset(plan.dataset, wanted, plan.profile.seed, &session.dataset, &error))
             return fail(error);
+    }
+
+    if (opts.shardCount > 1 || opts.startAtMs > 0) {
+        if (!prepareShard(opts, &plan, &session.dataset, &session.traceSchedule, session.apiKey,
+                          &session.shard, &error))
+            return fail(error, 2);
     }
 
     out << "Traffic request rate: " << rateText(plan.profile) << "\n";

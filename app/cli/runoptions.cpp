@@ -1,6 +1,9 @@
 #include "runoptions.h"
 
 #include "args.h"
+#include "shardspec.h"
+
+#include "run/runcontroller.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -54,6 +57,9 @@ QList<OptionSpec> runSpecs()
         {u"extra-body"_s, K::Value, u"JSON object merged into every request body"_s, {}},
         {u"header"_s, K::Repeated, u"extra header K:V or K=V (repeatable)"_s, {}},
         {u"timeout"_s, K::Value, u"per-request timeout in seconds (default 600)"_s, {}},
+        {u"transport"_s, K::Value,
+         u"HTTP client: socket (default; epoll, kernel receive times) | qnam (Qt's manager "
+         "pool: use it for proxies)"_s, {}},
         {u"goodput"_s, K::MultiValue, u"SLOs, e.g. ttft:200 tpot:50 e2el:1000 (ms)"_s, {}},
         {u"percentile-metrics"_s, K::Value, u"comma list of ttft,tpot,itl,e2el"_s, {}},
         {u"metric-percentiles"_s, K::Value, u"comma list of percentiles (default 99)"_s, {}},
@@ -81,6 +87,8 @@ QList<OptionSpec> runSpecs()
         {u"find-max-valid-rate"_s, K::Flag, u"search the highest Server rate that stays VALID"_s, {}},
         {u"rate-tolerance"_s, K::Value, u"bisection stops when the bracket is below this fraction (default 0.05)"_s, {}},
         {u"sut-name"_s, K::Value, u"a name for the system under test"_s, {}},
+        {u"shard"_s, K::Value, u"I/N: issue agent I's share of the plan (0-based; see docs/distributed.md)"_s, {}},
+        {u"start-at"_s, K::Value, u"EPOCH_MS: start the schedule at this UTC time (agents start together)"_s, {}},
         compat("tokenizer", K::Value,
                u"is not used: token counts come from the server's usage (or chunk counts)"_s),
         compat("tokenizer-mode", K::Value, unused),
@@ -358,6 +366,22 @@ bool parseRunOptions(const QStringList &argv, RunPlan *plan, RunCliOptions *opts
     opts->findMaxValidRate = a.has(u"find-max-valid-rate"_s);
     opts->rateTolerance = a.doubleValue(u"rate-tolerance"_s, 0.05, &e);
     opts->project = a.value(u"project"_s);
+    if (a.has(u"shard"_s)) {
+        ShardSpec shard;
+        if (!ShardSpec::parse(a.value(u"shard"_s), &shard, error))
+            return false;
+        opts->shardIndex = shard.index;
+        opts->shardCount = shard.count;
+    }
+    if (a.has(u"start-at"_s)) {
+        bool ok = false;
+        opts->startAtMs = a.value(u"start-at"_s).toLongLong(&ok);
+        if (!ok || opts->startAtMs <= 0) {
+            *error = u"--start-at expects milliseconds since the Unix epoch (date +%s%3N), "
+                     "got '%1'"_s.arg(a.value(u"start-at"_s));
+            return false;
+        }
+    }
     if (!e.isEmpty()) {
         *error = e;
         return false;
@@ -399,6 +423,14 @@ bool parseRunOptions(const QStringList &argv, RunPlan *plan, RunCliOptions *opts
     opts->saveDetailed = a.has(u"save-detailed"_s);
     if (opts->saveDetailed)
         opts->saveResult = true;
+    if (a.has(u"transport"_s)) {
+        TransportKind kind;
+        if (!transportKindFromName(a.value(u"transport"_s), &kind)) {
+            *error = u"--transport must be socket or qnam, got '%1'"_s.arg(a.value(u"transport"_s));
+            return false;
+        }
+        opts->transport = QString::fromLatin1(transportKindName(kind));
+    }
     opts->resultDir = a.value(u"result-dir"_s);
     opts->resultFilename = a.value(u"result-filename"_s);
     plan->name = a.value(u"name"_s);
