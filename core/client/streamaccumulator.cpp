@@ -1,5 +1,6 @@
 #include "streamaccumulator.h"
 
+#include "chunkscanner.h"
 #include "sseparser.h"
 
 #include <QJsonArray>
@@ -42,17 +43,6 @@ QString quoted(QByteArrayView bytes)
     // A cut through a UTF-8 sequence shows as U+FFFD, which is fine for a diagnostic.
     QString s = QString::fromUtf8(bytes.first(std::min(bytes.size(), kMaxQuoted)));
     return u'"' + s + (cut ? u"…\""_s : u"\""_s);
-}
-
-// Characters as a reader counts them: code points, so an emoji is one, not two UTF-16 units.
-qsizetype codePoints(QStringView s)
-{
-    qsizetype n = s.size();
-    for (QChar c : s) {
-        if (c.isLowSurrogate())
-            --n;
-    }
-    return n;
 }
 
 QString compactJson(const QJsonObject &o)
@@ -194,6 +184,13 @@ void StreamAccumulator::onEvent(QByteArrayView data, qint64 tRecvNs)
         m_done = true;
         return;
     }
+    if (m_fastScan) {
+        ChunkFields fields;
+        if (ChunkScanner::scan(payload, m_flavour, &fields)) {
+            applyChunk(fields, tRecvNs);
+            return;
+        }
+    }
     QJsonParseError err;
     const QJsonDocument doc =
         QJsonDocument::fromJson(QByteArray::fromRawData(payload.data(), payload.size()), &err);
@@ -214,56 +211,35 @@ void StreamAccumulator::onEvent(QByteArrayView data, qint64 tRecvNs)
 
 void StreamAccumulator::onChunk(const QJsonObject &chunk, qint64 tRecvNs)
 {
-    RequestRecord &r = *m_record;
     if (isErrorObject(chunk)) {
         fail(ErrorClass::StreamError, truncated(errorMessageOf(chunk)));
         return;
     }
+    applyChunk(ChunkScanner::fromJson(chunk, m_flavour), tRecvNs);
+}
 
+void StreamAccumulator::applyChunk(const ChunkFields &f, qint64 tRecvNs)
+{
+    RequestRecord &r = *m_record;
     // Usage may ride on every chunk (vLLM continuous_usage_stats) or only on the final
     // `choices: []` one; the last report is the total.
-    qint32 usageCompletion = -1;
-    const QJsonValue usage = chunk.value("usage"_L1);
-    if (usage.isObject()) {
-        const QJsonObject u = usage.toObject();
-        const int prompt = u.value("prompt_tokens"_L1).toInt(-1);
-        if (prompt >= 0) {
-            r.inputTokens = prompt;
-            r.inputSource = TokenSource::ServerUsage;
-        }
-        usageCompletion = u.value("completion_tokens"_L1).toInt(-1);
-        if (usageCompletion >= 0) {
-            r.outputTokens = usageCompletion;
-            r.outputSource = TokenSource::ServerUsage;
-        }
-        const int cached =
-            u.value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1).toInt(-1);
-        if (cached >= 0)
-            r.cachedTokens = cached;
+    if (f.promptTokens >= 0) {
+        r.inputTokens = f.promptTokens;
+        r.inputSource = TokenSource::ServerUsage;
     }
+    const qint32 usageCompletion = f.completionTokens;
+    if (usageCompletion >= 0) {
+        r.outputTokens = usageCompletion;
+        r.outputSource = TokenSource::ServerUsage;
+    }
+    if (f.cachedTokens >= 0)
+        r.cachedTokens = f.cachedTokens;
 
-    const QJsonArray choices = chunk.value("choices"_L1).toArray();
-    if (choices.isEmpty())
+    if (!f.hasChoices)
         return;
-    const QJsonObject choice = choices.first().toObject();
-    const QString finishReason = choice.value("finish_reason"_L1).toString();
-    if (!finishReason.isEmpty())
-        r.finishReason = finishReason;
-
-    qsizetype chars = 0;
-    if (m_flavour == ApiFlavour::Completions) {
-        chars = codePoints(choice.value("text"_L1).toString());
-    } else {
-        const QJsonObject delta = choice.value("delta"_L1).toObject();
-        chars = codePoints(delta.value("content"_L1).toString());
-        // vLLM renamed reasoning_content to reasoning and for a while sent both with the same
-        // text: count one of them.
-        QString reasoning = delta.value("reasoning_content"_L1).toString();
-        if (reasoning.isEmpty())
-            reasoning = delta.value("reasoning"_L1).toString();
-        chars += codePoints(reasoning);
-    }
-    if (chars == 0)
+    if (!f.finishReason.isEmpty())
+        r.finishReason = f.finishReason;
+    if (f.chars == 0)
         return; // a role-only or empty chunk: no token reached the user
 
     qint32 tokens = 1;
@@ -277,7 +253,7 @@ void StreamAccumulator::onChunk(const QJsonObject &chunk, qint64 tRecvNs)
     r.tLast = tRecvNs;
     r.chunkTimes.append(tRecvNs);
     r.chunkTokens.append(tokens);
-    r.outputChars += chars;
+    r.outputChars += f.chars;
 }
 
 void StreamAccumulator::fail(ErrorClass error, const QString &message)

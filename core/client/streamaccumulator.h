@@ -14,6 +14,7 @@ class QJsonObject;
 namespace sb {
 
 class SseParser;
+struct ChunkFields;
 
 // Turns the bytes of one streamed HTTP response into a RequestRecord, whatever transport
 // delivered them. It knows the OpenAI streaming protocol (DESIGN §4); transports know sockets.
@@ -37,9 +38,15 @@ public:
     // True once [DONE] or a stream error arrived: the transport may stop reading.
     bool complete() const;
 
+    // Reads ordinary chunk events with ChunkScanner instead of a QJsonDocument (the default);
+    // anything the scanner is not sure of still goes to the full parser. Off: always the full
+    // parser — for tests that prove both paths give the same record.
+    void setFastScan(bool on) { m_fastScan = on; }
+
 private:
     void onEvent(QByteArrayView data, qint64 tRecvNs);
     void onChunk(const QJsonObject &chunk, qint64 tRecvNs);
+    void applyChunk(const ChunkFields &fields, qint64 tRecvNs);
     void fail(ErrorClass error, const QString &message);
     void classifyHttpError();
 
@@ -55,6 +62,7 @@ private:
     bool m_done = false;   // data: [DONE] arrived
     bool m_failed = false; // a stream error or invalid JSON was seen
     bool m_finished = false;
+    bool m_fastScan = true;
 };
 
 } // namespace sb

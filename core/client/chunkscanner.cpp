@@ -1,0 +1,628 @@
+#include "chunkscanner.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
+
+#include <cstring>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+// Characters as a reader counts them: code points (same rule as StreamAccumulator).
+qsizetype codePoints(QStringView s)
+{
+    qsizetype n = s.size();
+    for (QChar c : s) {
+        if (c.isLowSurrogate())
+            --n;
+    }
+    return n;
+}
+
+// Member names are compared as raw bytes against literals: length first, then memcmp, all
+// inlined (QByteArrayView == const char * would strlen() and call out for every compare).
+template <size_t N> inline bool is(QByteArrayView k, const char (&lit)[N])
+{
+    return k.size() == qsizetype(N - 1) && std::memcmp(k.data(), lit, N - 1) == 0;
+}
+
+// Bytes that stand for themselves inside a JSON string: printable ASCII except " and \.
+struct PlainTable
+{
+    bool plain[256] = {};
+    constexpr PlainTable()
+    {
+        for (int c = 0x20; c < 0x80; ++c)
+            plain[c] = c != '"' && c != '\\';
+    }
+};
+constexpr PlainTable kPlain;
+
+constexpr int kMaxDepth = 64;
+constexpr qsizetype kMaxNumberLength = 32;
+constexpr int kMaxExponent = 200; // keeps every accepted number far from overflow and underflow
+
+// Recursive-descent reader over [p, end). Every member function returns false for "not sure":
+// invalid JSON and valid JSON outside the accepted subset alike. The caller then asks the full
+// parser, which gives the authoritative answer (including the error message).
+class Reader
+{
+public:
+    Reader(const char *p, const char *end) : m_p(p), m_end(end) {}
+
+    bool chunk(ApiFlavour flavour, ChunkFields *out);
+
+private:
+    enum Key : unsigned {
+        KError = 1u << 0,
+        KObject = 1u << 1,
+        KUsage = 1u << 2,
+        KChoices = 1u << 3,
+        KPrompt = 1u << 4,
+        KCompletion = 1u << 5,
+        KDetails = 1u << 6,
+        KCached = 1u << 7,
+        KFinish = 1u << 8,
+        KText = 1u << 9,
+        KDelta = 1u << 10,
+        KContent = 1u << 11,
+        KReasoningContent = 1u << 12,
+        KReasoning = 1u << 13,
+    };
+
+    void ws()
+    {
+        while (m_p < m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t'))
+            ++m_p;
+    }
+    bool peek(char c)
+    {
+        ws();
+        return m_p < m_end && *m_p == c;
+    }
+    bool expect(char c)
+    {
+        ws();
+        if (m_p >= m_end || *m_p != c)
+            return false;
+        ++m_p;
+        return true;
+    }
+    // Reads a member key (no escapes accepted) and the colon after it.
+    bool key(QByteArrayView *k);
+    // Validates a string starting at '"'; counts its code points; *raw (optional) receives the
+    // bytes between the quotes and *escaped whether any escape occurred.
+    bool string(qsizetype *codepoints, QByteArrayView *raw = nullptr, bool *escaped = nullptr);
+    bool number(qint32 *intValue); // intValue: set to the value for plain non-negative ints
+    bool literal(const char *word, size_t len);
+    bool skipValue(int depth);
+    bool skipObject(int depth);
+    bool skipArray(int depth);
+    // Iterates members: calls f(key) with m_p at the value; f must consume the value.
+    template <class F> bool members(int depth, F &&f);
+
+    bool intField(qint32 *out);  // a number that is a plain non-negative int, or any other type
+    bool stringChars(qsizetype *out); // a string (counted) or any other type (0)
+    bool usage(ChunkFields *out);
+    bool details(ChunkFields *out);
+    bool choices(ApiFlavour flavour, ChunkFields *out);
+    bool choice(ApiFlavour flavour, ChunkFields *out);
+    bool delta(ChunkFields *out);
+
+    static bool seen(unsigned *mask, unsigned bit)
+    {
+        if (*mask & bit)
+            return true; // a duplicate key: which one a parser keeps is not ours to guess
+        *mask |= bit;
+        return false;
+    }
+
+    const char *m_p;
+    const char *m_end;
+};
+
+bool Reader::key(QByteArrayView *k)
+{
+    ws();
+    if (m_p >= m_end || *m_p != '"')
+        return false;
+    const char *start = m_p + 1;
+    const char *q = start;
+    while (q < m_end && kPlain.plain[uchar(*q)])
+        ++q;
+    if (q >= m_end || *q != '"') {
+        // Non-ASCII or escaped keys are valid JSON but never ours: validate and move on.
+        qsizetype ignored;
+        QByteArrayView raw;
+        bool escaped = false;
+        if (!string(&ignored, &raw, &escaped))
+            return false;
+        if (escaped)
+            return false; // an escaped key could spell one we read
+        *k = raw;
+        return expect(':');
+    }
+    *k = QByteArrayView(start, q - start);
+    m_p = q + 1;
+    return expect(':');
+}
+
+bool Reader::string(qsizetype *codepoints, QByteArrayView *raw, bool *escaped)
+{
+    ws();
+    if (m_p >= m_end || *m_p != '"')
+        return false;
+    const char *const start = ++m_p;
+    qsizetype n = 0;
+    bool esc = false;
+    const auto hex4 = [this](unsigned *v) {
+        if (m_end - m_p < 4)
+            return false;
+        unsigned r = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char c = m_p[i];
+            r <<= 4;
+            if (c >= '0' && c <= '9')
+                r |= unsigned(c - '0');
+            else if (c >= 'a' && c <= 'f')
+                r |= unsigned(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F')
+                r |= unsigned(c - 'A' + 10);
+            else
+                return false;
+        }
+        m_p += 4;
+        *v = r;
+        return true;
+    };
+    while (m_p < m_end) {
+        // Runs of plain ASCII, the bulk of any token text, in a tight loop.
+        const char *run = m_p;
+        while (m_p < m_end && kPlain.plain[uchar(*m_p)])
+            ++m_p;
+        n += m_p - run;
+        if (m_p >= m_end)
+            break;
+        const uchar c = uchar(*m_p);
+        if (c == '"') {
+            if (raw)
+                *raw = QByteArrayView(start, m_p - start);
+            if (escaped)
+                *escaped = esc;
+            ++m_p;
+            *codepoints = n;
+            return true;
+        }
+        if (c < 0x20)
+            return false;
+        if (c < 0x80) {
+            if (c == '\\') {
+                esc = true;
+                if (++m_p >= m_end)
+                    return false;
+                const char e = *m_p++;
+                if (e == 'u') {
+                    unsigned v;
+                    if (!hex4(&v))
+                        return false;
+                    if (v >= 0xDC00 && v <= 0xDFFF)
+                        return false; // a lone low surrogate
+                    if (v >= 0xD800 && v <= 0xDBFF) {
+                        unsigned lo;
+                        if (m_end - m_p < 2 || m_p[0] != '\\' || m_p[1] != 'u')
+                            return false; // a lone high surrogate
+                        m_p += 2;
+                        if (!hex4(&lo) || lo < 0xDC00 || lo > 0xDFFF)
+                            return false;
+                    }
+                } else if (!std::strchr("\"\\/bfnrt", e) || e == '\0') {
+                    return false;
+                }
+            } else {
+                ++m_p;
+            }
+            ++n;
+            continue;
+        }
+        // Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF;
+        // noncharacters are left to the full parser.
+        const auto cont = [](uchar b) { return (b & 0xC0) == 0x80; };
+        const qsizetype left = m_end - m_p;
+        const auto *u = reinterpret_cast<const uchar *>(m_p);
+        if (c >= 0xC2 && c <= 0xDF) {
+            if (left < 2 || !cont(u[1]))
+                return false;
+            m_p += 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            if (left < 3 || !cont(u[1]) || !cont(u[2]))
+                return false;
+            if ((c == 0xE0 && u[1] < 0xA0) || (c == 0xED && u[1] > 0x9F))
+                return false;
+            const unsigned cp = (unsigned(c & 0x0F) << 12) | (unsigned(u[1] & 0x3F) << 6) |
+                                unsigned(u[2] & 0x3F);
+            if ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE)
+                return false;
+            m_p += 3;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            if (left < 4 || !cont(u[1]) || !cont(u[2]) || !cont(u[3]))
+                return false;
+            if ((c == 0xF0 && u[1] < 0x90) || (c == 0xF4 && u[1] > 0x8F))
+                return false;
+            if ((u[1] & 0x0F) == 0x0F && u[2] == 0xBF && (u[3] & 0xFE) == 0xBE)
+                return false; // U+xFFFE / U+xFFFF
+            m_p += 4;
+        } else {
+            return false;
+        }
+        ++n;
+    }
+    return false;
+}
+
+bool Reader::number(qint32 *intValue)
+{
+    ws();
+    const char *const start = m_p;
+    bool negative = false;
+    if (m_p < m_end && *m_p == '-') {
+        negative = true;
+        ++m_p;
+    }
+    if (m_p >= m_end)
+        return false;
+    const char *const digits = m_p;
+    if (*m_p == '0') {
+        ++m_p;
+    } else if (*m_p >= '1' && *m_p <= '9') {
+        while (m_p < m_end && *m_p >= '0' && *m_p <= '9')
+            ++m_p;
+    } else {
+        return false;
+    }
+    const qsizetype intDigits = m_p - digits;
+    bool plain = true;
+    if (m_p < m_end && *m_p == '.') {
+        plain = false;
+        ++m_p;
+        const char *f = m_p;
+        while (m_p < m_end && *m_p >= '0' && *m_p <= '9')
+            ++m_p;
+        if (m_p == f)
+            return false;
+    }
+    if (m_p < m_end && (*m_p == 'e' || *m_p == 'E')) {
+        plain = false;
+        ++m_p;
+        if (m_p < m_end && (*m_p == '+' || *m_p == '-'))
+            ++m_p;
+        int exponent = 0;
+        const char *e = m_p;
+        while (m_p < m_end && *m_p >= '0' && *m_p <= '9') {
+            exponent = exponent * 10 + (*m_p - '0');
+            if (exponent > kMaxExponent)
+                return false;
+            ++m_p;
+        }
+        if (m_p == e)
+            return false;
+    }
+    if (m_p - start > kMaxNumberLength)
+        return false;
+    if (intValue) {
+        // Only plain non-negative ints below 10^9 are read; toInt(-1) of anything else needs
+        // the double semantics of the full parser.
+        if (!plain || negative || intDigits > 9)
+            return false;
+        qint32 v = 0;
+        for (const char *d = digits; d < m_p; ++d)
+            v = v * 10 + (*d - '0');
+        *intValue = v;
+    }
+    return true;
+}
+
+bool Reader::literal(const char *word, size_t len)
+{
+    if (size_t(m_end - m_p) < len || std::memcmp(m_p, word, len) != 0)
+        return false;
+    m_p += len;
+    return true;
+}
+
+bool Reader::skipValue(int depth)
+{
+    ws();
+    if (m_p >= m_end)
+        return false;
+    switch (*m_p) {
+    case '"': {
+        qsizetype ignored;
+        return string(&ignored);
+    }
+    case '{':
+        return skipObject(depth + 1);
+    case '[':
+        return skipArray(depth + 1);
+    case 't':
+        return literal("true", 4);
+    case 'f':
+        return literal("false", 5);
+    case 'n':
+        return literal("null", 4);
+    default:
+        return number(nullptr);
+    }
+}
+
+template <class F> bool Reader::members(int depth, F &&f)
+{
+    if (depth > kMaxDepth || !expect('{'))
+        return false;
+    if (peek('}')) {
+        ++m_p;
+        return true;
+    }
+    for (;;) {
+        QByteArrayView k;
+        if (!key(&k) || !f(k))
+            return false;
+        ws();
+        if (m_p >= m_end)
+            return false;
+        if (*m_p == ',') {
+            ++m_p;
+            continue;
+        }
+        if (*m_p == '}') {
+            ++m_p;
+            return true;
+        }
+        return false;
+    }
+}
+
+bool Reader::skipObject(int depth)
+{
+    return members(depth, [this, depth](QByteArrayView) { return skipValue(depth); });
+}
+
+bool Reader::skipArray(int depth)
+{
+    if (depth > kMaxDepth || !expect('['))
+        return false;
+    if (peek(']')) {
+        ++m_p;
+        return true;
+    }
+    for (;;) {
+        if (!skipValue(depth))
+            return false;
+        ws();
+        if (m_p >= m_end)
+            return false;
+        if (*m_p == ',') {
+            ++m_p;
+            continue;
+        }
+        if (*m_p == ']') {
+            ++m_p;
+            return true;
+        }
+        return false;
+    }
+}
+
+bool Reader::intField(qint32 *out)
+{
+    ws();
+    if (m_p < m_end && (*m_p == '-' || (*m_p >= '0' && *m_p <= '9')))
+        return number(out);
+    *out = -1; // toInt(-1) of a non-number
+    return skipValue(1);
+}
+
+bool Reader::stringChars(qsizetype *out)
+{
+    if (peek('"')) {
+        return string(out);
+    }
+    *out = 0; // toString() of a non-string is empty
+    return skipValue(1);
+}
+
+bool Reader::details(ChunkFields *out)
+{
+    unsigned mask = 0;
+    return members(3, [&](QByteArrayView k) {
+        if (is(k, "cached_tokens")) {
+            return !seen(&mask, KCached) && intField(&out->cachedTokens);
+        }
+        return skipValue(3);
+    });
+}
+
+bool Reader::usage(ChunkFields *out)
+{
+    unsigned mask = 0;
+    return members(2, [&](QByteArrayView k) {
+        if (is(k, "prompt_tokens"))
+            return !seen(&mask, KPrompt) && intField(&out->promptTokens);
+        if (is(k, "completion_tokens"))
+            return !seen(&mask, KCompletion) && intField(&out->completionTokens);
+        if (is(k, "prompt_tokens_details")) {
+            if (seen(&mask, KDetails))
+                return false;
+            if (peek('{'))
+                return details(out);
+            return skipValue(2);
+        }
+        return skipValue(2);
+    });
+}
+
+bool Reader::delta(ChunkFields *out)
+{
+    unsigned mask = 0;
+    qsizetype content = 0, reasoningContent = 0, reasoning = 0;
+    const bool ok = members(4, [&](QByteArrayView k) {
+        if (is(k, "content"))
+            return !seen(&mask, KContent) && stringChars(&content);
+        if (is(k, "reasoning_content"))
+            return !seen(&mask, KReasoningContent) && stringChars(&reasoningContent);
+        if (is(k, "reasoning"))
+            return !seen(&mask, KReasoning) && stringChars(&reasoning);
+        return skipValue(4);
+    });
+    // Counting code points of strings without lone surrogates, empty <=> zero code points.
+    out->chars = content + (reasoningContent > 0 ? reasoningContent : reasoning);
+    return ok;
+}
+
+bool Reader::choice(ApiFlavour flavour, ChunkFields *out)
+{
+    unsigned mask = 0;
+    return members(3, [&](QByteArrayView k) {
+        if (is(k, "finish_reason")) {
+            if (seen(&mask, KFinish))
+                return false;
+            if (!peek('"'))
+                return skipValue(3);
+            qsizetype n;
+            QByteArrayView raw;
+            bool escaped = false;
+            if (!string(&n, &raw, &escaped) || escaped)
+                return false;
+            out->finishReason = raw.isEmpty() ? QString() : QString::fromUtf8(raw);
+            return true;
+        }
+        if (flavour == ApiFlavour::Completions && is(k, "text"))
+            return !seen(&mask, KText) && stringChars(&out->chars);
+        if (flavour != ApiFlavour::Completions && is(k, "delta")) {
+            if (seen(&mask, KDelta))
+                return false;
+            if (peek('{'))
+                return delta(out);
+            return skipValue(3);
+        }
+        return skipValue(3);
+    });
+}
+
+bool Reader::choices(ApiFlavour flavour, ChunkFields *out)
+{
+    if (!expect('['))
+        return false;
+    if (peek(']')) {
+        ++m_p;
+        return true;
+    }
+    out->hasChoices = true;
+    if (peek('{')) {
+        if (!choice(flavour, out))
+            return false;
+    } else if (!skipValue(2)) {
+        return false;
+    }
+    for (;;) {
+        ws();
+        if (m_p >= m_end)
+            return false;
+        if (*m_p == ']') {
+            ++m_p;
+            return true;
+        }
+        if (*m_p != ',')
+            return false;
+        ++m_p;
+        if (!skipValue(2))
+            return false;
+    }
+}
+
+bool Reader::chunk(ApiFlavour flavour, ChunkFields *out)
+{
+    unsigned mask = 0;
+    const bool ok = members(1, [&](QByteArrayView k) {
+        if (is(k, "error"))
+            return false; // error objects take the full path: their message matters
+        if (is(k, "object")) {
+            if (seen(&mask, KObject))
+                return false;
+            if (!peek('"'))
+                return skipValue(1);
+            qsizetype n;
+            QByteArrayView raw;
+            bool escaped = false;
+            return string(&n, &raw, &escaped) && !escaped && raw != "error";
+        }
+        if (is(k, "usage")) {
+            if (seen(&mask, KUsage))
+                return false;
+            if (peek('{'))
+                return usage(out);
+            return skipValue(1);
+        }
+        if (is(k, "choices")) {
+            if (seen(&mask, KChoices))
+                return false;
+            if (peek('['))
+                return choices(flavour, out);
+            return skipValue(1);
+        }
+        return skipValue(1);
+    });
+    if (!ok)
+        return false;
+    ws();
+    return m_p == m_end;
+}
+
+} // namespace
+
+bool ChunkScanner::scan(QByteArrayView payload, ApiFlavour flavour, ChunkFields *out)
+{
+    *out = ChunkFields();
+    Reader reader(payload.data(), payload.data() + payload.size());
+    if (reader.chunk(flavour, out))
+        return true;
+    *out = ChunkFields();
+    return false;
+}
+
+ChunkFields ChunkScanner::fromJson(const QJsonObject &chunk, ApiFlavour flavour)
+{
+    ChunkFields f;
+    const QJsonValue usage = chunk.value("usage"_L1);
+    if (usage.isObject()) {
+        const QJsonObject u = usage.toObject();
+        f.promptTokens = u.value("prompt_tokens"_L1).toInt(-1);
+        f.completionTokens = u.value("completion_tokens"_L1).toInt(-1);
+        f.cachedTokens =
+            u.value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1).toInt(-1);
+    }
+    const QJsonArray choices = chunk.value("choices"_L1).toArray();
+    if (choices.isEmpty())
+        return f;
+    f.hasChoices = true;
+    const QJsonObject choice = choices.first().toObject();
+    f.finishReason = choice.value("finish_reason"_L1).toString();
+    if (flavour == ApiFlavour::Completions) {
+        f.chars = codePoints(choice.value("text"_L1).toString());
+    } else {
+        const QJsonObject delta = choice.value("delta"_L1).toObject();
+        f.chars = codePoints(delta.value("content"_L1).toString());
+        // vLLM renamed reasoning_content to reasoning and for a while sent both with the same
+        // text: count one of them.
+        QString reasoning = delta.value("reasoning_content"_L1).toString();
+        if (reasoning.isEmpty())
+            reasoning = delta.value("reasoning"_L1).toString();
+        f.chars += codePoints(reasoning);
+    }
+    return f;
+}
+
+} // namespace sb

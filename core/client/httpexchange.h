@@ -1,0 +1,68 @@
+#pragma once
+
+#include "client/httpresponseparser.h"
+#include "client/streamaccumulator.h"
+#include "client/transport.h"
+
+#include <QByteArray>
+
+namespace sb {
+
+// One request/response on a socket-level connection: the request bytes, the HTTP response
+// parser and the protocol layer (StreamAccumulator) wired together. It knows nothing of
+// sockets; the workers feed it what they read and tell it how the connection ended.
+// Not movable: the accumulator holds a pointer to the record inside.
+class HttpExchange
+{
+public:
+    enum class Progress : quint8 {
+        More,     // keep reading
+        Done,     // the response ended; the connection may be reused when keepAlive()
+        Complete, // the stream said [DONE] (or failed) but the response has not ended yet
+        Failed,   // malformed HTTP: the connection must be closed
+    };
+
+    explicit HttpExchange(RequestJob &&job);
+    HttpExchange(const HttpExchange &) = delete;
+    HttpExchange &operator=(const HttpExchange &) = delete;
+
+    const QByteArray &requestBytes() const { return m_request; }
+    void releaseRequestBytes() { m_request = QByteArray(); } // an open stream holds no copy
+    qint64 timeoutNs() const { return m_timeoutNs; }
+    const QUrl &url() const { return m_url; }
+
+    void markSent(qint64 tSendNs) { m_record.tSend = tSendNs; }
+    qint64 sendTime() const { return m_record.tSend; }
+
+    // Bytes read from the connection, received at tRecvNs.
+    Progress onBytes(const char *data, qsizetype size, qint64 tRecvNs);
+    // The peer closed the connection cleanly (read returned 0).
+    Progress onEof();
+
+    bool anyResponseBytes() const { return m_responseBytes > 0; }
+    bool keepAlive() const { return m_parser.keepAlive() && m_parser.extraBytes() == 0; }
+    bool streamComplete() const { return m_acc.complete(); }
+    QString protocolError() const;
+
+    // A reused keep-alive connection that the server had already closed: the request may be
+    // sent once more on a fresh connection.
+    bool mayRetry() const { return !m_retried && m_responseBytes == 0; }
+    void markRetried() { m_retried = true; }
+
+    // Ends the exchange; transportError None when the response ended properly.
+    RequestRecord finish(ErrorClass transportError, const QString &message, qint64 tEndNs);
+
+private:
+    struct Sink;
+
+    QByteArray m_request;
+    QUrl m_url;
+    qint64 m_timeoutNs = 0;
+    RequestRecord m_record;
+    StreamAccumulator m_acc;
+    HttpResponseParser m_parser;
+    qint64 m_responseBytes = 0;
+    bool m_retried = false;
+};
+
+} // namespace sb

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QPair>
+
+class QUrl;
+
+namespace sb {
+
+// The bytes of one HTTP/1.1 POST as the socket transport sends it: request line, Host,
+// the caller's headers, Content-Length, and defaults for what the caller did not set
+// (Content-Type: application/json, Accept-Encoding: identity — a compressed SSE stream would be
+// buffered by the decompressor — and User-Agent). The connection stays open (HTTP/1.1 default).
+QByteArray serializeHttpRequest(const QUrl &url, const QList<QPair<QByteArray, QByteArray>> &headers,
+                                const QByteArray &body);
+
+// "host:port" with the scheme's default port filled in; the key of a keep-alive pool.
+QByteArray hostPortKey(const QUrl &url);
+
+} // namespace sb

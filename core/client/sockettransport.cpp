@@ -1,0 +1,166 @@
+#include "sockettransport.h"
+
+#include "client/epollworker.h"
+#include "client/sslworker.h"
+
+#include <QThread>
+#include <QUrl>
+
+#include <sys/resource.h>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+constexpr int kStreamsForSecondWorker = 512;
+constexpr int kMaxWorkers = 2;
+// Descriptors beyond the streams: the process's own files, a simulator in the same process.
+constexpr rlim_t kSpareDescriptors = 256;
+
+void raiseDescriptorLimit(int streams)
+{
+    rlimit rl{};
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    const rlim_t want = rlim_t(streams) * 2 + kSpareDescriptors; // x2: an in-process server
+    if (rl.rlim_cur >= want)
+        return;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? want : std::min(want, rl.rlim_max);
+    setrlimit(RLIMIT_NOFILE, &rl);
+}
+} // namespace
+
+SocketTransport::SocketTransport(QObject *parent) : Transport(parent)
+{
+    // An operational switch (and the benchmarks' way to compare): 0 takes receive times in
+    // user space at each wake-up instead of from the kernel.
+    m_kernelTimestamps = qEnvironmentVariable("SB_SOCKET_KERNEL_TIMESTAMPS") != "0"_L1;
+    m_threadsWanted = qEnvironmentVariableIntValue("SB_SOCKET_WORKERS");
+}
+
+SocketTransport::~SocketTransport() { shutdown(); }
+
+QString SocketTransport::name() const { return u"socket"_s; }
+
+void SocketTransport::addCaCertificates(const QList<QSslCertificate> &certificates)
+{
+    m_extraCa.append(certificates);
+}
+
+void SocketTransport::prepare(int maxConcurrentStreams)
+{
+    shutdown();
+    const int streams = std::max(1, maxConcurrentStreams);
+    raiseDescriptorLimit(streams);
+    int threads = m_threadsWanted;
+    if (threads <= 0) {
+        threads = streams >= kStreamsForSecondWorker
+                      ? std::min(kMaxWorkers, std::max(1, QThread::idealThreadCount()))
+                      : 1;
+    }
+    for (int i = 0; i < threads; ++i) {
+        auto w = std::make_unique<EpollWorker>(
+            i, m_kernelTimestamps, [this](RequestRecord &&r) { finished(std::move(r)); });
+        QString error;
+        if (!w->start(&error))
+            qWarning("socket transport: %s", qPrintable(error));
+        m_workers.push_back(std::move(w));
+    }
+}
+
+void SocketTransport::finished(RequestRecord &&record)
+{
+    // Called in a worker thread; receivers connect with a direct (slot release) or queued
+    // (record handling) connection.
+    emit requestFinished(record);
+}
+
+SslWorker *SocketTransport::sslWorker()
+{
+    if (m_ssl)
+        return m_ssl;
+    m_sslThread = new QThread;
+    m_sslThread->setObjectName(u"sb-socket-tls"_s);
+    m_ssl = new SslWorker([this](RequestRecord &&r) { finished(std::move(r)); }, m_extraCa);
+    m_ssl->moveToThread(m_sslThread);
+    m_sslThread->start();
+    return m_ssl;
+}
+
+void SocketTransport::submit(RequestJob job)
+{
+    if (job.url.scheme() == "https"_L1) {
+        SslWorker *w = sslWorker();
+        w->inFlight.fetch_add(1, std::memory_order_acq_rel);
+        QMetaObject::invokeMethod(w, [w, job = std::move(job)]() mutable { w->start(std::move(job)); },
+                                  Qt::QueuedConnection);
+        return;
+    }
+    Q_ASSERT(!m_workers.empty());
+    // A worker with an idle keep-alive connection first (no new connection needed, so open
+    // connections stay at the concurrency), then the least loaded one.
+    EpollWorker *best = m_workers.front().get();
+    int bestIdle = best->idleConnections.load(std::memory_order_relaxed);
+    int bestLoad = best->inFlight.load(std::memory_order_relaxed);
+    for (size_t i = 1; i < m_workers.size(); ++i) {
+        EpollWorker *w = m_workers[i].get();
+        const int idle = w->idleConnections.load(std::memory_order_relaxed);
+        const int load = w->inFlight.load(std::memory_order_relaxed);
+        if ((idle > 0) > (bestIdle > 0) || ((idle > 0) == (bestIdle > 0) && load < bestLoad)) {
+            best = w;
+            bestIdle = idle;
+            bestLoad = load;
+        }
+    }
+    best->inFlight.fetch_add(1, std::memory_order_acq_rel);
+    best->submit(std::move(job));
+}
+
+void SocketTransport::cancelAll()
+{
+    for (auto &w : m_workers)
+        w->cancelAll();
+    if (m_ssl)
+        QMetaObject::invokeMethod(m_ssl, &SslWorker::cancelAll, Qt::QueuedConnection);
+}
+
+void SocketTransport::shutdown()
+{
+    m_workers.clear(); // each joins its thread; open streams end as Cancelled
+    if (m_ssl) {
+        QMetaObject::invokeMethod(m_ssl, &SslWorker::tearDown, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(m_ssl, [w = m_ssl] { delete w; }, Qt::BlockingQueuedConnection);
+        m_sslThread->quit();
+        m_sslThread->wait();
+        delete m_sslThread;
+        m_ssl = nullptr;
+        m_sslThread = nullptr;
+    }
+}
+
+int SocketTransport::openConnections() const
+{
+    int n = 0;
+    for (const auto &w : m_workers)
+        n += w->openConnections.load(std::memory_order_relaxed);
+    return n;
+}
+
+quint64 SocketTransport::kernelStampedReads() const
+{
+    quint64 n = 0;
+    for (const auto &w : m_workers)
+        n += w->kernelStamped.load(std::memory_order_relaxed);
+    return n;
+}
+
+quint64 SocketTransport::userStampedReads() const
+{
+    quint64 n = 0;
+    for (const auto &w : m_workers)
+        n += w->userStamped.load(std::memory_order_relaxed);
+    return n;
+}
+
+} // namespace sb
