@@ -69,14 +69,18 @@ private slots:
     void timingAgreesWithTheServersOwnTimestamps()
     {
         QFETCH(int, flavour);
-        QFile::remove(logPath());
+        // The server keeps its log open: the file is never removed; request ids are unique per
+        // run, so each row finds its own entries.
         RunPlan plan = test::makePlan(m_baseUrl, 40, 10);
+        // One warm-up request per connection: connection set-up and the Python server's first
+        // requests are not what this test measures.
+        plan.profile.warmupRequests = 10;
         plan.sut.model = u"independent"_s;
         plan.sut.flavour = ApiFlavour(flavour);
         RunController c;
         c.configure(plan, test::makeItems(40, 20), {});
         QVERIFY(test::runToEnd(c, 120000));
-        QCOMPARE(c.records().size(), 40);
+        QCOMPARE(c.records().size(), 50);
 
         // The server appends its log line right after the last chunk; give it a moment.
         QHash<QString, QJsonObject> log;
@@ -91,14 +95,21 @@ private slots:
                     if (!o.isEmpty())
                         log.insert(o.value(u"request_id"_s).toString(), o);
                 }
-                return log.size() >= 40;
+                for (const RequestRecord &r : c.records())
+                    if (!log.contains(r.requestId))
+                        return false;
+                return true;
             }(),
             10000);
 
-        double sumTtftDiff = 0, sumClientItl = 0, sumServerItl = 0;
+        double sumTtftDiff = 0, sumDelivery = 0, sumClientItl = 0, sumServerItl = 0;
+        int measured = 0;
         qint64 nItl = 0;
         int completed = 0, failed = 0;
         for (const RequestRecord &r : c.records()) {
+            if (r.warmup)
+                continue;
+            ++measured;
             r.ok() ? ++completed : ++failed;
             QVERIFY2(r.ok(), qPrintable(r.errorMessage));
             const QJsonObject e = log.value(r.requestId);
@@ -107,8 +118,11 @@ private slots:
             QCOMPARE(r.chunkTimes.size(), writes.size());
             QCOMPARE(r.outputTokens, 20);
             // The server's own TTFT runs from its accept to its first write.
-            const qint64 serverTtft = writes.at(0).toInteger() - e.value(u"t_accept_ns"_s).toInteger();
+            // From the moment uvicorn handed the request to the application (before routing).
+            const qint64 serverTtft =
+                writes.at(0).toInteger() - e.value(u"t_arrival_ns"_s).toInteger();
             sumTtftDiff += nsToMs((r.tFirst - r.tSend) - serverTtft);
+            sumDelivery += nsToMs(r.tFirst - writes.at(0).toInteger());
             for (int k = 0; k < writes.size(); ++k)
                 QVERIFY2(r.chunkTimes[k] >= writes.at(k).toInteger(),
                          "received before the server wrote it: not the same clock?");
@@ -118,15 +132,22 @@ private slots:
                 ++nItl;
             }
         }
-        QCOMPARE(completed + failed, 40);
-        const double ttftDiff = sumTtftDiff / c.records().size();
+        QCOMPARE(completed + failed, measured);
+        QCOMPARE(measured, 40);
+        const double ttftDiff = sumTtftDiff / measured;
+        const double delivery = sumDelivery / measured;
         const double itlDiff = (sumClientItl - sumServerItl) / double(nItl);
-        qInfo("mean TTFT client - server %.3f ms, mean ITL client - server %.4f ms over %lld gaps",
-              ttftDiff, itlDiff, nItl);
+        // TTFT difference: client (send → first token) minus server (handler start → first
+        // write); it includes uvicorn's own request parsing, so it bounds the client's error
+        // from above. Delivery: first token received minus written.
+        qInfo("mean TTFT client - server %.3f ms, first-token delivery %.3f ms, mean ITL client - "
+              "server %.4f ms over %lld gaps",
+              ttftDiff, delivery, itlDiff, nItl);
         // The goal is 1 ms and 0.2 ms (bench/ measures it); the bounds here leave room for a
         // loaded CI machine without letting a real timing bug through.
         QVERIFY(ttftDiff >= 0);
         QVERIFY(ttftDiff < 5.0);
+        QVERIFY(delivery >= 0 && delivery < 5.0);
         QVERIFY(std::abs(itlDiff) < 1.0);
     }
 };

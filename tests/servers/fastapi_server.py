@@ -71,6 +71,20 @@ def error(status: int, message: str) -> JSONResponse:
         "object": "error", "message": message, "type": "BadRequestError", "param": None, "code": status}})
 
 
+class StampArrival:
+    """Pure ASGI wrapper: stamps each request as soon as uvicorn hands it over, before routing and
+    FastAPI's own work, so the logged server time excludes as much of the Python stack as can be
+    excluded without patching uvicorn ("t_arrival_ns")."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope.get("type") == "http":
+            scope.setdefault("state", {})["t_arrival_ns"] = now_ns()
+        await self.app(scope, receive, send)
+
+
 def build_app(args) -> FastAPI:
     app = FastAPI()
     log_file = open(args.log, "a", encoding="utf-8") if args.log else None
@@ -92,6 +106,7 @@ def build_app(args) -> FastAPI:
 
     async def completion(request: Request, chat: bool):
         t_accept = now_ns()
+        t_arrival = request.scope.get("state", {}).get("t_arrival_ns", t_accept)
         try:
             body = await request.json()
         except ValueError:
@@ -142,7 +157,7 @@ def build_app(args) -> FastAPI:
             else:
                 choice = {"index": 0, "text": text, "logprobs": None, "finish_reason": "length", "stop_reason": None}
             t = now_ns()
-            write_log({"request_id": request_id, "path": path, "stream": False, "t_accept_ns": t_accept,
+            write_log({"request_id": request_id, "path": path, "stream": False, "t_accept_ns": t_accept, "t_arrival_ns": t_arrival,
                        "chunk_times_ns": [t], "completion_tokens": max_tokens, "prompt_tokens": prompt_tokens})
             return JSONResponse({"id": rid, "object": "chat.completion" if chat else "text_completion",
                                  "created": created, "model": model, "choices": [choice], "usage": usage},
@@ -172,7 +187,7 @@ def build_app(args) -> FastAPI:
                     times.append(now_ns())
                     yield payload
             finally:
-                write_log({"request_id": request_id, "path": path, "stream": True, "t_accept_ns": t_accept,
+                write_log({"request_id": request_id, "path": path, "stream": True, "t_accept_ns": t_accept, "t_arrival_ns": t_arrival,
                            "chunk_times_ns": times, "completion_tokens": len(times),
                            "prompt_tokens": prompt_tokens})
 
@@ -206,7 +221,7 @@ def main() -> int:
     # Listening before the announcement: a client that connects at once waits in the backlog
     # until uvicorn accepts, rather than being refused.
     sock.listen(2048)
-    config = uvicorn.Config(build_app(args), log_level="warning", access_log=False, lifespan="off",
+    config = uvicorn.Config(StampArrival(build_app(args)), log_level="warning", access_log=False, lifespan="off",
                             timeout_keep_alive=30)
     server = uvicorn.Server(config)
     print(f"LISTENING {sock.getsockname()[1]}", flush=True)
