@@ -760,6 +760,14 @@
 <context>
     <name>sb::MainWindow</name>
     <message>
+        <source>Cost</source>
+        <translation>成本</translation>
+    </message>
+    <message>
+        <source>Bills, test windows and the unit cost of the project&apos;s runs</source>
+        <translation>账单、测试时间窗以及项目中各次运行的单位成本</translation>
+    </message>
+    <message>
         <source>About ServeBench</source>
         <translation>关于 ServeBench</translation>
     </message>

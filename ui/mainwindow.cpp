@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "costpage.h"
 #include "editors/dataseteditor.h"
 #include "editors/loadprofileeditor.h"
 #include "editors/suteditor.h"
@@ -107,6 +108,10 @@ MainWindow::MainWindow(Settings *settings, ApiKeyStore *keys, QWidget *parent)
     connect(m_doc, &ProjectDocument::entityChanged, this, planChanged);
     connect(m_doc, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &ProjectDocument::pathChanged, this, &MainWindow::updateTitle);
+    connect(m_doc, &ProjectDocument::pathChanged, this, [this](const QString &path) {
+        if (!path.isEmpty())
+            m_cost->setProject(path);
+    });
     connect(m_doc, &ProjectDocument::runRecordsLoaded, this, &MainWindow::onRunRecordsLoaded);
     connect(m_treeModel, &QAbstractItemModel::modelReset, this, [this] {
         m_tree->expandAll();
@@ -338,6 +343,10 @@ void MainWindow::createWidgets()
     m_tabs->addTab(m_editorStack, QString());
     m_tabs->addTab(m_dashboard, QString());
     m_tabs->addTab(m_results, QString());
+    // Bills and test windows live in the project file: the page reads it on its own thread.
+    m_cost = new CostPage(this);
+    m_cost->setObjectName(u"costPage"_s);
+    m_tabs->addTab(m_cost, QString());
     setCentralWidget(m_tabs);
 
     // Toolbars: file actions, then the run plan (what Run will run) and Run / Stop.
@@ -437,6 +446,8 @@ void MainWindow::retranslateUi()
     m_tabs->setTabToolTip(0, tr("Edit the item selected in the project tree"));
     m_tabs->setTabToolTip(1, tr("Live view of the running benchmark"));
     m_tabs->setTabToolTip(2, tr("Summary and requests of the selected run"));
+    m_tabs->setTabText(3, tr("Cost"));
+    m_tabs->setTabToolTip(3, tr("Bills, test windows and the unit cost of the project's runs"));
     m_welcome->setText(tr("<h2>ServeBench</h2><p>Select a SUT, dataset or load profile in the "
                           "project tree to edit it.</p><p>Press <b>F5</b> to run the plan shown in "
                           "the toolbar. A new project runs against the built-in simulator, so no "
@@ -919,6 +930,8 @@ void MainWindow::onRunFinished(const FinishedRun &run)
         m_doc->setDatasetHash(m_runDatasetId, run.datasetHash);
     const int id = m_doc->addRun(r);
     m_shownRunId = id;
+    if (!m_doc->path().isEmpty())
+        m_cost->setProject(m_doc->path()); // the new run can now join a test window
 #ifdef SB_HAVE_RESULTSVIEW
     static_cast<ResultsView *>(m_results)->showRun(run.plan, run.records);
 #else

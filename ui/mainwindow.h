@@ -20,6 +20,7 @@ class QTreeView;
 namespace sb {
 
 class ApiKeyStore;
+class CostPage;
 class DatasetEditor;
 class LanguageSwitcher;
 class LoadProfileEditor;
@@ -119,6 +120,7 @@ private:
     LoadProfileEditor *m_profileEditor = nullptr;
     QWidget *m_dashboard = nullptr;
     QWidget *m_results = nullptr;
+    CostPage *m_cost = nullptr;
     QToolBar *m_fileBar = nullptr;
     QToolBar *m_runBar = nullptr;
     QLabel *m_sutLabel = nullptr;
