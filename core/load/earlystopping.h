@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/specialfunctions.h" // logGamma, used by callers too
+
 #include <QList>
 #include <QtGlobal>
 #include <limits>
@@ -18,10 +20,6 @@ namespace sb {
 // with t, so the largest t an N can absorb is found by walking the CDF once (no search per t).
 // That is what makes a 1,000,000-query judgement take milliseconds.
 // Tolerance d is 0 (LoadGen's value); confidence defaults to LoadGen's 0.99.
-
-// ln Γ(x) for x > 0 (Stirling series after shifting x >= 15; |error| < 1e-14 relative).
-// Hand-written: std::lgamma writes the global signgam, which is a data race between threads.
-double logGamma(double x);
 
 enum class BetaMethod {
     ContinuedFraction, // Lentz's modified continued fraction for I_x(a, b), any a, b > 0

@@ -2,6 +2,8 @@
 
 #include "stats.h"
 
+#include "common/specialfunctions.h"
+
 #include <QHash>
 #include <QJsonArray>
 #include <cmath>
@@ -12,64 +14,9 @@ namespace sb {
 
 namespace {
 
-// Continued fraction of the incomplete beta function (modified Lentz).
-double betaContinuedFraction(double x, double a, double b)
-{
-    constexpr double tiny = 1e-300;
-    constexpr double eps = 1e-15;
-    const double qab = a + b, qap = a + 1, qam = a - 1;
-    double c = 1, d = 1 - qab * x / qap;
-    if (std::fabs(d) < tiny)
-        d = tiny;
-    d = 1 / d;
-    double h = d;
-    for (int m = 1; m <= 1000; ++m) {
-        const int m2 = 2 * m;
-        double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1 + aa * d;
-        if (std::fabs(d) < tiny)
-            d = tiny;
-        c = 1 + aa / c;
-        if (std::fabs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        h *= d * c;
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1 + aa * d;
-        if (std::fabs(d) < tiny)
-            d = tiny;
-        c = 1 + aa / c;
-        if (std::fabs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        const double del = d * c;
-        h *= del;
-        if (std::fabs(del - 1) < eps)
-            break;
-    }
-    return h;
-}
-
-// I_x(a, b).
-double incompleteBeta(double x, double a, double b)
-{
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    const double lnFront = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x)
-        + b * std::log1p(-x);
-    const double front = std::exp(lnFront);
-    // The continued fraction converges fast only on this side of the mean; use the symmetry
-    // I_x(a, b) = 1 - I_{1-x}(b, a) on the other.
-    if (x < (a + 1) / (a + b + 2))
-        return front * betaContinuedFraction(x, a, b) / a;
-    return 1 - front * betaContinuedFraction(1 - x, b, a) / b;
-}
-
 double studentTCdf(double t, double df)
 {
-    const double tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
+    const double tail = 0.5 * regularizedIncompleteBetaCf(df / (df + t * t), df / 2, 0.5);
     return t >= 0 ? 1 - tail : tail;
 }
 
@@ -163,9 +110,12 @@ CacheAuditPass summarizePass(const QString &name, const QString &description,
 const char *cacheVerdictKey(CacheVerdict v)
 {
     switch (v) {
-    case CacheVerdict::Detected: return "detected";
-    case CacheVerdict::NotDetected: return "not-detected";
-    case CacheVerdict::Inconclusive: return "inconclusive";
+    case CacheVerdict::Detected:
+        return "detected";
+    case CacheVerdict::NotDetected:
+        return "not-detected";
+    case CacheVerdict::Inconclusive:
+        return "inconclusive";
     }
     return "inconclusive";
 }
@@ -173,9 +123,12 @@ const char *cacheVerdictKey(CacheVerdict v)
 QString cacheVerdictText(CacheVerdict v)
 {
     switch (v) {
-    case CacheVerdict::Detected: return u"prefix cache detected"_s;
-    case CacheVerdict::NotDetected: return u"no prefix-cache effect detected"_s;
-    case CacheVerdict::Inconclusive: return u"inconclusive"_s;
+    case CacheVerdict::Detected:
+        return u"prefix cache detected"_s;
+    case CacheVerdict::NotDetected:
+        return u"no prefix-cache effect detected"_s;
+    case CacheVerdict::Inconclusive:
+        return u"inconclusive"_s;
     }
     return u"inconclusive"_s;
 }
@@ -253,16 +206,15 @@ QJsonObject CacheAuditResult::toJson() const
 {
     return QJsonObject{
         {u"passes"_s, QJsonArray{cold.toJson(), warm.toJson(), control.toJson()}},
-        {u"ttft_ratio_b_over_c"_s,
-         QJsonObject{{u"pairs"_s, pairs},
-                     {u"ratio"_s, number(ratio)},
-                     {u"confidence"_s, kConfidence},
-                     {u"ci_low"_s, number(ciLow)},
-                     {u"ci_high"_s, number(ciHigh)},
-                     {u"mean_log_ratio"_s, number(meanLogRatio)},
-                     {u"sd_log_ratio"_s, number(sdLogRatio)},
-                     {u"t_quantile"_s, number(tQuantile)},
-                     {u"method"_s, methodText()}}},
+        {u"ttft_ratio_b_over_c"_s, QJsonObject{{u"pairs"_s, pairs},
+                                               {u"ratio"_s, number(ratio)},
+                                               {u"confidence"_s, kConfidence},
+                                               {u"ci_low"_s, number(ciLow)},
+                                               {u"ci_high"_s, number(ciHigh)},
+                                               {u"mean_log_ratio"_s, number(meanLogRatio)},
+                                               {u"sd_log_ratio"_s, number(sdLogRatio)},
+                                               {u"t_quantile"_s, number(tQuantile)},
+                                               {u"method"_s, methodText()}}},
         {u"detect_below"_s, kDetectBelow},
         {u"verdict"_s, cacheVerdictText(verdict)},
         {u"verdict_key"_s, QString::fromLatin1(cacheVerdictKey(verdict))},
@@ -333,7 +285,8 @@ CacheAuditResult auditCache(const QList<RequestRecord> &cold, const QList<Reques
         for (const double v : std::as_const(d))
             ss += (v - res.meanLogRatio) * (v - res.meanLogRatio);
         res.sdLogRatio = std::sqrt(ss / double(res.pairs - 1));
-        res.tQuantile = studentTQuantile(0.5 + CacheAuditResult::kConfidence / 2, double(res.pairs - 1));
+        res.tQuantile =
+            studentTQuantile(0.5 + CacheAuditResult::kConfidence / 2, double(res.pairs - 1));
         const double half = res.tQuantile * res.sdLogRatio / std::sqrt(double(res.pairs));
         res.ciLow = std::exp(res.meanLogRatio - half);
         res.ciHigh = std::exp(res.meanLogRatio + half);
