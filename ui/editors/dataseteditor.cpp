@@ -128,7 +128,8 @@ void DatasetEditor::buildUi()
     auto *sf = new QFormLayout(m_syntheticBox);
     m_inputLen = spin(m_syntheticBox, 0, 1000000);
     m_inputLen->setObjectName(u"inputLen"_s);
-    sf->addRow(label(u"inputLen"_s, m_inputLen), withError(u"inputLen"_s, m_inputLen, m_syntheticBox));
+    sf->addRow(label(u"inputLen"_s, m_inputLen),
+               withError(u"inputLen"_s, m_inputLen, m_syntheticBox));
     m_outputLen = spin(m_syntheticBox, 0, 1000000);
     m_outputLen->setObjectName(u"outputLen"_s);
     sf->addRow(label(u"outputLen"_s, m_outputLen),
@@ -284,8 +285,9 @@ void DatasetEditor::retranslateUi()
     m_rangeRatio->setToolTip(tr("Lengths are drawn uniformly from [len·(1−r), len·(1+r)]"));
     m_prefixLen->setToolTip(tr("Words every prompt starts with: exercises the prefix cache"));
     m_replacement->setText(tr("Sample with replacement"));
-    m_replacement->setToolTip(tr("Sample with replacement when the file has fewer items than the run "
-                                 "needs (repeats hit the prefix cache)"));
+    m_replacement->setToolTip(
+        tr("Sample with replacement when the file has fewer items than the run "
+           "needs (repeats hit the prefix cache)"));
     m_model->headerDataChanged(Qt::Horizontal, 0, DatasetPreviewModel::ColumnCount - 1);
     m_inputHist->setTitle(tr("Input tokens"));
     m_outputHist->setTitle(tr("Output tokens"));
@@ -308,8 +310,8 @@ void DatasetEditor::updateKindWidgets()
     m_browse->setEnabled(file);
     m_syntheticBox->setVisible(!file);
     m_fileBox->setVisible(file);
-    const bool normal = LengthDistribution(m_distribution->currentData().toInt()) ==
-                        LengthDistribution::Normal;
+    const bool normal =
+        LengthDistribution(m_distribution->currentData().toInt()) == LengthDistribution::Normal;
     m_rangeRatio->setEnabled(!normal);
     m_inputStdev->setEnabled(normal);
     m_outputStdev->setEnabled(normal);
@@ -346,7 +348,10 @@ void DatasetEditor::setDataset(const QString &name, const DatasetSpec &d)
     reloadNow();
 }
 
-QString DatasetEditor::name() const { return m_name->text().trimmed(); }
+QString DatasetEditor::name() const
+{
+    return m_name->text().trimmed();
+}
 
 DatasetSpec DatasetEditor::spec() const
 {
@@ -403,30 +408,28 @@ void DatasetEditor::validate()
             e[u"path"_s] = tr("Not a readable file: %1").arg(d.path);
     }
     e[u"load"_s] = m_loadError;
-    for (auto it = m_errors.begin(); it != m_errors.end(); ++it)
-        it.value()->setError(e.value(it.key()));
-    const bool valid = std::all_of(e.cbegin(), e.cend(), [](const QString &s) { return s.isEmpty(); });
+    m_errors.show(e);
+    const bool valid =
+        std::all_of(e.cbegin(), e.cend(), [](const QString &s) { return s.isEmpty(); });
     if (valid != m_valid) {
         m_valid = valid;
         emit validityChanged(valid);
     }
 }
 
-bool DatasetEditor::isValid() const { return m_valid; }
+bool DatasetEditor::isValid() const
+{
+    return m_valid;
+}
 
 QStringList DatasetEditor::errors() const
 {
-    QStringList out;
-    for (auto it = m_errors.cbegin(); it != m_errors.cend(); ++it)
-        if (it.value()->hasError())
-            out << it.value()->error();
-    return out;
+    return m_errors.errors();
 }
 
 QString DatasetEditor::errorFor(const QString &field) const
 {
-    const FieldError *e = m_errors.value(field);
-    return e ? e->error() : QString();
+    return m_errors.errorFor(field);
 }
 
 void DatasetEditor::reloadNow()
@@ -441,9 +444,7 @@ void DatasetEditor::startLoad()
     // Field errors would make the loader fail with a less helpful message.
     m_loadError.clear();
     validate();
-    const bool fieldsOk = std::all_of(m_errors.cbegin(), m_errors.cend(), [](FieldError *e) {
-        return !e->hasError();
-    });
+    const bool fieldsOk = m_errors.allClear();
     if (!fieldsOk) {
         m_loading = false;
         m_status->clear();
@@ -557,7 +558,8 @@ void DatasetEditor::setPathFromFile(const QString &file)
 {
     // The extension is a good guess for the kind; the user can still change it.
     const bool jsonl = file.endsWith(".jsonl"_L1, Qt::CaseInsensitive);
-    m_kind->setCurrentIndex(m_kind->findData(int(jsonl ? DatasetKind::Custom : DatasetKind::ShareGpt)));
+    m_kind->setCurrentIndex(
+        m_kind->findData(int(jsonl ? DatasetKind::Custom : DatasetKind::ShareGpt)));
     m_path->setText(file);
     if (m_name->text().trimmed().isEmpty())
         m_name->setText(QFileInfo(file).completeBaseName());

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "fielderror.h"
+
 #include "config/runplan.h"
 #include "data/dataset.h"
 
@@ -85,7 +87,7 @@ private:
     QString m_loadError;
     DatasetInfo m_info;
     bool m_haveInfo = false;
-    QHash<QString, FieldError *> m_errors;
+    FieldErrors m_errors;
     QHash<QString, QLabel *> m_labels;
 
     QLabel *m_title;

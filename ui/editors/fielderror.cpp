@@ -33,4 +33,27 @@ QWidget *FieldError::wrap(QWidget *field, FieldError *error, QWidget *parent)
     return box;
 }
 
+bool FieldErrors::allClear() const
+{
+    for (const FieldError *line : m_lines)
+        if (line->hasError())
+            return false;
+    return true;
+}
+
+QStringList FieldErrors::errors() const
+{
+    QStringList out;
+    for (auto it = m_lines.cbegin(); it != m_lines.cend(); ++it)
+        if (it.value()->hasError())
+            out << it.value()->error();
+    return out;
+}
+
+QString FieldErrors::errorFor(const QString &field) const
+{
+    const FieldError *line = m_lines.value(field);
+    return line ? line->error() : QString();
+}
+
 } // namespace sb

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <QHash>
 #include <QLabel>
+#include <QStringList>
 
 namespace sb {
 
@@ -21,6 +23,26 @@ public:
 
 private:
     QString m_error;
+};
+
+// The error lines of one editor, by field key: every editor shows, lists and looks up its
+// messages the same way.
+class FieldErrors
+{
+public:
+    void insert(const QString &key, FieldError *line) { m_lines.insert(key, line); }
+    // Shows each field's message (a field without one is cleared); QHash or QMap of key → text.
+    template <typename Messages> void show(const Messages &messages)
+    {
+        for (auto it = m_lines.begin(); it != m_lines.end(); ++it)
+            it.value()->setError(messages.value(it.key()));
+    }
+    bool allClear() const;
+    QStringList errors() const;
+    QString errorFor(const QString &field) const;
+
+private:
+    QHash<QString, FieldError *> m_lines;
 };
 
 } // namespace sb

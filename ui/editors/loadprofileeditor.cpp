@@ -91,7 +91,8 @@ void LoadProfileEditor::buildUi()
     addRow(u"scenario"_s, m_scenario, u"scenario"_s);
     m_arrival = new QComboBox(page);
     m_arrival->setObjectName(u"arrival"_s);
-    for (ArrivalProcess a : {ArrivalProcess::Poisson, ArrivalProcess::Constant, ArrivalProcess::Gamma})
+    for (ArrivalProcess a :
+         {ArrivalProcess::Poisson, ArrivalProcess::Constant, ArrivalProcess::Gamma})
         m_arrival->addItem({}, int(a));
     addRow(u"arrival"_s, m_arrival);
     m_rate = dspin(0, 1e6, 2);
@@ -102,7 +103,8 @@ void LoadProfileEditor::buildUi()
     addRow(u"burstiness"_s, m_burstiness);
     m_rampUp = new QComboBox(page);
     m_rampUp->setObjectName(u"rampUpStrategy"_s);
-    for (RampUpStrategy r : {RampUpStrategy::None, RampUpStrategy::Linear, RampUpStrategy::Exponential})
+    for (RampUpStrategy r :
+         {RampUpStrategy::None, RampUpStrategy::Linear, RampUpStrategy::Exponential})
         m_rampUp->addItem({}, int(r));
     addRow(u"rampUpStrategy"_s, m_rampUp);
     auto *rampRow = new QWidget(page);
@@ -235,8 +237,9 @@ void LoadProfileEditor::retranslateUi()
     m_seed->setPlaceholderText(tr("0 … 18446744073709551615"));
     m_percentiles->setPlaceholderText(tr("e.g. 50, 90, 99"));
     m_cacheBust->setText(tr("Cache bust (random prefix per run)"));
-    m_cacheBust->setToolTip(tr("Cache bust: a random prefix per run keeps repeated runs independent "
-                               "of the server's prefix cache"));
+    m_cacheBust->setToolTip(
+        tr("Cache bust: a random prefix per run keeps repeated runs independent "
+           "of the server's prefix cache"));
     m_burstiness->setToolTip(tr("Gamma shape: 1 is Poisson, below 1 burstier, above 1 more even"));
     m_maxConcurrency->setToolTip(tr("Caps outstanding requests (open loop with a cap)"));
     m_closedLoop->setToolTip(tr("Keeps exactly this many requests in flight; the rate is ignored"));
@@ -297,7 +300,10 @@ void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p)
     validate();
 }
 
-QString LoadProfileEditor::name() const { return m_name->text().trimmed(); }
+QString LoadProfileEditor::name() const
+{
+    return m_name->text().trimmed();
+}
 
 LoadProfile LoadProfileEditor::profile() const
 {
@@ -361,11 +367,13 @@ void LoadProfileEditor::validate()
         bool ok = false;
         const double v = s.trimmed().toDouble(&ok);
         if (!ok || !(v > 0 && v < 100)) {
-            e[u"percentiles"_s] = tr("\"%1\" is not a percentile between 0 and 100.").arg(s.trimmed());
+            e[u"percentiles"_s] =
+                tr("\"%1\" is not a percentile between 0 and 100.").arg(s.trimmed());
             break;
         }
     }
-    if (p.scenario == Scenario::Server && p.unlimitedRate() && p.rampUpStrategy == RampUpStrategy::None)
+    if (p.scenario == Scenario::Server && p.unlimitedRate() &&
+        p.rampUpStrategy == RampUpStrategy::None)
         e[u"rate"_s] = tr("The Server scenario needs a finite target rate.");
     if (p.scenario == Scenario::Offline && !p.unlimitedRate())
         e[u"rate"_s] = tr("The Offline scenario issues every request at once: set the rate to "
@@ -373,8 +381,7 @@ void LoadProfileEditor::validate()
     if (p.scenario == Scenario::Server && p.arrival != ArrivalProcess::Poisson)
         e[u"scenario"_s] = tr("MLPerf Server uses Poisson arrivals.");
 
-    for (auto it = m_errors.begin(); it != m_errors.end(); ++it)
-        it.value()->setError(e.value(it.key()));
+    m_errors.show(e);
     const bool valid = e.isEmpty();
     if (valid)
         m_preview->setProfile(p);
@@ -384,21 +391,19 @@ void LoadProfileEditor::validate()
     }
 }
 
-bool LoadProfileEditor::isValid() const { return m_valid; }
+bool LoadProfileEditor::isValid() const
+{
+    return m_valid;
+}
 
 QStringList LoadProfileEditor::errors() const
 {
-    QStringList out;
-    for (auto it = m_errors.cbegin(); it != m_errors.cend(); ++it)
-        if (it.value()->hasError())
-            out << it.value()->error();
-    return out;
+    return m_errors.errors();
 }
 
 QString LoadProfileEditor::errorFor(const QString &field) const
 {
-    const FieldError *e = m_errors.value(field);
-    return e ? e->error() : QString();
+    return m_errors.errorFor(field);
 }
 
 } // namespace sb

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "fielderror.h"
+
 #include "config/runplan.h"
 
 #include <QHash>
@@ -53,7 +55,7 @@ private:
     LoadProfile m_base; // keeps what this editor does not show (trace, percentile metrics)
     bool m_filling = false;
     bool m_valid = true;
-    QHash<QString, FieldError *> m_errors;
+    FieldErrors m_errors;
     QHash<QString, QLabel *> m_labels;
 
     QLabel *m_title;

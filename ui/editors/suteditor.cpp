@@ -1,9 +1,9 @@
 #include "suteditor.h"
 
+#include "config/runplan.h"
 #include "connectionprobe.h"
 #include "fielderror.h"
 #include "keychainstore.h"
-#include "config/runplan.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -58,9 +58,8 @@ SutEditor::SutEditor(QWidget *parent) : QWidget(parent), m_probe(new ConnectionP
 {
     buildUi();
     retranslateUi();
-    connect(m_probe, &ConnectionProbe::progress, this, [this](const QString &m) {
-        m_probeResult->setText(m);
-    });
+    connect(m_probe, &ConnectionProbe::progress, this,
+            [this](const QString &m) { m_probeResult->setText(m); });
     connect(m_probe, &ConnectionProbe::finished, this, &SutEditor::onProbeFinished);
     validate();
 }
@@ -211,8 +210,9 @@ void SutEditor::buildUi()
         validate();
         emit edited();
     };
-    for (QLineEdit *e : {m_name, m_baseUrl, m_endpoint, m_model, m_revision, m_engine,
-                         m_engineVersion, m_gpuModel, m_image, m_region, m_clientLocation, m_keyName})
+    for (QLineEdit *e :
+         {m_name, m_baseUrl, m_endpoint, m_model, m_revision, m_engine, m_engineVersion, m_gpuModel,
+          m_image, m_region, m_clientLocation, m_keyName})
         connect(e, &QLineEdit::textChanged, this, changed);
     for (QSpinBox *s : {m_gpuCount, m_replicas, m_containers, m_workers})
         connect(s, &QSpinBox::valueChanged, this, changed);
@@ -311,12 +311,13 @@ void SutEditor::setKeyStore(ApiKeyStore *store)
     m_keys = store;
     if (!m_keys)
         return;
-    connect(m_keys, &ApiKeyStore::stored, this, [this](quint64 ticket, bool, const QString &message) {
-        if (ticket != m_storeTicket)
-            return;
-        m_keyStatus->setText(message);
-        emit statusMessage(message);
-    });
+    connect(m_keys, &ApiKeyStore::stored, this,
+            [this](quint64 ticket, bool, const QString &message) {
+                if (ticket != m_storeTicket)
+                    return;
+                m_keyStatus->setText(message);
+                emit statusMessage(message);
+            });
     connect(m_keys, &ApiKeyStore::keyFetched, this,
             [this](quint64 ticket, const QByteArray &key, const QString &message) {
                 if (ticket != m_keyTicket)
@@ -437,7 +438,8 @@ void SutEditor::validate()
         else if (url.hasQuery() || url.hasFragment())
             e[u"baseUrl"_s] = tr("The base URL takes no query or fragment.");
         if (c.model.isEmpty())
-            e[u"model"_s] = tr("Enter the model id the server serves (Test connection lists them).");
+            e[u"model"_s] =
+                tr("Enter the model id the server serves (Test connection lists them).");
     }
     if (!c.endpoint.isEmpty() && !c.endpoint.startsWith(u'/') &&
         !c.endpoint.startsWith("http://"_L1) && !c.endpoint.startsWith("https://"_L1))
@@ -457,8 +459,7 @@ void SutEditor::validate()
     if (src == KeyKeychain && keyName.isEmpty())
         e[u"apiKey"_s] = tr("Name the keychain entry (for example the SUT's name).");
 
-    for (auto it = m_errors.begin(); it != m_errors.end(); ++it)
-        it.value()->setError(e.value(it.key()));
+    m_errors.show(e);
     m_test->setEnabled(e.isEmpty() || (e.size() == 1 && e.contains(u"model"_s)));
     const bool valid = e.isEmpty();
     if (valid != m_valid) {
@@ -467,25 +468,29 @@ void SutEditor::validate()
     }
 }
 
-bool SutEditor::isValid() const { return m_valid; }
+bool SutEditor::isValid() const
+{
+    return m_valid;
+}
 
 QStringList SutEditor::errors() const
 {
-    QStringList out;
-    for (auto it = m_errors.cbegin(); it != m_errors.cend(); ++it)
-        if (it.value()->hasError())
-            out << it.value()->error();
-    return out;
+    return m_errors.errors();
 }
 
 QString SutEditor::errorFor(const QString &field) const
 {
-    const FieldError *e = m_errors.value(field);
-    return e ? e->error() : QString();
+    return m_errors.errorFor(field);
 }
 
-QString SutEditor::probeText() const { return m_probeResult->text(); }
-QString SutEditor::keyStatusText() const { return m_keyStatus->text(); }
+QString SutEditor::probeText() const
+{
+    return m_probeResult->text();
+}
+QString SutEditor::keyStatusText() const
+{
+    return m_keyStatus->text();
+}
 
 void SutEditor::saveKeyToKeychain()
 {
@@ -519,10 +524,10 @@ void SutEditor::onProbeFinished(const ConnectionProbeResult &result)
 {
     m_probeResult->setText(result.message);
     using V = ConnectionProbeResult::Verdict;
-    emit statusMessage(result.verdict == V::Streams ? tr("Connection test passed: the endpoint streams.")
-                       : result.verdict == V::Buffers
-                           ? tr("Connection test: the endpoint buffers its answers.")
-                           : tr("Connection test failed."));
+    emit statusMessage(
+        result.verdict == V::Streams   ? tr("Connection test passed: the endpoint streams.")
+        : result.verdict == V::Buffers ? tr("Connection test: the endpoint buffers its answers.")
+                                       : tr("Connection test failed."));
 }
 
 } // namespace sb

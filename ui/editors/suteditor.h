@@ -1,5 +1,7 @@
 #pragma once
 
+#include "fielderror.h"
+
 #include "config/runplan.h"
 
 #include <QHash>
@@ -69,7 +71,7 @@ private:
     ConnectionProbe *m_probe;
     quint64 m_keyTicket = 0;
     quint64 m_storeTicket = 0;
-    QHash<QString, FieldError *> m_errors;
+    FieldErrors m_errors;
     QHash<QString, QLabel *> m_labels;
 
     QLineEdit *m_name;
