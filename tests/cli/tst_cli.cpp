@@ -44,7 +44,7 @@ Result runCli(const QStringList &args, int timeoutMs = 120000,
     return r;
 }
 
-const QStringList kShort = {u"--num-prompts"_s, u"20"_s, u"--random-input-len"_s, u"16"_s,
+const QStringList kShort = {u"--num-prompts"_s,       u"20"_s, u"--random-input-len"_s, u"16"_s,
                             u"--random-output-len"_s, u"8"_s};
 } // namespace
 
@@ -75,23 +75,52 @@ private slots:
     {
         const Result r = runCli(QStringList{u"run"_s} + kShort +
                                 QStringList{u"--save-result"_s, u"--save-detailed"_s,
-                                            u"--result-dir"_s, m_dir.path(),
-                                            u"--result-filename"_s, u"r.json"_s,
-                                            u"--goodput"_s, u"ttft:1000"_s, u"tpot:100"_s,
-                                            u"--metric-percentiles"_s, u"50,99"_s});
+                                            u"--result-dir"_s, m_dir.path(), u"--result-filename"_s,
+                                            u"r.json"_s, u"--goodput"_s, u"ttft:1000"_s,
+                                            u"tpot:100"_s, u"--metric-percentiles"_s, u"50,99"_s});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QFile f(m_dir.filePath(u"r.json"_s));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
-        for (const char *key :
-             {"date", "backend", "model_id", "num_prompts", "request_rate", "burstiness",
-              "max_concurrency", "duration", "completed", "failed", "total_input_tokens",
-              "total_output_tokens", "request_throughput", "request_goodput", "output_throughput",
-              "total_token_throughput", "mean_ttft_ms", "median_ttft_ms", "std_ttft_ms",
-              "p99_ttft_ms", "p50_ttft_ms", "mean_tpot_ms", "p99_itl_ms", "mean_e2el_ms",
-              "input_lens", "output_lens", "ttfts", "itls", "errors", "e2els", "start_times",
-              "scheduled_times", "schedule_lag", "failed_by_class", "token_count_source",
-              "metric_definitions", "config_snapshot", "tool_version", "client_health"})
+        for (const char *key : {"date",
+                                "backend",
+                                "model_id",
+                                "num_prompts",
+                                "request_rate",
+                                "burstiness",
+                                "max_concurrency",
+                                "duration",
+                                "completed",
+                                "failed",
+                                "total_input_tokens",
+                                "total_output_tokens",
+                                "request_throughput",
+                                "request_goodput",
+                                "output_throughput",
+                                "total_token_throughput",
+                                "mean_ttft_ms",
+                                "median_ttft_ms",
+                                "std_ttft_ms",
+                                "p99_ttft_ms",
+                                "p50_ttft_ms",
+                                "mean_tpot_ms",
+                                "p99_itl_ms",
+                                "mean_e2el_ms",
+                                "input_lens",
+                                "output_lens",
+                                "ttfts",
+                                "itls",
+                                "errors",
+                                "e2els",
+                                "start_times",
+                                "scheduled_times",
+                                "schedule_lag",
+                                "failed_by_class",
+                                "token_count_source",
+                                "metric_definitions",
+                                "config_snapshot",
+                                "tool_version",
+                                "client_health"})
             QVERIFY2(o.contains(QLatin1StringView(key)), key);
         QCOMPARE(o.value(u"request_rate"_s).toString(), u"inf"_s);
         QCOMPARE(o.value(u"completed"_s).toInt(), 20);
@@ -112,7 +141,8 @@ private slots:
         QTest::newRow("prompts") << QStringList{u"--num-prompts"_s, u"0"_s} << u"--num-prompts"_s;
         QTest::newRow("backend") << QStringList{u"--backend"_s, u"tgi"_s} << u"--backend"_s;
         QTest::newRow("goodput") << QStringList{u"--goodput"_s, u"ttft"_s} << u"--goodput"_s;
-        QTest::newRow("extra-body") << QStringList{u"--extra-body"_s, u"{nope"_s} << u"--extra-body"_s;
+        QTest::newRow("extra-body")
+            << QStringList{u"--extra-body"_s, u"{nope"_s} << u"--extra-body"_s;
         QTest::newRow("dataset") << QStringList{u"--dataset-name"_s, u"sharegpt"_s}
                                  << u"--dataset-path"_s;
         QTest::newRow("missing value") << QStringList{u"--model"_s} << u"--model"_s;
@@ -129,8 +159,8 @@ private slots:
 
     void unreachableServerIsAnError()
     {
-        const Result r = runCli({u"run"_s, u"--base-url"_s, u"http://127.0.0.1:1"_s,
-                                 u"--model"_s, u"m"_s, u"--num-prompts"_s, u"3"_s});
+        const Result r = runCli({u"run"_s, u"--base-url"_s, u"http://127.0.0.1:1"_s, u"--model"_s,
+                                 u"m"_s, u"--num-prompts"_s, u"3"_s});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("cannot reach http://127.0.0.1:1"_L1), qPrintable(r.err));
         QVERIFY(r.err.contains("--base-url"_L1));
@@ -138,8 +168,9 @@ private slots:
 
     void vllmCompatibilityFlagsAreNotedNotMisread()
     {
-        const Result r = runCli(QStringList{u"run"_s, u"--tokenizer"_s, u"meta-llama/x"_s,
-                                            u"--disable-tqdm"_s} + kShort);
+        const Result r =
+            runCli(QStringList{u"run"_s, u"--tokenizer"_s, u"meta-llama/x"_s, u"--disable-tqdm"_s} +
+                   kShort);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(r.err.contains("note: --tokenizer"_L1));
         QVERIFY(r.err.contains("note: --disable-tqdm"_L1));
@@ -153,7 +184,8 @@ private slots:
         const Result r = runCli(QStringList{u"run"_s, u"--project"_s, project, u"--save-result"_s,
                                             u"--result-dir"_s, m_dir.path(), u"--result-filename"_s,
                                             u"secret.json"_s, u"--header"_s,
-                                            u"Authorization: Bearer sk-header-secret"_s} + kShort,
+                                            u"Authorization: Bearer sk-header-secret"_s} +
+                                    kShort,
                                 120000, env);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(!r.out.contains("DO-NOT-LEAK"_L1) && !r.err.contains("DO-NOT-LEAK"_L1));
@@ -171,8 +203,8 @@ private slots:
         const QString project = m_dir.filePath(u"p.sbproj"_s);
         const Result r1 = runCli(QStringList{u"run"_s, u"--project"_s, project} + kShort);
         QVERIFY2(r1.code == 0, qPrintable(r1.err));
-        const Result r2 = runCli(QStringList{u"run"_s, u"--project"_s, project,
-                                             u"--request-rate"_s, u"40"_s} + kShort);
+        const Result r2 = runCli(
+            QStringList{u"run"_s, u"--project"_s, project, u"--request-rate"_s, u"40"_s} + kShort);
         QVERIFY2(r2.code == 0, qPrintable(r2.err));
 
         const Result runs = runCli({u"runs"_s, u"--project"_s, project});
@@ -185,15 +217,15 @@ private slots:
         const QString printed = r2.out.mid(r2.out.indexOf("============ Serving"_L1));
         QCOMPARE(show.out, printed);
 
-        const Result json = runCli({u"export"_s, u"--project"_s, project, u"--run"_s, u"1"_s,
-                                    u"--format"_s, u"json"_s});
+        const Result json = runCli(
+            {u"export"_s, u"--project"_s, project, u"--run"_s, u"1"_s, u"--format"_s, u"json"_s});
         QCOMPARE(json.code, 0);
         const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8()).object();
         QCOMPARE(o.value(u"completed"_s).toInt(), 20);
         QCOMPARE(o.value(u"ttfts"_s).toArray().size(), 20);
 
-        const Result csv = runCli({u"export"_s, u"--project"_s, project, u"--run"_s, u"1"_s,
-                                   u"--format"_s, u"csv"_s});
+        const Result csv = runCli(
+            {u"export"_s, u"--project"_s, project, u"--run"_s, u"1"_s, u"--format"_s, u"csv"_s});
         QCOMPARE(csv.code, 0);
         const QStringList lines = csv.out.split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 21);
@@ -207,10 +239,10 @@ private slots:
     void singleStreamEstimateIsTheThirdLargestOf100()
     {
         const QString project = m_dir.filePath(u"ss.sbproj"_s);
-        const Result r = runCli({u"run"_s, u"--scenario"_s, u"single-stream"_s, u"--num-prompts"_s,
-                                 u"100"_s, u"--random-output-len"_s, u"3"_s, u"--project"_s,
-                                 project, u"--save-result"_s, u"--result-dir"_s, m_dir.path(),
-                                 u"--result-filename"_s, u"ss.json"_s});
+        const Result r =
+            runCli({u"run"_s, u"--scenario"_s, u"single-stream"_s, u"--num-prompts"_s, u"100"_s,
+                    u"--random-output-len"_s, u"3"_s, u"--project"_s, project, u"--save-result"_s,
+                    u"--result-dir"_s, m_dir.path(), u"--result-filename"_s, u"ss.json"_s});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QFile f(m_dir.filePath(u"ss.json"_s));
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -253,19 +285,98 @@ private slots:
     {
         const Result r = runCli({u"run"_s, u"--scenario"_s, u"server"_s, u"--request-rate"_s,
                                  u"20"_s, u"--num-prompts"_s, u"40"_s, u"--random-output-len"_s,
-                                 u"4"_s, u"--ttft-slo-ms"_s, u"5"_s, u"--tpot-slo-ms"_s,
-                                 u"100"_s});
+                                 u"4"_s, u"--ttft-slo-ms"_s, u"5"_s, u"--tpot-slo-ms"_s, u"100"_s});
         QVERIFY2(r.code == 0, qPrintable(r.err)); // the run completed; the result is INVALID
         QVERIFY(r.out.contains("Result is : INVALID"_L1));
         QVERIFY2(r.out.contains("TTFT p99"_L1), qPrintable(r.out));
     }
 
+    void serverFastEnoughIsValid()
+    {
+        // 500 queries: enough for early stopping at p99 with no query over the bound (459).
+        const Result r = runCli({u"run"_s, u"--scenario"_s, u"server"_s, u"--request-rate"_s,
+                                 u"250"_s, u"--num-prompts"_s, u"500"_s, u"--random-output-len"_s,
+                                 u"2"_s, u"--random-input-len"_s, u"8"_s, u"--ttft-slo-ms"_s,
+                                 u"2000"_s, u"--tpot-slo-ms"_s, u"200"_s});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("Result is : VALID"_L1), qPrintable(r.out));
+    }
+
+    void offlineIssuesEverythingAtOnce()
+    {
+        const QString project = m_dir.filePath(u"offline.sbproj"_s);
+        const Result r =
+            runCli({u"run"_s, u"--scenario"_s, u"offline"_s, u"--num-prompts"_s, u"30"_s,
+                    u"--random-output-len"_s, u"4"_s, u"--project"_s, project});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        ProjectStore store;
+        QVERIFY(store.open(project, ProjectStore::OpenMode::ReadOnly));
+        const QList<RequestRecord> recs = store.loadRequests(store.listRuns().first().id);
+        QCOMPARE(recs.size(), 30);
+        for (const RequestRecord &rec : recs) {
+            QCOMPARE(rec.tSched, recs.first().tSched); // one instant for every sample
+            QVERIFY(rec.tSend < recs.first().tFirst);  // all sent before any answer came
+        }
+    }
+
+    void closedLoopStaysAtC()
+    {
+        const QString project = m_dir.filePath(u"closed.sbproj"_s);
+        const int c = 5;
+        const Result r =
+            runCli({u"run"_s, u"--concurrency"_s, QString::number(c), u"--num-prompts"_s, u"60"_s,
+                    u"--random-output-len"_s, u"4"_s, u"--project"_s, project});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        ProjectStore store;
+        QVERIFY(store.open(project, ProjectStore::OpenMode::ReadOnly));
+        const QList<RequestRecord> recs = store.loadRequests(store.listRuns().first().id);
+        QCOMPARE(recs.size(), 60);
+        // At every send, the requests in flight (sent, not yet ended) including this one.
+        for (const RequestRecord &a : recs) {
+            int inFlight = 0;
+            for (const RequestRecord &b : recs)
+                if (b.tSend <= a.tSend && b.tEnd > a.tSend)
+                    ++inFlight;
+            QVERIFY2(inFlight <= c, qPrintable(QString::number(inFlight)));
+        }
+        // And it stays at C: by Little's law the mean number in flight is the summed request
+        // time over the run's span; a slot is refilled the moment it frees.
+        qint64 busy = 0, first = recs.first().tSend, last = 0;
+        for (const RequestRecord &a : recs) {
+            busy += a.tEnd - a.tSend;
+            first = std::min(first, a.tSend);
+            last = std::max(last, a.tEnd);
+        }
+        const double meanInFlight = double(busy) / double(last - first);
+        QVERIFY2(meanInFlight > 0.9 * c, qPrintable(QString::number(meanInFlight)));
+    }
+
+    void sweepAchievesIncreasingRates()
+    {
+        const Result r = runCli({u"run"_s, u"--sweep"_s, u"2"_s, u"--num-prompts"_s, u"40"_s,
+                                 u"--random-output-len"_s, u"4"_s, u"--random-input-len"_s, u"8"_s},
+                                300000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const int at = r.out.indexOf("Sweep: latency versus throughput"_L1);
+        QVERIFY(at >= 0);
+        QList<double> rates; // achieved req/s in the order: synchronous, throughput, rate-1, rate-2
+        for (const QString &line : r.out.mid(at).split(u'\n')) {
+            const QStringList f = line.split(u' ', Qt::SkipEmptyParts);
+            if (f.size() >= 3 && (f[0] == "synchronous"_L1 || f[0] == "throughput"_L1 ||
+                                  f[0].startsWith("rate-"_L1)))
+                rates.append(f[2].toDouble());
+        }
+        QCOMPARE(rates.size(), 4);
+        QVERIFY2(rates[0] < rates[2] && rates[2] < rates[3],
+                 qPrintable(u"%1 %2 %3"_s.arg(rates[0]).arg(rates[2]).arg(rates[3])));
+    }
+
     void storedPoissonScheduleMatchesTheSeed()
     {
         const QString project = m_dir.filePath(u"poisson.sbproj"_s);
-        const Result r = runCli({u"run"_s, u"--project"_s, project, u"--request-rate"_s, u"40"_s,
-                                 u"--seed"_s, u"42"_s, u"--num-prompts"_s, u"30"_s,
-                                 u"--random-output-len"_s, u"2"_s});
+        const Result r =
+            runCli({u"run"_s, u"--project"_s, project, u"--request-rate"_s, u"40"_s, u"--seed"_s,
+                    u"42"_s, u"--num-prompts"_s, u"30"_s, u"--random-output-len"_s, u"2"_s});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         ProjectStore store;
         QVERIFY(store.open(project, ProjectStore::OpenMode::ReadOnly));
@@ -301,29 +412,31 @@ private slots:
         const auto runs = store.listRuns();
         QCOMPARE(runs.size(), 1);
         QCOMPARE(runs.first().status, StoredRunStatus::Interrupted);
-        QVERIFY2(runs.first().requestCount > 50, qPrintable(QString::number(runs.first().requestCount)));
+        QVERIFY2(runs.first().requestCount > 50,
+                 qPrintable(QString::number(runs.first().requestCount)));
         QCOMPARE(store.loadRequests(runs.first().id).size(), runs.first().requestCount);
     }
 
     void simulateCommandServesAnotherCliRun()
     {
         QProcess sim;
-        sim.start(QString::fromUtf8(SB_CLI), {u"simulate"_s, u"--port"_s, u"0"_s, u"--ttft-ms"_s,
-                                              u"10"_s, u"--itl-ms"_s, u"2"_s, u"--duration"_s,
-                                              u"60"_s});
+        sim.start(QString::fromUtf8(SB_CLI),
+                  {u"simulate"_s, u"--port"_s, u"0"_s, u"--ttft-ms"_s, u"10"_s, u"--itl-ms"_s,
+                   u"2"_s, u"--duration"_s, u"60"_s});
         QVERIFY(sim.waitForStarted());
         QByteArray line;
         for (int i = 0; i < 100 && !line.contains('\n'); ++i) {
             sim.waitForReadyRead(100);
             line += sim.readAllStandardOutput();
         }
-        const auto m = QRegularExpression(u"http://[0-9.]+:(\\d+)"_s).match(QString::fromUtf8(line));
+        const auto m =
+            QRegularExpression(u"http://[0-9.]+:(\\d+)"_s).match(QString::fromUtf8(line));
         QVERIFY2(m.hasMatch(), line.constData());
-        const Result r = runCli(QStringList{u"run"_s, u"--base-url"_s,
-                                            u"http://127.0.0.1:"_s + m.captured(1),
-                                            u"--backend"_s, u"openai-chat"_s,
-                                            u"--endpoint"_s, u"/v1/chat/completions"_s} +
-                                kShort);
+        const Result r =
+            runCli(QStringList{u"run"_s, u"--base-url"_s, u"http://127.0.0.1:"_s + m.captured(1),
+                               u"--backend"_s, u"openai-chat"_s, u"--endpoint"_s,
+                               u"/v1/chat/completions"_s} +
+                   kShort);
         sim.terminate();
         sim.waitForFinished(5000);
         QVERIFY2(r.code == 0, qPrintable(r.err));

@@ -138,10 +138,10 @@ private slots:
                 ++failed;
                 continue;
             }
-            QVERIFY2(injected.contains(r.requestId),
-                     qPrintable(u"%1 never reached the simulator: %2 (%3)"_s.arg(
-                         r.requestId, QString::fromLatin1(errorClassName(r.error)),
-                         r.errorMessage)));
+            QVERIFY2(
+                injected.contains(r.requestId),
+                qPrintable(u"%1 never reached the simulator: %2 (%3)"_s.arg(
+                    r.requestId, QString::fromLatin1(errorClassName(r.error)), r.errorMessage)));
             const SimFault f = injected.value(r.requestId);
             ++seen[f];
             QVERIFY2(r.error == expected.value(f),
@@ -197,8 +197,8 @@ private slots:
         }
         const double meanFirst = sumFirst / c.records().size();
         const double meanChunk = sumChunk / nChunk;
-        qInfo("mean first-token receive error %.3f ms, mean chunk receive error %.3f ms",
-              meanFirst, meanChunk);
+        qInfo("mean first-token receive error %.3f ms, mean chunk receive error %.3f ms", meanFirst,
+              meanChunk);
         // Bounds generous enough for a loaded CI machine; bench/ reports the real figures.
         QVERIFY(meanFirst < 10.0);
         QVERIFY(meanChunk < 10.0);

@@ -29,8 +29,8 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        const QString python = QFile::exists(u"/usr/bin/python3"_s) ? u"/usr/bin/python3"_s
-                                                                      : u"python3"_s;
+        const QString python =
+            QFile::exists(u"/usr/bin/python3"_s) ? u"/usr/bin/python3"_s : u"python3"_s;
         m_server.setProgram(python);
         m_server.setArguments({QString::fromUtf8(SB_FASTAPI_SERVER), u"--port"_s, u"0"_s,
                                u"--ttft-ms"_s, u"50"_s, u"--itl-ms"_s, u"10"_s, u"--log"_s,
