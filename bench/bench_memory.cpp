@@ -73,15 +73,17 @@ int measureOne(int argc, char **argv, TransportKind kind, int streams)
 int main(int argc, char **argv)
 {
     if (argc == 4 && qstrcmp(argv[1], "--one") == 0)
-        return measureOne(argc, argv,
-                          qstrcmp(argv[2], "qnam") == 0 ? TransportKind::Qnam : TransportKind::Socket,
-                          std::atoi(argv[3]));
+        return measureOne(
+            argc, argv, qstrcmp(argv[2], "qnam") == 0 ? TransportKind::Qnam : TransportKind::Socket,
+            std::atoi(argv[3]));
     QCoreApplication app(argc, argv);
     const int runs = argc > 1 ? std::atoi(argv[1]) : 3;
     const int maxStreams = argc > 2 ? std::atoi(argv[2]) : 10000;
     printHost();
-    std::printf("# memory: streams held open (TTFT 120 s), RSS growth of the client / streams, %d runs "
-                "(each in a fresh process)\n", runs);
+    std::printf(
+        "# memory: streams held open (TTFT 120 s), RSS growth of the client / streams, %d runs "
+        "(each in a fresh process)\n",
+        runs);
     std::printf("%-8s %7s  %-28s %-28s %-20s %s\n", "transport", "streams", "RSS per stream (KB)",
                 "time to open all (s)", "open at peak", "errors before stop");
     for (TransportKind kind : {TransportKind::Socket, TransportKind::Qnam}) {

@@ -19,8 +19,10 @@ int main(int argc, char **argv)
     const double seconds = argc > 1 ? std::atof(argv[1]) : 3.0;
     const int runs = argc > 2 ? std::atoi(argv[2]) : 3;
     printHost();
-    std::printf("# schedule: Poisson arrivals, 4-token outputs (TTFT 1 ms, ITL 1 ms), %.1f s per run, "
-                "%d runs\n", seconds, runs);
+    std::printf(
+        "# schedule: Poisson arrivals, 4-token outputs (TTFT 1 ms, ITL 1 ms), %.1f s per run, "
+        "%d runs\n",
+        seconds, runs);
     std::printf("%-8s %8s  %-26s %-26s %-26s %-26s %s\n", "transport", "rate", "lag p50 (ms)",
                 "lag p99 (ms)", "lag max (ms)", "achieved rate (req/s)", "failed");
     sim.configure(1, 1, false, false);
@@ -48,10 +50,11 @@ int main(int argc, char **argv)
                 failed += r.failed;
                 // Where the lag comes from: the dispatcher waking late, or the hand-over to
                 // the transport's thread.
-                std::printf("#   %s %.0f/s: dispatcher lateness p50 %.3f p99 %.3f ms; hand-over p50 %.3f "
-                            "p99 %.3f ms\n",
-                            transportKindName(kind), rate, percentile(wake, 50), percentile(wake, 99),
-                            percentile(hop, 50), percentile(hop, 99));
+                std::printf(
+                    "#   %s %.0f/s: dispatcher lateness p50 %.3f p99 %.3f ms; hand-over p50 %.3f "
+                    "p99 %.3f ms\n",
+                    transportKindName(kind), rate, percentile(wake, 50), percentile(wake, 99),
+                    percentile(hop, 50), percentile(hop, 99));
                 std::sort(sends.begin(), sends.end());
                 p50.push_back(percentile(lag, 50));
                 p99.push_back(percentile(lag, 99));

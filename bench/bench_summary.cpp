@@ -54,8 +54,8 @@ int main(int argc, char **argv)
         secs.push_back(nsToS(monotonicNs() - t0));
     }
     std::sort(secs.begin(), secs.end());
-    std::printf("# summarize(): %lld records x %d chunks = %lld ITL samples, %d runs\n",
-                qint64(n), chunks, qint64(n) * (chunks - 1), runs);
+    std::printf("# summarize(): %lld records x %d chunks = %lld ITL samples, %d runs\n", qint64(n),
+                chunks, qint64(n) * (chunks - 1), runs);
     std::printf("summary time (s): %.3f [%.3f – %.3f]  (completed %lld, ITL count %lld)\n",
                 secs[secs.size() / 2], secs.front(), secs.back(), qint64(s.completed),
                 qint64(s.itl.count));

@@ -39,12 +39,13 @@ int main(int argc, char **argv)
     const QByteArray only = argc > 4 ? QByteArray(argv[4]) : QByteArray();
     constexpr int kTokens = 50; // 50 ms + 49 x 10 ms per request
     printHost();
-    std::printf("# timing error (ms): paced simulator, TTFT 50 ms, ITL 10 ms, %d tokens per request, "
-                "%.1f s per run, %d runs; median [min – max] of each run's statistic\n",
-                kTokens, seconds, runs);
-    std::printf("%-12s %6s  %-26s %-26s %-26s %-26s %-26s %-22s %-22s %s\n", "transport",
-                "streams", "TTFT err mean", "TTFT err p50", "TTFT err p99", "event err mean",
-                "event err p99", "achieved conc", "client CPU us/event", "sim CPU share   failed");
+    std::printf(
+        "# timing error (ms): paced simulator, TTFT 50 ms, ITL 10 ms, %d tokens per request, "
+        "%.1f s per run, %d runs; median [min – max] of each run's statistic\n",
+        kTokens, seconds, runs);
+    std::printf("%-12s %6s  %-26s %-26s %-26s %-26s %-26s %-22s %-22s %s\n", "transport", "streams",
+                "TTFT err mean", "TTFT err p50", "TTFT err p99", "event err mean", "event err p99",
+                "achieved conc", "client CPU us/event", "sim CPU share   failed");
     sim.configure(50, 10, false, true);
     const Variant variants[] = {
         {"socket", TransportKind::Socket, true, 100000},
@@ -73,8 +74,9 @@ int main(int argc, char **argv)
                 const double simCpu0 = sim.stats().cpuS;
                 const EngineRun r = runEngine(p, items(1000, kTokens), v.kind, 180000);
                 if (!only.isEmpty() && r.events) // a diagnostic for profiling one case
-                    std::printf("#   CPU us/event by thread:%s\n",
-                                cpuBreakdown(threads0, r.threadCpu, double(r.events) / 1e6).constData());
+                    std::printf(
+                        "#   CPU us/event by thread:%s\n",
+                        cpuBreakdown(threads0, r.threadCpu, double(r.events) / 1e6).constData());
                 const SimReply st = sim.stats();
                 simShare.push_back(r.seconds > 0 ? (st.cpuS - simCpu0) / r.seconds : 0);
                 const QHash<QString, LogEntry> log = sim.log();
@@ -93,7 +95,8 @@ int main(int argc, char **argv)
                 }
                 failed += r.failed;
                 if (!only.isEmpty())
-                    std::printf("#   TTFT err min %.3f p0.1 %.3f p1 %.3f; event err min %.3f p0.1 %.3f p1 %.3f; "
+                    std::printf("#   TTFT err min %.3f p0.1 %.3f p1 %.3f; event err min %.3f p0.1 "
+                                "%.3f p1 %.3f; "
                                 "kernel-stamped reads %s\n",
                                 percentile(ttft, 0), percentile(ttft, 0.1), percentile(ttft, 1),
                                 percentile(ev, 0), percentile(ev, 0.1), percentile(ev, 1),

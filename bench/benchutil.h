@@ -14,10 +14,10 @@
 #include <QCoreApplication>
 #include <QDataStream>
 #include <QDir>
-#include <QMap>
 #include <QEventLoop>
 #include <QFile>
 #include <QHash>
+#include <QMap>
 #include <QTimer>
 
 #include <algorithm>
@@ -60,7 +60,9 @@ inline QByteArray mmm(std::vector<double> runs, int decimals = 2)
         return "n/a";
     std::sort(runs.begin(), runs.end());
     const double med = percentile(runs, 50);
-    auto f = [decimals](double x) { return QByteArray::number(x, 'f', decimals); };
+    auto f = [decimals](double x) {
+        return QByteArray::number(x, 'f', decimals);
+    };
     if (runs.size() == 1)
         return f(med);
     return f(med) + " [" + f(runs.front()) + " – " + f(runs.back()) + "]";

@@ -2,5 +2,8 @@
 #include "common/version.h"
 
 namespace sb {
-const char *coreLibraryVersion() { return toolVersion(); }
+const char *coreLibraryVersion()
+{
+    return toolVersion();
+}
 } // namespace sb

@@ -30,13 +30,14 @@ public:
         auto flag = std::make_shared<std::atomic<bool>>(false);
         Entry e;
         e.done = flag;
-        e.thread = std::thread([this, flag, work = std::move(work), done = std::move(done)]() mutable {
-            auto result = std::make_shared<decltype(work())>(work());
-            QMetaObject::invokeMethod(
-                this, [done = std::move(done), result]() mutable { done(std::move(*result)); },
-                Qt::QueuedConnection);
-            flag->store(true);
-        });
+        e.thread =
+            std::thread([this, flag, work = std::move(work), done = std::move(done)]() mutable {
+                auto result = std::make_shared<decltype(work())>(work());
+                QMetaObject::invokeMethod(
+                    this, [done = std::move(done), result]() mutable { done(std::move(*result)); },
+                    Qt::QueuedConnection);
+                flag->store(true);
+            });
         m_threads.push_back(std::move(e));
     }
 

@@ -34,8 +34,7 @@ QNetworkRequest makeRequest(const QUrl &url, const QList<QPair<QByteArray, QByte
 
 ConnectionProbe::ConnectionProbe(QObject *parent)
     : QObject(parent), m_nam(new QNetworkAccessManager(this)), m_parser(new SseParser)
-{
-}
+{}
 
 ConnectionProbe::~ConnectionProbe()
 {
@@ -84,7 +83,8 @@ void ConnectionProbe::start(const SutConfig &sut, const QByteArray &apiKey, int 
     }
     emit progress(tr("Listing models at %1 …").arg(url.toDisplayString()));
     auto headers = buildRequestHeaders(sut, apiKey, {});
-    headers.removeIf([](const auto &h) { return h.first.compare("Accept", Qt::CaseInsensitive) == 0; });
+    headers.removeIf(
+        [](const auto &h) { return h.first.compare("Accept", Qt::CaseInsensitive) == 0; });
     m_reply = m_nam->get(makeRequest(url, headers, timeoutMs));
     connect(m_reply, &QNetworkReply::finished, this, &ConnectionProbe::onModelsFinished);
 }
@@ -127,8 +127,8 @@ void ConnectionProbe::onModelsFinished()
 
 void ConnectionProbe::startStream()
 {
-    m_result.model = m_sut.model.isEmpty() && !m_result.models.isEmpty() ? m_result.models.first()
-                                                                          : m_sut.model;
+    m_result.model =
+        m_sut.model.isEmpty() && !m_result.models.isEmpty() ? m_result.models.first() : m_sut.model;
     SutConfig sut = m_sut;
     sut.model = m_result.model;
     RequestParams params;
@@ -172,8 +172,8 @@ void ConnectionProbe::handleEvent(QByteArrayView data, qint64 nowNs)
     const QJsonObject o = QJsonDocument::fromJson(data.toByteArray()).object();
     if (o.contains(u"error"_s)) {
         const QJsonValue e = o.value(u"error"_s);
-        m_result.streamError = e.isObject() ? e.toObject().value(u"message"_s).toString()
-                                            : e.toString();
+        m_result.streamError =
+            e.isObject() ? e.toObject().value(u"message"_s).toString() : e.toString();
         return;
     }
     const QJsonArray choices = o.value(u"choices"_s).toArray();

@@ -18,19 +18,19 @@ struct ConnectionProbeResult
 {
     enum class Verdict { Failed, Streams, Buffers, Inconclusive };
 
-    QStringList models;  // ids listed by GET /v1/models
+    QStringList models; // ids listed by GET /v1/models
     int modelsStatus = 0;
     QString modelsError;
-    QString model;       // the model the streamed request used
+    QString model; // the model the streamed request used
     int streamStatus = 0;
     QString streamError;
     int tokenChunks = 0;
-    int reads = 0;       // readyRead deliveries that carried token chunks
-    double ttftMs = -1;  // first token chunk after sending
+    int reads = 0;        // readyRead deliveries that carried token chunks
+    double ttftMs = -1;   // first token chunk after sending
     double spreadMs = -1; // first to last token chunk
-    double totalMs = -1; // sending to last token chunk
+    double totalMs = -1;  // sending to last token chunk
     Verdict verdict = Verdict::Failed;
-    QString message;     // one paragraph for the user
+    QString message; // one paragraph for the user
 };
 
 // "Test connection" for a SUT: lists /v1/models, then sends one short streamed request and judges

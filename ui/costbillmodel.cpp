@@ -7,10 +7,7 @@ using namespace Qt::StringLiterals;
 
 namespace sb {
 
-CostBillModel::CostBillModel(QObject *parent)
-    : QAbstractTableModel(parent)
-{
-}
+CostBillModel::CostBillModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 void CostBillModel::setData(const QList<ProjectBillItem> &items, const CostBreakdown &breakdown,
                             const TestWindow &window, bool hasWindow)
@@ -63,8 +60,8 @@ QVariant CostBillModel::data(const QModelIndex &index, int role) const
         return a ? QString::fromLatin1(itemAttributionName(a->attribution)) : QString();
     if (role == Qt::ToolTipRole)
         return a ? a->why : QVariant();
-    if (role == Qt::TextAlignmentRole && (index.column() == TotalColumn ||
-                                          index.column() == CountedColumn))
+    if (role == Qt::TextAlignmentRole &&
+        (index.column() == TotalColumn || index.column() == CountedColumn))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && index.column() == InWindowColumn && a &&
         a->attribution == ItemAttribution::NeedsDecision)
@@ -133,10 +130,10 @@ QVariant CostBillModel::headerData(int section, Qt::Orientation orientation, int
         section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char *const kTitles[ColumnCount] = {
-        QT_TR_NOOP("Item"),        QT_TR_NOOP("SUT"),        QT_TR_NOOP("Category"),
-        QT_TR_NOOP("Provider"),    QT_TR_NOOP("Resource"),   QT_TR_NOOP("Start (UTC)"),
-        QT_TR_NOOP("End (UTC)"),   QT_TR_NOOP("Pricing"),    QT_TR_NOOP("Item total"),
-        QT_TR_NOOP("In window"),   QT_TR_NOOP("Counted"),    QT_TR_NOOP("Overlap rule")};
+        QT_TR_NOOP("Item"),      QT_TR_NOOP("SUT"),      QT_TR_NOOP("Category"),
+        QT_TR_NOOP("Provider"),  QT_TR_NOOP("Resource"), QT_TR_NOOP("Start (UTC)"),
+        QT_TR_NOOP("End (UTC)"), QT_TR_NOOP("Pricing"),  QT_TR_NOOP("Item total"),
+        QT_TR_NOOP("In window"), QT_TR_NOOP("Counted"),  QT_TR_NOOP("Overlap rule")};
     return tr(kTitles[section]);
 }
 

@@ -33,8 +33,7 @@ struct CostPage::Data
 };
 
 CostPage::CostPage(QWidget *parent)
-    : QWidget(parent)
-    , m_breakdown(std::make_unique<CostBreakdown>())
+    : QWidget(parent), m_breakdown(std::make_unique<CostBreakdown>())
 {
     m_windowCombo = new QComboBox(this);
     m_windowCombo->setObjectName(u"windowCombo"_s);
@@ -164,8 +163,7 @@ void CostPage::applyLoad(quint64 generation, const std::shared_ptr<Data> &data)
         const QSignalBlocker block(m_windowCombo);
         m_windowCombo->clear();
         for (const ProjectWindow &w : data->windows)
-            m_windowCombo->addItem(u"%1 (%2)"_s.arg(w.window.name, w.window.sut),
-                                   w.window.name);
+            m_windowCombo->addItem(u"%1 (%2)"_s.arg(w.window.name, w.window.sut), w.window.name);
     }
     int index = data->windows.isEmpty() ? -1 : 0;
     for (int i = 0; i < data->windows.size(); ++i)
@@ -207,15 +205,16 @@ void CostPage::showWindow(int index)
 
 void CostPage::recompute()
 {
-    const QString selectedId = m_table->currentIndex().isValid()
-                                   ? m_model->data(m_model->index(m_table->currentIndex().row(), 0),
-                                                   Qt::UserRole)
-                                         .toString()
-                                   : QString();
+    const QString selectedId =
+        m_table->currentIndex().isValid()
+            ? m_model->data(m_model->index(m_table->currentIndex().row(), 0), Qt::UserRole)
+                  .toString()
+            : QString();
     const bool hasWindow = m_data && m_windowIndex >= 0 && m_windowIndex < m_data->windows.size();
     if (hasWindow) {
         const ProjectWindow &w = m_data->windows.at(m_windowIndex);
-        *m_breakdown = CostStore::breakdown(w, m_data->items, m_data->itemProblems, m_data->options);
+        *m_breakdown =
+            CostStore::breakdown(w, m_data->items, m_data->itemProblems, m_data->options);
         QList<AttributedItem> items = m_breakdown->included + m_breakdown->overlapping +
                                       m_breakdown->undecided + m_breakdown->excluded;
         std::sort(items.begin(), items.end(), [](const AttributedItem &a, const AttributedItem &b) {
@@ -260,12 +259,11 @@ void CostPage::updateRuleCombo()
         m_ruleHint->setText(row < 0 ? tr("Select a bill item.")
                             : !a    ? tr("This item is not one the window considers.")
                                     : tr("Only an item that partly overlaps the window needs a "
-                                         "rule."));
+                                            "rule."));
         return;
     }
     const OverlapRule rule = m_data->windows.at(m_windowIndex).window.ruleFor(a->item.id);
-    m_ruleCombo->setCurrentIndex(
-        m_ruleCombo->findData(QString::fromLatin1(overlapRuleName(rule))));
+    m_ruleCombo->setCurrentIndex(m_ruleCombo->findData(QString::fromLatin1(overlapRuleName(rule))));
     m_ruleHint->setText(a->why);
 }
 

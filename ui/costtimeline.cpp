@@ -33,8 +33,7 @@ QColor colourFor(ItemAttribution a)
 }
 } // namespace
 
-CostTimeline::CostTimeline(QWidget *parent)
-    : QWidget(parent)
+CostTimeline::CostTimeline(QWidget *parent) : QWidget(parent)
 {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
 }

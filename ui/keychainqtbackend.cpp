@@ -14,7 +14,10 @@ const QString kService = u"ServeBench"_s;
 
 KeychainQtBackend::KeychainQtBackend(QObject *parent) : KeychainBackend(parent) {}
 
-QString KeychainQtBackend::name() const { return u"qtkeychain"_s; }
+QString KeychainQtBackend::name() const
+{
+    return u"qtkeychain"_s;
+}
 
 void KeychainQtBackend::read(const QString &account)
 {

@@ -16,11 +16,15 @@ ApiKeyStore::ApiKeyStore(KeychainBackend *backend, QObject *parent)
     connect(m_backend, &KeychainBackend::writeFinished, this, &ApiKeyStore::onWritten);
 }
 
-QString ApiKeyStore::fallbackVariable() { return u"OPENAI_API_KEY"_s; }
+QString ApiKeyStore::fallbackVariable()
+{
+    return u"OPENAI_API_KEY"_s;
+}
 
 void ApiKeyStore::answerLater(quint64 ticket, const QByteArray &key, const QString &message)
 {
-    QTimer::singleShot(0, this, [this, ticket, key, message] { emit keyFetched(ticket, key, message); });
+    QTimer::singleShot(0, this,
+                       [this, ticket, key, message] { emit keyFetched(ticket, key, message); });
 }
 
 quint64 ApiKeyStore::fetch(const QString &ref)
@@ -60,7 +64,8 @@ void ApiKeyStore::onRead(const QString &account, const QByteArray &secret, const
     QByteArray key = secret;
     QString message;
     if (!error.isEmpty() || secret.isEmpty()) {
-        const QString why = error.isEmpty() ? tr("no key is stored for \"%1\"").arg(account) : error;
+        const QString why =
+            error.isEmpty() ? tr("no key is stored for \"%1\"").arg(account) : error;
         key = qgetenv("OPENAI_API_KEY");
         message = key.isEmpty()
                       ? tr("The keychain could not provide the API key (%1), and %2 is not set: "

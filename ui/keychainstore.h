@@ -25,7 +25,10 @@ public:
     explicit ApiKeyStore(KeychainBackend *backend = nullptr, QObject *parent = nullptr);
 
     static QString fallbackVariable(); // "OPENAI_API_KEY"
-    static QString keychainRef(const QString &account) { return QStringLiteral("keychain:") + account; }
+    static QString keychainRef(const QString &account)
+    {
+        return QStringLiteral("keychain:") + account;
+    }
     static QString envRef(const QString &name) { return QStringLiteral("env:") + name; }
 
     KeychainBackend *backend() const { return m_backend; }

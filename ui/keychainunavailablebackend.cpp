@@ -8,10 +8,12 @@ namespace sb {
 
 KeychainUnavailableBackend::KeychainUnavailableBackend(QObject *parent, const QString &reason)
     : KeychainBackend(parent), m_reason(reason)
-{
-}
+{}
 
-QString KeychainUnavailableBackend::name() const { return u"none"_s; }
+QString KeychainUnavailableBackend::name() const
+{
+    return u"none"_s;
+}
 
 QString KeychainUnavailableBackend::reason() const
 {

@@ -61,7 +61,8 @@ QString datasetFileFrom(const QMimeData *mime)
         return {};
     for (const QUrl &url : mime->urls()) {
         const QString f = url.toLocalFile();
-        if (f.endsWith(".json"_L1, Qt::CaseInsensitive) || f.endsWith(".jsonl"_L1, Qt::CaseInsensitive))
+        if (f.endsWith(".json"_L1, Qt::CaseInsensitive) ||
+            f.endsWith(".jsonl"_L1, Qt::CaseInsensitive))
             return f;
     }
     return {};
@@ -98,13 +99,14 @@ MainWindow::MainWindow(Settings *settings, ApiKeyStore *keys, QWidget *parent)
         updateActions();
     };
     connect(m_doc, &ProjectDocument::entityAdded, this, planChanged);
-    connect(m_doc, &ProjectDocument::entityRemoved, this, [this, planChanged](EntityKind kind, int id) {
-        if (kind == m_editKind && id == m_editId) {
-            m_editKind = EntityKind::None;
-            m_editorStack->setCurrentWidget(m_welcome);
-        }
-        planChanged();
-    });
+    connect(m_doc, &ProjectDocument::entityRemoved, this,
+            [this, planChanged](EntityKind kind, int id) {
+                if (kind == m_editKind && id == m_editId) {
+                    m_editKind = EntityKind::None;
+                    m_editorStack->setCurrentWidget(m_welcome);
+                }
+                planChanged();
+            });
     connect(m_doc, &ProjectDocument::entityChanged, this, planChanged);
     connect(m_doc, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &ProjectDocument::pathChanged, this, &MainWindow::updateTitle);
@@ -132,10 +134,12 @@ MainWindow::MainWindow(Settings *settings, ApiKeyStore *keys, QWidget *parent)
         else if (m_runner->state() == ProjectRunner::State::Idle)
             m_progressTimer->stop();
     });
-    connect(m_runner, &ProjectRunner::statusMessage, this, [this](const QString &m) { showMessage(m); });
+    connect(m_runner, &ProjectRunner::statusMessage, this,
+            [this](const QString &m) { showMessage(m); });
     connect(m_runner, &ProjectRunner::runStarted, this, &MainWindow::onRunStarted);
     connect(m_runner, &ProjectRunner::runFinished, this, &MainWindow::onRunFinished);
-    connect(m_runner, &ProjectRunner::runFailed, this, [this](const QString &e) { showMessage(e, 0); });
+    connect(m_runner, &ProjectRunner::runFailed, this,
+            [this](const QString &e) { showMessage(e, 0); });
     connect(m_language, &LanguageSwitcher::languageChanged, this, [this](const QString &code) {
         m_langEnAct->setChecked(code == "en"_L1 && !m_settings->language().isEmpty());
         m_langZhAct->setChecked(code == "zh_CN"_L1 && !m_settings->language().isEmpty());
@@ -194,7 +198,8 @@ void MainWindow::createActions()
     connect(m_addProfileAct, &QAction::triggered, this, [this] { addEntity(EntityKind::Profile); });
     m_removeAct = new QAction(s->standardIcon(QStyle::SP_TrashIcon), {}, this);
     m_removeAct->setShortcut(QKeySequence::Delete);
-    m_removeAct->setShortcutContext(Qt::WidgetShortcut); // only in the tree: Delete edits text elsewhere
+    m_removeAct->setShortcutContext(
+        Qt::WidgetShortcut); // only in the tree: Delete edits text elsewhere
     connect(m_removeAct, &QAction::triggered, this, &MainWindow::removeCurrentEntity);
 
     m_runAct = new QAction(s->standardIcon(QStyle::SP_MediaPlay), {}, this);
@@ -311,8 +316,10 @@ void MainWindow::createWidgets()
     connect(m_profileEditor, &LoadProfileEditor::edited, this, &MainWindow::onEditorEdited);
     connect(m_sutEditor, &SutEditor::validityChanged, this, [this] { onEditorEdited(); });
     connect(m_datasetEditor, &DatasetEditor::validityChanged, this, [this] { onEditorEdited(); });
-    connect(m_profileEditor, &LoadProfileEditor::validityChanged, this, [this] { onEditorEdited(); });
-    connect(m_sutEditor, &SutEditor::statusMessage, this, [this](const QString &m) { showMessage(m); });
+    connect(m_profileEditor, &LoadProfileEditor::validityChanged, this,
+            [this] { onEditorEdited(); });
+    connect(m_sutEditor, &SutEditor::statusMessage, this,
+            [this](const QString &m) { showMessage(m); });
     connect(m_datasetEditor, &DatasetEditor::statusMessage, this,
             [this](const QString &m) { showMessage(m); });
     connect(m_datasetEditor, &DatasetEditor::hashComputed, this, [this](const QString &hash) {
@@ -376,8 +383,9 @@ void MainWindow::createWidgets()
     m_datasetCombo = combo(u"datasetCombo"_s);
     m_profileLabel = new QLabel(m_runBar);
     m_profileCombo = combo(u"profileCombo"_s);
-    for (QWidget *w : std::initializer_list<QWidget *>{m_sutLabel, m_sutCombo, m_datasetLabel,
-                                                       m_datasetCombo, m_profileLabel, m_profileCombo}) {
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_sutLabel, m_sutCombo, m_datasetLabel, m_datasetCombo,
+                                          m_profileLabel, m_profileCombo}) {
         m_runBar->addWidget(w);
         if (qobject_cast<QComboBox *>(w))
             m_runBar->addSeparator();
@@ -405,8 +413,9 @@ void MainWindow::retranslateUi()
     m_helpMenu->setTitle(tr("&Help"));
 
     m_newAct->setText(tr("&New Project"));
-    m_newAct->setStatusTip(tr("Start a project with the built-in simulator, a synthetic dataset and "
-                              "a Poisson load profile"));
+    m_newAct->setStatusTip(
+        tr("Start a project with the built-in simulator, a synthetic dataset and "
+           "a Poisson load profile"));
     m_openAct->setText(tr("&Open Project…"));
     m_openAct->setStatusTip(tr("Open a ServeBench project file"));
     m_saveAct->setText(tr("&Save"));
@@ -549,7 +558,8 @@ void MainWindow::refreshPlanCombos()
 void MainWindow::updateActions()
 {
     const bool busy = m_runner->isBusy();
-    const bool planComplete = comboId(m_sutCombo) && comboId(m_datasetCombo) && comboId(m_profileCombo);
+    const bool planComplete =
+        comboId(m_sutCombo) && comboId(m_datasetCombo) && comboId(m_profileCombo);
     m_runAct->setEnabled(!busy && planComplete && m_editorValid);
     m_stopAct->setEnabled(busy && m_runner->state() != ProjectRunner::State::Stopping);
     // Swapping the project or opening file dialogs mid-run would pull the document from under
@@ -558,7 +568,8 @@ void MainWindow::updateActions()
         a->setEnabled(!busy);
     m_recentMenu->setEnabled(!busy);
     m_saveAct->setEnabled(!busy || m_doc->hasFile());
-    m_removeAct->setEnabled(!busy && m_treeModel->kindAt(m_tree->currentIndex()) != EntityKind::None);
+    m_removeAct->setEnabled(!busy &&
+                            m_treeModel->kindAt(m_tree->currentIndex()) != EntityKind::None);
     for (QComboBox *c : {m_sutCombo, m_datasetCombo, m_profileCombo})
         c->setEnabled(!busy);
     if (!m_editorValid && !busy)
@@ -583,10 +594,9 @@ void MainWindow::updateRunStatus()
             // The controller's plan count when it knows it, else the profile's (0: by duration).
             const qint64 planned = c->plannedRequests() > 0 ? c->plannedRequests()
                                                             : m_runner->plan().profile.numPrompts;
-            m_runState->setText(planned > 0 ? tr("Running: %1 / %2 requests done")
-                                                  .arg(c->completed())
-                                                  .arg(planned)
-                                            : tr("Running: %1 requests done").arg(c->completed()));
+            m_runState->setText(
+                planned > 0 ? tr("Running: %1 / %2 requests done").arg(c->completed()).arg(planned)
+                            : tr("Running: %1 requests done").arg(c->completed()));
         }
         break;
     case ProjectRunner::State::Stopping:
@@ -755,9 +765,9 @@ void MainWindow::openProjectDialog()
 {
     if (m_runner->isBusy() || !confirmDiscard())
         return;
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open project"), m_settings->lastProjectDirectory(),
-        tr("ServeBench projects (*.sbproj);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open project"), m_settings->lastProjectDirectory(),
+                                     tr("ServeBench projects (*.sbproj);;All files (*)"));
     if (!path.isEmpty())
         openProject(path);
 }
@@ -824,7 +834,8 @@ void MainWindow::rebuildRecentMenu()
     const QStringList recent = m_settings->recentProjects();
     for (int i = 0; i < recent.size(); ++i) {
         const QString path = recent.at(i);
-        QAction *a = m_recentMenu->addAction(u"&%1 %2"_s.arg(i + 1).arg(QFileInfo(path).fileName()));
+        QAction *a =
+            m_recentMenu->addAction(u"&%1 %2"_s.arg(i + 1).arg(QFileInfo(path).fileName()));
         a->setToolTip(path);
         a->setStatusTip(path);
         connect(a, &QAction::triggered, this, [this, path] {
@@ -866,8 +877,9 @@ void MainWindow::startRun()
     plan.sut = sut->config;
     plan.dataset = dataset->spec;
     plan.profile = profile->profile;
-    plan.name = u"%1 · %2 · %3"_s.arg(sut->config.name, profile->name,
-                                     QDateTime::currentDateTime().toString(u"yyyy-MM-dd HH:mm:ss"_s));
+    plan.name =
+        u"%1 · %2 · %3"_s.arg(sut->config.name, profile->name,
+                              QDateTime::currentDateTime().toString(u"yyyy-MM-dd HH:mm:ss"_s));
     RunInfo links;
     links.sutId = sut->storeId;
     links.datasetId = dataset->storeId;
@@ -961,7 +973,9 @@ void MainWindow::onRunRecordsLoaded(int runId, const RunPlan &plan,
         formatVllmSummary(summary, SummaryTextOptions::forProfile(plan.profile)));
 #endif
     m_tabs->setCurrentWidget(m_results);
-    showMessage(tr("Showing %1 (%2 requests).").arg(m_doc->entityName(EntityKind::Run, runId)).arg(records.size()));
+    showMessage(tr("Showing %1 (%2 requests).")
+                    .arg(m_doc->entityName(EntityKind::Run, runId))
+                    .arg(records.size()));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
@@ -976,7 +990,8 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (file.isEmpty())
         return;
     DatasetSpec spec;
-    spec.kind = file.endsWith(".jsonl"_L1, Qt::CaseInsensitive) ? DatasetKind::Custom : DatasetKind::ShareGpt;
+    spec.kind = file.endsWith(".jsonl"_L1, Qt::CaseInsensitive) ? DatasetKind::Custom
+                                                                : DatasetKind::ShareGpt;
     spec.path = file;
     const int id = m_doc->addDataset(QFileInfo(file).completeBaseName(), spec);
     editEntity(EntityKind::Dataset, id);

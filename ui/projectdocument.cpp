@@ -325,10 +325,22 @@ void ProjectDocument::setModified(bool modified)
     emit modifiedChanged(modified);
 }
 
-const DocSut *ProjectDocument::sut(int id) const { return findById(m_suts, id); }
-const DocDataset *ProjectDocument::dataset(int id) const { return findById(m_datasets, id); }
-const DocProfile *ProjectDocument::profile(int id) const { return findById(m_profiles, id); }
-const DocRun *ProjectDocument::run(int id) const { return findById(m_runs, id); }
+const DocSut *ProjectDocument::sut(int id) const
+{
+    return findById(m_suts, id);
+}
+const DocDataset *ProjectDocument::dataset(int id) const
+{
+    return findById(m_datasets, id);
+}
+const DocProfile *ProjectDocument::profile(int id) const
+{
+    return findById(m_profiles, id);
+}
+const DocRun *ProjectDocument::run(int id) const
+{
+    return findById(m_runs, id);
+}
 
 QString ProjectDocument::entityName(EntityKind kind, int id) const
 {

@@ -119,8 +119,8 @@ signals:
     void entityRemoved(sb::EntityKind kind, int id);
     void modifiedChanged(bool modified);
     void pathChanged(const QString &path);
-    void runRecordsLoaded(int runId, const sb::RunPlan &plan, const QList<sb::RequestRecord> &records,
-                          const QString &error);
+    void runRecordsLoaded(int runId, const sb::RunPlan &plan,
+                          const QList<sb::RequestRecord> &records, const QString &error);
 
 private:
     void clear();

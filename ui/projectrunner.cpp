@@ -1,9 +1,9 @@
 #include "projectrunner.h"
 
 #include "backgroundjobs.h"
-#include "keychainstore.h"
 #include "common/version.h"
 #include "data/dataset.h"
+#include "keychainstore.h"
 #include "metrics/resultjson.h"
 #include "metrics/summary.h"
 #include "sim/simulator.h"
@@ -97,12 +97,13 @@ bool ProjectRunner::start(const RunPlan &plan, const QString &storePath, const R
             auto sim = std::make_shared<Simulator>();
             if (!sim->start()) {
                 if (error)
-                    *error = tr("The built-in simulator could not start: %1").arg(sim->errorString());
+                    *error =
+                        tr("The built-in simulator could not start: %1").arg(sim->errorString());
                 return false;
             }
             m_simulator = sim;
-            emit statusMessage(tr("Built-in simulator listening on %1.")
-                                   .arg(m_simulator->baseUrl().toString()));
+            emit statusMessage(
+                tr("Built-in simulator listening on %1.").arg(m_simulator->baseUrl().toString()));
         }
         m_plan.sut.baseUrl = m_simulator->baseUrl().toString();
         if (m_plan.sut.model.isEmpty())
@@ -272,7 +273,8 @@ void ProjectRunner::onFinished(RunStatus status)
                                      info.endedMonoNs, &d.error);
             return d;
         },
-        [this, fr, runId, completed = summary.completed, measured = summary.measured](Done d) mutable {
+        [this, fr, runId, completed = summary.completed,
+         measured = summary.measured](Done d) mutable {
             // Everything is committed: closing only ends the writer's (GUI-owned) thread.
             m_writer->close();
             delete m_writer;

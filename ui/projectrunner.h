@@ -21,9 +21,9 @@ struct FinishedRun
     RunPlan plan; // with the URL the run really used (the simulator's port, for instance)
     QList<RequestRecord> records;
     RunStatus status = RunStatus::Failed;
-    RunInfo info;      // name, times, status, snapshot, summary; id > 0 when stored in the file
+    RunInfo info; // name, times, status, snapshot, summary; id > 0 when stored in the file
     QString datasetHash;
-    QString message;   // why it failed or was interrupted; empty when completed
+    QString message; // why it failed or was interrupted; empty when completed
 };
 
 // Takes a run plan from "Run" to a finished run without blocking the GUI thread: the dataset is

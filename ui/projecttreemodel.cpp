@@ -95,7 +95,10 @@ int ProjectTreeModel::rowCount(const QModelIndex &parent) const
     return int(m_nodes[p].children.size());
 }
 
-int ProjectTreeModel::columnCount(const QModelIndex &) const { return 1; }
+int ProjectTreeModel::columnCount(const QModelIndex &) const
+{
+    return 1;
+}
 
 QString ProjectTreeModel::labelFor(const Node &n) const
 {
@@ -146,8 +149,9 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
         }
         if (n.kind == EntityKind::Sut) {
             if (const DocSut *s = m_document->sut(n.id))
-                return s->config.builtInSimulator ? tr("Built-in simulator (started when a run uses it)")
-                                                  : s->config.baseUrl;
+                return s->config.builtInSimulator
+                           ? tr("Built-in simulator (started when a run uses it)")
+                           : s->config.baseUrl;
         }
         return labelFor(n);
     case Qt::DecorationRole: {

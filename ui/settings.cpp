@@ -20,9 +20,9 @@ constexpr auto kProjectDir = "paths/projectDirectory"_L1;
 
 Settings::Settings() : m_settings(new QSettings) {}
 
-Settings::Settings(const QString &iniPath) : m_settings(new QSettings(iniPath, QSettings::IniFormat))
-{
-}
+Settings::Settings(const QString &iniPath)
+    : m_settings(new QSettings(iniPath, QSettings::IniFormat))
+{}
 
 Settings::~Settings()
 {
@@ -30,10 +30,19 @@ Settings::~Settings()
     delete m_settings;
 }
 
-QString Settings::language() const { return m_settings->value(kLanguage).toString(); }
-void Settings::setLanguage(const QString &code) { m_settings->setValue(kLanguage, code); }
+QString Settings::language() const
+{
+    return m_settings->value(kLanguage).toString();
+}
+void Settings::setLanguage(const QString &code)
+{
+    m_settings->setValue(kLanguage, code);
+}
 
-QStringList Settings::recentProjects() const { return m_settings->value(kRecent).toStringList(); }
+QStringList Settings::recentProjects() const
+{
+    return m_settings->value(kRecent).toStringList();
+}
 
 void Settings::addRecentProject(const QString &path)
 {
@@ -54,10 +63,19 @@ void Settings::removeRecentProject(const QString &path)
     m_settings->setValue(kRecent, list);
 }
 
-void Settings::clearRecentProjects() { m_settings->remove(kRecent); }
+void Settings::clearRecentProjects()
+{
+    m_settings->remove(kRecent);
+}
 
-QByteArray Settings::windowGeometry() const { return m_settings->value(kGeometry).toByteArray(); }
-void Settings::setWindowGeometry(const QByteArray &geometry) { m_settings->setValue(kGeometry, geometry); }
+QByteArray Settings::windowGeometry() const
+{
+    return m_settings->value(kGeometry).toByteArray();
+}
+void Settings::setWindowGeometry(const QByteArray &geometry)
+{
+    m_settings->setValue(kGeometry, geometry);
+}
 
 QByteArray Settings::windowState() const
 {
@@ -66,7 +84,10 @@ QByteArray Settings::windowState() const
     return m_settings->value(kState).toByteArray();
 }
 
-int Settings::windowStateVersion() const { return m_settings->value(kStateVersion, 0).toInt(); }
+int Settings::windowStateVersion() const
+{
+    return m_settings->value(kStateVersion, 0).toInt();
+}
 
 void Settings::setWindowState(const QByteArray &state)
 {
@@ -74,14 +95,35 @@ void Settings::setWindowState(const QByteArray &state)
     m_settings->setValue(kStateVersion, kWindowStateVersion);
 }
 
-QString Settings::lastDatasetDirectory() const { return m_settings->value(kDatasetDir).toString(); }
-void Settings::setLastDatasetDirectory(const QString &dir) { m_settings->setValue(kDatasetDir, dir); }
-QString Settings::lastProjectDirectory() const { return m_settings->value(kProjectDir).toString(); }
-void Settings::setLastProjectDirectory(const QString &dir) { m_settings->setValue(kProjectDir, dir); }
+QString Settings::lastDatasetDirectory() const
+{
+    return m_settings->value(kDatasetDir).toString();
+}
+void Settings::setLastDatasetDirectory(const QString &dir)
+{
+    m_settings->setValue(kDatasetDir, dir);
+}
+QString Settings::lastProjectDirectory() const
+{
+    return m_settings->value(kProjectDir).toString();
+}
+void Settings::setLastProjectDirectory(const QString &dir)
+{
+    m_settings->setValue(kProjectDir, dir);
+}
 
-bool Settings::reopenLastProject() const { return m_settings->value(kReopenLast, false).toBool(); }
-void Settings::setReopenLastProject(bool reopen) { m_settings->setValue(kReopenLast, reopen); }
+bool Settings::reopenLastProject() const
+{
+    return m_settings->value(kReopenLast, false).toBool();
+}
+void Settings::setReopenLastProject(bool reopen)
+{
+    m_settings->setValue(kReopenLast, reopen);
+}
 
-void Settings::sync() { m_settings->sync(); }
+void Settings::sync()
+{
+    m_settings->sync();
+}
 
 } // namespace sb

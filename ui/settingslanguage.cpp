@@ -19,7 +19,10 @@ LanguageSwitcher::~LanguageSwitcher()
         QCoreApplication::removeTranslator(m_qt);
 }
 
-QStringList LanguageSwitcher::availableLanguages() { return {u"en"_s, u"zh_CN"_s}; }
+QStringList LanguageSwitcher::availableLanguages()
+{
+    return {u"en"_s, u"zh_CN"_s};
+}
 
 QString LanguageSwitcher::nativeName(const QString &code)
 {

@@ -11,10 +11,10 @@ namespace sb::cli {
 // and flags we accept only for compatibility must be recognised, not rejected.
 struct OptionSpec
 {
-    QString name;       // without the leading dashes
+    QString name; // without the leading dashes
     enum Kind { Flag, Value, MultiValue, Repeated } kind = Value;
     QString help;
-    QString note;       // compatibility flags: printed once when used, value ignored
+    QString note; // compatibility flags: printed once when used, value ignored
 };
 
 class Args

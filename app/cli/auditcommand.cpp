@@ -33,7 +33,10 @@ namespace sb::cli {
 namespace {
 
 std::atomic<int> g_auditInterrupts{0};
-extern "C" void onAuditSignal(int) { g_auditInterrupts.fetch_add(1); }
+extern "C" void onAuditSignal(int)
+{
+    g_auditInterrupts.fetch_add(1);
+}
 
 int fail(const QString &message, int code = 1)
 {
@@ -53,9 +56,18 @@ QList<OptionSpec> auditSpecs()
         {u"backend"_s, K::Value, u"openai | openai-chat (vllm = openai)"_s, {}},
         {u"model"_s, K::Value, u"model id (default: first of /v1/models)"_s, {}},
         {u"num-prompts"_s, K::Value, u"prompts per pass (default 32)"_s, {}},
-        {u"random-input-len"_s, K::Value, u"prompt length in tokens (words), prefix included (default 512)"_s, {}},
-        {u"random-output-len"_s, K::Value, u"output tokens per request (default 1: only TTFT matters)"_s, {}},
-        {u"max-concurrency"_s, K::Value, u"requests in flight (default 1, so requests do not interfere)"_s, {}},
+        {u"random-input-len"_s,
+         K::Value,
+         u"prompt length in tokens (words), prefix included (default 512)"_s,
+         {}},
+        {u"random-output-len"_s,
+         K::Value,
+         u"output tokens per request (default 1: only TTFT matters)"_s,
+         {}},
+        {u"max-concurrency"_s,
+         K::Value,
+         u"requests in flight (default 1, so requests do not interfere)"_s,
+         {}},
         {u"seed"_s, K::Value, u"seed of the prompt bodies (default 0)"_s, {}},
         {u"header"_s, K::Repeated, u"extra header K:V or K=V (repeatable)"_s, {}},
         {u"timeout"_s, K::Value, u"per-request timeout in seconds (default 600)"_s, {}},
@@ -131,16 +143,18 @@ int auditCacheCommand(const QStringList &argv)
     RunPlan plan;
     SutConfig &sut = plan.sut;
     if (a.has(u"backend"_s) && !apiFlavourFromName(a.value(u"backend"_s), &sut.flavour))
-        return fail(u"--backend must be openai, openai-chat or vllm, got '%1'"_s.arg(
-                        a.value(u"backend"_s)), 2);
+        return fail(
+            u"--backend must be openai, openai-chat or vllm, got '%1'"_s.arg(a.value(u"backend"_s)),
+            2);
     const bool endpointGiven = a.has(u"base-url"_s) || a.has(u"host"_s) || a.has(u"port"_s);
     QString e;
     if (a.has(u"base-url"_s)) {
         const QUrl url(a.value(u"base-url"_s));
-        if (!url.isValid() || url.host().isEmpty()
-            || (url.scheme() != "http"_L1 && url.scheme() != "https"_L1))
+        if (!url.isValid() || url.host().isEmpty() ||
+            (url.scheme() != "http"_L1 && url.scheme() != "https"_L1))
             return fail(u"--base-url must be an http:// or https:// URL, got '%1'"_s.arg(
-                            a.value(u"base-url"_s)), 2);
+                            a.value(u"base-url"_s)),
+                        2);
         sut.baseUrl = a.value(u"base-url"_s);
         while (sut.baseUrl.endsWith(u'/'))
             sut.baseUrl.chop(1);
@@ -173,7 +187,8 @@ int auditCacheCommand(const QStringList &argv)
         bool ok = false;
         seed = a.value(u"seed"_s).toULongLong(&ok);
         if (!ok)
-            return fail(u"--seed expects a non-negative integer, got '%1'"_s.arg(a.value(u"seed"_s)), 2);
+            return fail(
+                u"--seed expects a non-negative integer, got '%1'"_s.arg(a.value(u"seed"_s)), 2);
     }
     if (!e.isEmpty())
         return fail(e, 2);
@@ -259,9 +274,9 @@ int auditCacheCommand(const QStringList &argv)
     const QList<PromptItem> coldItems = itemsFor(u'A');
     const QList<PromptItem> controlItems = itemsFor(u'C');
 
-    out << "Prefix-cache audit of " << sut.baseUrl << " (model " << sut.model << "): "
-        << numPrompts << " prompts of about " << inputLen << " tokens per pass, max_tokens "
-        << outputLen << ", max concurrency " << maxConcurrency << "\n";
+    out << "Prefix-cache audit of " << sut.baseUrl << " (model " << sut.model << "): " << numPrompts
+        << " prompts of about " << inputLen << " tokens per pass, max_tokens " << outputLen
+        << ", max concurrency " << maxConcurrency << "\n";
     out.flush();
 
     g_auditInterrupts = 0;
@@ -292,7 +307,8 @@ int auditCacheCommand(const QStringList &argv)
     if (rc != 0)
         return fail(error);
 
-    const CacheAuditResult result = auditCache(passes[0].records, passes[1].records, passes[2].records);
+    const CacheAuditResult result =
+        auditCache(passes[0].records, passes[1].records, passes[2].records);
     out << result.formatText();
     out.flush();
 
@@ -305,17 +321,15 @@ int auditCacheCommand(const QStringList &argv)
                                   {u"backend"_s, QString::fromLatin1(apiFlavourName(sut.flavour))},
                                   {u"model"_s, sut.model},
                                   {u"built_in_simulator"_s, sut.builtInSimulator}};
-        j[u"parameters"_s] = QJsonObject{{u"num_prompts"_s, numPrompts},
-                                         {u"random_input_len"_s, inputLen},
-                                         {u"random_output_len"_s, outputLen},
-                                         {u"max_concurrency"_s, maxConcurrency},
-                                         {u"seed"_s, QString::number(seed)},
-                                         {u"timeout_s"_s, timeoutS}};
+        j[u"parameters"_s] =
+            QJsonObject{{u"num_prompts"_s, numPrompts},      {u"random_input_len"_s, inputLen},
+                        {u"random_output_len"_s, outputLen}, {u"max_concurrency"_s, maxConcurrency},
+                        {u"seed"_s, QString::number(seed)},  {u"timeout_s"_s, timeoutS}};
         const QString dir = QFileInfo(jsonPath).absolutePath();
         QDir().mkpath(dir);
         QSaveFile f(jsonPath);
-        if (!f.open(QIODevice::WriteOnly)
-            || f.write(QJsonDocument(j).toJson(QJsonDocument::Indented)) < 0 || !f.commit())
+        if (!f.open(QIODevice::WriteOnly) ||
+            f.write(QJsonDocument(j).toJson(QJsonDocument::Indented)) < 0 || !f.commit())
             return fail(u"cannot write %1: %2"_s.arg(jsonPath, f.errorString()));
         err << "Audit saved to " << jsonPath << "\n";
     }

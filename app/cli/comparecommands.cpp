@@ -42,11 +42,19 @@ bool writeFile(const QString &path, const QByteArray &data, QString *error)
 QList<OptionSpec> comparisonSpecs()
 {
     return {{u"project"_s, OptionSpec::Value, u"project file"_s, {}},
-            {u"runs"_s, OptionSpec::Value, u"run ids, comma-separated (see `servebench-cli runs`)"_s, {}},
-            {u"rank-by"_s, OptionSpec::Value,
+            {u"runs"_s,
+             OptionSpec::Value,
+             u"run ids, comma-separated (see `servebench-cli runs`)"_s,
+             {}},
+            {u"rank-by"_s,
+             OptionSpec::Value,
              u"metric to rank by: ttft|tpot|itl|e2el[:mean|median|p<N>], output_throughput, "
-             "request_throughput, goodput, cost_per_request ... (default ttft:p99)"_s, {}},
-            {u"baseline"_s, OptionSpec::Value, u"run id the differences are against (default: the first)"_s, {}},
+             "request_throughput, goodput, cost_per_request ... (default ttft:p99)"_s,
+             {}},
+            {u"baseline"_s,
+             OptionSpec::Value,
+             u"run id the differences are against (default: the first)"_s,
+             {}},
             {u"help"_s, OptionSpec::Flag, u"show this help"_s, {}}};
 }
 
@@ -78,7 +86,8 @@ bool loadContent(const Args &a, const QString &command, ProjectStore *store, Rep
         const qint64 base = a.value(u"baseline"_s).toLongLong();
         options.baseline = int(ids.indexOf(base));
         if (options.baseline < 0) {
-            *code = fail(command, u"--baseline %1 is not among --runs"_s.arg(a.value(u"baseline"_s)), 2);
+            *code = fail(command,
+                         u"--baseline %1 is not among --runs"_s.arg(a.value(u"baseline"_s)), 2);
             return false;
         }
     }
@@ -123,18 +132,24 @@ int reportCommand(const QStringList &argv)
     QList<OptionSpec> specs = comparisonSpecs();
     specs.append({u"html"_s, OptionSpec::Value, u"write the self-contained HTML report"_s, {}});
     specs.append({u"pdf"_s, OptionSpec::Value, u"write the PDF report (same content)"_s, {}});
-    specs.append({u"csv"_s, OptionSpec::Value,
-                  u"write the summary CSV; per-request rows go to <name>-requests.csv"_s, {}});
+    specs.append({u"csv"_s,
+                  OptionSpec::Value,
+                  u"write the summary CSV; per-request rows go to <name>-requests.csv"_s,
+                  {}});
     specs.append({u"json"_s, OptionSpec::Value, u"write the report JSON"_s, {}});
-    specs.append({u"bundle"_s, OptionSpec::Value, u"write the acceptance bundle into this new folder"_s, {}});
+    specs.append({u"bundle"_s,
+                  OptionSpec::Value,
+                  u"write the acceptance bundle into this new folder"_s,
+                  {}});
     Args a(specs);
     QString error;
     if (!a.parse(argv, &error))
         return fail(u"report"_s, error, 2);
     if (a.has(u"help"_s)) {
-        QTextStream(stdout) << "usage: servebench-cli report --project FILE --runs A[,B...] [--html F] "
-                               "[--pdf F] [--csv F] [--json F] [--bundle DIR]\n\n"
-                            << a.helpText();
+        QTextStream(stdout)
+            << "usage: servebench-cli report --project FILE --runs A[,B...] [--html F] "
+               "[--pdf F] [--csv F] [--json F] [--bundle DIR]\n\n"
+            << a.helpText();
         return 0;
     }
     ProjectStore store;
@@ -147,8 +162,9 @@ int reportCommand(const QStringList &argv)
     if (needPdf && !qobject_cast<QGuiApplication *>(QCoreApplication::instance()))
         return fail(u"report"_s, u"rendering needs a QGuiApplication"_s);
     const QMap<QString, QByteArray> charts =
-        qobject_cast<QGuiApplication *>(QCoreApplication::instance()) ? renderChartPngs(content.charts)
-                                                                      : QMap<QString, QByteArray>();
+        qobject_cast<QGuiApplication *>(QCoreApplication::instance())
+            ? renderChartPngs(content.charts)
+            : QMap<QString, QByteArray>();
     const QString html = renderHtmlReport(content, charts);
     QByteArray pdf;
     if (needPdf) {
@@ -181,7 +197,8 @@ int reportCommand(const QStringList &argv)
         if (!writeAcceptanceBundle(a.value(u"bundle"_s), content, html, pdf, &files, &error))
             return fail(u"report"_s, u"--bundle: "_s + error);
         out << "wrote acceptance bundle " << a.value(u"bundle"_s) << " (" << files.size()
-            << " files; check with: cd " << a.value(u"bundle"_s) << " && sha256sum -c MANIFEST.sha256)\n";
+            << " files; check with: cd " << a.value(u"bundle"_s)
+            << " && sha256sum -c MANIFEST.sha256)\n";
     }
     if (!a.has(u"html"_s) && !a.has(u"pdf"_s) && !a.has(u"json"_s) && !a.has(u"csv"_s) &&
         !a.has(u"bundle"_s))
@@ -195,21 +212,26 @@ int importCommand(const QStringList &argv)
 {
     Args a({{u"project"_s, OptionSpec::Value, u"project file (created when missing)"_s, {}},
             {u"vllm-json"_s, OptionSpec::Value, u"a `vllm bench serve --save-result` file"_s, {}},
-            {u"entry"_s, OptionSpec::Value, u"which result of an --append-result file (0-based)"_s, {}},
+            {u"entry"_s,
+             OptionSpec::Value,
+             u"which result of an --append-result file (0-based)"_s,
+             {}},
             {u"name"_s, OptionSpec::Value, u"name of the imported run"_s, {}},
             {u"help"_s, OptionSpec::Flag, u"show this help"_s, {}}});
     QString error;
     if (!a.parse(argv, &error))
         return fail(u"import"_s, error, 2);
     if (a.has(u"help"_s)) {
-        QTextStream(stdout) << "usage: servebench-cli import --project FILE --vllm-json RESULT.json\n\n"
-                            << a.helpText();
+        QTextStream(stdout)
+            << "usage: servebench-cli import --project FILE --vllm-json RESULT.json\n\n"
+            << a.helpText();
         return 0;
     }
     if (a.value(u"project"_s).isEmpty() || a.value(u"vllm-json"_s).isEmpty())
         return fail(u"import"_s, u"--project FILE and --vllm-json FILE are required"_s, 2);
     VllmImport imp;
-    if (!readVllmResultFile(a.value(u"vllm-json"_s), &imp, &error, a.value(u"entry"_s, u"0"_s).toInt()))
+    if (!readVllmResultFile(a.value(u"vllm-json"_s), &imp, &error,
+                            a.value(u"entry"_s, u"0"_s).toInt()))
         return fail(u"import"_s, error);
     const qint64 id = storeVllmImport(imp, a.value(u"project"_s), a.value(u"name"_s), &error);
     if (id == 0)

@@ -106,8 +106,10 @@ int billsImport(const QStringList &argv)
 {
     const QString cmd = u"bills import"_s;
     Args a(withCommon({{u"csv"_s, OptionSpec::Value, u"bill CSV file (docs/cost.md)"_s, {}},
-                       {u"sut"_s, OptionSpec::Value,
-                        u"SUT the items bill (default: shared by every SUT)"_s, {}}}));
+                       {u"sut"_s,
+                        OptionSpec::Value,
+                        u"SUT the items bill (default: shared by every SUT)"_s,
+                        {}}}));
     int code = 0;
     if (!parseArgs(&a, argv, cmd,
                    u"servebench-cli bills import --project FILE --csv FILE [--sut NAME]"_s, &code))
@@ -158,8 +160,8 @@ int billsList(const QStringList &argv)
     Args a(withCommon({{u"sut"_s, OptionSpec::Value, u"only this SUT's and shared items"_s, {}},
                        {u"json"_s, OptionSpec::Flag, u"print JSON"_s, {}}}));
     int code = 0;
-    if (!parseArgs(&a, argv, cmd, u"servebench-cli bills list --project FILE [--sut NAME] [--json]"_s,
-                   &code))
+    if (!parseArgs(&a, argv, cmd,
+                   u"servebench-cli bills list --project FILE [--sut NAME] [--json]"_s, &code))
         return code;
     ProjectStore store;
     if (!openProject(a, cmd, &store, false, &code))
@@ -225,8 +227,8 @@ void printWindow(QTextStream &out, const ProjectWindow &p, bool created = false)
     if (w.runs.isEmpty())
         out << "  no runs: unit costs will not be available\n";
     for (auto it = w.overlapRules.cbegin(); it != w.overlapRules.cend(); ++it)
-        out << u"  rule: bill item '%1' -> %2\n"_s.arg(it.key(),
-                                                       QLatin1StringView(overlapRuleName(it.value())));
+        out << u"  rule: bill item '%1' -> %2\n"_s.arg(
+            it.key(), QLatin1StringView(overlapRuleName(it.value())));
     for (const QString &problem : p.problems)
         out << "  problem: " << problem << "\n";
 }
@@ -283,8 +285,9 @@ int windowCreate(const QStringList &argv)
         bool ok = false;
         runIds = parseRunIds(a.value(u"runs"_s), &ok);
         if (!ok)
-            return fail(cmd, u"--runs '%1': expected run ids like 3,4 (see `servebench-cli runs`)"_s
-                                 .arg(a.value(u"runs"_s)),
+            return fail(cmd,
+                        u"--runs '%1': expected run ids like 3,4 (see `servebench-cli runs`)"_s.arg(
+                            a.value(u"runs"_s)),
                         2);
     } else {
         for (const QString &flag : {u"start"_s, u"end"_s, u"sut"_s})
@@ -390,8 +393,8 @@ bool parseRate(const QString &text, const QString &source, ConversionRate *out, 
     out->source = source;
     for (const QString &code : {out->from, out->to})
         if (!isCurrencyCode(code)) {
-            *error = u"--rate '%1': '%2' is not an ISO 4217 code (three upper-case letters)"_s
-                         .arg(text, code);
+            *error = u"--rate '%1': '%2' is not an ISO 4217 code (three upper-case letters)"_s.arg(
+                text, code);
             return false;
         }
     QString why;
@@ -441,12 +444,20 @@ int costCommand(const QStringList &argv)
     const QString cmd = u"cost"_s;
     Args a(withCommon(
         {{u"window"_s, OptionSpec::Value, u"test window name or id"_s, {}},
-         {u"json"_s, OptionSpec::Flag, u"print the breakdown as JSON (exact decimal strings)"_s, {}},
+         {u"json"_s,
+          OptionSpec::Flag,
+          u"print the breakdown as JSON (exact decimal strings)"_s,
+          {}},
          {u"currency"_s, OptionSpec::Value, u"report currency, e.g. USD"_s, {}},
-         {u"rate"_s, OptionSpec::Repeated, u"conversion rate FROM:TO=RATE (1 FROM = RATE TO)"_s, {}},
+         {u"rate"_s,
+          OptionSpec::Repeated,
+          u"conversion rate FROM:TO=RATE (1 FROM = RATE TO)"_s,
+          {}},
          {u"rate-source"_s, OptionSpec::Value, u"where the --rate values come from"_s, {}},
-         {u"save-rates"_s, OptionSpec::Flag,
-          u"keep --currency and --rate in the project for later breakdowns"_s, {}}}));
+         {u"save-rates"_s,
+          OptionSpec::Flag,
+          u"keep --currency and --rate in the project for later breakdowns"_s,
+          {}}}));
     int code = 0;
     if (!parseArgs(&a, argv, cmd,
                    u"servebench-cli cost --project FILE --window NAME [--json] [--currency CUR] "
@@ -457,15 +468,15 @@ int costCommand(const QStringList &argv)
     if (!requireValue(a, cmd, u"window"_s, &windowName, &code))
         return code;
     if (a.has(u"currency"_s) && !isCurrencyCode(a.value(u"currency"_s)))
-        return fail(cmd, u"--currency '%1': expected an ISO 4217 code such as USD"_s.arg(
-                             a.value(u"currency"_s)),
-                    2);
+        return fail(
+            cmd,
+            u"--currency '%1': expected an ISO 4217 code such as USD"_s.arg(a.value(u"currency"_s)),
+            2);
     QList<ConversionRate> given;
     for (const QString &text : a.values(u"rate"_s)) {
         ConversionRate r;
         QString error;
-        if (!parseRate(text, a.value(u"rate-source"_s, u"given on the command line"_s), &r,
-                       &error))
+        if (!parseRate(text, a.value(u"rate-source"_s, u"given on the command line"_s), &r, &error))
             return fail(cmd, error, 2);
         given.append(r);
     }
@@ -487,8 +498,8 @@ int costCommand(const QStringList &argv)
         return fail(cmd, costs.lastError());
     const auto window = costs.window(windowName);
     if (!window)
-        return fail(cmd, u"--window: "_s + costs.lastError() +
-                             u" (see `servebench-cli window list`)"_s);
+        return fail(cmd,
+                    u"--window: "_s + costs.lastError() + u" (see `servebench-cli window list`)"_s);
     const CostBreakdown b = costs.breakdown(*window, options);
     QTextStream out(stdout);
     if (a.has(u"json"_s))

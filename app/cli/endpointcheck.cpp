@@ -59,8 +59,8 @@ int tokenizeCount(QNetworkAccessManager &nam, const QUrl &url, const SutConfig &
     if (!apiKey.isEmpty())
         req.setRawHeader("Authorization", "Bearer " + apiKey);
     const QByteArray body =
-        QJsonDocument(QJsonObject{{u"model"_s, sut.model}, {u"prompt"_s, prompt}}).toJson(
-            QJsonDocument::Compact);
+        QJsonDocument(QJsonObject{{u"model"_s, sut.model}, {u"prompt"_s, prompt}})
+            .toJson(QJsonDocument::Compact);
     QNetworkReply *reply = nam.post(req, body);
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
@@ -84,13 +84,15 @@ double measureTokensPerWord(const SutConfig &sut, const QByteArray &apiKey, int 
     QNetworkAccessManager nam;
     constexpr int kShort = 100, kLong = 400;
     int status = 0;
-    const int a = tokenizeCount(nam, url, sut, apiKey, syntheticPrompt(kShort, 1), timeoutMs, &status);
+    const int a =
+        tokenizeCount(nam, url, sut, apiKey, syntheticPrompt(kShort, 1), timeoutMs, &status);
     if (a < 0) {
         *note = u"the server offers no POST /tokenize (HTTP %1): synthetic prompt lengths are "
                 "approximate (one token per word)"_s.arg(status);
         return 0;
     }
-    const int b = tokenizeCount(nam, url, sut, apiKey, syntheticPrompt(kLong, 1), timeoutMs, &status);
+    const int b =
+        tokenizeCount(nam, url, sut, apiKey, syntheticPrompt(kLong, 1), timeoutMs, &status);
     if (b <= a) {
         *note = u"POST /tokenize gave inconsistent counts (%1, %2): not calibrated"_s.arg(a).arg(b);
         return 0;

@@ -10,7 +10,7 @@ struct EndpointCheck
 {
     bool reachable = false; // an HTTP answer of any status came back
     int httpStatus = 0;
-    QStringList models;     // ids from GET /v1/models
+    QStringList models; // ids from GET /v1/models
     QString error;
 };
 

@@ -1,8 +1,8 @@
 #include "commands.h"
+#include "common/version.h"
 #include "comparecommands.h"
 #include "costcommands.h"
 #include "guiapplication.h"
-#include "common/version.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -29,7 +29,8 @@ void printUsage(QTextStream &out)
            "  window     create a test window over runs, list windows, set overlap rules\n"
            "  cost       cost breakdown and unit costs of a test window\n"
            "  simulate   serve the built-in OpenAI-compatible streaming simulator\n"
-           "  audit-cache  find out whether a server caches prompt prefixes (TTFT and cached_tokens)\n"
+           "  audit-cache  find out whether a server caches prompt prefixes (TTFT and "
+           "cached_tokens)\n"
            "  version    print the tool version\n\n"
            "`servebench-cli <command> --help` lists a command's options.\n";
 }

@@ -50,8 +50,8 @@ void linkEntities(ProjectStore &store, const MergedRun &m, RunInfo *meta)
     if (meta->sutId == 0) {
         StoredSut s;
         s.config = m.plan.sut;
-        s.config.name = uniqueName(m.plan.sut.name.isEmpty() ? m.plan.sut.baseUrl : m.plan.sut.name,
-                                   names);
+        s.config.name =
+            uniqueName(m.plan.sut.name.isEmpty() ? m.plan.sut.baseUrl : m.plan.sut.name, names);
         meta->sutId = store.saveSut(s);
     }
     names.clear();
@@ -63,8 +63,8 @@ void linkEntities(ProjectStore &store, const MergedRun &m, RunInfo *meta)
     if (meta->datasetId == 0) {
         StoredDataset d;
         d.name = uniqueName(m.plan.dataset.versionLabel.isEmpty()
-                                ? QString::fromLatin1(datasetKindName(m.plan.dataset.kind)) +
-                                      u' ' + m.datasetHash.left(12)
+                                ? QString::fromLatin1(datasetKindName(m.plan.dataset.kind)) + u' ' +
+                                      m.datasetHash.left(12)
                                 : m.plan.dataset.versionLabel,
                             names);
         d.contentHash = m.datasetHash;
@@ -138,14 +138,18 @@ int mergeCommand(const QStringList &argv)
     QTextStream err(stderr);
     Args a({
         {u"help"_s, OptionSpec::Flag, u"show this help"_s, {}},
-        {u"project"_s, OptionSpec::Value,
-         u"record the merged run into this project file (created when missing)"_s, {}},
+        {u"project"_s,
+         OptionSpec::Value,
+         u"record the merged run into this project file (created when missing)"_s,
+         {}},
         {u"name"_s, OptionSpec::Value, u"a name for the merged run"_s, {}},
         {u"save-result"_s, OptionSpec::Flag, u"also write the merged result JSON"_s, {}},
         {u"save-detailed"_s, OptionSpec::Flag, u"include per-request arrays in the JSON"_s, {}},
         {u"result-dir"_s, OptionSpec::Value, u"folder for the result JSON"_s, {}},
-        {u"result-filename"_s, OptionSpec::Value,
-         u"file name of the result JSON (default merged-<plan hash>.json)"_s, {}},
+        {u"result-filename"_s,
+         OptionSpec::Value,
+         u"file name of the result JSON (default merged-<plan hash>.json)"_s,
+         {}},
     });
     QString error;
     if (!a.parse(argv, &error))

@@ -146,9 +146,9 @@ int exportCommand(const QStringList &argv)
     if (!a.parse(argv, &error))
         return fail(u"export"_s, error, 2);
     if (a.has(u"help"_s)) {
-        QTextStream(stdout)
-            << "usage: servebench-cli export --project FILE --run ID --format json|csv [--output F]\n\n"
-            << a.helpText();
+        QTextStream(stdout) << "usage: servebench-cli export --project FILE --run ID --format "
+                               "json|csv [--output F]\n\n"
+                            << a.helpText();
         return 0;
     }
     const QString format = a.value(u"format"_s, u"json"_s);
@@ -160,9 +160,9 @@ int exportCommand(const QStringList &argv)
     if (!openProject(a, u"export"_s, &store, &code) ||
         !loadRunInput(a, u"export"_s, store, &in, &code))
         return code;
-    const QByteArray data = format == "csv"_L1
-                                ? requestsCsv(in)
-                                : QJsonDocument(runResultJson(in, true)).toJson(QJsonDocument::Indented);
+    const QByteArray data =
+        format == "csv"_L1 ? requestsCsv(in)
+                           : QJsonDocument(runResultJson(in, true)).toJson(QJsonDocument::Indented);
     if (!a.has(u"output"_s)) {
         QFile out;
         out.open(stdout, QIODevice::WriteOnly);

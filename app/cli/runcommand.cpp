@@ -16,14 +16,14 @@
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
-#include <QFileInfo>
-#include <QRegularExpression>
 #include <QDir>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
 #include <QHostInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QTextStream>
 #include <QTimer>
@@ -39,7 +39,10 @@ namespace sb::cli {
 namespace {
 
 std::atomic<int> g_interrupts{0};
-extern "C" void onSignal(int) { g_interrupts.fetch_add(1); }
+extern "C" void onSignal(int)
+{
+    g_interrupts.fetch_add(1);
+}
 
 int fail(const QString &message, int code = 1)
 {
@@ -69,12 +72,10 @@ QString resultPath(const RunCliOptions &o, const RunPlan &plan, const QDateTime 
     if (name.isEmpty()) {
         // vLLM's default: {backend}-{rate}qps-{model}-{date}.json
         QString model = plan.sut.model.section(u'/', -1);
-        const QString rate = plan.profile.unlimitedRate()
-                                 ? u"inf"_s
-                                 : QString::number(plan.profile.requestRate);
+        const QString rate =
+            plan.profile.unlimitedRate() ? u"inf"_s : QString::number(plan.profile.requestRate);
         name = u"%1-%2qps-%3-%4.json"_s.arg(QString::fromLatin1(apiFlavourName(plan.sut.flavour)),
-                                             rate, model,
-                                             start.toString(u"yyyyMMdd-HHmmss"_s));
+                                            rate, model, start.toString(u"yyyyMMdd-HHmmss"_s));
     }
     return o.resultDir.isEmpty() ? name : QDir(o.resultDir).filePath(name);
 }
@@ -107,7 +108,7 @@ struct Session
     QString command;
     QString transport;
     TransportKind transportKind = TransportKind::Socket; // --transport
-    ShardSetup shard; // --shard / --start-at
+    ShardSetup shard;                                    // --shard / --start-at
 };
 
 // One run of one plan, recorded into the project when one is open. Returns the report input.
@@ -184,8 +185,8 @@ bool executeRun(Session &s, RunPlan plan, qint64 sweepId, int sweepPosition, Run
             return false;
         }
         if (!s.recorder->writeError().isEmpty()) {
-            *error = u"the project file stopped accepting records: %1"_s.arg(
-                s.recorder->writeError());
+            *error =
+                u"the project file stopped accepting records: %1"_s.arg(s.recorder->writeError());
             return false;
         }
     }
@@ -208,8 +209,7 @@ bool saveResult(const RunCliOptions &opts, const RunReportInput &in, const QStri
         addRawRecords(&resultJson, in); // sharded runs: the records merge needs
     QSaveFile f(*path);
     if (!f.open(QIODevice::WriteOnly) ||
-        f.write(QJsonDocument(resultJson).toJson(QJsonDocument::Indented)) < 0 ||
-        !f.commit()) {
+        f.write(QJsonDocument(resultJson).toJson(QJsonDocument::Indented)) < 0 || !f.commit()) {
         *error = u"cannot write the result file %1: %2"_s.arg(*path, f.errorString());
         return false;
     }
@@ -330,16 +330,16 @@ int runCommand(const QStringList &argv)
                               ? syntheticPrompt(rows[i].inputTokens, plan.profile.seed + quint64(i))
                               : rows[i].prompt;
             item.inputTokens = rows[i].inputTokens;
-            item.outputTokens = rows[i].outputTokens > 0 ? rows[i].outputTokens
-                                                         : plan.dataset.randomOutputLen;
+            item.outputTokens =
+                rows[i].outputTokens > 0 ? rows[i].outputTokens : plan.dataset.randomOutputLen;
             item.sourceIndex = rows[i].line;
             session.dataset.items.append(item);
         }
         session.traceSchedule = buildTraceSchedule(rows, plan.profile.traceTimeScale);
         QFile f(plan.profile.tracePath);
         f.open(QIODevice::ReadOnly);
-        session.dataset.info.sha256 =
-            QString::fromLatin1(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex());
+        session.dataset.info.sha256 = QString::fromLatin1(
+            QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex());
         session.dataset.info.path = plan.profile.tracePath;
         session.dataset.info.itemCount = rows.size();
     } else {
@@ -426,7 +426,7 @@ int runCommand(const QStringList &argv)
             return error.isEmpty() ? 130 : fail(error);
         const double lo = baseline.summary.requestThroughput;
         const double hi = maxTp.summary.requestThroughput;
-        if (!(hi > 0)) 
+        if (!(hi > 0))
             return fail(u"the max-throughput run completed no request; nothing to sweep"_s);
 
         if (!search) {
@@ -447,7 +447,8 @@ int runCommand(const QStringList &argv)
                 p.profile.requestRate = (good + bad) / 2;
                 SweepPoint pt;
                 if (!runPoint(u"server-%1"_s.arg(p.profile.requestRate, 0, 'f', 2), p,
-                              p.profile.requestRate, &pt) && !error.isEmpty())
+                              p.profile.requestRate, &pt) &&
+                    !error.isEmpty())
                     return fail(error);
                 if (pt.validity == "VALID"_L1)
                     good = p.profile.requestRate;

@@ -20,7 +20,9 @@ QList<OptionSpec> runSpecs()
     using K = OptionSpec::Kind;
     const QString unused = u"is accepted for compatibility with vllm bench serve and not used"_s;
     auto compat = [&](const char *name, K kind, const QString &why) {
-        return OptionSpec{QString::fromLatin1(name), kind, {},
+        return OptionSpec{QString::fromLatin1(name),
+                          kind,
+                          {},
                           u"note: --%1 %2"_s.arg(QString::fromLatin1(name), why)};
     };
     return {
@@ -57,9 +59,11 @@ QList<OptionSpec> runSpecs()
         {u"extra-body"_s, K::Value, u"JSON object merged into every request body"_s, {}},
         {u"header"_s, K::Repeated, u"extra header K:V or K=V (repeatable)"_s, {}},
         {u"timeout"_s, K::Value, u"per-request timeout in seconds (default 600)"_s, {}},
-        {u"transport"_s, K::Value,
+        {u"transport"_s,
+         K::Value,
          u"HTTP client: socket (default; epoll, kernel receive times) | qnam (Qt's manager "
-         "pool: use it for proxies)"_s, {}},
+         "pool: use it for proxies)"_s,
+         {}},
         {u"goodput"_s, K::MultiValue, u"SLOs, e.g. ttft:200 tpot:50 e2el:1000 (ms)"_s, {}},
         {u"percentile-metrics"_s, K::Value, u"comma list of ttft,tpot,itl,e2el"_s, {}},
         {u"metric-percentiles"_s, K::Value, u"comma list of percentiles (default 99)"_s, {}},
@@ -69,26 +73,53 @@ QList<OptionSpec> runSpecs()
         {u"result-dir"_s, K::Value, u"folder for the result JSON"_s, {}},
         {u"result-filename"_s, K::Value, u"file name of the result JSON"_s, {}},
         {u"name"_s, K::Value, u"a name for this run"_s, {}},
-        {u"project"_s, K::Value, u"record the run into this project file (created when missing)"_s, {}},
+        {u"project"_s,
+         K::Value,
+         u"record the run into this project file (created when missing)"_s,
+         {}},
         {u"dataset-version"_s, K::Value, u"a version label for the dataset"_s, {}},
-        {u"with-replacement"_s, K::Flag, u"sample prompts with replacement when more are needed"_s, {}},
+        {u"with-replacement"_s,
+         K::Flag,
+         u"sample prompts with replacement when more are needed"_s,
+         {}},
         {u"ramp-up-strategy"_s, K::Value, u"linear | exponential request-rate ramp-up"_s, {}},
         {u"ramp-up-start-rps"_s, K::Value, u"ramp-up start rate"_s, {}},
         {u"ramp-up-end-rps"_s, K::Value, u"ramp-up end rate"_s, {}},
-        {u"trace"_s, K::Value, u"replay arrivals from a JSONL trace {timestamp, input_tokens, output_tokens | prompt}"_s, {}},
+        {u"trace"_s,
+         K::Value,
+         u"replay arrivals from a JSONL trace {timestamp, input_tokens, output_tokens | prompt}"_s,
+         {}},
         {u"trace-time-scale"_s, K::Value, u"multiply trace times (0.5 = twice as fast)"_s, {}},
         {u"mlperf-preset"_s, K::Value, u"MLPerf latency limits, e.g. llama2-70b-server"_s, {}},
         {u"ttft-slo-ms"_s, K::Value, u"scenario TTFT bound (ms) at --slo-percentile"_s, {}},
         {u"tpot-slo-ms"_s, K::Value, u"scenario TPOT bound (ms) at --slo-percentile"_s, {}},
-        {u"slo-percentile"_s, K::Value, u"percentile of the scenario bounds (default 99; single-stream 90)"_s, {}},
+        {u"slo-percentile"_s,
+         K::Value,
+         u"percentile of the scenario bounds (default 99; single-stream 90)"_s,
+         {}},
         {u"min-query-count"_s, K::Value, u"scenario minimum query count"_s, {}},
         {u"min-duration"_s, K::Value, u"scenario minimum duration in seconds"_s, {}},
-        {u"sweep"_s, K::Value, u"N: synchronous baseline, max throughput, then N rates between"_s, {}},
-        {u"find-max-valid-rate"_s, K::Flag, u"search the highest Server rate that stays VALID"_s, {}},
-        {u"rate-tolerance"_s, K::Value, u"bisection stops when the bracket is below this fraction (default 0.05)"_s, {}},
+        {u"sweep"_s,
+         K::Value,
+         u"N: synchronous baseline, max throughput, then N rates between"_s,
+         {}},
+        {u"find-max-valid-rate"_s,
+         K::Flag,
+         u"search the highest Server rate that stays VALID"_s,
+         {}},
+        {u"rate-tolerance"_s,
+         K::Value,
+         u"bisection stops when the bracket is below this fraction (default 0.05)"_s,
+         {}},
         {u"sut-name"_s, K::Value, u"a name for the system under test"_s, {}},
-        {u"shard"_s, K::Value, u"I/N: issue agent I's share of the plan (0-based; see docs/distributed.md)"_s, {}},
-        {u"start-at"_s, K::Value, u"EPOCH_MS: start the schedule at this UTC time (agents start together)"_s, {}},
+        {u"shard"_s,
+         K::Value,
+         u"I/N: issue agent I's share of the plan (0-based; see docs/distributed.md)"_s,
+         {}},
+        {u"start-at"_s,
+         K::Value,
+         u"EPOCH_MS: start the schedule at this UTC time (agents start together)"_s,
+         {}},
         compat("tokenizer", K::Value,
                u"is not used: token counts come from the server's usage (or chunk counts)"_s),
         compat("tokenizer-mode", K::Value, unused),
@@ -144,8 +175,8 @@ bool parseRunOptions(const QStringList &argv, RunPlan *plan, RunCliOptions *opts
     DatasetSpec &d = plan->dataset;
 
     if (a.has(u"backend"_s) && !apiFlavourFromName(a.value(u"backend"_s), &sut.flavour)) {
-        *error = u"--backend must be openai, openai-chat or vllm, got '%1'"_s.arg(
-            a.value(u"backend"_s));
+        *error =
+            u"--backend must be openai, openai-chat or vllm, got '%1'"_s.arg(a.value(u"backend"_s));
         return false;
     }
     opts->endpointGiven = a.has(u"base-url"_s) || a.has(u"host"_s) || a.has(u"port"_s);
@@ -187,8 +218,7 @@ bool parseRunOptions(const QStringList &argv, RunPlan *plan, RunCliOptions *opts
     if (qEnvironmentVariableIsSet("OPENAI_API_KEY"))
         sut.apiKeyRef = u"env:OPENAI_API_KEY"_s;
 
-    if (a.has(u"dataset-name"_s) &&
-        !datasetKindFromName(a.value(u"dataset-name"_s), &d.kind)) {
+    if (a.has(u"dataset-name"_s) && !datasetKindFromName(a.value(u"dataset-name"_s), &d.kind)) {
         *error = u"--dataset-name must be random, sharegpt or custom, got '%1'"_s.arg(
             a.value(u"dataset-name"_s));
         return false;
@@ -244,7 +274,8 @@ bool parseRunOptions(const QStringList &argv, RunPlan *plan, RunCliOptions *opts
         {p.timeoutS <= 0, "--timeout must be positive"},
         {d.randomInputLen < 1, "--random-input-len must be at least 1"},
         {d.randomOutputLen < 1, "--random-output-len must be at least 1"},
-        {d.randomRangeRatio < 0 || d.randomRangeRatio >= 1, "--random-range-ratio must be in [0, 1)"},
+        {d.randomRangeRatio < 0 || d.randomRangeRatio >= 1,
+         "--random-range-ratio must be in [0, 1)"},
         {d.randomPrefixLen < 0, "--random-prefix-len must not be negative"},
     };
     for (const auto &c : checks) {
@@ -254,8 +285,8 @@ bool parseRunOptions(const QStringList &argv, RunPlan *plan, RunCliOptions *opts
         }
     }
     if (a.has(u"arrival"_s) && !arrivalFromName(a.value(u"arrival"_s), &p.arrival)) {
-        *error = u"--arrival must be poisson, gamma or constant, got '%1'"_s.arg(
-            a.value(u"arrival"_s));
+        *error =
+            u"--arrival must be poisson, gamma or constant, got '%1'"_s.arg(a.value(u"arrival"_s));
         return false;
     }
     if (!a.has(u"arrival"_s) && p.burstiness != 1.0)
@@ -410,7 +441,8 @@ bool parseRunOptions(const QStringList &argv, RunPlan *plan, RunCliOptions *opts
             return false;
         }
         if (p.ttftSloMs < 0 && p.tpotSloMs < 0 && p.mlperfPreset.isEmpty()) {
-            *error = u"--find-max-valid-rate needs --ttft-slo-ms, --tpot-slo-ms or --mlperf-preset"_s;
+            *error =
+                u"--find-max-valid-rate needs --ttft-slo-ms, --tpot-slo-ms or --mlperf-preset"_s;
             return false;
         }
     }

@@ -21,10 +21,10 @@ struct RunCliOptions
     QString project;
     // --transport: the HTTP client, "socket" (default) or "qnam" (run/runcontroller.h names)
     QString transport = QStringLiteral("socket");
-    int shardIndex = 0;           // --shard I/N: this agent's share of the plan
+    int shardIndex = 0; // --shard I/N: this agent's share of the plan
     int shardCount = 1;
-    qint64 startAtMs = 0;         // --start-at EPOCH_MS: shared start (UTC ms); 0 = now
-    int sweep = 0;                // --sweep N
+    qint64 startAtMs = 0; // --start-at EPOCH_MS: shared start (UTC ms); 0 = now
+    int sweep = 0;        // --sweep N
     bool findMaxValidRate = false;
     double rateTolerance = 0.05;
     QStringList notes; // compatibility flags that were accepted but not used

@@ -6,6 +6,6 @@
 namespace sb::cli {
 using sb::formatRunReport;
 using sb::requestsCsv;
-using sb::runResultJson;
 using sb::RunReportInput;
+using sb::runResultJson;
 } // namespace sb::cli

@@ -75,8 +75,9 @@ bool prepareShard(const RunCliOptions &opts, RunPlan *plan, LoadedDataset *datas
         const qint64 target = opts.startAtMs * kMsNs;
         const qint64 now = setup.anchor.wallNs;
         if (now - target > kStartAtLateLimitNs) {
-            *error = u"--start-at %1 passed %2 s ago: give a time in the future"_s.arg(
-                opts.startAtMs).arg(double(now - target) / 1e9, 0, 'f', 1);
+            *error =
+                u"--start-at %1 passed %2 s ago: give a time in the future"_s.arg(opts.startAtMs)
+                    .arg(double(now - target) / 1e9, 0, 'f', 1);
             return false;
         }
         setup.startAtMono = setup.anchor.toMono(target);

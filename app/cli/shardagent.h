@@ -20,8 +20,8 @@ struct RunCliOptions;
 // anchor and offset, and the shared start.
 struct ShardSetup
 {
-    bool active = false;   // --shard or --start-at given
-    QJsonObject block;     // the snapshot's "shard" block, without the start fields
+    bool active = false; // --shard or --start-at given
+    QJsonObject block;   // the snapshot's "shard" block, without the start fields
     ClockAnchor anchor;
     qint64 startAtMono = 0; // 0: RunController's own "now + a little"
 };

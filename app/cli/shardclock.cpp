@@ -21,7 +21,10 @@ qint64 readClock(clockid_t id)
     return qint64(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-qint64 wallNow() { return readClock(CLOCK_REALTIME); }
+qint64 wallNow()
+{
+    return readClock(CLOCK_REALTIME);
+}
 
 qint64 parseInt64(const QJsonValue &v, bool *ok)
 {
@@ -53,12 +56,12 @@ ClockAnchor ClockAnchor::now()
 
 QJsonObject ClockAnchor::toJson() const
 {
-    return QJsonObject{{u"wall_utc_ns"_s, QString::number(wallNs)},
-                       {u"monotonic_ns"_s, QString::number(monoNs)},
-                       {u"read_span_ns"_s, readSpanNs},
-                       {u"wall_utc"_s, QDateTime::fromMSecsSinceEpoch(wallNs / 1'000'000,
-                                                                       QTimeZone::utc())
-                                           .toString(Qt::ISODateWithMs)}};
+    return QJsonObject{
+        {u"wall_utc_ns"_s, QString::number(wallNs)},
+        {u"monotonic_ns"_s, QString::number(monoNs)},
+        {u"read_span_ns"_s, readSpanNs},
+        {u"wall_utc"_s, QDateTime::fromMSecsSinceEpoch(wallNs / 1'000'000, QTimeZone::utc())
+                            .toString(Qt::ISODateWithMs)}};
 }
 
 bool ClockAnchor::fromJson(const QJsonObject &o, ClockAnchor *out)
@@ -156,9 +159,9 @@ ClockOffset measureHttpDateOffset(const QUrl &url,
                 return;
             }
             if (date.isEmpty() || !parseHttpDate(date, &dateS)) {
-                failure = date.isEmpty() ? u"the server sends no Date header"_s
-                                         : u"unreadable Date header '%1'"_s.arg(
-                                               QString::fromLatin1(date));
+                failure = date.isEmpty()
+                              ? u"the server sends no Date header"_s
+                              : u"unreadable Date header '%1'"_s.arg(QString::fromLatin1(date));
                 loop.quit();
                 return;
             }
@@ -206,7 +209,8 @@ ClockOffset measureHttpDateOffset(const QUrl &url,
         // One reading: the server's clock was in [date, date + 1 s) during the exchange.
         const Probe &p = probes.constLast();
         result.method = u"single-date"_s;
-        result.offsetNs = p.sendNs + (p.recvNs - p.sendNs) / 2 - (p.dateS * 1'000'000'000 + 500'000'000);
+        result.offsetNs =
+            p.sendNs + (p.recvNs - p.sendNs) / 2 - (p.dateS * 1'000'000'000 + 500'000'000);
         result.uncertaintyNs = 500'000'000 + (p.recvNs - p.sendNs) / 2;
         result.note = u"HTTP Date has 1 s resolution and no second change was seen: the offset "
                       "is known to ±0.5 s only"_s;

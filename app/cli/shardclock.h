@@ -14,9 +14,9 @@ namespace sb::cli {
 // something on a shared axis through such a pair: utc = wallNs + (mono - monoNs).
 struct ClockAnchor
 {
-    qint64 wallNs = 0;      // CLOCK_REALTIME, ns since the Unix epoch (UTC)
-    qint64 monoNs = 0;      // CLOCK_MONOTONIC, ns; the midpoint of two reads around wallNs
-    qint64 readSpanNs = 0;  // the two monotonic reads were this far apart (the pair's error)
+    qint64 wallNs = 0;     // CLOCK_REALTIME, ns since the Unix epoch (UTC)
+    qint64 monoNs = 0;     // CLOCK_MONOTONIC, ns; the midpoint of two reads around wallNs
+    qint64 readSpanNs = 0; // the two monotonic reads were this far apart (the pair's error)
 
     static ClockAnchor now();
     qint64 toWall(qint64 mono) const { return wallNs + (mono - monoNs); }
@@ -53,7 +53,8 @@ struct ClockOffset
 // one, which bounds the offset to about one probe interval plus a round trip. Blocks for at
 // most timeoutMs (one second edge needs up to ~1 s). A server without a Date header gives
 // source "none" with a note.
-ClockOffset measureHttpDateOffset(const QUrl &url, const QList<QPair<QByteArray, QByteArray>> &headers,
+ClockOffset measureHttpDateOffset(const QUrl &url,
+                                  const QList<QPair<QByteArray, QByteArray>> &headers,
                                   int timeoutMs, int intervalMs = 5);
 
 // Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) into seconds since the epoch; false

@@ -71,17 +71,20 @@ bool mergeShardRuns(const QList<ShardRun> &runs, MergedRun *out, QString *error)
             count = n;
         } else if (h != hash) {
             *error = u"%1 belongs to another plan than %2 (plan hash %3… against %4…): shards "
-                     "merge only when every agent ran the same command apart from --shard"_s
-                         .arg(r.source, runs.first().source, h.left(12), hash.left(12));
+                     "merge only when every agent ran the same command apart from --shard"_s.arg(
+                         r.source, runs.first().source, h.left(12), hash.left(12));
             return false;
         } else if (n != count) {
-            *error = u"%1 is a shard of %2 agents, %3 one of %4"_s.arg(r.source).arg(n).arg(
-                runs.first().source).arg(count);
+            *error = u"%1 is a shard of %2 agents, %3 one of %4"_s.arg(r.source)
+                         .arg(n)
+                         .arg(runs.first().source)
+                         .arg(count);
             return false;
         }
         if (a.index >= n) {
-            *error = u"%1: shard index %2 is not below the agent count %3"_s.arg(r.source).arg(
-                a.index).arg(n);
+            *error = u"%1: shard index %2 is not below the agent count %3"_s.arg(r.source)
+                         .arg(a.index)
+                         .arg(n);
             return false;
         }
         if (seen.contains(a.index)) {
@@ -146,8 +149,8 @@ bool mergeShardRuns(const QList<ShardRun> &runs, MergedRun *out, QString *error)
                 return false;
             }
             r.index = a.index + r.index * count;
-            for (qint64 *t : {&r.tSched, &r.tQueued, &r.tDispatch, &r.tSend, &r.tFirst, &r.tLast,
-                              &r.tEnd}) {
+            for (qint64 *t :
+                 {&r.tSched, &r.tQueued, &r.tDispatch, &r.tSend, &r.tFirst, &r.tLast, &r.tEnd}) {
                 if (*t != 0)
                     *t = toAxis(a, *t);
             }
@@ -165,8 +168,8 @@ bool mergeShardRuns(const QList<ShardRun> &runs, MergedRun *out, QString *error)
               [](const RequestRecord &a, const RequestRecord &b) { return a.index < b.index; });
     for (qsizetype i = 1; i < m.records.size(); ++i) {
         if (m.records.at(i).index == m.records.at(i - 1).index) {
-            *error = u"request %1 was recorded twice: the shards overlap"_s.arg(
-                m.records.at(i).index);
+            *error =
+                u"request %1 was recorded twice: the shards overlap"_s.arg(m.records.at(i).index);
             return false;
         }
     }
@@ -197,8 +200,10 @@ bool mergeShardRuns(const QList<ShardRun> &runs, MergedRun *out, QString *error)
     QJsonObject snapshot = m.plan.toJson();
     snapshot[u"dataset_info"_s] = m.datasetInfo;
     // One command reproduces the merged run: each agent's command with its own --shard.
-    snapshot[u"command"_s] = first.value(u"command"_s).toString().replace(
-        u"--shard %1/%2"_s.arg(agents.first().index).arg(count), u"--shard I/%1"_s.arg(count));
+    snapshot[u"command"_s] = first.value(u"command"_s)
+                                 .toString()
+                                 .replace(u"--shard %1/%2"_s.arg(agents.first().index).arg(count),
+                                          u"--shard I/%1"_s.arg(count));
     snapshot[u"tool_version"_s] = QString::fromLatin1(toolVersion());
     snapshot[u"merge"_s] = QJsonObject{
         {u"plan_hash"_s, hash},

@@ -18,9 +18,9 @@ struct TimeField
     qint64 RequestRecord::*member;
 };
 constexpr TimeField kTimes[] = {
-    {"t_sched", &RequestRecord::tSched}, {"t_queued", &RequestRecord::tQueued},
+    {"t_sched", &RequestRecord::tSched},       {"t_queued", &RequestRecord::tQueued},
     {"t_dispatch", &RequestRecord::tDispatch}, {"t_send", &RequestRecord::tSend},
-    {"t_first", &RequestRecord::tFirst}, {"t_last", &RequestRecord::tLast},
+    {"t_first", &RequestRecord::tFirst},       {"t_last", &RequestRecord::tLast},
     {"t_end", &RequestRecord::tEnd},
 };
 
@@ -54,8 +54,8 @@ QJsonArray rawRecordsJson(const QList<RequestRecord> &records, qint64 baseNs)
         for (const auto &f : kInts)
             o[QLatin1StringView(f.key)] = r.*f.member;
         if (!r.chunkTimes.isEmpty() || !r.chunkTokens.isEmpty())
-            o[u"chunks"_s] = QString::fromLatin1(
-                encodeChunks(r.chunkTimes, r.chunkTokens, r.tSend).toBase64());
+            o[u"chunks"_s] =
+                QString::fromLatin1(encodeChunks(r.chunkTimes, r.chunkTokens, r.tSend).toBase64());
         o[u"request_id"_s] = r.requestId;
         o[u"input_source"_s] = QString::fromLatin1(tokenSourceName(r.inputSource));
         o[u"output_source"_s] = QString::fromLatin1(tokenSourceName(r.outputSource));
@@ -88,8 +88,7 @@ bool rawRecordsFromJson(const QJsonArray &array, qint64 baseNs, QList<RequestRec
         }
         for (const auto &f : kInts)
             r.*f.member = qint32(o.value(QLatin1StringView(f.key)).toInt(r.*f.member));
-        const QByteArray blob =
-            QByteArray::fromBase64(o.value(u"chunks"_s).toString().toLatin1());
+        const QByteArray blob = QByteArray::fromBase64(o.value(u"chunks"_s).toString().toLatin1());
         QString codecError;
         if (!decodeChunks(blob, r.tSend, &r.chunkTimes, &r.chunkTokens, &codecError)) {
             *error = u"raw_records[%1]: bad chunk data (%2)"_s.arg(i).arg(codecError);
@@ -119,7 +118,8 @@ bool loadJson(const QString &path, const QByteArray &bytes, QList<ShardRun> *out
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
     if (!doc.isObject()) {
-        *error = u"%1 is neither a project file nor a result JSON (%2)"_s.arg(path, pe.errorString());
+        *error =
+            u"%1 is neither a project file nor a result JSON (%2)"_s.arg(path, pe.errorString());
         return false;
     }
     const QJsonObject o = doc.object();

@@ -21,10 +21,10 @@ bool rawRecordsFromJson(const QJsonArray &array, qint64 baseNs, QList<RequestRec
 // One agent's run as merge reads it, from a result JSON or a project file.
 struct ShardRun
 {
-    QString source;       // "file.json" or "project.sbproj#run 3"
-    QJsonObject snapshot; // the agent's snapshot: its own plan plus the "shard" block
+    QString source;               // "file.json" or "project.sbproj#run 3"
+    QJsonObject snapshot;         // the agent's snapshot: its own plan plus the "shard" block
     QList<RequestRecord> records; // as recorded: local indices, the agent's monotonic ns
-    QString status;       // completed | interrupted | failed
+    QString status;               // completed | interrupted | failed
     QString host;
 
     QJsonObject shard() const;

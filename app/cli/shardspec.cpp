@@ -135,16 +135,15 @@ bool assignShard(const ShardSpec &spec, const RunPlan &full, const QList<PromptI
         *error = u"--shard with --duration or --warmup-seconds needs Poisson arrivals or a closed "
                  "loop: a %1 schedule is divided request by request, so give --num-prompts and "
                  "--warmup-requests instead"_s.arg(!traceSchedule.isEmpty() ? u"trace"_s
-                                                   : p.unlimitedRate() ? u"unlimited-rate"_s
-                                                                       : u"non-Poisson"_s);
+                                                   : p.unlimitedRate()      ? u"unlimited-rate"_s
+                                                                            : u"non-Poisson"_s);
         return false;
     }
 
     // Requests: the plan's warm-ups come first (global indices 0..W-1), then the measured ones.
     const int totalWarmup = std::max(0, p.warmupRequests);
-    const int totalMeasured = !traceSchedule.isEmpty()
-                                  ? int(traceSchedule.size()) - totalWarmup
-                                  : std::max(0, p.numPrompts);
+    const int totalMeasured = !traceSchedule.isEmpty() ? int(traceSchedule.size()) - totalWarmup
+                                                       : std::max(0, p.numPrompts);
     const int total = totalWarmup + totalMeasured;
     if (p.durationS <= 0 && totalMeasured < n) {
         *error = u"--shard %1: the plan has %2 measured requests, fewer than the %3 agents"_s
@@ -160,9 +159,9 @@ bool assignShard(const ShardSpec &spec, const RunPlan &full, const QList<PromptI
 
     // A duration-bound run has no fixed count: items are cycled by local index, so the agent
     // takes every N-th item of a long enough list.
-    const int localCount =
-        p.durationS > 0 ? std::max<int>(int(items.size()), shardShare(total, me, n))
-                        : shardShare(total, me, n);
+    const int localCount = p.durationS > 0
+                               ? std::max<int>(int(items.size()), shardShare(total, me, n))
+                               : shardShare(total, me, n);
     for (int i = 0; i < localCount; ++i)
         a.items.append(items.at(int((qint64(me) + qint64(i) * n) % items.size())));
 

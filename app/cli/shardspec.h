@@ -46,10 +46,10 @@ struct ShardAssignment
 {
     ShardSpec spec;
     ShardMode mode = ShardMode::Interleave;
-    RunPlan plan;              // the agent's own plan (its rate, seed, counts, concurrency)
-    QList<PromptItem> items;   // the agent's prompts, in its issue order
-    QList<qint64> schedule;    // Interleave: the agent's send offsets (ns); else empty
-    int warmupRequests = 0;    // of the agent's requests, the first ones that are warm-up
+    RunPlan plan;            // the agent's own plan (its rate, seed, counts, concurrency)
+    QList<PromptItem> items; // the agent's prompts, in its issue order
+    QList<qint64> schedule;  // Interleave: the agent's send offsets (ns); else empty
+    int warmupRequests = 0;  // of the agent's requests, the first ones that are warm-up
     int measuredRequests = 0;
 
     // {"index", "count", "mode", ...}: stored in the agent's snapshot.

@@ -63,8 +63,9 @@ bool parseInt(const QCommandLineParser &p, const QString &name, int min, int max
     bool ok = false;
     const int v = p.value(name).toInt(&ok);
     if (!ok || v < min || v > max) {
-        *error = u"--%1: expected an integer in [%2, %3], got '%4'"_s.arg(name).arg(min).arg(max).arg(
-            p.value(name));
+        *error =
+            u"--%1: expected an integer in [%2, %3], got '%4'"_s.arg(name).arg(min).arg(max).arg(
+                p.value(name));
         return false;
     }
     *out = v;
@@ -83,8 +84,9 @@ int simulateCommand(const QStringList &args)
 
     QCommandLineParser p;
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    p.setApplicationDescription(u"Serve the built-in OpenAI-compatible streaming simulator "
-                                "(/v1/completions, /v1/chat/completions, /v1/models, /tokenize)."_s);
+    p.setApplicationDescription(
+        u"Serve the built-in OpenAI-compatible streaming simulator "
+        "(/v1/completions, /v1/chat/completions, /v1/models, /tokenize)."_s);
     const QCommandLineOption help(QStringList{u"h"_s, u"help"_s}, u"Show this help."_s);
     p.addOption(help);
     p.addOptions({
@@ -93,26 +95,43 @@ int simulateCommand(const QStringList &args)
         {u"ttft-ms"_s, u"Time to first token in ms (default %1)."_s.arg(c.ttftMs), u"MS"_s},
         {u"itl-ms"_s, u"Gap between token chunks in ms (default %1)."_s.arg(c.itlMs), u"MS"_s},
         {u"jitter-ms"_s, u"Jitter added to TTFT and every gap in ms (default 0)."_s, u"MS"_s},
-        {u"jitter-dist"_s, u"Jitter distribution: uniform (+-jitter) or gaussian (sigma)."_s, u"DIST"_s},
-        {u"tokens-per-chunk"_s, u"Tokens per chunk, as with speculative decoding (default 1)."_s, u"K"_s},
-        {u"capacity"_s, u"Concurrent sequences; more requests queue FIFO (default 0 = unlimited)."_s, u"N"_s},
-        {u"prefill-ms-per-token"_s, u"Extra TTFT per prompt token not served from the prefix cache, "
-                                    "in ms (default 0)."_s, u"MS"_s},
-        {u"prefix-cache"_s, u"Model vLLM's automatic prefix caching: repeated leading blocks of a "
-                            "prompt skip prefill, and usage reports prompt_tokens_details.cached_tokens. "
-                            "Changes TTFT only with --prefill-ms-per-token > 0."_s},
-        {u"prefix-block-tokens"_s, u"Prefix-cache block size in tokens (words) (default %1)."_s.arg(c.prefixBlockTokens), u"N"_s},
-        {u"prefix-cache-blocks"_s, u"Prefix-cache capacity in blocks, least recently used evicted "
-                                   "(default %1)."_s.arg(c.prefixCacheBlocks), u"N"_s},
-        {u"default-max-tokens"_s, u"Tokens when a request gives no max_tokens (default %1)."_s.arg(c.defaultMaxTokens), u"N"_s},
-        {u"max-model-len"_s, u"Context length; longer requests get a 400 (default %1)."_s.arg(c.maxModelLen), u"N"_s},
+        {u"jitter-dist"_s, u"Jitter distribution: uniform (+-jitter) or gaussian (sigma)."_s,
+         u"DIST"_s},
+        {u"tokens-per-chunk"_s, u"Tokens per chunk, as with speculative decoding (default 1)."_s,
+         u"K"_s},
+        {u"capacity"_s,
+         u"Concurrent sequences; more requests queue FIFO (default 0 = unlimited)."_s, u"N"_s},
+        {u"prefill-ms-per-token"_s,
+         u"Extra TTFT per prompt token not served from the prefix cache, "
+         "in ms (default 0)."_s,
+         u"MS"_s},
+        {u"prefix-cache"_s,
+         u"Model vLLM's automatic prefix caching: repeated leading blocks of a "
+         "prompt skip prefill, and usage reports prompt_tokens_details.cached_tokens. "
+         "Changes TTFT only with --prefill-ms-per-token > 0."_s},
+        {u"prefix-block-tokens"_s,
+         u"Prefix-cache block size in tokens (words) (default %1)."_s.arg(c.prefixBlockTokens),
+         u"N"_s},
+        {u"prefix-cache-blocks"_s,
+         u"Prefix-cache capacity in blocks, least recently used evicted "
+         "(default %1)."_s.arg(c.prefixCacheBlocks),
+         u"N"_s},
+        {u"default-max-tokens"_s,
+         u"Tokens when a request gives no max_tokens (default %1)."_s.arg(c.defaultMaxTokens),
+         u"N"_s},
+        {u"max-model-len"_s,
+         u"Context length; longer requests get a 400 (default %1)."_s.arg(c.maxModelLen), u"N"_s},
         {u"model"_s, u"Model name served (default %1)."_s.arg(c.modelName), u"NAME"_s},
         {u"unpaced"_s, u"Write each whole response at once (client parse-ceiling tests)."_s},
-        {u"fault-rate"_s, u"Fraction of requests given a fault; KIND is http429, http500, reset, "
-                          "malformed, error-event or stall. Repeatable."_s, u"KIND=RATE"_s},
-        {u"fault-after"_s, u"Tokens before a mid-stream fault (default: half of max_tokens)."_s, u"N"_s},
+        {u"fault-rate"_s,
+         u"Fraction of requests given a fault; KIND is http429, http500, reset, "
+         "malformed, error-event or stall. Repeatable."_s,
+         u"KIND=RATE"_s},
+        {u"fault-after"_s, u"Tokens before a mid-stream fault (default: half of max_tokens)."_s,
+         u"N"_s},
         {u"seed"_s, u"Seed for jitter and fault draws (default 0)."_s, u"SEED"_s},
-        {u"duration"_s, u"Serve this many seconds; 0 = until SIGINT/SIGTERM (default 0)."_s, u"S"_s},
+        {u"duration"_s, u"Serve this many seconds; 0 = until SIGINT/SIGTERM (default 0)."_s,
+         u"S"_s},
     });
 
     auto fail = [&err](const QString &message) {
@@ -147,19 +166,19 @@ int simulateCommand(const QStringList &args)
     c.prefixCache = p.isSet(u"prefix-cache"_s);
     if (!c.prefixCache && (p.isSet(u"prefix-block-tokens"_s) || p.isSet(u"prefix-cache-blocks"_s)))
         return fail(u"--prefix-block-tokens and --prefix-cache-blocks need --prefix-cache"_s);
-    if (!parseInt(p, u"port"_s, 0, 65535, &port, &error)
-        || !parseDouble(p, u"ttft-ms"_s, 0, &c.ttftMs, &error)
-        || !parseDouble(p, u"itl-ms"_s, 0, &c.itlMs, &error)
-        || !parseDouble(p, u"jitter-ms"_s, 0, &c.jitterMs, &error)
-        || !parseInt(p, u"tokens-per-chunk"_s, 1, 1 << 20, &c.tokensPerChunk, &error)
-        || !parseInt(p, u"capacity"_s, 0, 1 << 24, &c.capacity, &error)
-        || !parseDouble(p, u"prefill-ms-per-token"_s, 0, &c.prefillMsPerToken, &error)
-        || !parseInt(p, u"default-max-tokens"_s, 1, 1 << 24, &c.defaultMaxTokens, &error)
-        || !parseInt(p, u"max-model-len"_s, 0, 1 << 30, &c.maxModelLen, &error)
-        || !parseInt(p, u"fault-after"_s, 0, 1 << 24, &c.faultAfterTokens, &error)
-        || !parseInt(p, u"prefix-block-tokens"_s, 1, 1 << 20, &c.prefixBlockTokens, &error)
-        || !parseInt(p, u"prefix-cache-blocks"_s, 0, 1 << 30, &c.prefixCacheBlocks, &error)
-        || !parseDouble(p, u"duration"_s, 0, &duration, &error))
+    if (!parseInt(p, u"port"_s, 0, 65535, &port, &error) ||
+        !parseDouble(p, u"ttft-ms"_s, 0, &c.ttftMs, &error) ||
+        !parseDouble(p, u"itl-ms"_s, 0, &c.itlMs, &error) ||
+        !parseDouble(p, u"jitter-ms"_s, 0, &c.jitterMs, &error) ||
+        !parseInt(p, u"tokens-per-chunk"_s, 1, 1 << 20, &c.tokensPerChunk, &error) ||
+        !parseInt(p, u"capacity"_s, 0, 1 << 24, &c.capacity, &error) ||
+        !parseDouble(p, u"prefill-ms-per-token"_s, 0, &c.prefillMsPerToken, &error) ||
+        !parseInt(p, u"default-max-tokens"_s, 1, 1 << 24, &c.defaultMaxTokens, &error) ||
+        !parseInt(p, u"max-model-len"_s, 0, 1 << 30, &c.maxModelLen, &error) ||
+        !parseInt(p, u"fault-after"_s, 0, 1 << 24, &c.faultAfterTokens, &error) ||
+        !parseInt(p, u"prefix-block-tokens"_s, 1, 1 << 20, &c.prefixBlockTokens, &error) ||
+        !parseInt(p, u"prefix-cache-blocks"_s, 0, 1 << 30, &c.prefixCacheBlocks, &error) ||
+        !parseDouble(p, u"duration"_s, 0, &duration, &error))
         return fail(error);
     c.port = quint16(port);
     if (p.isSet(u"jitter-dist"_s)) {
@@ -175,7 +194,8 @@ int simulateCommand(const QStringList &args)
         bool ok = false;
         c.seed = p.value(u"seed"_s).toULongLong(&ok);
         if (!ok)
-            return fail(u"--seed: expected a non-negative integer, got '%1'"_s.arg(p.value(u"seed"_s)));
+            return fail(
+                u"--seed: expected a non-negative integer, got '%1'"_s.arg(p.value(u"seed"_s)));
     }
     const QStringList faults = p.values(u"fault-rate"_s);
     for (const QString &spec : faults) {
@@ -210,10 +230,12 @@ int simulateCommand(const QStringList &args)
     QSocketNotifier *notifier = nullptr;
     if (::pipe(g_signalPipe) == 0) {
         ::fcntl(g_signalPipe[1], F_SETFL, O_NONBLOCK);
-        notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, QCoreApplication::instance());
+        notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read,
+                                       QCoreApplication::instance());
         QObject::connect(notifier, &QSocketNotifier::activated, QCoreApplication::instance(),
                          [] { QCoreApplication::quit(); });
-        struct sigaction sa{};
+        struct sigaction sa
+        {};
         sa.sa_handler = onSignal;
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, nullptr);
@@ -221,7 +243,8 @@ int simulateCommand(const QStringList &args)
     }
 #endif
     if (duration > 0)
-        QTimer::singleShot(qint64(duration * 1000), QCoreApplication::instance(), [] { QCoreApplication::quit(); });
+        QTimer::singleShot(qint64(duration * 1000), QCoreApplication::instance(),
+                           [] { QCoreApplication::quit(); });
 
     QCoreApplication::exec();
 
@@ -237,7 +260,8 @@ int simulateCommand(const QStringList &args)
 #endif
     const sb::SimCounters counters = sim.counters();
     sim.stop();
-    err << "Simulator stopped: " << counters.totalRequests << " requests on " << counters.totalConnections
-        << " connections (at most " << counters.maxOpenConnections << " open at once)\n";
+    err << "Simulator stopped: " << counters.totalRequests << " requests on "
+        << counters.totalConnections << " connections (at most " << counters.maxOpenConnections
+        << " open at once)\n";
     return 0;
 }

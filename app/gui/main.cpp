@@ -27,15 +27,20 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(u"project"_s, u"Project file to open."_s, u"[project]"_s);
-    QCommandLineOption lang(u"lang"_s, u"User interface language (en, zh_CN; empty: the system's); saved in the settings."_s,
-                            u"code"_s);
+    QCommandLineOption lang(
+        u"lang"_s,
+        u"User interface language (en, zh_CN; empty: the system's); saved in the settings."_s,
+        u"code"_s);
     QCommandLineOption run(u"run"_s, u"Start the selected run plan at once (F5)."_s);
     // Documentation screenshots: grab the window after a delay, save a PNG and quit.
-    QCommandLineOption screenshot(u"screenshot"_s, u"Save a PNG of the window and quit."_s, u"file"_s);
-    QCommandLineOption afterMs(u"after-ms"_s, u"Delay before --screenshot (ms)."_s, u"ms"_s, u"1500"_s);
-    QCommandLineOption tab(u"tab"_s, u"Tab to show before --screenshot: editor, run, results."_s, u"name"_s);
-    QCommandLineOption edit(u"edit"_s, u"Open an editor before --screenshot: sut, dataset, profile."_s,
-                            u"kind"_s);
+    QCommandLineOption screenshot(u"screenshot"_s, u"Save a PNG of the window and quit."_s,
+                                  u"file"_s);
+    QCommandLineOption afterMs(u"after-ms"_s, u"Delay before --screenshot (ms)."_s, u"ms"_s,
+                               u"1500"_s);
+    QCommandLineOption tab(u"tab"_s, u"Tab to show before --screenshot: editor, run, results."_s,
+                           u"name"_s);
+    QCommandLineOption edit(
+        u"edit"_s, u"Open an editor before --screenshot: sut, dataset, profile."_s, u"kind"_s);
     for (QCommandLineOption *o : {&screenshot, &afterMs, &tab, &edit})
         o->setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({lang, run, screenshot, afterMs, tab, edit});

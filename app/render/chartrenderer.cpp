@@ -139,7 +139,8 @@ void drawCdf(QPainter &p, const ChartSpec &spec, QSize size)
     xMax = std::ceil(xMax / niceStep(xMax, 8)) * niceStep(xMax, 8);
     ChartSpec shown = spec;
     if (fullMax > xMax)
-        shown.xLabel += u"   (x axis clipped at %1 ms; max %2 ms)"_s.arg(xMax).arg(fullMax, 0, 'f', 1);
+        shown.xLabel +=
+            u"   (x axis clipped at %1 ms; max %2 ms)"_s.arg(xMax).arg(fullMax, 0, 'f', 1);
     const Frame f = drawFrame(p, shown, size, legend);
     drawAxes(p, f, shown, xMax, 1.0, true);
     const QRectF &r = f.plot;
@@ -202,8 +203,8 @@ void drawBars(QPainter &p, const ChartSpec &spec, QSize size)
                        Qt::AlignHCenter | Qt::AlignBottom, QString::number(v, 'f', 1));
         }
         p.setFont(f.font);
-        const QString label = p.fontMetrics().elidedText(spec.categories.at(g), Qt::ElideRight,
-                                                          int(groupW) - 6);
+        const QString label =
+            p.fontMetrics().elidedText(spec.categories.at(g), Qt::ElideRight, int(groupW) - 6);
         p.drawText(QRectF(r.left() + g * groupW, r.bottom() + 4, groupW, 18),
                    Qt::AlignHCenter | Qt::AlignTop, label);
     }

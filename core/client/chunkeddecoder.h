@@ -13,7 +13,17 @@ namespace sb {
 class ChunkedDecoder
 {
 public:
-    enum class State : quint8 { Size, Extension, SizeLf, Data, DataCr, DataLf, Trailer, Done, Error };
+    enum class State : quint8 {
+        Size,
+        Extension,
+        SizeLf,
+        Data,
+        DataCr,
+        DataLf,
+        Trailer,
+        Done,
+        Error
+    };
 
     void reset()
     {
@@ -41,9 +51,10 @@ private:
     bool framingByte(char c);
 
     State m_state = State::Size;
-    qint64 m_remaining = 0;      // data bytes left in the current chunk
-    int m_sizeDigits = 0;        // hex digits of the current size line
-    int m_trailerLineLength = 0; // bytes of the current trailer line (0 = the empty line may end it)
+    qint64 m_remaining = 0; // data bytes left in the current chunk
+    int m_sizeDigits = 0;   // hex digits of the current size line
+    int m_trailerLineLength =
+        0; // bytes of the current trailer line (0 = the empty line may end it)
     const char *m_error = "";
 };
 

@@ -105,7 +105,7 @@ private:
     // Iterates members: calls f(key) with m_p at the value; f must consume the value.
     template <class F> bool members(int depth, F &&f);
 
-    bool intField(qint32 *out);  // a number that is a plain non-negative int, or any other type
+    bool intField(qint32 *out); // a number that is a plain non-negative int, or any other type
     bool stringChars(qsizetype *out); // a string (counted) or any other type (0)
     bool usage(ChunkFields *out);
     bool details(ChunkFields *out);
@@ -230,7 +230,9 @@ bool Reader::string(qsizetype *codepoints, QByteArrayView *raw, bool *escaped)
         }
         // Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF;
         // noncharacters are left to the full parser.
-        const auto cont = [](uchar b) { return (b & 0xC0) == 0x80; };
+        const auto cont = [](uchar b) {
+            return (b & 0xC0) == 0x80;
+        };
         const qsizetype left = m_end - m_p;
         const auto *u = reinterpret_cast<const uchar *>(m_p);
         if (c >= 0xC2 && c <= 0xDF) {
@@ -242,8 +244,8 @@ bool Reader::string(qsizetype *codepoints, QByteArrayView *raw, bool *escaped)
                 return false;
             if ((c == 0xE0 && u[1] < 0xA0) || (c == 0xED && u[1] > 0x9F))
                 return false;
-            const unsigned cp = (unsigned(c & 0x0F) << 12) | (unsigned(u[1] & 0x3F) << 6) |
-                                unsigned(u[2] & 0x3F);
+            const unsigned cp =
+                (unsigned(c & 0x0F) << 12) | (unsigned(u[1] & 0x3F) << 6) | unsigned(u[2] & 0x3F);
             if ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE)
                 return false;
             m_p += 3;

@@ -9,18 +9,18 @@
 #include <QWaitCondition>
 
 #include <algorithm>
-#include <utility>
 #include <cerrno>
 #include <cstring>
 #include <netdb.h>
-#include <pthread.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -45,9 +45,15 @@ constexpr int kNapBelowEvents = 64;
 // A clock-offset sample taken over a wider window than this was preempted midway.
 constexpr qint64 kOffsetWindowNs = 20'000;
 
-qint64 toNs(const timespec &ts) { return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec; }
+qint64 toNs(const timespec &ts)
+{
+    return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
 
-QString errnoText(int e) { return QString::fromLocal8Bit(std::strerror(e)); }
+QString errnoText(int e)
+{
+    return QString::fromLocal8Bit(std::strerror(e));
+}
 } // namespace
 
 struct EpollWorker::Host
@@ -98,8 +104,7 @@ struct EpollWorker::Inbox
 EpollWorker::EpollWorker(int index, bool kernelTimestamps, Finished finished)
     : m_index(index), m_kernelTimestamps(kernelTimestamps), m_finished(std::move(finished)),
       m_inbox(std::make_unique<Inbox>())
-{
-}
+{}
 
 EpollWorker::~EpollWorker()
 {
@@ -179,7 +184,8 @@ void EpollWorker::run()
     pthread_setname_np(pthread_self(), name.constData());
     std::vector<epoll_event> events(kMaxEvents);
     while (!m_stop.load(std::memory_order_relaxed)) {
-        const int n = ::epoll_wait(m_epoll, events.data(), kMaxEvents, waitTimeoutMs(monotonicNs()));
+        const int n =
+            ::epoll_wait(m_epoll, events.data(), kMaxEvents, waitTimeoutMs(monotonicNs()));
         // Taken before anything else: a read without a kernel timestamp uses this.
         m_wakeNs = monotonicNs();
         if (m_kernelTimestamps)
@@ -333,8 +339,8 @@ EpollWorker::Host *EpollWorker::hostFor(const HttpExchange &ex, QString *error)
     const QByteArray port = QByteArray::number(url.port(80));
     const int rc = ::getaddrinfo(name.constData(), port.constData(), &hints, &res);
     if (rc != 0 || !res) {
-        host->resolveError = u"cannot resolve %1: %2"_s.arg(QString::fromLatin1(name),
-                                                            QString::fromLocal8Bit(gai_strerror(rc)));
+        host->resolveError = u"cannot resolve %1: %2"_s.arg(
+            QString::fromLatin1(name), QString::fromLocal8Bit(gai_strerror(rc)));
     } else {
         for (addrinfo *a = res; a; a = a->ai_next) {
             sockaddr_storage ss{};
@@ -480,8 +486,8 @@ void EpollWorker::onConnected(Conn *c)
     c->fd = -1;
     c->watched = 0;
     openConnections.fetch_sub(1, std::memory_order_relaxed);
-    const QString first = u"cannot connect to %1: %2"_s.arg(QString::fromLatin1(c->host->key),
-                                                              errnoText(err));
+    const QString first =
+        u"cannot connect to %1: %2"_s.arg(QString::fromLatin1(c->host->key), errnoText(err));
     ++c->addr;
     QString error;
     if (c->addr < int(c->host->addrs.size()) && openConnection(c, &error) == ErrorClass::None)
@@ -514,7 +520,8 @@ void EpollWorker::trySend(Conn *c)
             dispatch(std::move(ex), host);
             return;
         }
-        fail(c, ErrorClass::Reset, u"connection lost while sending the request: %1"_s.arg(errnoText(e)));
+        fail(c, ErrorClass::Reset,
+             u"connection lost while sending the request: %1"_s.arg(errnoText(e)));
         return;
     }
     c->requestSent = true;
@@ -614,9 +621,10 @@ void EpollWorker::onReadable(Conn *c)
                      : u"connection closed by the server without a response"_s);
             return;
         }
-        fail(c, e == ETIMEDOUT ? ErrorClass::Timeout
-                : e == ECONNRESET || e == EPIPE ? ErrorClass::Reset
-                                                 : ErrorClass::Transport,
+        fail(c,
+             e == ETIMEDOUT                  ? ErrorClass::Timeout
+             : e == ECONNRESET || e == EPIPE ? ErrorClass::Reset
+                                             : ErrorClass::Transport,
              u"connection error: %1"_s.arg(errnoText(e)));
         return;
     }

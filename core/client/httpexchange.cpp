@@ -15,13 +15,9 @@ struct HttpExchange::Sink
 };
 
 HttpExchange::HttpExchange(RequestJob &&job)
-    : m_request(serializeHttpRequest(job.url, job.headers, job.body)),
-      m_url(std::move(job.url)),
-      m_timeoutNs(job.timeoutNs),
-      m_record(std::move(job.record)),
-      m_acc(job.flavour, &m_record)
-{
-}
+    : m_request(serializeHttpRequest(job.url, job.headers, job.body)), m_url(std::move(job.url)),
+      m_timeoutNs(job.timeoutNs), m_record(std::move(job.record)), m_acc(job.flavour, &m_record)
+{}
 
 HttpExchange::Progress HttpExchange::onBytes(const char *data, qsizetype size, qint64 tRecvNs)
 {
@@ -44,8 +40,7 @@ QString HttpExchange::protocolError() const
     return u"malformed HTTP response: %1"_s.arg(QString::fromLatin1(m_parser.errorString()));
 }
 
-RequestRecord HttpExchange::finish(ErrorClass transportError, const QString &message,
-                                   qint64 tEndNs)
+RequestRecord HttpExchange::finish(ErrorClass transportError, const QString &message, qint64 tEndNs)
 {
     if (!m_parser.headComplete() && transportError == ErrorClass::None)
         transportError = ErrorClass::Reset; // no response at all is never a clean end

@@ -28,7 +28,8 @@ QByteArray hostPortKey(const QUrl &url)
     return host + ':' + QByteArray::number(defaultPort(url));
 }
 
-QByteArray serializeHttpRequest(const QUrl &url, const QList<QPair<QByteArray, QByteArray>> &headers,
+QByteArray serializeHttpRequest(const QUrl &url,
+                                const QList<QPair<QByteArray, QByteArray>> &headers,
                                 const QByteArray &body)
 {
     bool hasType = false, hasEncoding = false, hasAgent = false, hasAccept = false;

@@ -12,7 +12,8 @@ namespace sb {
 // the caller's headers, Content-Length, and defaults for what the caller did not set
 // (Content-Type: application/json, Accept-Encoding: identity — a compressed SSE stream would be
 // buffered by the decompressor — and User-Agent). The connection stays open (HTTP/1.1 default).
-QByteArray serializeHttpRequest(const QUrl &url, const QList<QPair<QByteArray, QByteArray>> &headers,
+QByteArray serializeHttpRequest(const QUrl &url,
+                                const QList<QPair<QByteArray, QByteArray>> &headers,
                                 const QByteArray &body);
 
 // "host:port" with the scheme's default port filled in; the key of a keep-alive pool.

@@ -83,8 +83,8 @@ template <class Sink> bool HttpResponseParser::feed(const char *p, qsizetype n, 
         }
         case State::Body:
             if (m_body == BodyKind::Chunked) {
-                const qsizetype used =
-                    m_chunked.feed(p, n, [&sink](const char *d, qsizetype k) { sink.onBody(d, k); });
+                const qsizetype used = m_chunked.feed(
+                    p, n, [&sink](const char *d, qsizetype k) { sink.onBody(d, k); });
                 p += used;
                 n -= used;
                 if (m_chunked.failed())

@@ -17,9 +17,15 @@ constexpr int kMaxWorkerThreads = 4;
 
 QnamTransport::QnamTransport(QObject *parent) : Transport(parent) {}
 
-QnamTransport::~QnamTransport() { shutdown(); }
+QnamTransport::~QnamTransport()
+{
+    shutdown();
+}
 
-QString QnamTransport::name() const { return u"qnam"_s; }
+QString QnamTransport::name() const
+{
+    return u"qnam"_s;
+}
 
 void QnamTransport::prepare(int maxConcurrentStreams)
 {
@@ -60,9 +66,9 @@ void QnamTransport::submit(RequestJob job)
         }
     }
     best->inFlight.fetch_add(1, std::memory_order_acq_rel);
-    QMetaObject::invokeMethod(best, [best, job = std::move(job)]() mutable {
-        best->start(std::move(job));
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        best, [best, job = std::move(job)]() mutable { best->start(std::move(job)); },
+        Qt::QueuedConnection);
 }
 
 void QnamTransport::cancelAll()

@@ -28,8 +28,7 @@ struct QnamWorker::Stream
 
 QnamWorker::QnamWorker(int managers, QObject *parent)
     : QObject(parent), m_capacity(managers * kConnectionsPerManager), m_managerCount(managers)
-{
-}
+{}
 
 QnamWorker::~QnamWorker() = default;
 

@@ -39,9 +39,15 @@ SocketTransport::SocketTransport(QObject *parent) : Transport(parent)
     m_threadsWanted = qEnvironmentVariableIntValue("SB_SOCKET_WORKERS");
 }
 
-SocketTransport::~SocketTransport() { shutdown(); }
+SocketTransport::~SocketTransport()
+{
+    shutdown();
+}
 
-QString SocketTransport::name() const { return u"socket"_s; }
+QString SocketTransport::name() const
+{
+    return u"socket"_s;
+}
 
 void SocketTransport::addCaCertificates(const QList<QSslCertificate> &certificates)
 {
@@ -93,8 +99,9 @@ void SocketTransport::submit(RequestJob job)
     if (job.url.scheme() == "https"_L1) {
         SslWorker *w = sslWorker();
         w->inFlight.fetch_add(1, std::memory_order_acq_rel);
-        QMetaObject::invokeMethod(w, [w, job = std::move(job)]() mutable { w->start(std::move(job)); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            w, [w, job = std::move(job)]() mutable { w->start(std::move(job)); },
+            Qt::QueuedConnection);
         return;
     }
     Q_ASSERT(!m_workers.empty());
@@ -130,7 +137,8 @@ void SocketTransport::shutdown()
     m_workers.clear(); // each joins its thread; open streams end as Cancelled
     if (m_ssl) {
         QMetaObject::invokeMethod(m_ssl, &SslWorker::tearDown, Qt::BlockingQueuedConnection);
-        QMetaObject::invokeMethod(m_ssl, [w = m_ssl] { delete w; }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_ssl, [w = m_ssl] { delete w; }, Qt::BlockingQueuedConnection);
         m_sslThread->quit();
         m_sslThread->wait();
         delete m_sslThread;

@@ -32,14 +32,16 @@ struct SslWorker::Conn
     bool closed = false;
 };
 
-SslWorker::SslWorker(Finished finished, QList<QSslCertificate> extraCaCertificates,
-                     QObject *parent)
+SslWorker::SslWorker(Finished finished, QList<QSslCertificate> extraCaCertificates, QObject *parent)
     : QObject(parent), m_finished(std::move(finished)), m_extraCa(std::move(extraCaCertificates))
 {
     m_buffer.resize(kReadChunk);
 }
 
-SslWorker::~SslWorker() { tearDown(); }
+SslWorker::~SslWorker()
+{
+    tearDown();
+}
 
 void SslWorker::tearDown()
 {

@@ -49,8 +49,7 @@ private:
     bool onReadyRead(Conn *c);
     void onClosed(Conn *c, QAbstractSocket::SocketError error);
     void onTimeout(Conn *c);
-    void endExchange(Conn *c, ErrorClass error, const QString &message, qint64 tEnd,
-                     bool reuse);
+    void endExchange(Conn *c, ErrorClass error, const QString &message, qint64 tEnd, bool reuse);
     void dropConn(Conn *c);
     void retry(Conn *c);
     void dispatch(std::unique_ptr<HttpExchange> ex, bool fresh);

@@ -14,7 +14,13 @@ inline qint64 monotonicNs()
     return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-inline double nsToMs(qint64 ns) { return double(ns) / 1e6; }
-inline double nsToS(qint64 ns) { return double(ns) / 1e9; }
+inline double nsToMs(qint64 ns)
+{
+    return double(ns) / 1e6;
+}
+inline double nsToS(qint64 ns)
+{
+    return double(ns) / 1e9;
+}
 
 } // namespace sb

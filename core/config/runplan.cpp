@@ -9,15 +9,13 @@ namespace sb {
 
 namespace {
 
-template <typename E>
-struct NameOf
+template <typename E> struct NameOf
 {
     E value;
     const char *name;
 };
 
-template <typename E, size_t N>
-const char *nameFor(const NameOf<E> (&table)[N], E v)
+template <typename E, size_t N> const char *nameFor(const NameOf<E> (&table)[N], E v)
 {
     for (const auto &e : table)
         if (e.value == v)
@@ -43,7 +41,7 @@ constexpr NameOf<DatasetKind> kKinds[] = {{DatasetKind::Random, "random"},
                                           {DatasetKind::ShareGpt, "sharegpt"},
                                           {DatasetKind::Custom, "custom"}};
 constexpr NameOf<LengthDistribution> kDistributions[] = {{LengthDistribution::Uniform, "uniform"},
-                                                        {LengthDistribution::Normal, "normal"}};
+                                                         {LengthDistribution::Normal, "normal"}};
 constexpr NameOf<Scenario> kScenarios[] = {{Scenario::None, "none"},
                                            {Scenario::SingleStream, "single-stream"},
                                            {Scenario::Server, "server"},
@@ -112,7 +110,10 @@ Slo sloFromJson(const QJsonObject &o)
 
 } // namespace
 
-const char *apiFlavourName(ApiFlavour f) { return nameFor(kFlavours, f); }
+const char *apiFlavourName(ApiFlavour f)
+{
+    return nameFor(kFlavours, f);
+}
 bool apiFlavourFromName(const QString &name, ApiFlavour *out)
 {
     if (name == "vllm"_L1 || name == "openai-completions"_L1) { // vLLM's default backend name
@@ -121,19 +122,46 @@ bool apiFlavourFromName(const QString &name, ApiFlavour *out)
     }
     return valueFor(kFlavours, name, out);
 }
-const char *datasetKindName(DatasetKind k) { return nameFor(kKinds, k); }
-bool datasetKindFromName(const QString &name, DatasetKind *out) { return valueFor(kKinds, name, out); }
-const char *lengthDistributionName(LengthDistribution d) { return nameFor(kDistributions, d); }
+const char *datasetKindName(DatasetKind k)
+{
+    return nameFor(kKinds, k);
+}
+bool datasetKindFromName(const QString &name, DatasetKind *out)
+{
+    return valueFor(kKinds, name, out);
+}
+const char *lengthDistributionName(LengthDistribution d)
+{
+    return nameFor(kDistributions, d);
+}
 bool lengthDistributionFromName(const QString &name, LengthDistribution *out)
 {
     return valueFor(kDistributions, name, out);
 }
-const char *scenarioName(Scenario s) { return nameFor(kScenarios, s); }
-bool scenarioFromName(const QString &name, Scenario *out) { return valueFor(kScenarios, name, out); }
-const char *arrivalName(ArrivalProcess a) { return nameFor(kArrivals, a); }
-bool arrivalFromName(const QString &name, ArrivalProcess *out) { return valueFor(kArrivals, name, out); }
-const char *rampUpStrategyName(RampUpStrategy s) { return nameFor(kRampUps, s); }
-bool rampUpStrategyFromName(const QString &name, RampUpStrategy *out) { return valueFor(kRampUps, name, out); }
+const char *scenarioName(Scenario s)
+{
+    return nameFor(kScenarios, s);
+}
+bool scenarioFromName(const QString &name, Scenario *out)
+{
+    return valueFor(kScenarios, name, out);
+}
+const char *arrivalName(ArrivalProcess a)
+{
+    return nameFor(kArrivals, a);
+}
+bool arrivalFromName(const QString &name, ArrivalProcess *out)
+{
+    return valueFor(kArrivals, name, out);
+}
+const char *rampUpStrategyName(RampUpStrategy s)
+{
+    return nameFor(kRampUps, s);
+}
+bool rampUpStrategyFromName(const QString &name, RampUpStrategy *out)
+{
+    return valueFor(kRampUps, name, out);
+}
 
 QJsonObject SutConfig::toJson() const
 {
@@ -332,7 +360,9 @@ RequestParams RequestParams::fromJson(const QJsonObject &o)
     r.ignoreEos = o.value(u"ignore_eos"_s).toBool();
     r.temperature = o.value(u"temperature"_s).toDouble(-1);
     const QJsonValue seed = o.value(u"seed"_s);
-    r.seed = seed.isString() ? seed.toString().toLongLong() : seed.isDouble() ? seed.toInteger() : -1;
+    r.seed = seed.isString()   ? seed.toString().toLongLong()
+             : seed.isDouble() ? seed.toInteger()
+                               : -1;
     r.extraBody = o.value(u"extra_body"_s).toObject();
     return r;
 }
@@ -362,8 +392,9 @@ RunPlan RunPlan::fromJson(const QJsonObject &o)
 bool looksLikeSecretKey(const QString &key)
 {
     const QString k = key.toLower();
-    static const char *const kParts[] = {"authorization", "api-key", "api_key", "apikey", "secret",
-                                         "password", "access_token", "auth_token", "bearer"};
+    static const char *const kParts[] = {"authorization", "api-key",    "api_key",
+                                         "apikey",        "secret",     "password",
+                                         "access_token",  "auth_token", "bearer"};
     for (const char *part : kParts)
         if (k.contains(QLatin1StringView(part)))
             return true;

@@ -19,7 +19,7 @@ using HeaderList = QList<QPair<QString, QString>>;
 struct SutConfig
 {
     QString name;
-    QString baseUrl; // scheme://host:port, no trailing slash
+    QString baseUrl;  // scheme://host:port, no trailing slash
     QString endpoint; // path, e.g. /v1/completions
     ApiFlavour flavour = ApiFlavour::Completions;
     QString model;
@@ -56,18 +56,18 @@ bool lengthDistributionFromName(const QString &name, LengthDistribution *out);
 struct DatasetSpec
 {
     DatasetKind kind = DatasetKind::Random;
-    QString path;           // sharegpt / custom
-    QString versionLabel;   // user's label
+    QString path;         // sharegpt / custom
+    QString versionLabel; // user's label
     int randomInputLen = 1024;
     int randomOutputLen = 128;
     double randomRangeRatio = 0.0; // vLLM: uniform in [len*(1-r), len*(1+r)]
     int randomPrefixLen = 0;
-    int sharegptOutputLen = -1;    // fixed output length; -1 = from the reference answer
+    int sharegptOutputLen = -1; // fixed output length; -1 = from the reference answer
     bool withReplacement = false;
     LengthDistribution randomDistribution = LengthDistribution::Uniform;
-    int randomInputStdev = 0;  // normal only
+    int randomInputStdev = 0; // normal only
     int randomOutputStdev = 0;
-    int randomInputMin = 1;    // normal only; max 0 = no upper bound
+    int randomInputMin = 1; // normal only; max 0 = no upper bound
     int randomInputMax = 0;
     int randomOutputMin = 1;
     int randomOutputMax = 0;
@@ -106,13 +106,13 @@ struct LoadProfile
     Scenario scenario = Scenario::None;
     ArrivalProcess arrival = ArrivalProcess::Poisson;
     double requestRate = std::numeric_limits<double>::infinity(); // req/s; inf = all at t=0
-    double burstiness = 1.0; // gamma shape; 1 = Poisson
+    double burstiness = 1.0;                                      // gamma shape; 1 = Poisson
     RampUpStrategy rampUpStrategy = RampUpStrategy::None;
     double rampUpStartRps = 0;
     double rampUpEndRps = 0;
-    QString tracePath;          // non-empty: replay arrival times from this JSONL trace
-    double traceTimeScale = 1.0; // trace offsets are multiplied by this (0.5 = twice as fast)
-    int maxConcurrency = 0;  // 0 = unlimited (open loop)
+    QString tracePath;             // non-empty: replay arrival times from this JSONL trace
+    double traceTimeScale = 1.0;   // trace offsets are multiplied by this (0.5 = twice as fast)
+    int maxConcurrency = 0;        // 0 = unlimited (open loop)
     int closedLoopConcurrency = 0; // > 0: keep exactly C in flight
     int numPrompts = 1000;
     double durationS = 0; // > 0: duration-bound run

@@ -29,10 +29,7 @@ QString runList(const QStringList &ids)
 
 } // namespace
 
-CostStore::CostStore(ProjectStore *store)
-    : m_store(store)
-{
-}
+CostStore::CostStore(ProjectStore *store) : m_store(store) {}
 
 bool CostStore::fail(const QString &message) const
 {
@@ -110,8 +107,7 @@ QList<qint64> CostStore::importBillItems(const QList<BillItem> &items, const QSt
                               .arg(other->sut.isEmpty() ? u" (shared)"_s
                                                         : u" of SUT '%1'"_s.arg(other->sut))});
         } else if (inBatch.contains(p.item.id)) {
-            found.append({i, u"id"_s,
-                          u"'%1' is used twice in this import"_s.arg(p.item.id)});
+            found.append({i, u"id"_s, u"'%1' is used twice in this import"_s.arg(p.item.id)});
         }
         inBatch.insert(p.item.id, i);
         rows.append(p.toRow());
@@ -261,10 +257,9 @@ std::optional<TestWindow> CostStore::windowFromInterval(const QString &name, con
                 return std::nullopt;
             w.runs.append(*run);
         } else if (r.startedUtc < w.end && r.endedUtc > w.start && notes) {
-            notes->append(u"run %1 (%2 – %3) only partly overlaps the window and is not in it"_s
-                              .arg(r.id)
-                              .arg(formatUtcTimestamp(r.startedUtc),
-                                   formatUtcTimestamp(r.endedUtc)));
+            notes->append(
+                u"run %1 (%2 – %3) only partly overlaps the window and is not in it"_s.arg(r.id)
+                    .arg(formatUtcTimestamp(r.startedUtc), formatUtcTimestamp(r.endedUtc)));
         }
     }
     if (sutId == 0 && !anyRunOfSut) {
@@ -317,8 +312,9 @@ qint64 CostStore::saveWindow(const TestWindow &window)
         if (it.value() == OverlapRule::Undecided)
             continue; // no row: undecided is what an absent rule means
         if (!rowOfItem.contains(it.key()))
-            return fail(u"overlap rule for bill item '%1', which is not one of SUT '%2''s items"_s
-                            .arg(it.key(), window.sut));
+            return fail(
+                u"overlap rule for bill item '%1', which is not one of SUT '%2''s items"_s.arg(
+                    it.key(), window.sut));
         row.billRules.append(
             {rowOfItem.value(it.key()), QString::fromLatin1(overlapRuleName(it.value()))});
     }
@@ -355,8 +351,8 @@ std::optional<ProjectWindow> CostStore::fromRow(const TestWindowRow &row) const
     for (const WindowBillRule &r : row.billRules) {
         OverlapRule rule = OverlapRule::Undecided;
         if (!overlapRuleFromName(r.rule, &rule))
-            p.problems.append(u"unknown overlap rule '%1' for bill item #%2"_s.arg(r.rule)
-                                  .arg(r.billItemId));
+            p.problems.append(
+                u"unknown overlap rule '%1' for bill item #%2"_s.arg(r.rule).arg(r.billItemId));
         else if (!itemOfRow.contains(r.billItemId))
             p.problems.append(
                 u"overlap rule for bill item #%1, which is not one of SUT '%2''s items"_s
@@ -414,8 +410,8 @@ bool CostStore::setOverlapRule(const QString &windowNameOrId, const QString &ite
     for (const ProjectBillItem &p : items)
         if (p.item.id == itemId)
             item = p;
-    const qint64 itemRow = itemId.startsWith(u'#') ? itemId.mid(1).toLongLong()
-                                                    : itemId.toLongLong();
+    const qint64 itemRow =
+        itemId.startsWith(u'#') ? itemId.mid(1).toLongLong() : itemId.toLongLong();
     for (const ProjectBillItem &p : items)
         if (!item && itemRow > 0 && p.rowId == itemRow)
             item = p;
@@ -432,9 +428,8 @@ bool CostStore::setOverlapRule(const QString &windowNameOrId, const QString &ite
                                             full->window.startMs(), full->window.endMs());
         if (where != Placement::Overlapping)
             *note = u"bill item '%1' lies %2 the window: the rule only matters for an item "
-                    "that partly overlaps it"_s.arg(item->item.id,
-                                                    where == Placement::Inside ? u"inside"_s
-                                                                               : u"outside"_s);
+                    "that partly overlaps it"_s.arg(
+                        item->item.id, where == Placement::Inside ? u"inside"_s : u"outside"_s);
     }
     return true;
 }
@@ -463,8 +458,8 @@ bool CostStore::saveCostOptions(const CostOptions &options)
     QJsonArray rates;
     for (const ConversionRate &r : options.rates) {
         if (!isCurrencyCode(r.from) || !isCurrencyCode(r.to) || !r.rate.isPositive())
-            return fail(u"conversion rate 1 %1 = %2 %3 is not valid"_s.arg(r.from, r.rate.toString(),
-                                                                          r.to));
+            return fail(u"conversion rate 1 %1 = %2 %3 is not valid"_s.arg(
+                r.from, r.rate.toString(), r.to));
         // The rate as decimal text: a JSON double could not hold it exactly.
         rates.append(QJsonObject{{u"from"_s, r.from},
                                  {u"to"_s, r.to},
@@ -472,8 +467,8 @@ bool CostStore::saveCostOptions(const CostOptions &options)
                                  {u"source"_s, r.source}});
     }
     const QJsonObject json{{u"currency"_s, options.currency}, {u"rates"_s, rates}};
-    if (!m_store->setProjectInfo(kCostOptionsKey, QString::fromUtf8(QJsonDocument(json).toJson(
-                                                      QJsonDocument::Compact))))
+    if (!m_store->setProjectInfo(
+            kCostOptionsKey, QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Compact))))
         return fail(m_store->lastError());
     return true;
 }
@@ -485,8 +480,7 @@ CostBreakdown CostStore::breakdown(const ProjectWindow &window, const CostOption
     return breakdown(window, items, problems, options);
 }
 
-CostBreakdown CostStore::breakdown(const ProjectWindow &window,
-                                   const QList<ProjectBillItem> &items,
+CostBreakdown CostStore::breakdown(const ProjectWindow &window, const QList<ProjectBillItem> &items,
                                    const QStringList &itemProblems, const CostOptions &options)
 {
     QStringList problems = window.problems + itemProblems;
@@ -498,8 +492,8 @@ CostBreakdown CostStore::breakdown(const ProjectWindow &window,
     if (!problems.isEmpty()) {
         b.errors += problems;
         const QString why = u"the project could not be read completely (see errors)"_s;
-        for (CostFigure *f : {&b.total, &b.perSuccessfulRequest, &b.perOutputToken,
-                              &b.perMillionOutputTokens})
+        for (CostFigure *f :
+             {&b.total, &b.perSuccessfulRequest, &b.perOutputToken, &b.perMillionOutputTokens})
             *f = CostFigure::unavailable(why);
     }
     return b;

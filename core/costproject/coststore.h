@@ -22,8 +22,8 @@ struct TestWindowRow;
 struct ProjectWindow
 {
     qint64 rowId = 0;
-    qint64 sutId = 0;   // 0 when the runs carry no SUT row (the SUT name comes from the snapshot)
-    TestWindow window;  // id = the row id as text
+    qint64 sutId = 0;     // 0 when the runs carry no SUT row (the SUT name comes from the snapshot)
+    TestWindow window;    // id = the row id as text
     QStringList problems; // what could not be read (a rule naming a vanished item, ...)
 };
 
@@ -50,7 +50,8 @@ public:
     // *problems (a breakdown then refuses to total: a missing line would make it wrong).
     QList<ProjectBillItem> billItems(QStringList *problems = nullptr) const;
     // The items a window on this SUT considers: the SUT's own and the shared ones.
-    QList<ProjectBillItem> billItemsForSut(const QString &sut, QStringList *problems = nullptr) const;
+    QList<ProjectBillItem> billItemsForSut(const QString &sut,
+                                           QStringList *problems = nullptr) const;
     // Saves all items for `sut` (empty: shared) in one transaction, or none. Item ids must be
     // unique among the items a window could see together (the SUT's and the shared ones); an
     // empty id gets a UUID. Returns the row ids in order; on failure an empty list and the
@@ -67,7 +68,8 @@ public:
                                        qint64 *sutId = nullptr) const;
     // The window spanning the runs exactly. They must all be finished runs of one SUT; the
     // error names the runs of each SUT otherwise.
-    std::optional<TestWindow> windowFromRuns(const QString &name, const QList<qint64> &runIds) const;
+    std::optional<TestWindow> windowFromRuns(const QString &name,
+                                             const QList<qint64> &runIds) const;
     // The window [start, end) on the named SUT with every finished run of it inside the
     // interval. *notes lists runs of the SUT that only partly overlap (left out).
     std::optional<TestWindow> windowFromInterval(const QString &name, const QString &sut,
@@ -95,8 +97,7 @@ public:
     CostBreakdown breakdown(const ProjectWindow &window, const CostOptions &options) const;
     // The same from values already read (all the project's items; the window's SUT's and the
     // shared ones are used): for a view that read the project once, off its own thread.
-    static CostBreakdown breakdown(const ProjectWindow &window,
-                                   const QList<ProjectBillItem> &items,
+    static CostBreakdown breakdown(const ProjectWindow &window, const QList<ProjectBillItem> &items,
                                    const QStringList &itemProblems, const CostOptions &options);
 
 private:

@@ -27,11 +27,10 @@ QString loadDescriptor(const LoadProfile &p)
             t += u" ×"_s + number(p.traceTimeScale);
         parts << t;
     } else if (p.rampUpStrategy != RampUpStrategy::None) {
-        parts << u"%1 %2 ramp %3→%4 req/s"_s.arg(QString::fromLatin1(arrivalName(p.arrival)),
-                                                  QString::fromLatin1(rampUpStrategyName(
-                                                      p.rampUpStrategy)),
-                                                  number(p.rampUpStartRps),
-                                                  number(p.rampUpEndRps));
+        parts << u"%1 %2 ramp %3→%4 req/s"_s.arg(
+            QString::fromLatin1(arrivalName(p.arrival)),
+            QString::fromLatin1(rampUpStrategyName(p.rampUpStrategy)), number(p.rampUpStartRps),
+            number(p.rampUpEndRps));
     } else if (p.unlimitedRate()) {
         parts << u"all at once (rate inf)"_s;
     } else {

@@ -20,13 +20,20 @@ namespace {
 QString kindOf(const QJsonValue &v)
 {
     switch (v.type()) {
-    case QJsonValue::Null: return u"null"_s;
-    case QJsonValue::Bool: return u"a boolean"_s;
-    case QJsonValue::Double: return u"a number"_s;
-    case QJsonValue::String: return u"a string"_s;
-    case QJsonValue::Array: return u"an array"_s;
-    case QJsonValue::Object: return u"an object"_s;
-    case QJsonValue::Undefined: break;
+    case QJsonValue::Null:
+        return u"null"_s;
+    case QJsonValue::Bool:
+        return u"a boolean"_s;
+    case QJsonValue::Double:
+        return u"a number"_s;
+    case QJsonValue::String:
+        return u"a string"_s;
+    case QJsonValue::Array:
+        return u"an array"_s;
+    case QJsonValue::Object:
+        return u"an object"_s;
+    case QJsonValue::Undefined:
+        break;
     }
     return u"nothing"_s;
 }
@@ -43,8 +50,7 @@ bool isBlank(const char *p, qint64 n)
 
 CustomJsonlReader::CustomJsonlReader(MappedFile *file, const QString &displayPath)
     : m_file(file), m_path(displayPath)
-{
-}
+{}
 
 bool CustomJsonlReader::read(const std::function<void(const CustomLine &)> &onLine, QString *error)
 {
@@ -91,10 +97,13 @@ bool CustomJsonlReader::parseLine(qint64 lineNumber, qint64 offset, qint64 lengt
         return false;
     }
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromRawData(p, length), &parseError);
+    const QJsonDocument doc =
+        QJsonDocument::fromJson(QByteArray::fromRawData(p, length), &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         const TextPosition pos = textPosition(p, length, parseError.offset);
-        *error = u"%1: invalid JSON at column %2: %3"_s.arg(where).arg(pos.column).arg(parseError.errorString());
+        *error = u"%1: invalid JSON at column %2: %3"_s.arg(where)
+                     .arg(pos.column)
+                     .arg(parseError.errorString());
         return false;
     }
     if (!doc.isObject()) {
@@ -114,8 +123,9 @@ bool CustomJsonlReader::parseLine(qint64 lineNumber, qint64 offset, qint64 lengt
     const QJsonValue prompt = o.value(u"prompt"_s);
     if (!messages.isUndefined()) {
         if (!messages.isArray() || messages.toArray().isEmpty()) {
-            *error = u"%1: field \"messages\" must be a non-empty array of {role, content}, found %2"_s
-                         .arg(where, messages.isArray() ? u"an empty array"_s : kindOf(messages));
+            *error =
+                u"%1: field \"messages\" must be a non-empty array of {role, content}, found %2"_s
+                    .arg(where, messages.isArray() ? u"an empty array"_s : kindOf(messages));
             return false;
         }
         const QJsonArray arr = messages.toArray();
@@ -129,9 +139,12 @@ bool CustomJsonlReader::parseLine(qint64 lineNumber, qint64 offset, qint64 lengt
                 const QString field = !arr.at(i).isObject() ? u"messages[%1]"_s.arg(i)
                                       : !role.isString()    ? u"messages[%1].role"_s.arg(i)
                                                             : u"messages[%1].content"_s.arg(i);
-                const QJsonValue found = !arr.at(i).isObject() ? arr.at(i) : !role.isString() ? role : content;
+                const QJsonValue found = !arr.at(i).isObject() ? arr.at(i)
+                                         : !role.isString()    ? role
+                                                               : content;
                 *error = u"%1: field \"%2\" must be %3, found %4"_s.arg(
-                    where, field, arr.at(i).isObject() ? u"a string"_s : u"an object {role, content}"_s,
+                    where, field,
+                    arr.at(i).isObject() ? u"a string"_s : u"an object {role, content}"_s,
                     kindOf(found));
                 return false;
             }
@@ -157,7 +170,8 @@ bool CustomJsonlReader::parseLine(qint64 lineNumber, qint64 offset, qint64 lengt
     const QJsonValue outTokens = o.value(u"output_tokens"_s);
     if (!outTokens.isUndefined() && !outTokens.isNull()) {
         const double v = outTokens.toDouble(-1);
-        if (!outTokens.isDouble() || v < 1 || v > std::numeric_limits<qint32>::max() || std::floor(v) != v) {
+        if (!outTokens.isDouble() || v < 1 || v > std::numeric_limits<qint32>::max() ||
+            std::floor(v) != v) {
             *error = u"%1: field \"output_tokens\" must be a positive integer, found %2"_s.arg(
                 where, outTokens.isDouble() ? QString::number(v) : kindOf(outTokens));
             return false;

@@ -16,12 +16,12 @@ class MappedFile;
 // optional positive integer. Other fields are ignored.
 struct CustomLine
 {
-    qint64 line = 0;        // 1-based
-    qint64 offset = 0;      // of the line's first byte
-    qint64 length = 0;      // without the line break
-    QString prompt;         // the prompt, or the messages' contents joined by blank lines
+    qint64 line = 0;   // 1-based
+    qint64 offset = 0; // of the line's first byte
+    qint64 length = 0; // without the line break
+    QString prompt;    // the prompt, or the messages' contents joined by blank lines
     QJsonArray messages;
-    qint32 inputTokens = 0; // approxTokenCount() of prompt / of all message contents
+    qint32 inputTokens = 0;   // approxTokenCount() of prompt / of all message contents
     qint32 outputTokens = -1; // -1: not given
 };
 
@@ -34,7 +34,8 @@ public:
 
     bool read(const std::function<void(const CustomLine &)> &onLine, QString *error);
     // Parses one line again (it was validated by read()).
-    bool parseLine(qint64 lineNumber, qint64 offset, qint64 length, CustomLine *out, QString *error) const;
+    bool parseLine(qint64 lineNumber, qint64 offset, qint64 length, CustomLine *out,
+                   QString *error) const;
 
 private:
     MappedFile *m_file;

@@ -61,11 +61,11 @@ bool sampleIndices(qint64 available, int numPrompts, bool withReplacement, Seede
         order.resize(numPrompts);
     } else if (numPrompts > available) {
         if (!withReplacement) {
-            *error = u"%1: %2 prompts requested but only %3 usable items; lower the number of prompts "
-                     "or allow sampling with replacement (with_replacement) to repeat items"_s
-                         .arg(what)
-                         .arg(numPrompts)
-                         .arg(available);
+            *error =
+                u"%1: %2 prompts requested but only %3 usable items; lower the number of prompts "
+                "or allow sampling with replacement (with_replacement) to repeat items"_s.arg(what)
+                    .arg(numPrompts)
+                    .arg(available);
             return false;
         }
         *oversampled = numPrompts - available;
@@ -85,8 +85,10 @@ qint32 drawLength(SeededRng &rng, const DatasetSpec &spec, int mean, int stdev, 
         return qint32(qBound(double(qMax(lo, 1)), v, upper));
     }
     // vLLM: integers uniform in [floor(len * (1 - r)), floor(len * (1 + r))], at least 1.
-    const auto low = qMax<qint64>(1, qint64(std::floor(double(mean) * (1.0 - spec.randomRangeRatio))));
-    const auto high = qMax<qint64>(low, qint64(std::floor(double(mean) * (1.0 + spec.randomRangeRatio))));
+    const auto low =
+        qMax<qint64>(1, qint64(std::floor(double(mean) * (1.0 - spec.randomRangeRatio))));
+    const auto high =
+        qMax<qint64>(low, qint64(std::floor(double(mean) * (1.0 + spec.randomRangeRatio))));
     if (low == high)
         return qint32(low);
     return qint32(rng.between(low, high));
@@ -95,22 +97,26 @@ qint32 drawLength(SeededRng &rng, const DatasetSpec &spec, int mean, int stdev, 
 bool validateRandom(const DatasetSpec &spec, int numPrompts, QString *error)
 {
     if (numPrompts <= 0) {
-        *error = u"random dataset: the number of prompts must be positive (got %1)"_s.arg(numPrompts);
+        *error =
+            u"random dataset: the number of prompts must be positive (got %1)"_s.arg(numPrompts);
         return false;
     }
     if (spec.randomInputLen < 1 || spec.randomOutputLen < 1) {
-        *error = u"random dataset: random_input_len and random_output_len must be at least 1 (got %1, %2)"_s
-                     .arg(spec.randomInputLen)
-                     .arg(spec.randomOutputLen);
+        *error =
+            u"random dataset: random_input_len and random_output_len must be at least 1 (got %1, %2)"_s
+                .arg(spec.randomInputLen)
+                .arg(spec.randomOutputLen);
         return false;
     }
     if (spec.randomPrefixLen < 0) {
-        *error = u"random dataset: random_prefix_len must not be negative (got %1)"_s.arg(spec.randomPrefixLen);
+        *error = u"random dataset: random_prefix_len must not be negative (got %1)"_s.arg(
+            spec.randomPrefixLen);
         return false;
     }
-    if (spec.randomDistribution == LengthDistribution::Uniform
-        && !(spec.randomRangeRatio >= 0 && spec.randomRangeRatio < 1)) {
-        *error = u"random dataset: random_range_ratio must be in [0, 1) (got %1)"_s.arg(spec.randomRangeRatio);
+    if (spec.randomDistribution == LengthDistribution::Uniform &&
+        !(spec.randomRangeRatio >= 0 && spec.randomRangeRatio < 1)) {
+        *error = u"random dataset: random_range_ratio must be in [0, 1) (got %1)"_s.arg(
+            spec.randomRangeRatio);
         return false;
     }
     if (spec.randomDistribution == LengthDistribution::Normal) {
@@ -118,20 +124,22 @@ bool validateRandom(const DatasetSpec &spec, int numPrompts, QString *error)
             *error = u"random dataset: the standard deviations must not be negative"_s;
             return false;
         }
-        if ((spec.randomInputMax > 0 && spec.randomInputMax < qMax(spec.randomInputMin, 1))
-            || (spec.randomOutputMax > 0 && spec.randomOutputMax < qMax(spec.randomOutputMin, 1))) {
+        if ((spec.randomInputMax > 0 && spec.randomInputMax < qMax(spec.randomInputMin, 1)) ||
+            (spec.randomOutputMax > 0 && spec.randomOutputMax < qMax(spec.randomOutputMin, 1))) {
             *error = u"random dataset: a maximum length is below its minimum"_s;
             return false;
         }
     }
     if (!(spec.tokensPerWord > 0) || !std::isfinite(spec.tokensPerWord)) {
-        *error = u"random dataset: tokens_per_word must be a positive number (got %1)"_s.arg(spec.tokensPerWord);
+        *error = u"random dataset: tokens_per_word must be a positive number (got %1)"_s.arg(
+            spec.tokensPerWord);
         return false;
     }
     return true;
 }
 
-bool loadRandom(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *ds, QString *error)
+bool loadRandom(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *ds,
+                QString *error)
 {
     if (!validateRandom(spec, numPrompts, error))
         return false;
@@ -157,7 +165,8 @@ bool loadRandom(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDat
     return true;
 }
 
-bool loadShareGpt(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *ds, QString *error)
+bool loadShareGpt(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *ds,
+                  QString *error)
 {
     MappedFile file;
     if (!file.open(spec.path, error))
@@ -226,7 +235,8 @@ bool loadShareGpt(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedD
     for (qint32 k : picks) {
         const Candidate &c = candidates[k];
         PromptItem item;
-        ShareGptReader::decode(file.data(), SourceSpan{c.offset, c.length}, &item.prompt, &replacedAgain);
+        ShareGptReader::decode(file.data(), SourceSpan{c.offset, c.length}, &item.prompt,
+                               &replacedAgain);
         item.inputTokens = c.inputTokens;
         item.outputTokens = c.outputTokens;
         item.sourceIndex = c.sourceIndex;
@@ -235,7 +245,8 @@ bool loadShareGpt(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedD
     return true;
 }
 
-bool loadCustom(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *ds, QString *error)
+bool loadCustom(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *ds,
+                QString *error)
 {
     MappedFile file;
     if (!file.open(spec.path, error))
@@ -253,7 +264,8 @@ bool loadCustom(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDat
     const bool ok = reader.read(
         [&](const CustomLine &l) {
             ++info.sourceItems;
-            candidates.append(Candidate{l.offset, l.length, l.inputTokens, outputLen(l), qint32(l.line)});
+            candidates.append(
+                Candidate{l.offset, l.length, l.inputTokens, outputLen(l), qint32(l.line)});
         },
         error);
     if (!ok)
@@ -347,7 +359,8 @@ QJsonObject canonicalDatasetParameters(const DatasetSpec &spec, int numPrompts, 
         p.insert(u"input_len"_s, spec.randomInputLen);
         p.insert(u"output_len"_s, spec.randomOutputLen);
         p.insert(u"prefix_len"_s, spec.randomPrefixLen);
-        p.insert(u"distribution"_s, QString::fromLatin1(lengthDistributionName(spec.randomDistribution)));
+        p.insert(u"distribution"_s,
+                 QString::fromLatin1(lengthDistributionName(spec.randomDistribution)));
         if (spec.randomDistribution == LengthDistribution::Uniform) {
             p.insert(u"range_ratio"_s, spec.randomRangeRatio);
         } else {
@@ -374,7 +387,8 @@ QString datasetIdentityHash(const QString &sourceSha256, const QJsonObject &para
     return QString::fromLatin1(h.result().toHex());
 }
 
-bool loadDataset(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *out, QString *error)
+bool loadDataset(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *out,
+                 QString *error)
 {
     QString err;
     LoadedDataset ds;
@@ -384,7 +398,8 @@ bool loadDataset(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDa
     ds.info.tokenCounter = QString::fromLatin1(kApproxTokenCounterName);
     bool ok = false;
     if (spec.kind != DatasetKind::Random && spec.path.isEmpty()) {
-        err = u"no dataset path given for a %1 dataset"_s.arg(QString::fromLatin1(datasetKindName(spec.kind)));
+        err = u"no dataset path given for a %1 dataset"_s.arg(
+            QString::fromLatin1(datasetKindName(spec.kind)));
     } else {
         switch (spec.kind) {
         case DatasetKind::Random:

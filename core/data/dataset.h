@@ -16,9 +16,9 @@ enum class DatasetKind;
 // One request's worth of input.
 struct PromptItem
 {
-    QString prompt;      // for chat messages: their contents joined by blank lines (for display)
-    QJsonArray messages; // empty unless the dataset gave chat messages; chat requests send these
-    qint32 inputTokens = 0;  // approxTokenCount() (synthetic: the drawn target length)
+    QString prompt;         // for chat messages: their contents joined by blank lines (for display)
+    QJsonArray messages;    // empty unless the dataset gave chat messages; chat requests send these
+    qint32 inputTokens = 0; // approxTokenCount() (synthetic: the drawn target length)
     qint32 outputTokens = 0; // requested max tokens
     qint32 sourceIndex = 0;  // ShareGPT: 0-based item index; JSONL: 1-based line; synthetic: i
 };
@@ -28,22 +28,22 @@ struct PromptItem
 struct DatasetInfo
 {
     DatasetKind kind{};
-    QString path;          // as given; not part of the hash (the same file may live anywhere)
-    QString versionLabel;  // the user's label; not part of the hash
-    QString sha256;        // sha256 over the source bytes' sha256 and `parameters`
-    QString sourceSha256;  // of the file bytes alone; empty for synthetic data
+    QString path;         // as given; not part of the hash (the same file may live anywhere)
+    QString versionLabel; // the user's label; not part of the hash
+    QString sha256;       // sha256 over the source bytes' sha256 and `parameters`
+    QString sourceSha256; // of the file bytes alone; empty for synthetic data
     qint64 sourceBytes = 0;
     QJsonObject parameters; // the canonical sampling parameters that went into sha256
     qint64 sourceItems = 0; // ShareGPT conversations / non-blank JSONL lines / 0 for synthetic
     qint64 itemCount = 0;   // usable items after filtering (synthetic: the number generated)
     qint64 skipped = 0;
     QMap<QString, qint64> skipReasons; // reason key -> count, see loadDataset()
-    qint64 sampled = 0;     // requests in the list
-    qint64 oversampled = 0; // of them, repeats drawn with replacement
-    qint64 replacedSurrogates = 0; // lone \uD800-\uDFFF escapes turned into U+FFFD
-    QString tokenCounter;   // kApproxTokenCounterName
-    bool approximateTokens = true; // counts are local estimates, not the model's tokenizer
-    LengthStats inputStats;  // over the sampled request list
+    qint64 sampled = 0;                // requests in the list
+    qint64 oversampled = 0;            // of them, repeats drawn with replacement
+    qint64 replacedSurrogates = 0;     // lone \uD800-\uDFFF escapes turned into U+FFFD
+    QString tokenCounter;              // kApproxTokenCounterName
+    bool approximateTokens = true;     // counts are local estimates, not the model's tokenizer
+    LengthStats inputStats;            // over the sampled request list
     LengthStats outputStats;
 
     QJsonObject toJson() const;

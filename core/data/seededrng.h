@@ -12,7 +12,7 @@ namespace sb {
 class SeededRng
 {
 public:
-    explicit SeededRng(quint64 seed) : m_engine(seed) { }
+    explicit SeededRng(quint64 seed) : m_engine(seed) {}
 
     quint64 next() { return m_engine(); }
     // Uniform integer in [0, n) by rejection of the biased tail (no modulo bias). n > 0.
@@ -24,8 +24,7 @@ public:
     // Standard normal by Box–Muller; consumes exactly two draws, so the stream stays aligned.
     double normal();
     // Fisher–Yates, from the back, as in Knuth's Algorithm P.
-    template <typename List>
-    void shuffle(List &list)
+    template <typename List> void shuffle(List &list)
     {
         for (qsizetype i = list.size() - 1; i > 0; --i) {
             const auto j = qsizetype(below(quint64(i) + 1));

@@ -56,8 +56,7 @@ Role roleOf(const char *p, qint64 n)
 
 ShareGptReader::ShareGptReader(MappedFile *file, const QString &displayPath)
     : m_file(file), m_path(displayPath), m_data(file->data()), m_size(file->size())
-{
-}
+{}
 
 bool ShareGptReader::read(const std::function<void(const ShareGptConversation &)> &onItem,
                           QString *error)
@@ -71,8 +70,9 @@ bool ShareGptReader::read(const std::function<void(const ShareGptConversation &)
         m_error = u"%1: the dataset file is empty"_s.arg(m_path);
         ok = false;
     } else if (m_data[m_pos] != '[') {
-        ok = layoutError(m_pos, u"expected a JSON array of conversations at the top level, found %1"_s
-                                    .arg(kindAt(m_pos)));
+        ok = layoutError(m_pos,
+                         u"expected a JSON array of conversations at the top level, found %1"_s.arg(
+                             kindAt(m_pos)));
     } else {
         ++m_pos;
         skipWs();
@@ -127,9 +127,10 @@ bool ShareGptReader::readItem(qint32 index,
     if (m_data[m_pos] != '{') {
         if (!skipValue(1)) // a syntax error says more than the layout error would
             return false;
-        return layoutError(start, u"item %1: expected an object with a \"conversations\" array, found %2"_s
-                                      .arg(index)
-                                      .arg(kindAt(start)));
+        return layoutError(
+            start,
+            u"item %1: expected an object with a \"conversations\" array, found %2"_s.arg(index)
+                .arg(kindAt(start)));
     }
     ShareGptConversation conv;
     conv.index = index;
@@ -173,8 +174,10 @@ bool ShareGptReader::readItem(qint32 index,
         }
     }
     if (!sawConversations)
-        return layoutError(start, u"item %1: expected a \"conversations\" array; the object has no such field"_s
-                                      .arg(index));
+        return layoutError(
+            start,
+            u"item %1: expected a \"conversations\" array; the object has no such field"_s.arg(
+                index));
     onItem(conv);
     return true;
 }
@@ -185,9 +188,11 @@ bool ShareGptReader::readConversations(qint32 index, ShareGptConversation *conv)
         const qint64 at = m_pos;
         if (!skipValue(2))
             return false;
-        return layoutError(at, u"item %1: expected \"conversations\" to be an array of {from, value} turns, found %2"_s
-                                   .arg(index)
-                                   .arg(kindAt(at)));
+        return layoutError(
+            at,
+            u"item %1: expected \"conversations\" to be an array of {from, value} turns, found %2"_s
+                .arg(index)
+                .arg(kindAt(at)));
     }
     ++m_pos;
     skipWs();
@@ -236,8 +241,9 @@ bool ShareGptReader::readTurn(qint32 index, qint32 turn, SourceSpan *from, Sourc
     if (atEnd() || m_data[m_pos] != '{') {
         if (!skipValue(3))
             return false;
-        return layoutError(start, u"%1: expected an object with \"from\" and \"value\" strings, found %2"_s
-                                      .arg(where, kindAt(start)));
+        return layoutError(
+            start, u"%1: expected an object with \"from\" and \"value\" strings, found %2"_s.arg(
+                       where, kindAt(start)));
     }
     bool haveFrom = false, haveValue = false;
     ++m_pos;
@@ -264,8 +270,8 @@ bool ShareGptReader::readTurn(qint32 index, qint32 turn, SourceSpan *from, Sourc
                 if (atEnd() || m_data[m_pos] != '"') {
                     if (!skipValue(4))
                         return false;
-                    return layoutError(at, u"%1.%2: expected a string, found %3"_s
-                                               .arg(where, isFrom ? u"from"_s : u"value"_s, kindAt(at)));
+                    return layoutError(at, u"%1.%2: expected a string, found %3"_s.arg(
+                                               where, isFrom ? u"from"_s : u"value"_s, kindAt(at)));
                 }
                 if (!scanString(isFrom ? from : value))
                     return false;
@@ -313,7 +319,14 @@ bool ShareGptReader::scanString(SourceSpan *span)
             if (m_pos + 1 >= m_size)
                 break;
             switch (m_data[m_pos + 1]) {
-            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+            case '"':
+            case '\\':
+            case '/':
+            case 'b':
+            case 'f':
+            case 'n':
+            case 'r':
+            case 't':
                 m_pos += 2;
                 continue;
             case 'u':
@@ -326,8 +339,8 @@ bool ShareGptReader::scanString(SourceSpan *span)
             }
         }
         if (c < 0x20)
-            return syntaxError(m_pos, u"unescaped control character U+%1 in a string"_s
-                                          .arg(int(c), 4, 16, QLatin1Char('0')));
+            return syntaxError(m_pos, u"unescaped control character U+%1 in a string"_s.arg(
+                                          int(c), 4, 16, QLatin1Char('0')));
         const int n = utf8Sequence(m_data + m_pos, m_data + m_size);
         if (n == 0)
             return unexpected(m_pos, QString());
@@ -410,8 +423,12 @@ bool ShareGptReader::skipNumber()
 {
     // JSON's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
     const qint64 start = m_pos;
-    auto digit = [&] { return !atEnd() && m_data[m_pos] >= '0' && m_data[m_pos] <= '9'; };
-    auto bad = [&] { return syntaxError(start, u"malformed number"_s); };
+    auto digit = [&] {
+        return !atEnd() && m_data[m_pos] >= '0' && m_data[m_pos] <= '9';
+    };
+    auto bad = [&] {
+        return syntaxError(start, u"malformed number"_s);
+    };
     if (m_data[m_pos] == '-')
         ++m_pos;
     if (!digit())
@@ -462,18 +479,26 @@ QString ShareGptReader::kindAt(qint64 offset) const
     if (offset >= m_size)
         return u"the end of the file"_s;
     switch (m_data[offset]) {
-    case '{': return u"an object"_s;
-    case '[': return u"an array"_s;
-    case '"': return u"a string"_s;
-    case 't': case 'f': return u"a boolean"_s;
-    case 'n': return u"null"_s;
-    default: return u"a number"_s;
+    case '{':
+        return u"an object"_s;
+    case '[':
+        return u"an array"_s;
+    case '"':
+        return u"a string"_s;
+    case 't':
+    case 'f':
+        return u"a boolean"_s;
+    case 'n':
+        return u"null"_s;
+    default:
+        return u"a number"_s;
     }
 }
 
 bool ShareGptReader::syntaxError(qint64 offset, const QString &what)
 {
-    m_error = u"%1: invalid JSON at %2: %3"_s.arg(m_path, describePosition(m_data, m_size, offset), what);
+    m_error =
+        u"%1: invalid JSON at %2: %3"_s.arg(m_path, describePosition(m_data, m_size, offset), what);
     return false;
 }
 
@@ -488,18 +513,21 @@ bool ShareGptReader::unexpected(qint64 offset, const QString &expected)
             m_path, describePosition(m_data, m_size, offset), QString::number(c, 16).toUpper());
         return false;
     }
-    const QString found = (c >= 0x21 && c < 0x7F) ? u"'%1'"_s.arg(QLatin1Char(char(c)))
-                                                  : u"byte 0x%1"_s.arg(QString::number(c, 16).toUpper());
+    const QString found = (c >= 0x21 && c < 0x7F)
+                              ? u"'%1'"_s.arg(QLatin1Char(char(c)))
+                              : u"byte 0x%1"_s.arg(QString::number(c, 16).toUpper());
     return syntaxError(offset, u"unexpected %1, expected %2"_s.arg(found, expected));
 }
 
 bool ShareGptReader::layoutError(qint64 offset, const QString &what)
 {
-    m_error = u"%1: not ShareGPT layout at %2: %3"_s.arg(m_path, describePosition(m_data, m_size, offset), what);
+    m_error = u"%1: not ShareGPT layout at %2: %3"_s.arg(
+        m_path, describePosition(m_data, m_size, offset), what);
     return false;
 }
 
-void ShareGptReader::decode(const char *data, SourceSpan span, QString *out, qint64 *replacedSurrogates)
+void ShareGptReader::decode(const char *data, SourceSpan span, QString *out,
+                            qint64 *replacedSurrogates)
 {
     const char *p = data + span.offset;
     const qint64 n = span.length;
@@ -530,11 +558,21 @@ void ShareGptReader::decode(const char *data, SourceSpan span, QString *out, qin
         const char e = p[i + 1];
         i += 2;
         switch (e) {
-        case 'b': d[w++] = QChar(u'\b'); break;
-        case 'f': d[w++] = QChar(u'\f'); break;
-        case 'n': d[w++] = QChar(u'\n'); break;
-        case 'r': d[w++] = QChar(u'\r'); break;
-        case 't': d[w++] = QChar(u'\t'); break;
+        case 'b':
+            d[w++] = QChar(u'\b');
+            break;
+        case 'f':
+            d[w++] = QChar(u'\f');
+            break;
+        case 'n':
+            d[w++] = QChar(u'\n');
+            break;
+        case 'r':
+            d[w++] = QChar(u'\r');
+            break;
+        case 't':
+            d[w++] = QChar(u'\t');
+            break;
         case 'u': {
             const auto u = char16_t(hex4(p + i));
             i += 4;

@@ -17,7 +17,7 @@ struct SourceSpan
 // What the loader needs from one ShareGPT item; the text stays in the mapped file.
 struct ShareGptConversation
 {
-    qint32 index = 0;  // 0-based position in the top-level array
+    qint32 index = 0; // 0-based position in the top-level array
     qint32 turns = 0;
     bool hasPair = false; // a human turn immediately followed by an assistant turn
     SourceSpan prompt;    // the first human turn's value

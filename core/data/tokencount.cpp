@@ -9,12 +9,12 @@ namespace {
 
 bool isCjk(char32_t c)
 {
-    return (c >= 0x3040 && c <= 0x30FF)      // hiragana, katakana
-        || (c >= 0x3400 && c <= 0x4DBF)      // CJK extension A
-        || (c >= 0x4E00 && c <= 0x9FFF)      // CJK unified ideographs
-        || (c >= 0xAC00 && c <= 0xD7AF)      // Hangul syllables
-        || (c >= 0xF900 && c <= 0xFAFF)      // compatibility ideographs
-        || (c >= 0x20000 && c <= 0x3FFFF);   // extensions B and later
+    return (c >= 0x3040 && c <= 0x30FF)       // hiragana, katakana
+           || (c >= 0x3400 && c <= 0x4DBF)    // CJK extension A
+           || (c >= 0x4E00 && c <= 0x9FFF)    // CJK unified ideographs
+           || (c >= 0xAC00 && c <= 0xD7AF)    // Hangul syllables
+           || (c >= 0xF900 && c <= 0xFAFF)    // compatibility ideographs
+           || (c >= 0x20000 && c <= 0x3FFFF); // extensions B and later
 }
 
 } // namespace
@@ -46,7 +46,8 @@ int approxTokenCount(QStringView text)
             continue;
         }
         char32_t c = u;
-        if (QChar::isHighSurrogate(u) && i + 1 < n && QChar::isLowSurrogate(text[i + 1].unicode())) {
+        if (QChar::isHighSurrogate(u) && i + 1 < n &&
+            QChar::isLowSurrogate(text[i + 1].unicode())) {
             c = QChar::surrogateToUcs4(u, text[i + 1].unicode());
             ++i;
         }

@@ -24,10 +24,10 @@ QString cacheVerdictText(CacheVerdict v);
 
 struct CacheAuditPass
 {
-    QString name;        // "A", "B", "C"
-    QString description; // "cold: new unique prefixes", ...
-    qint64 requests = 0;   // measured (not warm-up) records
-    qint64 succeeded = 0;  // successful, with a first token: the TTFT sample
+    QString name;         // "A", "B", "C"
+    QString description;  // "cold: new unique prefixes", ...
+    qint64 requests = 0;  // measured (not warm-up) records
+    qint64 succeeded = 0; // successful, with a first token: the TTFT sample
     double meanTtftMs = std::numeric_limits<double>::quiet_NaN();   // NaN without a sample
     double medianTtftMs = std::numeric_limits<double>::quiet_NaN(); // linear interpolation
     qint64 cachedReported = 0; // of the successful ones, how many reported cached_tokens

@@ -41,7 +41,8 @@ ClientHealth assessClientHealth(const QList<RequestRecord> &records, const LoadP
     for (const RequestRecord &r : records) {
         if (r.warmup || r.tSend <= 0 || r.tSched <= 0)
             continue;
-        const qint64 queue = r.tQueued > 0 && r.tDispatch >= r.tQueued ? r.tDispatch - r.tQueued : 0;
+        const qint64 queue =
+            r.tQueued > 0 && r.tDispatch >= r.tQueued ? r.tDispatch - r.tQueued : 0;
         lateness.push_back(nsToMs(std::max<qint64>(0, r.tSend - r.tSched - queue)));
         if (h.requests == 0) {
             firstSched = lastSched = r.tSched;

@@ -24,7 +24,7 @@ struct ClientHealth
     double scheduledRate = 0; // (n − 1) / (last t_sched − first t_sched); 0 for closed loops
     double achievedRate = 0;  // (n − 1) / (last t_send − first t_send)
     bool openLoop = false;
-    QStringList warnings;     // empty when the client kept up
+    QStringList warnings; // empty when the client kept up
 
     bool ok() const { return warnings.isEmpty(); }
     QJsonObject toJson() const;

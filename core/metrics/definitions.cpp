@@ -1,6 +1,5 @@
 #include "definitions.h"
 
-
 namespace sb {
 
 using namespace Qt::StringLiterals;
@@ -111,9 +110,7 @@ QJsonObject metricDefinitionsJson()
 {
     QJsonObject metrics;
     for (const auto &d : metricDefinitions()) {
-        QJsonObject o{{u"label"_s, d.label},
-                      {u"unit"_s, d.unit},
-                      {u"definition"_s, d.definition}};
+        QJsonObject o{{u"label"_s, d.label}, {u"unit"_s, d.unit}, {u"definition"_s, d.definition}};
         if (!d.detail.isEmpty())
             o.insert(u"detail"_s, d.detail);
         metrics.insert(d.key, o);

@@ -10,19 +10,19 @@ namespace sb {
 // result JSON and reports.
 enum class ErrorClass : quint8 {
     None = 0,
-    Http429,       // server said "too many requests"
-    Http4xx,       // any other 4xx status
-    Http5xx,       // 5xx status
-    HttpOther,     // unexpected non-2xx status outside 4xx/5xx
-    Connect,       // refused, unreachable, DNS, TLS handshake
-    Reset,         // connection closed or reset by the peer before the stream ended
-    Timeout,       // per-request timeout elapsed
-    StreamError,   // HTTP 200 followed by an error object in the stream
-    InvalidJson,   // a data event that is not valid JSON
-    Incomplete,    // the stream ended without data: [DONE]
-    NoTokens,      // the stream completed but no token was ever received
-    Cancelled,     // the run was stopped while the request was in flight
-    Transport,     // any other transport failure
+    Http429,     // server said "too many requests"
+    Http4xx,     // any other 4xx status
+    Http5xx,     // 5xx status
+    HttpOther,   // unexpected non-2xx status outside 4xx/5xx
+    Connect,     // refused, unreachable, DNS, TLS handshake
+    Reset,       // connection closed or reset by the peer before the stream ended
+    Timeout,     // per-request timeout elapsed
+    StreamError, // HTTP 200 followed by an error object in the stream
+    InvalidJson, // a data event that is not valid JSON
+    Incomplete,  // the stream ended without data: [DONE]
+    NoTokens,    // the stream completed but no token was ever received
+    Cancelled,   // the run was stopped while the request was in flight
+    Transport,   // any other transport failure
 };
 
 const char *errorClassName(ErrorClass c);
@@ -48,13 +48,13 @@ struct RequestRecord
     bool warmup = false;     // issued and stored, excluded from every metric
     QString requestId;       // x-request-id sent to the server
 
-    qint64 tSched = 0;  // when the schedule said to send
+    qint64 tSched = 0;    // when the schedule said to send
     qint64 tQueued = 0;   // when it was due and began waiting for a concurrency slot
     qint64 tDispatch = 0; // when it got its slot and was handed to the transport
-    qint64 tSend = 0;   // handed to the transport (right before the socket write is queued)
-    qint64 tFirst = 0;  // first token chunk received
-    qint64 tLast = 0;   // last token chunk received
-    qint64 tEnd = 0;    // stream finished ([DONE], error or close)
+    qint64 tSend = 0;     // handed to the transport (right before the socket write is queued)
+    qint64 tFirst = 0;    // first token chunk received
+    qint64 tLast = 0;     // last token chunk received
+    qint64 tEnd = 0;      // stream finished ([DONE], error or close)
 
     QList<qint64> chunkTimes;  // receive time of every token chunk, ascending
     QList<qint32> chunkTokens; // tokens carried by each token chunk (1 unless the server said)

@@ -20,8 +20,8 @@ using namespace Qt::StringLiterals;
 ResultJsonOptions ResultJsonOptions::forProfile(const LoadProfile &profile)
 {
     ResultJsonOptions o;
-    o.requestRate = profile.unlimitedRate() ? std::numeric_limits<double>::infinity()
-                                            : profile.requestRate;
+    o.requestRate =
+        profile.unlimitedRate() ? std::numeric_limits<double>::infinity() : profile.requestRate;
     o.burstiness = profile.burstiness;
     o.maxConcurrency = profile.maxConcurrency;
     return o;
@@ -30,12 +30,9 @@ ResultJsonOptions ResultJsonOptions::forProfile(const LoadProfile &profile)
 QJsonObject metricStatsJson(const MetricStats &st, const QString &unit)
 {
     const QString sfx = u'_' + unit;
-    QJsonObject o{{u"count"_s, st.count},
-                  {u"mean"_s + sfx, st.mean},
-                  {u"median"_s + sfx, st.median},
-                  {u"std"_s + sfx, st.stddev},
-                  {u"min"_s + sfx, st.min},
-                  {u"max"_s + sfx, st.max}};
+    QJsonObject o{{u"count"_s, st.count},         {u"mean"_s + sfx, st.mean},
+                  {u"median"_s + sfx, st.median}, {u"std"_s + sfx, st.stddev},
+                  {u"min"_s + sfx, st.min},       {u"max"_s + sfx, st.max}};
     for (const auto &pv : st.percentiles)
         o.insert(u'p' + percentileWord(pv.first) + sfx, pv.second);
     return o;
@@ -115,23 +112,23 @@ QJsonObject vllmResultJson(const RunSummary &s, const QList<RequestRecord> &reco
     o.insert(u"e2el_from_sched"_s, metricStatsJson(s.e2elFromSched));
     o.insert(u"multi_token_chunks"_s, s.multiTokenChunks);
     o.insert(u"failed_by_class"_s, failedByClassJson(s));
-    o.insert(u"token_count_source"_s,
-             QJsonObject{{u"input"_s, s.inputSources.toJson()},
-                         {u"output"_s, s.outputSources.toJson()}});
+    o.insert(u"token_count_source"_s, QJsonObject{{u"input"_s, s.inputSources.toJson()},
+                                                  {u"output"_s, s.outputSources.toJson()}});
     o.insert(u"cached_tokens"_s,
              s.cachedTokensReported > 0 ? QJsonValue(s.cachedTokens) : QJsonValue());
     o.insert(u"goodput_slo_ms"_s,
-             s.goodputSet ? QJsonValue(QJsonObject{
-                                {u"ttft"_s, s.slo.ttftMs >= 0 ? QJsonValue(s.slo.ttftMs) : QJsonValue()},
-                                {u"tpot"_s, s.slo.tpotMs >= 0 ? QJsonValue(s.slo.tpotMs) : QJsonValue()},
-                                {u"e2el"_s, s.slo.e2elMs >= 0 ? QJsonValue(s.slo.e2elMs) : QJsonValue()}})
-                          : QJsonValue());
+             s.goodputSet
+                 ? QJsonValue(QJsonObject{
+                       {u"ttft"_s, s.slo.ttftMs >= 0 ? QJsonValue(s.slo.ttftMs) : QJsonValue()},
+                       {u"tpot"_s, s.slo.tpotMs >= 0 ? QJsonValue(s.slo.tpotMs) : QJsonValue()},
+                       {u"e2el"_s, s.slo.e2elMs >= 0 ? QJsonValue(s.slo.e2elMs) : QJsonValue()}})
+                 : QJsonValue());
     o.insert(u"percentile_method"_s, QString::fromLatin1(percentileMethodName(s.method)));
     o.insert(u"metric_definitions"_s, metricDefinitionsJson());
     o.insert(u"metric_definitions_version"_s, kMetricDefinitionsVersion);
     o.insert(u"config_snapshot"_s, opts.configSnapshot);
-    o.insert(u"tool_version"_s, opts.toolVersion.isEmpty() ? QString::fromLatin1(toolVersion())
-                                                           : opts.toolVersion);
+    o.insert(u"tool_version"_s,
+             opts.toolVersion.isEmpty() ? QString::fromLatin1(toolVersion()) : opts.toolVersion);
     o.insert(u"dataset"_s, opts.dataset);
 
     if (!opts.detailed)
@@ -157,10 +154,10 @@ QJsonObject vllmResultJson(const RunSummary &s, const QList<RequestRecord> &reco
         const bool ok = r.ok();
         inputLens.append(effectiveInputTokens(r));
         outputLens.append(ok ? effectiveOutputTokens(r) : 0); // vLLM: 0 for a failed request
-        const qint64 first = r.tFirst > 0 ? r.tFirst
-                                          : (r.chunkTimes.isEmpty() ? 0 : r.chunkTimes.constFirst());
-        const qint64 last = r.tLast > 0 ? r.tLast
-                                        : (r.chunkTimes.isEmpty() ? 0 : r.chunkTimes.constLast());
+        const qint64 first =
+            r.tFirst > 0 ? r.tFirst : (r.chunkTimes.isEmpty() ? 0 : r.chunkTimes.constFirst());
+        const qint64 last =
+            r.tLast > 0 ? r.tLast : (r.chunkTimes.isEmpty() ? 0 : r.chunkTimes.constLast());
         // vLLM keeps the ttft and gaps a failed request got before it failed; latency only on
         // success.
         ttfts.append(r.tSend > 0 && first > 0 ? secondsBetween(r.tSend, first) : 0.0);

@@ -19,7 +19,7 @@ struct ResultJsonOptions
     QString backend = QStringLiteral("openai"); // vLLM backend name: "openai" | "openai-chat"
     QString label;                              // vLLM --label; null when empty
     QString modelId;
-    QString tokenizerId; // empty = modelId (vLLM's default)
+    QString tokenizerId;    // empty = modelId (vLLM's default)
     qint64 numPrompts = -1; // -1 = the number of measured requests
     double requestRate = std::numeric_limits<double>::infinity(); // inf -> "inf"
     double burstiness = 1.0;
@@ -27,8 +27,8 @@ struct ResultJsonOptions
     // vLLM --save-detailed: per-request arrays (input_lens, output_lens, ttfts, itls,
     // generated_texts, errors, plus ServeBench's e2els, start_times, scheduled_times).
     bool detailed = false;
-    QDateTime date; // local time for "date"; invalid = now
-    qint64 runStartNs = 0; // zero point of start_times/scheduled_times; 0 = earliest t_sched
+    QDateTime date;             // local time for "date"; invalid = now
+    qint64 runStartNs = 0;      // zero point of start_times/scheduled_times; 0 = earliest t_sched
     QJsonObject configSnapshot; // already scrubbed of secrets by the caller
     QJsonObject dataset;        // dataset hash / stats object
     QString toolVersion;        // empty = sb::toolVersion()

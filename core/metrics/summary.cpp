@@ -319,8 +319,8 @@ RunSummary summarize(const QList<RequestRecord> &records, const SummaryOptions &
                 tpotNs = double(e2elNs - ttftNs) / double(nOut - 1);
                 tpot.push_back(tpotNs / 1e6);
             }
-            good = good && withinSlo(double(ttftNs), s.slo.ttftMs)
-                   && withinSlo(tpotNs, s.slo.tpotMs) && withinSlo(double(e2elNs), s.slo.e2elMs);
+            good = good && withinSlo(double(ttftNs), s.slo.ttftMs) &&
+                   withinSlo(tpotNs, s.slo.tpotMs) && withinSlo(double(e2elNs), s.slo.e2elMs);
             okStarts.push_back(r.tSend);
             okEnds.push_back(last);
         } else {

@@ -58,10 +58,10 @@ struct RunSummary
     QMap<QString, qint64> failedByClass; // errorClassName() -> count, failed requests only
 
     // --- window (monotonic ns) and throughput ---
-    qint64 windowStartNs = 0;   // earliest t_send of the measured requests
-    qint64 windowEndNs = 0;     // latest completion (t_end, else t_last, else t_send)
-    qint64 firstSchedNs = 0;    // earliest t_sched of the measured requests (0: none)
-    double durationS = 0;       // (windowEnd - windowStart) / 1e9
+    qint64 windowStartNs = 0;        // earliest t_send of the measured requests
+    qint64 windowEndNs = 0;          // latest completion (t_end, else t_last, else t_send)
+    qint64 firstSchedNs = 0;         // earliest t_sched of the measured requests (0: none)
+    double durationS = 0;            // (windowEnd - windowStart) / 1e9
     double requestThroughput = 0;    // completed / duration
     double outputThroughput = 0;     // totalOutputTokens / duration
     double totalTokenThroughput = 0; // (totalInputTokens + totalOutputTokens) / duration

@@ -18,8 +18,8 @@ SummaryTextOptions SummaryTextOptions::forProfile(const LoadProfile &profile)
     o.percentileMetrics = profile.percentileMetrics;
     o.metricPercentiles = profile.metricPercentiles;
     o.maxConcurrency = profile.maxConcurrency;
-    o.requestRate = profile.unlimitedRate() ? std::numeric_limits<double>::infinity()
-                                            : profile.requestRate;
+    o.requestRate =
+        profile.unlimitedRate() ? std::numeric_limits<double>::infinity() : profile.requestRate;
     return o;
 }
 
@@ -172,10 +172,9 @@ QString formatServeBenchAdditions(const RunSummary &s, const SummaryTextOptions 
     if (!o.datasetHash.isEmpty())
         out += line(u"Dataset hash:"_s, o.datasetHash);
     out += line(u"Metric definitions version:"_s, qint64(kMetricDefinitionsVersion));
-    out += line(u"Percentile method:"_s,
-                s.method == PercentileMethod::LoadGen
-                    ? u"LoadGen sorted[floor(N*p)]"_s
-                    : u"linear interpolation (numpy default, as vLLM)"_s);
+    out += line(u"Percentile method:"_s, s.method == PercentileMethod::LoadGen
+                                             ? u"LoadGen sorted[floor(N*p)]"_s
+                                             : u"linear interpolation (numpy default, as vLLM)"_s);
     for (const QString &w : o.clientHealthWarnings)
         out += u"WARNING: "_s + w + u'\n';
     out += QString(kWidth, u'=') + u'\n';

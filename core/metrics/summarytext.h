@@ -35,10 +35,10 @@ struct SummaryTextOptions
     // the summary's percentiles (SummaryOptions::forProfile ensures it); a missing one prints
     // "nan", as Python would.
     QList<double> metricPercentiles = {99};
-    int maxConcurrency = 0; // 0 = none
+    int maxConcurrency = 0;                                       // 0 = none
     double requestRate = std::numeric_limits<double>::infinity(); // configured rate
-    bool servebenchAdditions = true; // append ServeBench's block after vLLM's closing line
-    QString datasetHash;             // printed in the additions when set
+    bool servebenchAdditions = true;  // append ServeBench's block after vLLM's closing line
+    QString datasetHash;              // printed in the additions when set
     QStringList clientHealthWarnings; // each printed as "WARNING: ..." in the additions
 
     static SummaryTextOptions forProfile(const LoadProfile &profile);

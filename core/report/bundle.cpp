@@ -130,7 +130,8 @@ QString scrubCommandLine(const QString &command)
     static const QRegularExpression bearer(u"(Bearer\\s+)[^\\s'\"]+"_s,
                                            QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression skKey(u"\\bsk-[A-Za-z0-9_\\-]{6,}"_s);
-    static const QRegularExpression keyFlag(u"(--(?:api-key|api_key|token|password)[= ])('[^']*'|\\S+)"_s);
+    static const QRegularExpression keyFlag(
+        u"(--(?:api-key|api_key|token|password)[= ])('[^']*'|\\S+)"_s);
     static const QRegularExpression header(
         u"(--header\\s+'?)([A-Za-z0-9_\\-]+)([:=])([^'\\s]*(?:\\s[^'\\s-][^'\\s]*)*)"_s);
     s.replace(bearer, u"\\1<redacted>"_s);
@@ -156,9 +157,11 @@ bool writeAcceptanceBundle(const QString &dir, const ReportContent &c, const QSt
                            const QByteArray &pdf, QStringList *files, QString *error)
 {
     const QDir target(dir);
-    if (target.exists() && !target.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden)) {
+    if (target.exists() &&
+        !target.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden)) {
         if (error)
-            *error = u"%1 exists and is not empty: a bundle is written into a new folder"_s.arg(dir);
+            *error =
+                u"%1 exists and is not empty: a bundle is written into a new folder"_s.arg(dir);
         return false;
     }
     Writer w(dir);
@@ -177,19 +180,21 @@ bool writeAcceptanceBundle(const QString &dir, const ReportContent &c, const QSt
         const QJsonObject snapshot = scrubSecrets(r.info.snapshot);
         QJsonObject sut = snapshot.value(u"sut"_s).toObject();
         w.write(base + u"sut.json"_s, json(sut));
-        QJsonObject dataset{{u"spec"_s, snapshot.value(u"dataset"_s).toObject()},
-                            {u"info"_s, snapshot.value(u"dataset_info"_s).toObject()},
-                            {u"sha256"_s, r.input.datasetHash},
-                            {u"version_label"_s,
-                             r.input.datasetInfo.value(u"version_label"_s).toString()}};
+        QJsonObject dataset{
+            {u"spec"_s, snapshot.value(u"dataset"_s).toObject()},
+            {u"info"_s, snapshot.value(u"dataset_info"_s).toObject()},
+            {u"sha256"_s, r.input.datasetHash},
+            {u"version_label"_s, r.input.datasetInfo.value(u"version_label"_s).toString()}};
         w.write(base + u"dataset.json"_s, json(dataset));
         const QString command = scrubCommandLine(snapshot.value(u"command"_s).toString());
         QString commandText;
         if (command.isEmpty())
-            commandText = r.imported ? u"# imported from %1: the tool did not record its command "
-                                       "line\n"_s.arg(snapshot.value(u"imported"_s).toObject()
-                                                          .value(u"tool"_s).toString())
-                                     : u"# the run did not record its command line\n"_s;
+            commandText =
+                r.imported
+                    ? u"# imported from %1: the tool did not record its command "
+                      "line\n"_s.arg(
+                          snapshot.value(u"imported"_s).toObject().value(u"tool"_s).toString())
+                    : u"# the run did not record its command line\n"_s;
         else
             commandText = u"# tool version %1\n%2\n"_s.arg(
                 snapshot.value(u"tool_version"_s).toString(r.info.toolVersion), command);
@@ -209,7 +214,8 @@ bool writeAcceptanceBundle(const QString &dir, const ReportContent &c, const QSt
                 json(QJsonObject{{u"run_id"_s, r.id},
                                  {u"raw_records"_s, r.rawRecords},
                                  {u"failed"_s, r.summary.failed},
-                                 {u"failed_by_class"_s, [&r] {
+                                 {u"failed_by_class"_s,
+                                  [&r] {
                                       QJsonObject o;
                                       for (auto it = r.summary.failedByClass.cbegin();
                                            it != r.summary.failedByClass.cend(); ++it)
@@ -248,15 +254,19 @@ bool writeAcceptanceBundle(const QString &dir, const ReportContent &c, const QSt
         }
         const auto add = [&](const QList<AttributedItem> &list) {
             for (const AttributedItem &a : list)
-                mapping += QStringList{QString::number(c.runs.at(i).id), csvField(rc.windowName),
+                mapping += QStringList{QString::number(c.runs.at(i).id),
+                                       csvField(rc.windowName),
                                        csvField(a.item.id),
                                        QString::fromLatin1(billCategoryName(a.item.category)),
-                                       csvField(a.item.provider), csvField(a.item.resourceId),
+                                       csvField(a.item.provider),
+                                       csvField(a.item.resourceId),
                                        formatUtcTimestamp(a.item.start),
-                                       formatUtcTimestamp(a.item.end), a.item.currency,
+                                       formatUtcTimestamp(a.item.end),
+                                       a.item.currency,
                                        a.itemTotal.toString(),
                                        QString::fromLatin1(itemAttributionName(a.attribution)),
-                                       a.counted.toString(), csvField(a.why)}
+                                       a.counted.toString(),
+                                       csvField(a.why)}
                                .join(u',') +
                            u'\n';
         };
@@ -290,7 +300,8 @@ bool writeAcceptanceBundle(const QString &dir, const ReportContent &c, const QSt
         sums += e.sha256 + "  " + e.path.toUtf8() + '\n';
     if (!w.error().isEmpty() || !Writer(dir).write(u"MANIFEST.sha256"_s, sums)) {
         if (error)
-            *error = w.error().isEmpty() ? u"%1: cannot write MANIFEST.sha256"_s.arg(dir) : w.error();
+            *error =
+                w.error().isEmpty() ? u"%1: cannot write MANIFEST.sha256"_s.arg(dir) : w.error();
         return false;
     }
     if (files) {

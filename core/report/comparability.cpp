@@ -14,9 +14,12 @@ using namespace Qt::StringLiterals;
 const char *fieldRoleName(FieldRole r)
 {
     switch (r) {
-    case FieldRole::Workload: return "workload";
-    case FieldRole::Sut: return "sut";
-    case FieldRole::Measurement: return "measurement";
+    case FieldRole::Workload:
+        return "workload";
+    case FieldRole::Sut:
+        return "sut";
+    case FieldRole::Measurement:
+        return "measurement";
     }
     return "workload";
 }
@@ -66,7 +69,8 @@ QString rateText(double r)
 
 QString compactJson(const QJsonObject &o)
 {
-    return o.isEmpty() ? u"{}"_s : QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+    return o.isEmpty() ? u"{}"_s
+                       : QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
 QString sloText(const Slo &s)
@@ -87,7 +91,9 @@ const QList<FieldSpec> &fieldSpecs()
     static const QList<FieldSpec> specs = {
         // --- workload: must match ---
         {"model", "model", FieldRole::Workload, false, nullptr,
-         [](const R &r) { return text(r.plan.sut.model); }},
+         [](const R &r) {
+             return text(r.plan.sut.model);
+         }},
         {"dataset_hash", "dataset (content hash)", FieldRole::Workload, true, "dataset_hash",
          [](const R &r) {
              const QJsonObject info = r.snapshot.value(u"dataset_info"_s).toObject();
@@ -107,7 +113,9 @@ const QList<FieldSpec> &fieldSpecs()
                                          : u"%1 requests"_s.arg(p.numPrompts));
          }},
         {"scenario", "scenario", FieldRole::Workload, true, nullptr,
-         [](const R &r) { return text(QString::fromLatin1(scenarioName(r.plan.profile.scenario))); }},
+         [](const R &r) {
+             return text(QString::fromLatin1(scenarioName(r.plan.profile.scenario)));
+         }},
         {"arrival", "arrival process", FieldRole::Workload, false, nullptr,
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
@@ -126,9 +134,9 @@ const QList<FieldSpec> &fieldSpecs()
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
              if (p.rampUpStrategy != RampUpStrategy::None)
-                 return text(u"%1 ramp-up %2 → %3 req/s"_s
-                                 .arg(QString::fromLatin1(rampUpStrategyName(p.rampUpStrategy)),
-                                      num(p.rampUpStartRps), num(p.rampUpEndRps)));
+                 return text(u"%1 ramp-up %2 → %3 req/s"_s.arg(
+                     QString::fromLatin1(rampUpStrategyName(p.rampUpStrategy)),
+                     num(p.rampUpStartRps), num(p.rampUpEndRps)));
              return text(rateText(p.requestRate));
          }},
         {"concurrency", "concurrency", FieldRole::Workload, false, nullptr,
@@ -143,9 +151,10 @@ const QList<FieldSpec> &fieldSpecs()
              const DatasetSpec &d = r.plan.dataset;
              switch (d.kind) {
              case DatasetKind::Random:
-                 return text(d.randomRangeRatio > 0
-                                 ? u"%1 ± %2 %"_s.arg(d.randomOutputLen).arg(num(d.randomRangeRatio * 100))
-                                 : QString::number(d.randomOutputLen));
+                 return text(
+                     d.randomRangeRatio > 0
+                         ? u"%1 ± %2 %"_s.arg(d.randomOutputLen).arg(num(d.randomRangeRatio * 100))
+                         : QString::number(d.randomOutputLen));
              case DatasetKind::ShareGpt:
                  return text(d.sharegptOutputLen > 0 ? QString::number(d.sharegptOutputLen)
                                                      : u"reference answer length"_s);
@@ -154,7 +163,8 @@ const QList<FieldSpec> &fieldSpecs()
              }
              return text(QString());
          }},
-        {"ignore_eos", "output-length policy (ignore_eos)", FieldRole::Workload, false, "ignore_eos",
+        {"ignore_eos", "output-length policy (ignore_eos)", FieldRole::Workload, false,
+         "ignore_eos",
          [](const R &r) {
              return text(r.plan.params.ignoreEos ? u"ignore_eos: run to max tokens"_s
                                                  : u"stop at EOS"_s);
@@ -170,7 +180,9 @@ const QList<FieldSpec> &fieldSpecs()
                                                  : u"not sent"_s);
          }},
         {"extra_body", "extra body", FieldRole::Workload, false, "extra_body",
-         [](const R &r) { return text(compactJson(r.plan.params.extraBody)); }},
+         [](const R &r) {
+             return text(compactJson(r.plan.params.extraBody));
+         }},
         {"slo", "SLOs", FieldRole::Workload, false, "slo",
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
@@ -207,24 +219,36 @@ const QList<FieldSpec> &fieldSpecs()
              return text(parts.join(u", "_s));
          }},
         {"timeout", "request timeout", FieldRole::Workload, false, "timeout",
-         [](const R &r) { return text(u"%1 s"_s.arg(num(r.plan.profile.timeoutS))); }},
+         [](const R &r) {
+             return text(u"%1 s"_s.arg(num(r.plan.profile.timeoutS)));
+         }},
 
         // --- SUT: what is compared ---
         {"sut_name", "SUT", FieldRole::Sut, false, nullptr,
-         [](const R &r) { return text(r.plan.sut.name); }},
+         [](const R &r) {
+             return text(r.plan.sut.name);
+         }},
         {"endpoint", "endpoint", FieldRole::Sut, false, nullptr,
          [](const R &r) {
              return text(r.plan.sut.builtInSimulator ? u"built-in simulator"_s
                                                      : r.plan.sut.baseUrl + r.plan.sut.endpoint);
          }},
         {"api_flavour", "API flavour", FieldRole::Sut, false, nullptr,
-         [](const R &r) { return text(QString::fromLatin1(apiFlavourName(r.plan.sut.flavour))); }},
+         [](const R &r) {
+             return text(QString::fromLatin1(apiFlavourName(r.plan.sut.flavour)));
+         }},
         {"weights_revision", "weights revision", FieldRole::Sut, false, nullptr,
-         [](const R &r) { return text(r.plan.sut.weightsRevision); }},
+         [](const R &r) {
+             return text(r.plan.sut.weightsRevision);
+         }},
         {"engine", "engine", FieldRole::Sut, false, nullptr,
-         [](const R &r) { return text(r.plan.sut.engine); }},
+         [](const R &r) {
+             return text(r.plan.sut.engine);
+         }},
         {"engine_version", "engine version", FieldRole::Sut, false, nullptr,
-         [](const R &r) { return text(r.plan.sut.engineVersion); }},
+         [](const R &r) {
+             return text(r.plan.sut.engineVersion);
+         }},
         {"gpu", "GPUs", FieldRole::Sut, false, nullptr,
          [](const R &r) {
              const SutConfig &s = r.plan.sut;
@@ -233,24 +257,35 @@ const QList<FieldSpec> &fieldSpecs()
              return text(u"%1 × %2"_s.arg(s.gpuCount).arg(s.gpuModel));
          }},
         {"image", "container image", FieldRole::Sut, false, nullptr,
-         [](const R &r) { return text(r.plan.sut.image); }},
+         [](const R &r) {
+             return text(r.plan.sut.image);
+         }},
         {"topology", "replicas / containers / workers", FieldRole::Sut, false, nullptr,
          [](const R &r) {
              const SutConfig &s = r.plan.sut;
              if (s.replicas == 0 && s.containers == 0 && s.workersPerContainer == 0)
                  return text(QString());
-             return text(u"%1 / %2 / %3"_s.arg(s.replicas).arg(s.containers).arg(s.workersPerContainer));
+             return text(
+                 u"%1 / %2 / %3"_s.arg(s.replicas).arg(s.containers).arg(s.workersPerContainer));
          }},
         {"region", "region", FieldRole::Sut, false, nullptr,
-         [](const R &r) { return text(r.plan.sut.region); }},
+         [](const R &r) {
+             return text(r.plan.sut.region);
+         }},
         {"client_location", "client location", FieldRole::Sut, false, nullptr,
-         [](const R &r) { return text(r.plan.sut.clientLocation); }},
+         [](const R &r) {
+             return text(r.plan.sut.clientLocation);
+         }},
         {"sut_notes", "SUT notes", FieldRole::Sut, false, nullptr,
-         [](const R &r) { return text(r.plan.sut.notes); }},
+         [](const R &r) {
+             return text(r.plan.sut.notes);
+         }},
 
         // --- measurement ---
         {"tool_version", "tool version", FieldRole::Measurement, false, nullptr,
-         [](const R &r) { return text(r.snapshot.value(u"tool_version"_s).toString()); }},
+         [](const R &r) {
+             return text(r.snapshot.value(u"tool_version"_s).toString());
+         }},
         {"source", "source of the numbers", FieldRole::Measurement, false, nullptr,
          [](const R &r) {
              const QJsonObject imp = r.snapshot.value(u"imported"_s).toObject();
@@ -282,7 +317,8 @@ QList<FieldComparison> Comparability::differences() const
 }
 QList<FieldComparison> Comparability::workloadDifferences() const
 {
-    return filtered(fields, [](const auto &f) { return f.differs && f.role == FieldRole::Workload; });
+    return filtered(fields,
+                    [](const auto &f) { return f.differs && f.role == FieldRole::Workload; });
 }
 QList<FieldComparison> Comparability::sutDifferences() const
 {
@@ -290,7 +326,8 @@ QList<FieldComparison> Comparability::sutDifferences() const
 }
 QList<FieldComparison> Comparability::measurementDifferences() const
 {
-    return filtered(fields, [](const auto &f) { return f.differs && f.role == FieldRole::Measurement; });
+    return filtered(fields,
+                    [](const auto &f) { return f.differs && f.role == FieldRole::Measurement; });
 }
 QList<FieldComparison> Comparability::unknowns() const
 {
@@ -332,7 +369,8 @@ QString Comparability::verdict() const
         if (!sutDifferences().isEmpty())
             names << u"SUT"_s;
         v = u"Confounded: %1 variables differ (%2); a difference in the results cannot be "
-            "attributed to one of them."_s.arg(n).arg(names.join(u", "_s));
+            "attributed to one of them."_s.arg(n)
+                .arg(names.join(u", "_s));
     }
     const auto unk = unknowns();
     if (!unk.isEmpty()) {
@@ -355,9 +393,10 @@ QString Comparability::formatText() const
         for (const auto &f : fields) {
             if (!f.differs && !f.unknown)
                 continue;
-            const char *role = f.role == FieldRole::Sut ? "compared (SUT)"
-                             : f.role == FieldRole::Measurement ? "measurement"
-                             : f.blocker ? "blocks ranking" : "workload";
+            const char *role = f.role == FieldRole::Sut           ? "compared (SUT)"
+                               : f.role == FieldRole::Measurement ? "measurement"
+                               : f.blocker                        ? "blocks ranking"
+                                                                  : "workload";
             out += u"  %1 [%2]\n"_s.arg(f.label, QLatin1StringView(role));
             for (qsizetype i = 0; i < f.values.size(); ++i)
                 out += u"      %1: %2\n"_s.arg(runLabels.value(i), f.values.at(i));
@@ -444,12 +483,11 @@ Comparability checkComparability(const QList<QJsonObject> &snapshots, const QStr
             c.refusals << u"the runs use different scenarios (%1). A Server run is judged on "
                           "latency at an arrival rate, an Offline run on throughput with every "
                           "query issued at once, a single-stream run on one query at a time: "
-                          "their numbers measure different things."_s
-                              .arg(f.values.join(u" vs "_s));
+                          "their numbers measure different things."_s.arg(f.values.join(u" vs "_s));
         else if (f.key == "dataset_hash"_L1)
             c.refusals << u"the runs used different datasets (%1). Different prompts and output "
-                          "lengths change latency and throughput by themselves."_s
-                              .arg(f.values.join(u" vs "_s));
+                          "lengths change latency and throughput by themselves."_s.arg(
+                              f.values.join(u" vs "_s));
     }
     if (c.variableCount() > 1)
         c.warnings << u"%1 variables differ: change one thing at a time to attribute a "
@@ -459,8 +497,8 @@ Comparability checkComparability(const QList<QJsonObject> &snapshots, const QStr
         for (qsizetype i = 0; i < f.known.size(); ++i)
             if (!f.known.at(i))
                 who << c.runLabels.at(i);
-        c.warnings << u"%1 is unknown for %2: it cannot be confirmed equal."_s.arg(f.label,
-                                                                                   who.join(u", "_s));
+        c.warnings << u"%1 is unknown for %2: it cannot be confirmed equal."_s.arg(
+            f.label, who.join(u", "_s));
     }
     for (const auto &f : c.measurementDifferences())
         c.warnings << u"%1 differs (%2): check the metric definitions before reading small "

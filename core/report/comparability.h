@@ -21,11 +21,11 @@ struct FieldComparison
     QString key;   // stable: "model", "dataset_hash", "scenario", "request_rate", ...
     QString label; // "dataset hash"
     FieldRole role = FieldRole::Workload;
-    bool blocker = false;   // a difference here forbids ranking (scenario, dataset)
-    QStringList values;     // per run, display text; "unknown" where the run cannot tell
-    QList<bool> known;      // per run
-    bool differs = false;   // two known values differ
-    bool unknown = false;   // some run cannot tell (imported run)
+    bool blocker = false; // a difference here forbids ranking (scenario, dataset)
+    QStringList values;   // per run, display text; "unknown" where the run cannot tell
+    QList<bool> known;    // per run
+    bool differs = false; // two known values differ
+    bool unknown = false; // some run cannot tell (imported run)
 };
 
 // The comparability of two or more runs, from their snapshots (RunPlan::toJson plus the run's

@@ -103,14 +103,18 @@ bool RankBy::parse(const QString &text, RankBy *out, QString *error)
             r.stat = u"p99"_s;
         if (!validStat(r.stat)) {
             if (error)
-                *error = u"--rank-by %1: the statistic must be mean, median or p<N> (p99, p99.9)"_s
-                             .arg(text);
+                *error =
+                    u"--rank-by %1: the statistic must be mean, median or p<N> (p99, p99.9)"_s.arg(
+                        text);
             return false;
         }
     } else {
-        static const QStringList rates = {u"request_throughput"_s, u"output_throughput"_s,
-                                          u"total_token_throughput"_s, u"request_goodput"_s,
-                                          u"failed"_s, u"cost_per_request"_s,
+        static const QStringList rates = {u"request_throughput"_s,
+                                          u"output_throughput"_s,
+                                          u"total_token_throughput"_s,
+                                          u"request_goodput"_s,
+                                          u"failed"_s,
+                                          u"cost_per_request"_s,
                                           u"cost_per_1m_output_tokens"_s};
         if (!rates.contains(r.metric) || !r.stat.isEmpty()) {
             if (error)
@@ -157,17 +161,18 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
     c.baseline = std::clamp(options.baseline, 0, std::max(0, int(runs.size()) - 1));
     c.rankBy = options.rankBy;
 
-    const auto addRow = [&](ComparisonRow row, const std::function<std::optional<double>(
-                                                   const ReportRun &, int, QString *)> &value) {
-        for (int i = 0; i < runs.size(); ++i) {
-            ComparisonCell cell;
-            cell.value = value(runs.at(i), i, &cell.note);
-            if (cell.value && std::isnan(*cell.value))
-                cell.value.reset();
-            row.cells.append(cell);
-        }
-        c.rows.append(row);
-    };
+    const auto addRow =
+        [&](ComparisonRow row,
+            const std::function<std::optional<double>(const ReportRun &, int, QString *)> &value) {
+            for (int i = 0; i < runs.size(); ++i) {
+                ComparisonCell cell;
+                cell.value = value(runs.at(i), i, &cell.note);
+                if (cell.value && std::isnan(*cell.value))
+                    cell.value.reset();
+                row.cells.append(cell);
+            }
+            c.rows.append(row);
+        };
 
     // --- latency ---
     QStringList stats = {u"mean"_s, u"median"_s};
@@ -244,11 +249,12 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
           [](const ReportRun &r) { return double(r.summary.completed); });
     count("failed", "Failed requests", "", true, 0,
           [](const ReportRun &r) { return double(r.summary.failed); });
-    count("failure_rate", "Failure rate", "%", true, 2, [](const ReportRun &r) -> std::optional<double> {
-        const qint64 n = r.summary.completed + r.summary.failed;
-        return n > 0 ? std::optional<double>(100.0 * double(r.summary.failed) / double(n))
-                     : std::nullopt;
-    });
+    count("failure_rate", "Failure rate", "%", true, 2,
+          [](const ReportRun &r) -> std::optional<double> {
+              const qint64 n = r.summary.completed + r.summary.failed;
+              return n > 0 ? std::optional<double>(100.0 * double(r.summary.failed) / double(n))
+                           : std::nullopt;
+          });
     count("duration", "Benchmark duration", "s", true, 2,
           [](const ReportRun &r) { return r.summary.durationS; });
 
@@ -287,8 +293,8 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
         } else if (!singleLoad || loads.size() > 1) {
             costDiffs = false;
             c.costNotes << u"the test windows do not hold the same single load (%1): unit costs "
-                           "are comparable only over matching windows and load"_s
-                               .arg(loads.join(u" | "_s));
+                           "are comparable only over matching windows and load"_s.arg(
+                               loads.join(u" | "_s));
         } else if (!c.comparability.workloadDifferences().isEmpty()) {
             costDiffs = false;
             c.costNotes << u"the runs differ in their workload: unit costs are not compared"_s;
@@ -316,7 +322,8 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
                 return f.value->toDouble();
             });
         };
-        costRow("cost_total", "Window cost (total)", [](const CostBreakdown &b) { return b.total; });
+        costRow("cost_total", "Window cost (total)",
+                [](const CostBreakdown &b) { return b.total; });
         costRow("cost_per_request", "Cost per successful request",
                 [](const CostBreakdown &b) { return b.perSuccessfulRequest; });
         costRow("cost_per_1m_output_tokens", "Cost per 1M output tokens",
@@ -398,8 +405,8 @@ QString Comparison::formatText() const
             group = row.group;
             out += u"-- %1\n"_s.arg(group);
         }
-        QString line = pad(row.unit.isEmpty() ? row.label : u"%1 (%2)"_s.arg(row.label, row.unit),
-                           kLabel);
+        QString line =
+            pad(row.unit.isEmpty() ? row.label : u"%1 (%2)"_s.arg(row.label, row.unit), kLabel);
         for (int i = 0; i < row.cells.size(); ++i) {
             const ComparisonCell &cell = row.cells.at(i);
             QString v = formatCell(row, cell);
@@ -419,7 +426,7 @@ QString Comparison::formatText() const
         for (int k = 0; k < ranking.size(); ++k) {
             const int i = ranking.at(k);
             out += u"  %1. %2  %3 %4\n"_s.arg(k + 1).arg(columns.at(i),
-                                                        formatCell(*r, r->cells.at(i)), r->unit);
+                                                         formatCell(*r, r->cells.at(i)), r->unit);
         }
     }
     return out;

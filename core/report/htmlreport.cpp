@@ -24,11 +24,21 @@ QString htmlEscape(const QString &text)
     out.reserve(text.size() + text.size() / 8);
     for (const QChar c : text) {
         switch (c.unicode()) {
-        case '&': out += "&amp;"_L1; break;
-        case '<': out += "&lt;"_L1; break;
-        case '>': out += "&gt;"_L1; break;
-        case '"': out += "&quot;"_L1; break;
-        case '\'': out += "&#39;"_L1; break;
+        case '&':
+            out += "&amp;"_L1;
+            break;
+        case '<':
+            out += "&lt;"_L1;
+            break;
+        case '>':
+            out += "&gt;"_L1;
+            break;
+        case '"':
+            out += "&quot;"_L1;
+            break;
+        case '\'':
+            out += "&#39;"_L1;
+            break;
         default:
             // Control characters other than tab / newline would make the page invalid.
             if (c.unicode() < 0x20 && c != u'\n' && c != u'\t' && c != u'\r')
@@ -73,7 +83,7 @@ QString cut(const QString &s, int limit = kReportMessageLimit)
         return esc(s);
     return esc(s.left(limit)) +
            u"<i> … (%1 more characters; the full text is in the CSV and JSON)</i>"_s.arg(s.size() -
-                                                                                        limit);
+                                                                                         limit);
 }
 
 QString td(const QString &escaped, const QString &attrs = {})
@@ -154,8 +164,8 @@ QString summarySection(const ReportContent &c)
              td(QString::number(r.summary.failed), u"class=\"num\""_s) +
              td(cell(u"request_throughput"_s), u"class=\"num\""_s) +
              td(cell(u"output_throughput"_s), u"class=\"num\""_s) +
-             td(cell(u"ttft.p99"_s), u"class=\"num\""_s) + td(cell(u"tpot.p99"_s), u"class=\"num\""_s) +
-             u"</tr>\n"_s;
+             td(cell(u"ttft.p99"_s), u"class=\"num\""_s) +
+             td(cell(u"tpot.p99"_s), u"class=\"num\""_s) + u"</tr>\n"_s;
     }
     h += u"</table>\n"_s;
     for (const ReportRun &r : c.runs) {
@@ -184,9 +194,10 @@ QString comparabilitySection(const ReportContent &c)
         h += th(esc(l));
     h += u"</tr>\n"_s;
     for (const FieldComparison &f : cb.fields) {
-        QString role = f.role == FieldRole::Sut ? u"compared (SUT)"_s
-                     : f.role == FieldRole::Measurement ? u"measurement"_s
-                     : f.blocker ? u"workload — must match to rank"_s : u"workload"_s;
+        QString role = f.role == FieldRole::Sut           ? u"compared (SUT)"_s
+                       : f.role == FieldRole::Measurement ? u"measurement"_s
+                       : f.blocker                        ? u"workload — must match to rank"_s
+                                                          : u"workload"_s;
         h += u"<tr>"_s + td(esc(f.label)) + td(esc(role));
         for (qsizetype i = 0; i < f.values.size(); ++i) {
             QString cls;
@@ -209,8 +220,8 @@ QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &
     h += u"<p>Latencies in milliseconds from the monotonic clock; percentiles by linear "
          "interpolation between order statistics (numpy's default, as vLLM). Failed requests are "
          "excluded from latencies and throughput numerators and listed under Failures. "
-         "Differences are against the baseline column %1.</p>\n"_s
-             .arg(esc(cmp.columns.value(cmp.baseline)));
+         "Differences are against the baseline column %1.</p>\n"_s.arg(
+             esc(cmp.columns.value(cmp.baseline)));
     h += tableOpen() + u"<tr>"_s + th(u"metric"_s);
     for (int i = 0; i < cmp.columns.size(); ++i)
         h += th(esc(cmp.columns.at(i)) + (i == cmp.baseline ? u" (baseline)"_s : QString()));
@@ -219,10 +230,11 @@ QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &
     for (const ComparisonRow &row : cmp.rows) {
         if (row.group != group) {
             group = row.group;
-            h += u"<tr><th colspan=\"%1\">%2</th></tr>\n"_s.arg(cmp.columns.size() + 1).arg(esc(group));
+            h += u"<tr><th colspan=\"%1\">%2</th></tr>\n"_s.arg(cmp.columns.size() + 1)
+                     .arg(esc(group));
         }
-        h += u"<tr>"_s + td(esc(row.unit.isEmpty() ? row.label
-                                                   : u"%1 (%2)"_s.arg(row.label, row.unit)));
+        h += u"<tr>"_s +
+             td(esc(row.unit.isEmpty() ? row.label : u"%1 (%2)"_s.arg(row.label, row.unit)));
         for (int i = 0; i < row.cells.size(); ++i) {
             const ComparisonCell &cell = row.cells.at(i);
             QString v = esc(formatCell(row, cell));
@@ -230,12 +242,14 @@ QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &
                 v += u"<br/><small>%1</small>"_s.arg(esc(cell.note));
             if (i != cmp.baseline && cell.relDiff && cell.absDiff) {
                 const bool better = row.lowerIsBetter ? *cell.relDiff < 0 : *cell.relDiff > 0;
-                const QString cls = *cell.relDiff == 0 ? QString() : better ? u"better"_s : u"worse"_s;
-                v += u"<br/><span class=\"%1\">%2%3 (%4%5%)</span>"_s
-                         .arg(cls, *cell.absDiff >= 0 ? u"+"_s : QString(),
-                              QString::number(*cell.absDiff, 'f', row.decimals),
-                              *cell.relDiff >= 0 ? u"+"_s : QString(),
-                              QString::number(*cell.relDiff * 100, 'f', 1));
+                const QString cls = *cell.relDiff == 0 ? QString()
+                                    : better           ? u"better"_s
+                                                       : u"worse"_s;
+                v += u"<br/><span class=\"%1\">%2%3 (%4%5%)</span>"_s.arg(
+                    cls, *cell.absDiff >= 0 ? u"+"_s : QString(),
+                    QString::number(*cell.absDiff, 'f', row.decimals),
+                    *cell.relDiff >= 0 ? u"+"_s : QString(),
+                    QString::number(*cell.relDiff * 100, 'f', 1));
             }
             h += td(v, i == cmp.baseline ? u"class=\"num base\""_s : u"class=\"num\""_s);
         }
@@ -261,8 +275,8 @@ QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &
             h += u"<p class=\"warn\">%1</p>\n"_s.arg(esc(spec.emptyNote));
         const QByteArray png = pngs.value(spec.key);
         if (!png.isEmpty()) {
-            h += u"<p><img src=\"data:image/png;base64,%1\" width=\"500\" alt=\"%2\"/></p>\n"_s
-                     .arg(QString::fromLatin1(png.toBase64()), esc(spec.title));
+            h += u"<p><img src=\"data:image/png;base64,%1\" width=\"500\" alt=\"%2\"/></p>\n"_s.arg(
+                QString::fromLatin1(png.toBase64()), esc(spec.title));
         } else if (spec.kind == ChartSpec::Kind::Bars) {
             h += tableOpen() + u"<tr>"_s + th(u"run"_s);
             for (const ChartSeries &s : spec.series)
@@ -276,7 +290,8 @@ QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &
             }
             h += u"</table>\n"_s;
         } else {
-            h += u"<p><i>chart not rendered; the percentiles above carry the distribution</i></p>\n"_s;
+            h +=
+                u"<p><i>chart not rendered; the percentiles above carry the distribution</i></p>\n"_s;
         }
     }
     return h;
@@ -284,8 +299,8 @@ QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &
 
 QString runSection(const ReportRun &r, bool pageBreak)
 {
-    QString h = section(u"run-%1"_s.arg(r.id), u"Run %1: configuration and SUT manifest"_s.arg(r.label),
-                        pageBreak);
+    QString h = section(u"run-%1"_s.arg(r.id),
+                        u"Run %1: configuration and SUT manifest"_s.arg(r.label), pageBreak);
     const RunPlan &p = r.input.plan;
     const auto row = [](const QString &k, const QString &v) {
         return u"<tr>"_s + th(esc(k)) + td(esc(v)) + u"</tr>\n"_s;
@@ -293,9 +308,9 @@ QString runSection(const ReportRun &r, bool pageBreak)
     h += tableOpen();
     h += row(u"run id"_s, QString::number(r.id));
     h += row(u"name"_s, r.info.name);
-    h += row(u"status"_s, r.input.status + (r.info.statusMessage.isEmpty()
-                                                ? QString()
-                                                : u" — "_s + r.info.statusMessage));
+    h += row(u"status"_s,
+             r.input.status +
+                 (r.info.statusMessage.isEmpty() ? QString() : u" — "_s + r.info.statusMessage));
     h += row(u"started (UTC)"_s, r.info.startedUtc.toString(Qt::ISODateWithMs));
     h += row(u"ended (UTC)"_s, r.info.endedUtc.toString(Qt::ISODateWithMs));
     h += row(u"host"_s, r.info.host);
@@ -317,7 +332,8 @@ QString runSection(const ReportRun &r, bool pageBreak)
     h += row(u"API flavour"_s, QString::fromLatin1(apiFlavourName(s.flavour)));
     h += row(u"model"_s, s.model);
     h += row(u"weights revision"_s, s.weightsRevision);
-    h += row(u"engine"_s, s.engine + (s.engineVersion.isEmpty() ? QString() : u' ' + s.engineVersion));
+    h += row(u"engine"_s,
+             s.engine + (s.engineVersion.isEmpty() ? QString() : u' ' + s.engineVersion));
     h += row(u"GPUs"_s, s.gpuCount > 0 ? u"%1 × %2"_s.arg(s.gpuCount).arg(s.gpuModel) : s.gpuModel);
     h += row(u"container image"_s, s.image);
     h += row(u"replicas / containers / workers per container"_s,
@@ -343,8 +359,8 @@ QString failuresSection(const ReportContent &c)
         }
         h += tableOpen() + u"<tr>"_s + th(u"error class"_s) + th(u"requests"_s) + u"</tr>\n"_s;
         for (auto it = r.summary.failedByClass.cbegin(); it != r.summary.failedByClass.cend(); ++it)
-            h += u"<tr>"_s + td(esc(it.key())) + td(QString::number(it.value()), u"class=\"num\""_s) +
-                 u"</tr>\n"_s;
+            h += u"<tr>"_s + td(esc(it.key())) +
+                 td(QString::number(it.value()), u"class=\"num\""_s) + u"</tr>\n"_s;
         h += u"</table>\n"_s;
         if (!r.rawRecords) {
             h += u"<p class=\"warn\">The individual failed requests are not available (imported "
@@ -360,7 +376,8 @@ QString failuresSection(const ReportContent &c)
              th(u"HTTP"_s) + th(u"request id"_s) + th(u"message"_s) + u"</tr>\n"_s;
         for (auto it = byClass.cbegin(); it != byClass.cend(); ++it)
             for (const RequestRecord *rec : it.value())
-                h += u"<tr>"_s + td(esc(it.key())) + td(QString::number(rec->index), u"class=\"num\""_s) +
+                h += u"<tr>"_s + td(esc(it.key())) +
+                     td(QString::number(rec->index), u"class=\"num\""_s) +
                      td(rec->warmup ? u"yes"_s : u"no"_s) +
                      td(rec->httpStatus > 0 ? QString::number(rec->httpStatus) : QString()) +
                      td(esc(rec->requestId)) + td(cut(rec->errorMessage)) + u"</tr>\n"_s;
@@ -378,7 +395,8 @@ QString mlperfSection(const ReportContent &c)
             continue;
         if (h.isEmpty())
             h = section(u"mlperf"_s, u"MLPerf validity"_s);
-        h += u"<h3>%1 — %2</h3>\n"_s.arg(esc(r.label), esc(QString::fromLatin1(scenarioName(p.scenario))));
+        h += u"<h3>%1 — %2</h3>\n"_s.arg(esc(r.label),
+                                         esc(QString::fromLatin1(scenarioName(p.scenario))));
         if (!r.rawRecords) {
             h += u"<p class=\"warn\">Not judged: no per-request results.</p>\n"_s;
             continue;
@@ -433,12 +451,15 @@ QString costSection(const ReportContent &c)
             for (const AttributedItem &a : items)
                 t += u"<tr>"_s + td(esc(a.item.id)) + td(esc(billCategoryLabel(a.item.category))) +
                      td(esc(a.item.provider)) + td(esc(a.item.resourceId)) +
-                     td(esc(formatUtcTimestamp(a.item.start))) + td(esc(formatUtcTimestamp(a.item.end))) +
-                     td(esc(a.item.pricingText())) + td(esc(a.itemTotal.toString())) +
+                     td(esc(formatUtcTimestamp(a.item.start))) +
+                     td(esc(formatUtcTimestamp(a.item.end))) + td(esc(a.item.pricingText())) +
+                     td(esc(a.itemTotal.toString())) +
                      td(esc(QString::fromLatin1(itemAttributionName(a.attribution)))) +
                      td(esc(a.counted.toString())) + td(esc(a.why)) +
                      td(esc(QStringList{a.item.idleNotes, a.item.startStopNotes,
-                                        a.item.autoscalingNotes}.join(u' ').trimmed())) +
+                                        a.item.autoscalingNotes}
+                                .join(u' ')
+                                .trimmed())) +
                      td(esc(QString::fromLatin1(billSourceName(a.item.source)) + u' ' +
                             a.item.reference)) +
                      u"</tr>\n"_s;
@@ -581,10 +602,13 @@ QByteArray failedRequestsCsv(const ReportContent &c)
     for (const ReportRun &r : c.runs)
         for (const RequestRecord &rec : r.input.records)
             if (!rec.ok())
-                out += QStringList{QString::number(r.id), QString::number(rec.index),
-                                   field(rec.requestId), rec.warmup ? u"1"_s : u"0"_s,
+                out += QStringList{QString::number(r.id),
+                                   QString::number(rec.index),
+                                   field(rec.requestId),
+                                   rec.warmup ? u"1"_s : u"0"_s,
                                    QString::fromLatin1(errorClassName(rec.error)),
-                                   QString::number(rec.httpStatus), field(rec.errorMessage)}
+                                   QString::number(rec.httpStatus),
+                                   field(rec.errorMessage)}
                            .join(u',') +
                        u'\n';
     return out.toUtf8();

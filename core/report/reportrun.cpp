@@ -52,8 +52,8 @@ bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QStr
     if (r.rawRecords) {
         r.summary = summarize(in.records, SummaryOptions::forProfile(in.plan.profile));
     } else {
-        r.summary = runSummaryFromVllmJson(run->summary.value(u"imported_file_summary"_s)
-                                               .toObject(run->summary));
+        r.summary = runSummaryFromVllmJson(
+            run->summary.value(u"imported_file_summary"_s).toObject(run->summary));
         r.notes << u"imported without per-request results: the numbers are the file's own "
                    "summary; distributions and failures by request are not available"_s;
     }

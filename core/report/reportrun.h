@@ -18,8 +18,8 @@ class ProjectStore;
 struct ReportRun
 {
     qint64 id = 0;
-    QString label; // "#3 vllm-a100": short, unique within a comparison
-    RunInfo info;  // with snapshot and summary
+    QString label;        // "#3 vllm-a100": short, unique within a comparison
+    RunInfo info;         // with snapshot and summary
     RunReportInput input; // plan, records, dataset hash, status, ...
     RunSummary summary;
     bool rawRecords = true; // false: imported without --save-detailed; summary from the file

@@ -83,9 +83,9 @@ QString formatRunReport(const RunReportInput &in)
     if (nReq > 0)
         out += u"%1 %2\n"_s.arg(u"Input tokens requested (mean):"_s, -40)
                    .arg(requested / double(nReq), 0, 'f', 2);
-    out += u"%1 %2\n"_s.arg(u"Input tokens measured by server (mean):"_s, -40)
-               .arg(nMeas > 0 ? QString::number(measured / double(nMeas), 'f', 2)
-                              : u"not reported"_s);
+    out +=
+        u"%1 %2\n"_s.arg(u"Input tokens measured by server (mean):"_s, -40)
+            .arg(nMeas > 0 ? QString::number(measured / double(nMeas), 'f', 2) : u"not reported"_s);
     if (d.hasMlperf)
         out += d.mlperf.formatMlperfBlock();
     else if (!d.mlperfError.isEmpty())
@@ -129,11 +129,11 @@ QByteArray requestsCsv(const RunReportInput &in)
         const bool hasTpot = r.ok() && hasFirst && nOut > 1;
         QString itlMean;
         if (r.chunkTimes.size() > 1)
-            itlMean = QString::number(
-                double(r.chunkTimes.constLast() - r.chunkTimes.constFirst()) / 1e6 /
-                    double(r.chunkTimes.size() - 1),
-                'f', 3);
-        const qint64 queue = r.tQueued > 0 && r.tDispatch >= r.tQueued ? r.tDispatch - r.tQueued : 0;
+            itlMean = QString::number(double(r.chunkTimes.constLast() - r.chunkTimes.constFirst()) /
+                                          1e6 / double(r.chunkTimes.size() - 1),
+                                      'f', 3);
+        const qint64 queue =
+            r.tQueued > 0 && r.tDispatch >= r.tQueued ? r.tDispatch - r.tQueued : 0;
         const QStringList row = {
             QString::number(r.index),
             csvField(r.requestId),

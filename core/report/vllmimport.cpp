@@ -118,9 +118,9 @@ ErrorClass classifyVllmError(const QString &message)
         const auto match = status.match(m);
         if (match.hasMatch()) {
             const int code = match.captured(1).toInt();
-            return code >= 500 ? ErrorClass::Http5xx
-                 : code >= 400 ? ErrorClass::Http4xx
-                               : ErrorClass::HttpOther;
+            return code >= 500   ? ErrorClass::Http5xx
+                   : code >= 400 ? ErrorClass::Http4xx
+                                 : ErrorClass::HttpOther;
         }
     }
     if (m.contains("json"_L1))
@@ -171,7 +171,8 @@ QStringList compareWithVllmFile(const RunSummary &r, const QJsonObject &o, doubl
     const auto rate = [&](const char *key, double v) {
         const QString k = QString::fromLatin1(key);
         if (o.value(k).isDouble() && !closeRelative(o.value(k).toDouble(), v))
-            out << u"%1: file %2, recomputed %3"_s.arg(k).arg(o.value(k).toDouble(), 0, 'g', 12)
+            out << u"%1: file %2, recomputed %3"_s.arg(k)
+                       .arg(o.value(k).toDouble(), 0, 'g', 12)
                        .arg(v, 0, 'g', 12);
     };
     count("completed", r.completed);
@@ -202,8 +203,8 @@ QStringList compareWithVllmFile(const RunSummary &r, const QJsonObject &o, doubl
     return out;
 }
 
-bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *out,
-                     QString *error, int entry, int *entries)
+bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *out, QString *error,
+                     int entry, int *entries)
 {
     // --append-result writes one JSON object per line; a plain file is a single object.
     QList<QJsonObject> objects;
@@ -234,21 +235,24 @@ bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *ou
         return false;
     }
     if (entry < 0 || entry >= objects.size()) {
-        fail(error, u"%1: holds %2 result(s), no entry %3"_s.arg(path).arg(objects.size()).arg(entry));
+        fail(error,
+             u"%1: holds %2 result(s), no entry %3"_s.arg(path).arg(objects.size()).arg(entry));
         return false;
     }
     const QJsonObject o = objects.at(entry);
     for (const char *key : {"completed", "duration", "request_throughput", "total_input_tokens"}) {
         if (!o.value(QLatin1StringView(key)).isDouble()) {
-            fail(error, u"%1: not a `vllm bench serve` result: key '%2' missing or not a number"_s
-                            .arg(path, QLatin1StringView(key)));
+            fail(error,
+                 u"%1: not a `vllm bench serve` result: key '%2' missing or not a number"_s.arg(
+                     path, QLatin1StringView(key)));
             return false;
         }
     }
 
     VllmImport imp;
     imp.path = path;
-    imp.sha256 = QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
+    imp.sha256 =
+        QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
     imp.file = o;
     imp.fileSummary = runSummaryFromVllmJson(o);
     imp.detailed = o.value(u"ttfts"_s).isArray() && o.value(u"itls"_s).isArray() &&
@@ -265,11 +269,11 @@ bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *ou
     if (!apiFlavourFromName(backend, &plan.sut.flavour) && !backend.isEmpty())
         imp.notes << u"backend '%1' is not an OpenAI flavour ServeBench knows"_s.arg(backend);
     const QJsonValue rate = o.value(u"request_rate"_s);
-    plan.profile.requestRate = rate.isDouble() ? rate.toDouble()
-                                               : std::numeric_limits<double>::infinity();
+    plan.profile.requestRate =
+        rate.isDouble() ? rate.toDouble() : std::numeric_limits<double>::infinity();
     plan.profile.burstiness = o.value(u"burstiness"_s).toDouble(1.0);
-    plan.profile.arrival = plan.profile.burstiness == 1.0 ? ArrivalProcess::Poisson
-                                                          : ArrivalProcess::Gamma;
+    plan.profile.arrival =
+        plan.profile.burstiness == 1.0 ? ArrivalProcess::Poisson : ArrivalProcess::Gamma;
     plan.profile.maxConcurrency = o.value(u"max_concurrency"_s).toInt(0);
     plan.profile.numPrompts = o.value(u"num_prompts"_s).toInt(int(imp.fileSummary.measured));
     rampUpStrategyFromName(o.value(u"ramp_up_strategy"_s).toString(u"none"_s),
@@ -286,20 +290,43 @@ bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *ou
     plan.profile.percentileMetrics = metrics;
 
     // Keys vLLM writes that are not statistics: what --metadata added.
-    static const QRegularExpression statKey(u"^(mean|median|std|p\\d+(\\.\\d+)?)_(ttft|tpot|itl|e2el)_ms$"_s);
-    static const QStringList known = {
-        u"date"_s, u"endpoint_type"_s, u"backend"_s, u"label"_s, u"model_id"_s,
-        u"tokenizer_id"_s, u"num_prompts"_s, u"request_rate"_s, u"burstiness"_s,
-        u"max_concurrency"_s, u"ramp_up_strategy"_s, u"ramp_up_start_rps"_s,
-        u"ramp_up_end_rps"_s, u"duration"_s, u"completed"_s, u"failed"_s,
-        u"total_input_tokens"_s, u"total_output_tokens"_s, u"request_throughput"_s,
-        u"request_goodput"_s, u"output_throughput"_s, u"total_token_throughput"_s,
-        u"input_lens"_s, u"output_lens"_s, u"ttfts"_s, u"itls"_s, u"generated_texts"_s,
-        u"errors"_s, u"max_output_tokens_per_s"_s, u"max_concurrent_requests"_s,
-        u"rps_change_events"_s};
+    static const QRegularExpression statKey(
+        u"^(mean|median|std|p\\d+(\\.\\d+)?)_(ttft|tpot|itl|e2el)_ms$"_s);
+    static const QStringList known = {u"date"_s,
+                                      u"endpoint_type"_s,
+                                      u"backend"_s,
+                                      u"label"_s,
+                                      u"model_id"_s,
+                                      u"tokenizer_id"_s,
+                                      u"num_prompts"_s,
+                                      u"request_rate"_s,
+                                      u"burstiness"_s,
+                                      u"max_concurrency"_s,
+                                      u"ramp_up_strategy"_s,
+                                      u"ramp_up_start_rps"_s,
+                                      u"ramp_up_end_rps"_s,
+                                      u"duration"_s,
+                                      u"completed"_s,
+                                      u"failed"_s,
+                                      u"total_input_tokens"_s,
+                                      u"total_output_tokens"_s,
+                                      u"request_throughput"_s,
+                                      u"request_goodput"_s,
+                                      u"output_throughput"_s,
+                                      u"total_token_throughput"_s,
+                                      u"input_lens"_s,
+                                      u"output_lens"_s,
+                                      u"ttfts"_s,
+                                      u"itls"_s,
+                                      u"generated_texts"_s,
+                                      u"errors"_s,
+                                      u"max_output_tokens_per_s"_s,
+                                      u"max_concurrent_requests"_s,
+                                      u"rps_change_events"_s};
     QJsonObject metadata;
     for (auto it = o.begin(); it != o.end(); ++it)
-        if (!known.contains(it.key()) && !statKey.match(it.key()).hasMatch() && it.value().isString())
+        if (!known.contains(it.key()) && !statKey.match(it.key()).hasMatch() &&
+            it.value().isString())
             metadata.insert(it.key(), it.value());
 
     // --- per-request records ---
@@ -315,7 +342,10 @@ bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *ou
             (!errors.isEmpty() && errors.size() != n)) {
             fail(error, u"%1: per-request arrays differ in length (ttfts %2, itls %3, input_lens "
                         "%4, output_lens %5, errors %6)"_s.arg(path)
-                            .arg(n).arg(itls.size()).arg(inLens.size()).arg(outLens.size())
+                            .arg(n)
+                            .arg(itls.size())
+                            .arg(inLens.size())
+                            .arg(outLens.size())
                             .arg(errors.size()));
             return false;
         }
@@ -367,19 +397,20 @@ bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *ou
         }
         // vLLM's duration runs from before the first send to after the last response; stretch
         // the last stream's end to it so duration and throughputs match the file.
-        const qint64 firstSend = haveStarts ? std::min_element(imp.records.cbegin(), imp.records.cend(),
-                                                               [](const auto &a, const auto &b) {
-                                                                   return a.tSend < b.tSend;
-                                                               })->tSend
-                                            : kT0;
+        const qint64 firstSend =
+            haveStarts
+                ? std::min_element(imp.records.cbegin(), imp.records.cend(),
+                                   [](const auto &a, const auto &b) { return a.tSend < b.tSend; })
+                      ->tSend
+                : kT0;
         const qint64 wantedEnd = firstSend + secondsToNs(imp.fileSummary.durationS);
         if (latestIndex >= 0) {
             if (wantedEnd >= latestEnd)
                 imp.records[latestIndex].tEnd = wantedEnd;
             else
                 imp.notes << u"the file's duration (%1 s) is shorter than its longest request; "
-                             "throughputs are recomputed over the longer span"_s
-                                 .arg(imp.fileSummary.durationS);
+                             "throughputs are recomputed over the longer span"_s.arg(
+                                 imp.fileSummary.durationS);
         }
         if (!haveStarts)
             imp.notes << u"vLLM's file has no send times: every request is placed at one instant, "
@@ -396,10 +427,10 @@ bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *ou
     // --- snapshot ---
     QJsonObject snap = plan.toJson();
     // What the file cannot tell; comparability reports these as unknown instead of "equal".
-    const QJsonArray unknown = {u"dataset_hash"_s, u"dataset"_s, u"max_tokens"_s,
-                                u"ignore_eos"_s, u"temperature"_s, u"request_seed"_s,
-                                u"extra_body"_s, u"slo"_s, u"cache_policy"_s, u"warmup"_s,
-                                u"timeout"_s, u"sut"_s};
+    const QJsonArray unknown = {u"dataset_hash"_s, u"dataset"_s,     u"max_tokens"_s,
+                                u"ignore_eos"_s,   u"temperature"_s, u"request_seed"_s,
+                                u"extra_body"_s,   u"slo"_s,         u"cache_policy"_s,
+                                u"warmup"_s,       u"timeout"_s,     u"sut"_s};
     snap[u"unknown_fields"_s] = unknown;
     snap[u"dataset_info"_s] = QJsonObject();
     snap[u"command"_s] = QString(); // vLLM does not save its command line
@@ -449,8 +480,8 @@ qint64 storeVllmImport(const VllmImport &imp, const QString &projectPath, const 
     meta.name = name.isEmpty() ? imp.plan.name : name;
     meta.toolVersion = imp.snapshot.value(u"tool_version"_s).toString();
     meta.host = u"imported"_s;
-    QDateTime started = QDateTime::fromString(imp.file.value(u"date"_s).toString(),
-                                              u"yyyyMMdd-HHmmss"_s);
+    QDateTime started =
+        QDateTime::fromString(imp.file.value(u"date"_s).toString(), u"yyyyMMdd-HHmmss"_s);
     if (started.isValid())
         meta.startedUtc = started.toUTC();
     meta.startedMonoNs = kT0;
@@ -475,7 +506,8 @@ qint64 storeVllmImport(const VllmImport &imp, const QString &projectPath, const 
         summary = imp.file;
     }
     QJsonObject fileStats = imp.file;
-    for (const char *k : {"input_lens", "output_lens", "ttfts", "itls", "generated_texts", "errors"})
+    for (const char *k :
+         {"input_lens", "output_lens", "ttfts", "itls", "generated_texts", "errors"})
         fileStats.remove(QLatin1StringView(k));
     summary[u"imported_file_summary"_s] = fileStats;
     summary[u"raw_records"_s] = imp.detailed;

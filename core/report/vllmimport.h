@@ -28,11 +28,11 @@ namespace sb {
 struct VllmImport
 {
     QString path;
-    QString sha256; // of the file bytes
+    QString sha256;   // of the file bytes
     QJsonObject file; // the result object (arrays included)
     bool detailed = false;
-    RunPlan plan;          // what the file states: model, backend, rate, burstiness, concurrency
-    QJsonObject snapshot;  // plan JSON + "imported", "unknown_fields", "dataset_info", ...
+    RunPlan plan;         // what the file states: model, backend, rate, burstiness, concurrency
+    QJsonObject snapshot; // plan JSON + "imported", "unknown_fields", "dataset_info", ...
     QList<RequestRecord> records; // detailed only, in file order
     RunSummary fileSummary;       // the file's own statistics
     QStringList notes;            // what could not be reproduced or had to be assumed
@@ -41,8 +41,8 @@ struct VllmImport
 // Reads the result JSON. A file written with --append-result holds one object per line: `entry`
 // picks one (0-based); the count is reported in *entries. Returns false with a reason for
 // anything that is not a vLLM serving result.
-bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *out,
-                     QString *error, int entry = 0, int *entries = nullptr);
+bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *out, QString *error,
+                     int entry = 0, int *entries = nullptr);
 bool readVllmResultFile(const QString &path, VllmImport *out, QString *error, int entry = 0);
 
 // The statistics of a vLLM result object as a RunSummary (only what the file has: counts,

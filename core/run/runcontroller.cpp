@@ -25,7 +25,7 @@ constexpr int kMaxQnamStreams = 4096;
 // The socket transport holds a descriptor and a few hundred bytes per stream; the descriptor
 // limit (raised to the hard limit when needed) is what binds.
 constexpr int kMaxSocketStreams = 100000;
-constexpr qint64 kSliceNs = 20'000'000; // how often a sleeping dispatcher checks for stop
+constexpr qint64 kSliceNs = 20'000'000;    // how often a sleeping dispatcher checks for stop
 constexpr qint64 kStartLeadNs = 5'000'000; // lets the first request be sent on time
 
 void sleepUntil(qint64 deadlineNs)
@@ -168,7 +168,7 @@ bool RunController::start(QString *error)
     }
 
     if (m_closedLoop)
-        m_cap = p.closedLoopConcurrency > 0 ? p.closedLoopConcurrency
+        m_cap = p.closedLoopConcurrency > 0            ? p.closedLoopConcurrency
                 : p.scenario == Scenario::SingleStream ? 1
                                                        : p.maxConcurrency;
     else if (p.maxConcurrency > 0)
@@ -178,16 +178,17 @@ bool RunController::start(QString *error)
     if (!m_closedLoop && p.maxConcurrency <= 0)
         m_cap = int(std::min<qint64>(m_schedule.size(), maxStreams));
     if (m_cap > maxStreams) {
-        *error = u"concurrency %1 is above what the %2 transport holds (%3)"_s.arg(m_cap).arg(
-            QString::fromLatin1(transportKindName(m_transportKind))).arg(maxStreams);
+        *error = u"concurrency %1 is above what the %2 transport holds (%3)"_s.arg(m_cap)
+                     .arg(QString::fromLatin1(transportKindName(m_transportKind)))
+                     .arg(maxStreams);
         return false;
     }
     m_cap = std::max(1, m_cap);
     // What a progress bar can count on: every request of a count-bound run, warm-up included;
     // 0 for a duration-bound run, whose end is a time.
     m_planned = !m_override.isEmpty() ? m_schedule.size()
-                : p.durationS > 0      ? 0
-                                       : qint64(p.warmupRequests) + p.numPrompts;
+                : p.durationS > 0     ? 0
+                                      : qint64(p.warmupRequests) + p.numPrompts;
 
     if (m_transportKind == TransportKind::Qnam)
         m_transport = std::make_unique<QnamTransport>();
@@ -197,8 +198,9 @@ bool RunController::start(QString *error)
     m_slots = std::make_unique<QSemaphore>(m_cap);
     QSemaphore *sem = m_slots.get();
     // Released in the worker thread: the next request may go at once, whatever this thread does.
-    connect(m_transport.get(), &Transport::requestFinished, this,
-            [sem](const RequestRecord &) { sem->release(); }, Qt::DirectConnection);
+    connect(
+        m_transport.get(), &Transport::requestFinished, this,
+        [sem](const RequestRecord &) { sem->release(); }, Qt::DirectConnection);
     connect(m_transport.get(), &Transport::requestFinished, this, &RunController::onRecord,
             Qt::QueuedConnection);
 
@@ -322,7 +324,7 @@ void RunController::dispatchLoop()
         job.record.tSched = tSched;
         // With a user's cap, a due request joins the client's queue at its scheduled time: the
         // wait for a slot is client queue time, not lateness. Without one there is no queue.
-        job.record.tQueued = m_closedLoop ? tDispatch
+        job.record.tQueued = m_closedLoop           ? tDispatch
                              : p.maxConcurrency > 0 ? std::min(tSched, tQueued)
                                                     : tQueued;
         job.record.tDispatch = tDispatch;
@@ -332,8 +334,8 @@ void RunController::dispatchLoop()
             ++measured;
     }
     const qint64 issued = m_issued.load();
-    QMetaObject::invokeMethod(this, [this, issued] { onDispatcherDone(issued); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, issued] { onDispatcherDone(issued); }, Qt::QueuedConnection);
 }
 
 void RunController::onDispatcherDone(qint64 issued)

@@ -43,12 +43,16 @@ bool RunRecorder::open(const QString &projectPath, QString *error)
         return false;
     }
     m_path = projectPath;
-    connect(m_writer.get(), &RunWriter::writeFailed, this,
-            [this](const QString &message) { m_writeError = message; }, Qt::QueuedConnection);
+    connect(
+        m_writer.get(), &RunWriter::writeFailed, this,
+        [this](const QString &message) { m_writeError = message; }, Qt::QueuedConnection);
     return true;
 }
 
-bool RunRecorder::isOpen() const { return m_store && m_writer; }
+bool RunRecorder::isOpen() const
+{
+    return m_store && m_writer;
+}
 
 qint64 RunRecorder::ensureSut(const SutConfig &sut)
 {
@@ -83,11 +87,11 @@ qint64 RunRecorder::ensureDataset(const DatasetSpec &spec, const DatasetInfo &in
         names.append(d.name);
     }
     StoredDataset d;
-    d.name = uniqueName(spec.versionLabel.isEmpty()
-                            ? QString::fromLatin1(datasetKindName(spec.kind)) + u' ' +
-                                  info.sha256.left(12)
-                            : spec.versionLabel,
-                        names);
+    d.name =
+        uniqueName(spec.versionLabel.isEmpty() ? QString::fromLatin1(datasetKindName(spec.kind)) +
+                                                     u' ' + info.sha256.left(12)
+                                               : spec.versionLabel,
+                   names);
     d.contentHash = info.sha256;
     d.spec = spec;
     return m_store->saveDataset(d);
@@ -103,17 +107,17 @@ qint64 RunRecorder::ensureProfile(const LoadProfile &profile)
         names.append(p.name);
     }
     StoredLoadProfile p;
-    p.name = uniqueName(u"%1 @ %2 req/s"_s.arg(QString::fromLatin1(scenarioName(profile.scenario)),
-                                               profile.unlimitedRate()
-                                                   ? u"inf"_s
-                                                   : QString::number(profile.requestRate)),
-                        names);
+    p.name =
+        uniqueName(u"%1 @ %2 req/s"_s.arg(
+                       QString::fromLatin1(scenarioName(profile.scenario)),
+                       profile.unlimitedRate() ? u"inf"_s : QString::number(profile.requestRate)),
+                   names);
     p.profile = profile;
     return m_store->saveLoadProfile(p);
 }
 
-qint64 RunRecorder::createSweep(const QString &name, const QString &kind,
-                                const QJsonObject &config, QString *error)
+qint64 RunRecorder::createSweep(const QString &name, const QString &kind, const QJsonObject &config,
+                                QString *error)
 {
     StoredSweep s;
     s.name = name;
@@ -150,8 +154,9 @@ void RunRecorder::attach(RunController *controller)
 {
     RunWriter *writer = m_writer.get();
     // append() only queues: cheap enough for the controller's thread at any rate.
-    connect(controller, &RunController::requestCompleted, writer,
-            [writer](const RequestRecord &r) { writer->append(r); }, Qt::DirectConnection);
+    connect(
+        controller, &RunController::requestCompleted, writer,
+        [writer](const RequestRecord &r) { writer->append(r); }, Qt::DirectConnection);
     connect(writer, &RunWriter::writeFailed, controller, &RunController::stop,
             Qt::QueuedConnection);
 }
@@ -165,9 +170,8 @@ bool RunRecorder::finishRun(RunStatus status, const QJsonObject &summary, QStrin
         s = StoredRunStatus::Failed;
     if (m_writer->hasFailed())
         s = StoredRunStatus::Failed;
-    const bool ok = m_writer->finishRun(s, summary, m_writer->hasFailed() ? m_writer->errorString()
-                                                                          : QString(),
-                                        {}, 0, error);
+    const bool ok = m_writer->finishRun(
+        s, summary, m_writer->hasFailed() ? m_writer->errorString() : QString(), {}, 0, error);
     m_runId = 0;
     return ok;
 }

@@ -7,29 +7,45 @@ namespace sb {
 const char *simFaultName(SimFault f)
 {
     switch (f) {
-    case SimFault::None: return "none";
-    case SimFault::Http429: return "http429";
-    case SimFault::Http500: return "http500";
-    case SimFault::ResetMidStream: return "reset";
-    case SimFault::MalformedJson: return "malformed";
-    case SimFault::ErrorEvent: return "error-event";
-    case SimFault::Stall: return "stall";
+    case SimFault::None:
+        return "none";
+    case SimFault::Http429:
+        return "http429";
+    case SimFault::Http500:
+        return "http500";
+    case SimFault::ResetMidStream:
+        return "reset";
+    case SimFault::MalformedJson:
+        return "malformed";
+    case SimFault::ErrorEvent:
+        return "error-event";
+    case SimFault::Stall:
+        return "stall";
     }
     return "none";
 }
 
 bool simFaultFromName(const QString &name, SimFault *out)
 {
-    struct Alias { const char *name; SimFault fault; };
+    struct Alias
+    {
+        const char *name;
+        SimFault fault;
+    };
     static const Alias aliases[] = {
         {"none", SimFault::None},
-        {"http429", SimFault::Http429}, {"429", SimFault::Http429},
-        {"http500", SimFault::Http500}, {"500", SimFault::Http500},
-        {"reset", SimFault::ResetMidStream}, {"reset-mid-stream", SimFault::ResetMidStream},
+        {"http429", SimFault::Http429},
+        {"429", SimFault::Http429},
+        {"http500", SimFault::Http500},
+        {"500", SimFault::Http500},
+        {"reset", SimFault::ResetMidStream},
+        {"reset-mid-stream", SimFault::ResetMidStream},
         {"resetmidstream", SimFault::ResetMidStream},
-        {"malformed", SimFault::MalformedJson}, {"malformed-json", SimFault::MalformedJson},
+        {"malformed", SimFault::MalformedJson},
+        {"malformed-json", SimFault::MalformedJson},
         {"malformedjson", SimFault::MalformedJson},
-        {"error-event", SimFault::ErrorEvent}, {"errorevent", SimFault::ErrorEvent},
+        {"error-event", SimFault::ErrorEvent},
+        {"errorevent", SimFault::ErrorEvent},
         {"error", SimFault::ErrorEvent},
         {"stall", SimFault::Stall},
     };
@@ -46,8 +62,8 @@ bool simFaultFromName(const QString &name, SimFault *out)
 
 QList<SimFault> allSimFaults()
 {
-    return {SimFault::Http429, SimFault::Http500, SimFault::ResetMidStream, SimFault::MalformedJson,
-            SimFault::ErrorEvent, SimFault::Stall};
+    return {SimFault::Http429,       SimFault::Http500,    SimFault::ResetMidStream,
+            SimFault::MalformedJson, SimFault::ErrorEvent, SimFault::Stall};
 }
 
 bool SimConfig::setFaultRateFromSpec(const QString &spec, QString *error)

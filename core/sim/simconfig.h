@@ -37,22 +37,24 @@ struct SimConfig
     QString modelName = QStringLiteral("servebench-sim");
     int maxModelLen = 32768; // prompt + max_tokens beyond it is a 400, as in vLLM
 
-    double ttftMs = 50.0;           // admission to first token chunk
-    double itlMs = 10.0;            // gap between token chunks
-    double jitterMs = 0.0;          // 0 = none; uniform: +-jitterMs, gaussian: sigma = jitterMs
+    double ttftMs = 50.0;  // admission to first token chunk
+    double itlMs = 10.0;   // gap between token chunks
+    double jitterMs = 0.0; // 0 = none; uniform: +-jitterMs, gaussian: sigma = jitterMs
     SimJitter jitter = SimJitter::Uniform;
-    double prefillMsPerToken = 0.0; // added to TTFT per prompt token not served from the prefix cache
-    int tokensPerChunk = 1;         // >1 models speculative decoding (k tokens per chunk)
-    int capacity = 0;               // concurrent sequences; more requests queue FIFO. 0 = unlimited
-    int defaultMaxTokens = 16;      // when the request gives neither max_tokens nor max_completion_tokens
+    double prefillMsPerToken =
+        0.0;                // added to TTFT per prompt token not served from the prefix cache
+    int tokensPerChunk = 1; // >1 models speculative decoding (k tokens per chunk)
+    int capacity = 0;       // concurrent sequences; more requests queue FIFO. 0 = unlimited
+    int defaultMaxTokens =
+        16; // when the request gives neither max_tokens nor max_completion_tokens
 
     // Writes the whole pre-rendered response at once on arrival, ignoring TTFT, ITL and capacity:
     // measures the client's parsing ceiling rather than its timing.
     bool unpaced = false;
 
-    quint64 seed = 0;                  // jitter and fault draws
+    quint64 seed = 0;                      // jitter and fault draws
     double faultRates[SimFaultCount] = {}; // fraction of completion requests, indexed by SimFault
-    int faultAfterTokens = -1;         // tokens before a mid-stream fault; -1 = half of max_tokens (>= 1)
+    int faultAfterTokens = -1; // tokens before a mid-stream fault; -1 = half of max_tokens (>= 1)
 
     // Automatic prefix caching, modelled on vLLM's (see SimPrefixCache): prompts are split into
     // full blocks of prefixBlockTokens words; the longest run of leading blocks seen before (an
@@ -65,7 +67,7 @@ struct SimConfig
     int prefixCacheBlocks = 100000;
 
     bool recordLog = true;
-    int maxLogEntries = 100000;  // oldest entries are dropped beyond this
+    int maxLogEntries = 100000; // oldest entries are dropped beyond this
     int maxLoggedPromptChars = 4096;
 
     double faultRate(SimFault f) const { return faultRates[int(f)]; }

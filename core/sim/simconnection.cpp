@@ -15,9 +15,7 @@ static constexpr qsizetype kMaxHeadBytes = 64 * 1024;
 static constexpr qsizetype kMaxBodyBytes = 64 * 1024 * 1024;
 
 SimConnection::SimConnection(QTcpSocket *socket, quint64 id, QObject *parent)
-    : QObject(parent)
-    , m_socket(socket)
-    , m_id(id)
+    : QObject(parent), m_socket(socket), m_id(id)
 {
     m_socket->setParent(this);
     // Small chunks must leave at once: Nagle would hold a chunk until the previous one is acked.
@@ -150,7 +148,8 @@ void SimConnection::parse()
         m_buffer.remove(0, end + 4);
         const QList<QByteArray> lines = headBlock.split('\n');
         const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
-        if (requestLine.size() != 3 || requestLine[0].isEmpty() || !requestLine[1].startsWith('/')) {
+        if (requestLine.size() != 3 || requestLine[0].isEmpty() ||
+            !requestLine[1].startsWith('/')) {
             protocolError(400, "malformed request line");
             return;
         }

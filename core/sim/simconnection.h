@@ -23,7 +23,8 @@ public:
     quint64 id() const { return m_id; }
     bool isOpen() const { return m_socket != nullptr; }
 
-    // One write call, flushed at once so the bytes leave now rather than at the next event loop turn.
+    // One write call, flushed at once so the bytes leave now rather than at the next event loop
+    // turn.
     void write(const QByteArray &bytes);
     // The response to the current request is complete; closes when it was not keep-alive,
     // otherwise goes on with any pipelined request already buffered.
@@ -47,11 +48,11 @@ private:
     QTcpSocket *m_socket;
     quint64 m_id;
     QByteArray m_buffer;
-    bool m_busy = false;         // a request was handed over and its response is not finished
-    bool m_closing = false;      // stop reading: the connection ends after the current write
+    bool m_busy = false;    // a request was handed over and its response is not finished
+    bool m_closing = false; // stop reading: the connection ends after the current write
     bool m_haveHead = false;
     bool m_sentContinue = false;
-    SimHttpRequest m_pending;    // head parsed, body still arriving
+    SimHttpRequest m_pending; // head parsed, body still arriving
     qsizetype m_bodyLength = 0;
     bool m_closedEmitted = false;
 };

@@ -10,9 +10,9 @@ namespace sb {
 struct SimHttpRequest
 {
     QByteArray method;
-    QByteArray target; // as sent, with any query string
-    QByteArray path;   // target without the query string
-    QByteArray version; // "HTTP/1.1" or "HTTP/1.0"
+    QByteArray target;                            // as sent, with any query string
+    QByteArray path;                              // target without the query string
+    QByteArray version;                           // "HTTP/1.1" or "HTTP/1.0"
     QList<QPair<QByteArray, QByteArray>> headers; // names lower-cased, values trimmed
     QByteArray body;
     bool keepAlive = true;

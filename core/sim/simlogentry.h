@@ -19,7 +19,7 @@ struct SimLogEntry
     quint64 connectionId = 0; // which accepted connection carried it (1-based)
     QString requestId;        // the x-request-id header, empty when absent
     QString method;
-    QString path;             // without the query string
+    QString path; // without the query string
     int httpStatus = 0;
     bool stream = false;
     SimFault fault = SimFault::None;
@@ -36,11 +36,11 @@ struct SimLogEntry
     QList<qint64> chunkWriteNs;
     QList<int> chunkTokens;
 
-    QString prompt;         // prompt text (completions) or joined message contents (chat), bounded
-    int promptTokens = 0;   // whitespace-separated words, as the usage chunk reports
-    int cachedTokens = 0;   // prompt tokens served from the prefix cache (0 with the cache off)
-    int maxTokens = 0;      // what the request asked for (or the default)
-    int completionTokens = 0; // tokens actually written
+    QString prompt;       // prompt text (completions) or joined message contents (chat), bounded
+    int promptTokens = 0; // whitespace-separated words, as the usage chunk reports
+    int cachedTokens = 0; // prompt tokens served from the prefix cache (0 with the cache off)
+    int maxTokens = 0;    // what the request asked for (or the default)
+    int completionTokens = 0;  // tokens actually written
     bool clientClosed = false; // the client closed the connection before the response ended
 };
 

@@ -7,29 +7,74 @@ namespace {
 // ASCII words most of the time; a few multi-byte ones (2, 3 and 4 bytes in UTF-8) so clients
 // meet characters split across reads.
 const char *const kWords[] = {
-    "the", "model", "answers", "with", "tokens", "from", "a", "fixed", "list", "of",
-    "words", "that", "look", "like", "text", "caf\xc3\xa9", "and", "stream", "over", "time",
-    "while", "the", "client", "measures", "latency", "na\xc3\xafve", "throughput", "every", "chunk", "arrives",
-    "in", "order", "\xe6\x97\xa5\xe6\x9c\xac", "so", "tests", "can", "count", "them", "\xf0\x9f\x99\x82", "quickly",
-    "under", "load", "gr\xc3\xb6\xc3\x9f" "e", "server", "engine", "queue", "slot", "\xd0\xbf\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82",
+    "the",
+    "model",
+    "answers",
+    "with",
+    "tokens",
+    "from",
+    "a",
+    "fixed",
+    "list",
+    "of",
+    "words",
+    "that",
+    "look",
+    "like",
+    "text",
+    "caf\xc3\xa9",
+    "and",
+    "stream",
+    "over",
+    "time",
+    "while",
+    "the",
+    "client",
+    "measures",
+    "latency",
+    "na\xc3\xafve",
+    "throughput",
+    "every",
+    "chunk",
+    "arrives",
+    "in",
+    "order",
+    "\xe6\x97\xa5\xe6\x9c\xac",
+    "so",
+    "tests",
+    "can",
+    "count",
+    "them",
+    "\xf0\x9f\x99\x82",
+    "quickly",
+    "under",
+    "load",
+    "gr\xc3\xb6\xc3\x9f"
+    "e",
+    "server",
+    "engine",
+    "queue",
+    "slot",
+    "\xd0\xbf\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82",
 };
 constexpr quint64 kWordCount = sizeof kWords / sizeof kWords[0];
 
 } // namespace
 
-SimRenderer::SimRenderer(const Context &context)
-    : m_ctx(context)
+SimRenderer::SimRenderer(const Context &context) : m_ctx(context)
 {
-    m_prefix = "{\"id\":\"" + m_ctx.id + "\",\"object\":\""
-        + (m_ctx.chat ? QByteArray("chat.completion.chunk") : QByteArray("text_completion"))
-        + "\",\"created\":" + QByteArray::number(m_ctx.created) + ",\"model\":" + m_ctx.model + ',';
+    m_prefix = "{\"id\":\"" + m_ctx.id + "\",\"object\":\"" +
+               (m_ctx.chat ? QByteArray("chat.completion.chunk") : QByteArray("text_completion")) +
+               "\",\"created\":" + QByteArray::number(m_ctx.created) + ",\"model\":" + m_ctx.model +
+               ',';
 }
 
 QByteArray SimRenderer::usageObject(int completionTokens) const
 {
-    QByteArray u = "{\"prompt_tokens\":" + QByteArray::number(m_ctx.promptTokens)
-        + ",\"total_tokens\":" + QByteArray::number(m_ctx.promptTokens + completionTokens)
-        + ",\"completion_tokens\":" + QByteArray::number(completionTokens);
+    QByteArray u =
+        "{\"prompt_tokens\":" + QByteArray::number(m_ctx.promptTokens) +
+        ",\"total_tokens\":" + QByteArray::number(m_ctx.promptTokens + completionTokens) +
+        ",\"completion_tokens\":" + QByteArray::number(completionTokens);
     if (m_ctx.cachedTokens >= 0) {
         // vLLM's field (with --enable-prompt-tokens-details): how much of the prompt hit the cache.
         u.append(",\"prompt_tokens_details\":{\"cached_tokens\":")
@@ -42,16 +87,17 @@ QByteArray SimRenderer::usageObject(int completionTokens) const
 
 QByteArray SimRenderer::roleEvent() const
 {
-    QByteArray e = "data: " + m_prefix
-        + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},"
-          "\"logprobs\":null,\"finish_reason\":null}]";
+    QByteArray e = "data: " + m_prefix +
+                   "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},"
+                   "\"logprobs\":null,\"finish_reason\":null}]";
     if (m_ctx.continuousUsage)
         e += ",\"usage\":" + usageObject(0);
     e += "}\n\n";
     return e;
 }
 
-QByteArray SimRenderer::tokenEvent(const QByteArray &text, bool last, int completionTokensSoFar) const
+QByteArray SimRenderer::tokenEvent(const QByteArray &text, bool last,
+                                   int completionTokensSoFar) const
 {
     // Appends rather than operator+: this runs once per chunk, and every temporary is a malloc.
     QByteArray e;
@@ -73,15 +119,16 @@ QByteArray SimRenderer::tokenEvent(const QByteArray &text, bool last, int comple
 
 QByteArray SimRenderer::usageEvent(int completionTokens) const
 {
-    return "data: " + m_prefix + "\"choices\":[],\"usage\":" + usageObject(completionTokens) + "}\n\n";
+    return "data: " + m_prefix + "\"choices\":[],\"usage\":" + usageObject(completionTokens) +
+           "}\n\n";
 }
 
 QByteArray SimRenderer::errorEvent(const QByteArray &message, int code)
 {
     // vLLM's mid-stream error: HTTP 200 is already sent, so the error travels as a data event.
-    return "data: {\"error\":{\"object\":\"error\",\"message\":" + message
-        + ",\"type\":\"InternalServerError\",\"param\":null,\"code\":" + QByteArray::number(code)
-        + "}}\n\n";
+    return "data: {\"error\":{\"object\":\"error\",\"message\":" + message +
+           ",\"type\":\"InternalServerError\",\"param\":null,\"code\":" + QByteArray::number(code) +
+           "}}\n\n";
 }
 
 QByteArray SimRenderer::malformedEvent() const
@@ -90,19 +137,24 @@ QByteArray SimRenderer::malformedEvent() const
     return "data: " + m_prefix + "\"choices\":[{\"index\":0,\"text\":\"broken\n\n";
 }
 
-QByteArray SimRenderer::doneEvent() { return QByteArrayLiteral("data: [DONE]\n\n"); }
+QByteArray SimRenderer::doneEvent()
+{
+    return QByteArrayLiteral("data: [DONE]\n\n");
+}
 
 QByteArray SimRenderer::fullResponse(const QByteArray &text, int completionTokens) const
 {
-    const QByteArray object = m_ctx.chat ? QByteArray("chat.completion") : QByteArray("text_completion");
-    QByteArray r = "{\"id\":\"" + m_ctx.id + "\",\"object\":\"" + object
-        + "\",\"created\":" + QByteArray::number(m_ctx.created) + ",\"model\":" + m_ctx.model + ',';
+    const QByteArray object =
+        m_ctx.chat ? QByteArray("chat.completion") : QByteArray("text_completion");
+    QByteArray r = "{\"id\":\"" + m_ctx.id + "\",\"object\":\"" + object +
+                   "\",\"created\":" + QByteArray::number(m_ctx.created) +
+                   ",\"model\":" + m_ctx.model + ',';
     if (m_ctx.chat) {
-        r += "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + text
-            + "\"},\"logprobs\":null,\"finish_reason\":\"length\"}]";
+        r += "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + text +
+             "\"},\"logprobs\":null,\"finish_reason\":\"length\"}]";
     } else {
-        r += "\"choices\":[{\"index\":0,\"text\":\"" + text
-            + "\",\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]";
+        r += "\"choices\":[{\"index\":0,\"text\":\"" + text +
+             "\",\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]";
     }
     r += ",\"usage\":" + usageObject(completionTokens) + '}';
     return r;
@@ -117,7 +169,8 @@ QByteArray SimRenderer::tokenText(quint64 seq, int tokenIndex)
 
 void SimRenderer::appendTokenText(QByteArray *out, quint64 seq, int tokenIndex)
 {
-    const quint64 i = (seq * 13 + quint64(tokenIndex) * 7 + quint64(tokenIndex) / kWordCount) % kWordCount;
+    const quint64 i =
+        (seq * 13 + quint64(tokenIndex) * 7 + quint64(tokenIndex) / kWordCount) % kWordCount;
     out->append(' ').append(kWords[i]);
 }
 
@@ -152,11 +205,21 @@ QByteArray SimRenderer::jsonString(QStringView s)
     for (const char ch : utf8) {
         const auto c = static_cast<unsigned char>(ch);
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
         default:
             if (c < 0x20) {
                 char buf[8];
@@ -174,19 +237,32 @@ QByteArray SimRenderer::jsonString(QStringView s)
 const char *SimRenderer::reasonPhrase(int status)
 {
     switch (status) {
-    case 100: return "Continue";
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 411: return "Length Required";
-    case 413: return "Payload Too Large";
-    case 429: return "Too Many Requests";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 501: return "Not Implemented";
-    case 505: return "HTTP Version Not Supported";
-    default: return "Unknown";
+    case 100:
+        return "Continue";
+    case 200:
+        return "OK";
+    case 400:
+        return "Bad Request";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 411:
+        return "Length Required";
+    case 413:
+        return "Payload Too Large";
+    case 429:
+        return "Too Many Requests";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 500:
+        return "Internal Server Error";
+    case 501:
+        return "Not Implemented";
+    case 505:
+        return "HTTP Version Not Supported";
+    default:
+        return "Unknown";
     }
 }
 
@@ -217,12 +293,12 @@ QByteArray SimRenderer::response(int status, const QByteArray &contentType, cons
 
 QByteArray SimRenderer::errorBody(int status, const QByteArray &message)
 {
-    const char *type = status == 429 ? "RateLimitError"
-        : status == 404              ? "NotFoundError"
-        : status >= 500              ? "InternalServerError"
-                                     : "BadRequestError";
-    return "{\"error\":{\"object\":\"error\",\"message\":" + message + ",\"type\":\"" + type
-        + "\",\"param\":null,\"code\":" + QByteArray::number(status) + "}}";
+    const char *type = status == 429   ? "RateLimitError"
+                       : status == 404 ? "NotFoundError"
+                       : status >= 500 ? "InternalServerError"
+                                       : "BadRequestError";
+    return "{\"error\":{\"object\":\"error\",\"message\":" + message + ",\"type\":\"" + type +
+           "\",\"param\":null,\"code\":" + QByteArray::number(status) + "}}";
 }
 
 QByteArray SimRenderer::jsonError(int status, const QByteArray &message, bool keepAlive,
@@ -242,10 +318,14 @@ QByteArray SimRenderer::chunk(const QByteArray &data)
 void SimRenderer::appendChunk(QByteArray *out, const QByteArray &data)
 {
     char size[20];
-    const int n = qsnprintf(size, sizeof size, "%llx\r\n", static_cast<unsigned long long>(data.size()));
+    const int n =
+        qsnprintf(size, sizeof size, "%llx\r\n", static_cast<unsigned long long>(data.size()));
     out->append(size, n).append(data).append("\r\n", 2);
 }
 
-QByteArray SimRenderer::lastChunk() { return QByteArrayLiteral("0\r\n\r\n"); }
+QByteArray SimRenderer::lastChunk()
+{
+    return QByteArrayLiteral("0\r\n\r\n");
+}
 
 } // namespace sb

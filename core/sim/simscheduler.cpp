@@ -17,8 +17,7 @@ namespace sb {
 // measurable and saves a kernel round trip per chunk at high concurrency.
 static constexpr qint64 kBatchSlackNs = 20'000;
 
-SimScheduler::SimScheduler(QObject *parent)
-    : QObject(parent)
+SimScheduler::SimScheduler(QObject *parent) : QObject(parent)
 {
 #ifdef Q_OS_LINUX
     m_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);

@@ -24,12 +24,15 @@ namespace sb {
 
 namespace {
 
-constexpr qint64 msToNs(double ms) { return qint64(ms * 1e6); }
+constexpr qint64 msToNs(double ms)
+{
+    return qint64(ms * 1e6);
+}
 
 bool isMidStreamFault(SimFault f)
 {
-    return f == SimFault::ResetMidStream || f == SimFault::MalformedJson
-        || f == SimFault::ErrorEvent || f == SimFault::Stall;
+    return f == SimFault::ResetMidStream || f == SimFault::MalformedJson ||
+           f == SimFault::ErrorEvent || f == SimFault::Stall;
 }
 
 // Prompt text as the simulator's tokenizer sees it; token-id arrays count one token per id.
@@ -70,10 +73,7 @@ struct SimServer::Stream
 {
     enum class Phase { Waiting, Active };
 
-    Stream(const SimRenderer::Context &ctx)
-        : renderer(ctx)
-    {
-    }
+    Stream(const SimRenderer::Context &ctx) : renderer(ctx) {}
 
     quint64 id = 0;
     quint64 seq = 0;
@@ -99,11 +99,8 @@ struct SimServer::Stream
 };
 
 SimServer::SimServer(SimStats *stats, QObject *parent)
-    : QObject(parent)
-    , m_stats(stats)
-    , m_prefixCache(std::make_unique<SimPrefixCache>())
-{
-}
+    : QObject(parent), m_stats(stats), m_prefixCache(std::make_unique<SimPrefixCache>())
+{}
 
 SimServer::~SimServer()
 {
@@ -135,7 +132,9 @@ bool SimServer::listen(const SimConfig &config, QString *error)
     }
     if (!m_server->listen(address, config.port)) {
         if (error)
-            *error = u"cannot listen on %1:%2: %3"_s.arg(config.host).arg(config.port).arg(m_server->errorString());
+            *error = u"cannot listen on %1:%2: %3"_s.arg(config.host)
+                         .arg(config.port)
+                         .arg(m_server->errorString());
         return false;
     }
     return true;
@@ -175,7 +174,8 @@ void SimServer::shutdown()
     m_streams.clear();
     m_streamOfConnection.clear();
     m_waiting.clear();
-    const QList<SimConnection *> connections = findChildren<SimConnection *>(Qt::FindDirectChildrenOnly);
+    const QList<SimConnection *> connections =
+        findChildren<SimConnection *>(Qt::FindDirectChildrenOnly);
     for (SimConnection *c : connections) {
         c->abort(); // emits closed(): the open-connection count goes down
         delete c;
@@ -292,7 +292,8 @@ void SimServer::onRequest(SimConnection *connection, const SimHttpRequest &reque
         } else if (o.value("prompt"_L1).isString()) {
             text = o.value("prompt"_L1).toString();
         } else {
-            return respondError(connection, request, seq, 400, u"'prompt' (a string) is required"_s);
+            return respondError(connection, request, seq, 400,
+                                u"'prompt' (a string) is required"_s);
         }
         QJsonArray tokens;
         const QStringList words = text.split(QRegularExpression(u"\\s+"_s), Qt::SkipEmptyParts);
@@ -336,8 +337,8 @@ double SimServer::jitteredMs(double ms)
     return std::max(0.0, ms);
 }
 
-void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest &request, bool chat,
-                                 quint64 seq)
+void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest &request,
+                                 bool chat, quint64 seq)
 {
     QJsonParseError err;
     const QJsonDocument doc = QJsonDocument::fromJson(request.body, &err);
@@ -354,7 +355,8 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     if (chat) {
         const QJsonValue messages = o.value("messages"_L1);
         if (!messages.isArray() || messages.toArray().isEmpty())
-            return respondError(connection, request, seq, 400, u"'messages' must be a non-empty array"_s);
+            return respondError(connection, request, seq, 400,
+                                u"'messages' must be a non-empty array"_s);
         const QJsonArray a = messages.toArray();
         for (const QJsonValue &m : a)
             appendMessageContent(m.toObject().value("content"_L1), &promptText);
@@ -373,18 +375,19 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     if (!maxValue.isUndefined() && !maxValue.isNull()) {
         const double d = maxValue.toDouble(-1);
         if (!maxValue.isDouble() || d < 1 || d != std::floor(d) || d > 1e9)
-            return respondError(connection, request, seq, 400, u"max_tokens must be a positive integer"_s);
+            return respondError(connection, request, seq, 400,
+                                u"max_tokens must be a positive integer"_s);
         maxTokens = int(d);
     }
     maxTokens = qMax(1, maxTokens);
     if (m_config.maxModelLen > 0 && qint64(promptTokens) + maxTokens > m_config.maxModelLen) {
-        return respondError(connection, request, seq, 400,
-                            u"This model's maximum context length is %1 tokens. However, you requested "
-                            "%2 tokens (%3 in the messages, %4 in the completion)."_s
-                                .arg(m_config.maxModelLen)
-                                .arg(promptTokens + maxTokens)
-                                .arg(promptTokens)
-                                .arg(maxTokens));
+        return respondError(
+            connection, request, seq, 400,
+            u"This model's maximum context length is %1 tokens. However, you requested "
+            "%2 tokens (%3 in the messages, %4 in the completion)."_s.arg(m_config.maxModelLen)
+                .arg(promptTokens + maxTokens)
+                .arg(promptTokens)
+                .arg(maxTokens));
     }
 
     // One draw per valid completion request in arrival order, even when the header overrides it,
@@ -393,12 +396,14 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     if (request.hasHeader("x-sim-fault")) {
         const QString name = QString::fromUtf8(request.header("x-sim-fault"));
         if (!simFaultFromName(name, &fault)) {
-            return respondError(connection, request, seq, 400,
-                                u"unknown x-sim-fault '%1' (none, http429, http500, reset, malformed, "
-                                "error-event, stall)"_s.arg(name));
+            return respondError(
+                connection, request, seq, 400,
+                u"unknown x-sim-fault '%1' (none, http429, http500, reset, malformed, "
+                "error-event, stall)"_s.arg(name));
         }
     }
-    int faultAfter = m_config.faultAfterTokens >= 0 ? m_config.faultAfterTokens : qMax(1, maxTokens / 2);
+    int faultAfter =
+        m_config.faultAfterTokens >= 0 ? m_config.faultAfterTokens : qMax(1, maxTokens / 2);
     if (request.hasHeader("x-sim-fault-after")) {
         bool ok = false;
         const int n = request.header("x-sim-fault-after").toInt(&ok);
@@ -412,7 +417,8 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     const QString modelName = o.value("model"_L1).toString();
     SimRenderer::Context ctx;
     ctx.chat = chat;
-    ctx.id = (chat ? QByteArray("chatcmpl-sim-") : QByteArray("cmpl-sim-")) + QByteArray::number(seq);
+    ctx.id =
+        (chat ? QByteArray("chatcmpl-sim-") : QByteArray("cmpl-sim-")) + QByteArray::number(seq);
     ctx.model = SimRenderer::jsonString(modelName.isEmpty() ? m_config.modelName : modelName);
     ctx.created = QDateTime::currentSecsSinceEpoch();
     ctx.promptTokens = promptTokens;
@@ -514,8 +520,8 @@ void SimServer::admit(Stream *s)
     s->log.tAdmit = now;
     applyPrefixCache(s);
     // Cached tokens skip prefill; the rest of the prompt is computed.
-    const double ttft = m_config.ttftMs
-        + m_config.prefillMsPerToken * (s->log.promptTokens - s->log.cachedTokens);
+    const double ttft =
+        m_config.ttftMs + m_config.prefillMsPerToken * (s->log.promptTokens - s->log.cachedTokens);
     qint64 due = now + msToNs(jitteredMs(ttft));
     if (!s->streamed) {
         // The whole answer is ready when its last chunk would have been written.
@@ -581,7 +587,8 @@ SimServer::After SimServer::step(Stream *s, qint64 now, QByteArray *out)
             if (s->chat && s->written == 0)
                 *out += SimRenderer::chunk(r.roleEvent());
             *out += SimRenderer::chunk(SimRenderer::errorEvent(
-                SimRenderer::jsonString(u"simulated engine failure after %1 tokens"_s.arg(s->written)),
+                SimRenderer::jsonString(
+                    u"simulated engine failure after %1 tokens"_s.arg(s->written)),
                 500));
             *out += SimRenderer::chunk(SimRenderer::doneEvent());
             *out += SimRenderer::lastChunk();
@@ -634,8 +641,8 @@ void SimServer::runPaced(Stream *s)
 
 void SimServer::runUnpaced(Stream *s)
 {
-    QByteArray out = SimRenderer::head(200, "text/event-stream; charset=utf-8", -1, s->keepAlive,
-                                       s->requestId);
+    QByteArray out =
+        SimRenderer::head(200, "text/event-stream; charset=utf-8", -1, s->keepAlive, s->requestId);
     const qint64 now = monotonicNs();
     After how = After::Continue;
     while (how == After::Continue)
@@ -654,9 +661,10 @@ void SimServer::completeNonStreamed(Stream *s)
     case SimFault::ErrorEvent:
         s->log.httpStatus = 500;
         s->log.tFirstWrite = now;
-        return finalize(s, After::Finish,
-                        SimRenderer::jsonError(500, SimRenderer::jsonString(u"simulated engine failure"_s),
-                                               s->keepAlive, s->requestId));
+        return finalize(
+            s, After::Finish,
+            SimRenderer::jsonError(500, SimRenderer::jsonString(u"simulated engine failure"_s),
+                                   s->keepAlive, s->requestId));
     default:
         break;
     }

@@ -28,17 +28,35 @@ void SimStats::connectionOpened()
     raiseMax(m_maxOpen, ++m_open);
 }
 
-void SimStats::connectionClosed() { --m_open; }
+void SimStats::connectionClosed()
+{
+    --m_open;
+}
 
-void SimStats::streamStarted() { raiseMax(m_maxActive, ++m_active); }
+void SimStats::streamStarted()
+{
+    raiseMax(m_maxActive, ++m_active);
+}
 
-void SimStats::streamEnded() { --m_active; }
+void SimStats::streamEnded()
+{
+    --m_active;
+}
 
-void SimStats::queued() { raiseMax(m_maxQueued, ++m_queued); }
+void SimStats::queued()
+{
+    raiseMax(m_maxQueued, ++m_queued);
+}
 
-void SimStats::dequeued() { --m_queued; }
+void SimStats::dequeued()
+{
+    --m_queued;
+}
 
-void SimStats::requestParsed() { ++m_totalRequests; }
+void SimStats::requestParsed()
+{
+    ++m_totalRequests;
+}
 
 void SimStats::log(SimLogEntry &&entry)
 {

@@ -14,12 +14,12 @@ struct SimCounters
 {
     int openConnections = 0;
     int maxOpenConnections = 0;
-    int activeStreams = 0;    // requests holding a capacity slot (being generated)
+    int activeStreams = 0; // requests holding a capacity slot (being generated)
     int maxActiveStreams = 0;
-    int queuedRequests = 0;   // waiting for a capacity slot
+    int queuedRequests = 0; // waiting for a capacity slot
     int maxQueuedRequests = 0;
     quint64 totalConnections = 0;
-    quint64 totalRequests = 0;   // every parsed request, any path
+    quint64 totalRequests = 0; // every parsed request, any path
     quint64 droppedLogEntries = 0;
 };
 

@@ -9,10 +9,8 @@ using namespace Qt::StringLiterals;
 namespace sb {
 
 Simulator::Simulator(const SimConfig &config)
-    : m_config(config)
-    , m_stats(std::make_unique<SimStats>())
-{
-}
+    : m_config(config), m_stats(std::make_unique<SimStats>())
+{}
 
 Simulator::~Simulator()
 {
@@ -46,8 +44,8 @@ bool Simulator::start()
         Qt::BlockingQueuedConnection);
     if (!ok) {
         m_error = error;
-        QMetaObject::invokeMethod(m_server, [server] { server->shutdown(); },
-                                  Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_server, [server] { server->shutdown(); }, Qt::BlockingQueuedConnection);
         m_thread->quit();
         m_thread->wait();
         delete m_server;
@@ -67,7 +65,8 @@ void Simulator::stop()
         return;
     SimServer *server = m_server;
     // Everything the server's thread created (listener, sockets, timer) dies in that thread.
-    QMetaObject::invokeMethod(m_server, [server] { server->shutdown(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_server, [server] { server->shutdown(); }, Qt::BlockingQueuedConnection);
     m_thread->quit();
     m_thread->wait();
     delete m_server; // its thread has finished and it owns nothing thread-bound any more
@@ -123,23 +122,45 @@ void Simulator::setConfig(const SimConfig &config)
     m_config = config;
     if (m_server) {
         SimServer *server = m_server;
-        QMetaObject::invokeMethod(m_server, [server, config] { server->setConfig(config); },
-                                  Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_server, [server, config] { server->setConfig(config); },
+            Qt::BlockingQueuedConnection);
     }
 }
 
-SimCounters Simulator::counters() const { return m_stats->counters(); }
-int Simulator::openConnections() const { return m_stats->counters().openConnections; }
-int Simulator::maxOpenConnections() const { return m_stats->counters().maxOpenConnections; }
-int Simulator::activeStreams() const { return m_stats->counters().activeStreams; }
-int Simulator::maxActiveStreams() const { return m_stats->counters().maxActiveStreams; }
-QList<SimLogEntry> Simulator::requestLog() const { return m_stats->entries(); }
+SimCounters Simulator::counters() const
+{
+    return m_stats->counters();
+}
+int Simulator::openConnections() const
+{
+    return m_stats->counters().openConnections;
+}
+int Simulator::maxOpenConnections() const
+{
+    return m_stats->counters().maxOpenConnections;
+}
+int Simulator::activeStreams() const
+{
+    return m_stats->counters().activeStreams;
+}
+int Simulator::maxActiveStreams() const
+{
+    return m_stats->counters().maxActiveStreams;
+}
+QList<SimLogEntry> Simulator::requestLog() const
+{
+    return m_stats->entries();
+}
 
 bool Simulator::waitForLogEntries(qsizetype count, int timeoutMs) const
 {
     return m_stats->waitForEntries(count, timeoutMs);
 }
 
-void Simulator::reset() { m_stats->reset(); }
+void Simulator::reset()
+{
+    m_stats->reset();
+}
 
 } // namespace sb

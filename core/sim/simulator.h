@@ -39,8 +39,8 @@ public:
     QString errorString() const;
 
     QString host() const;
-    quint16 port() const;  // the bound port once started (useful with SimConfig::port == 0)
-    QUrl baseUrl() const;  // http://host:port, no trailing slash
+    quint16 port() const; // the bound port once started (useful with SimConfig::port == 0)
+    QUrl baseUrl() const; // http://host:port, no trailing slash
 
     SimConfig config() const;
     // Applies to requests that arrive afterwards (host, port and seed only on the next start()).

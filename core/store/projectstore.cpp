@@ -860,8 +860,8 @@ bool ProjectStore::setProjectInfo(const QString &name, const QString &value)
     q.addBindValue(name);
     q.addBindValue(text(value));
     if (!q.exec())
-        return fail(u"saving project setting '%1': %2"_s.arg(name,
-                                                              ProjectFile::describe(q.lastError())));
+        return fail(
+            u"saving project setting '%1': %2"_s.arg(name, ProjectFile::describe(q.lastError())));
     return true;
 }
 

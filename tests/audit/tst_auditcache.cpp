@@ -88,7 +88,8 @@ private slots:
         // Warm skips 25.6 ms of 75.6: the ratio is about 0.66 whatever the machine's load adds.
         const QJsonObject ratio = j.value(u"ttft_ratio_b_over_c"_s).toObject();
         QCOMPARE(ratio.value(u"pairs"_s).toInt(), 8);
-        QVERIFY2(ratio.value(u"ratio"_s).toDouble() < 0.9, qPrintable(QString::number(ratio.value(u"ratio"_s).toDouble())));
+        QVERIFY2(ratio.value(u"ratio"_s).toDouble() < 0.9,
+                 qPrintable(QString::number(ratio.value(u"ratio"_s).toDouble())));
         QVERIFY(b.value(u"mean_ttft_ms"_s).toDouble() < c.value(u"mean_ttft_ms"_s).toDouble());
     }
 
@@ -132,7 +133,8 @@ private slots:
         }
         QVERIFY(r.out.contains(u"not reported"_s));
         // Same work in B and C: the ratio stays near 1 (both bounds generous for a loaded box).
-        const double ratio = j.value(u"ttft_ratio_b_over_c"_s).toObject().value(u"ratio"_s).toDouble();
+        const double ratio =
+            j.value(u"ttft_ratio_b_over_c"_s).toObject().value(u"ratio"_s).toDouble();
         QVERIFY2(ratio > 0.8 && ratio < 1.25, qPrintable(QString::number(ratio)));
     }
 

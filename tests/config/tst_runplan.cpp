@@ -52,7 +52,8 @@ private slots:
     void secretsAreScrubbed()
     {
         RunPlan p;
-        p.sut.extraHeaders = {{u"Authorization"_s, u"Bearer abc"_s}, {u"X-Api-Key"_s, u"zzz"_s},
+        p.sut.extraHeaders = {{u"Authorization"_s, u"Bearer abc"_s},
+                              {u"X-Api-Key"_s, u"zzz"_s},
                               {u"X-Team"_s, u"perf"_s}};
         p.sut.apiKeyRef = u"env:OPENAI_API_KEY"_s;
         p.params.extraBody = QJsonObject{{u"api_key"_s, u"k"_s}, {u"max_tokens"_s, 5}};

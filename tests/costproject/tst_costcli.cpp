@@ -107,9 +107,9 @@ private slots:
         m_project = m_dir.filePath(u"platforms.sbproj"_s);
         // Two platforms, two runs each, against the built-in simulator.
         for (const QString &sut : {u"A"_s, u"A"_s, u"B"_s, u"B"_s}) {
-            const Result r = cli({u"run"_s, u"--project"_s, m_project, u"--num-prompts"_s,
-                                  u"10"_s, u"--random-input-len"_s, u"16"_s,
-                                  u"--random-output-len"_s, u"4"_s, u"--sut-name"_s, sut});
+            const Result r = cli({u"run"_s, u"--project"_s, m_project, u"--num-prompts"_s, u"10"_s,
+                                  u"--random-input-len"_s, u"16"_s, u"--random-output-len"_s,
+                                  u"4"_s, u"--sut-name"_s, sut});
             QVERIFY2(r.code == 0, qPrintable(describe(r)));
         }
         ProjectStore store;
@@ -140,12 +140,14 @@ private slots:
         Result r = cli({u"window"_s, u"create"_s, u"--project"_s, m_project, u"--name"_s,
                         u"mixed"_s, u"--runs"_s, u"%1,%2"_s.arg(m_a.runs[0]).arg(m_b.runs[0])});
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains(u"run %1 on SUT 'A' and run %2 on SUT 'B'"_s.arg(m_a.runs[0])
-                                    .arg(m_b.runs[0])),
-                 qPrintable(r.err));
+        QVERIFY2(
+            r.err.contains(
+                u"run %1 on SUT 'A' and run %2 on SUT 'B'"_s.arg(m_a.runs[0]).arg(m_b.runs[0])),
+            qPrintable(r.err));
         QCOMPARE(r.err.count(u'\n'), 1); // one line
 
-        for (const auto &[name, runs] : {std::pair{u"A window"_s, a}, std::pair{u"B window"_s, b}}) {
+        for (const auto &[name, runs] :
+             {std::pair{u"A window"_s, a}, std::pair{u"B window"_s, b}}) {
             r = cli({u"window"_s, u"create"_s, u"--project"_s, m_project, u"--name"_s, name,
                      u"--runs"_s, runs});
             QVERIFY2(r.code == 0, qPrintable(describe(r)));
@@ -183,17 +185,19 @@ private slots:
     {
         const Result r = cli({u"cost"_s, u"--project"_s, m_project, u"--window"_s, u"A window"_s});
         QVERIFY2(r.code == 0, qPrintable(describe(r)));
-        QVERIFY(r.out.contains(QRegularExpression(u"Cost per successful request:\\s+not available"_s)));
+        QVERIFY(
+            r.out.contains(QRegularExpression(u"Cost per successful request:\\s+not available"_s)));
         QVERIFY(r.out.contains(QRegularExpression(u"Cost per output token:\\s+not available"_s)));
         QVERIFY(!r.out.contains(u"0.00 USD"_s)); // never zero in place of unknown
     }
 
     void badCsvImportsNothing()
     {
-        QVERIFY(writeFile(u"bad.csv"_s,
-                          u"id,category,start,end,amount,currency\n"
-                          "ok,gpu,2024-05-01T10:00:00Z,2024-05-01T11:00:00Z,1.00,USD\n"
-                          "bad,gpu,2024-05-01T10:00:00Z,2024-05-01T11:00:00Z,\"1,234.50\",USD\n"_s));
+        QVERIFY(
+            writeFile(u"bad.csv"_s,
+                      u"id,category,start,end,amount,currency\n"
+                      "ok,gpu,2024-05-01T10:00:00Z,2024-05-01T11:00:00Z,1.00,USD\n"
+                      "bad,gpu,2024-05-01T10:00:00Z,2024-05-01T11:00:00Z,\"1,234.50\",USD\n"_s));
         Result r = cli({u"bills"_s, u"import"_s, u"--project"_s, m_project, u"--csv"_s,
                         m_dir.filePath(u"bad.csv"_s), u"--sut"_s, u"A"_s});
         QCOMPARE(r.code, 1);
@@ -223,7 +227,9 @@ private slots:
         const QString header =
             u"id,category,provider,resource_id,start,end,amount,amount_kind,currency,"
             "billing_unit,quantity,min_increment,source,reference\n"_s;
-        const auto row = [](const QStringList &f) { return f.join(u',') + u'\n'; };
+        const auto row = [](const QStringList &f) {
+            return f.join(u',') + u'\n';
+        };
         const qint64 day = 86400 * 1000;
         // Platform A: 2 GPUs at 2.50 USD/h per started hour for exactly the window; a 200
         // USD/month volume for three days; 0.37 EUR of egress over the window ± 30 min; a
@@ -231,35 +237,92 @@ private slots:
         const QString csvA =
             header +
             row({u"gpu-a"_s, u"gpu"_s, u"cloud-a"_s, u"2x-h100"_s, ts(m_a.start), ts(m_a.end),
-                 u"2.50"_s, u"rate"_s, u"USD"_s, u"hour"_s, u"2"_s, u"1 hour"_s,
-                 u"pricing_page"_s, u"https://example.invalid/a"_s}) +
+                 u"2.50"_s, u"rate"_s, u"USD"_s, u"hour"_s, u"2"_s, u"1 hour"_s, u"pricing_page"_s,
+                 u"https://example.invalid/a"_s}) +
             row({u"storage-a"_s, u"storage"_s, u"cloud-a"_s, u"vol-1tb"_s,
                  ts(m_a.start.addMSecs(-day)), ts(m_a.end.addMSecs(day)), u"200"_s, u"rate"_s,
                  u"USD"_s, u"month"_s, u"1"_s, u"1 hour"_s, u"invoice"_s, u"INV-A-3"_s}) +
-            row({u"egress-a"_s, u"network"_s, u"cdn"_s, u"tunnel"_s,
-                 ts(m_a.start.addSecs(-1800)), ts(m_a.end.addSecs(1800)), u"0.37"_s, u"total"_s,
-                 u"EUR"_s, {}, {}, {}, u"invoice"_s, u"CF-1"_s}) +
-            row({u"setup-a"_s, u"other"_s, u"cloud-a"_s, u"onboarding"_s,
-                 ts(m_a.start.addMSecs(-day)), ts(m_a.start.addMSecs(-day)), u"25"_s,
-                 u"total"_s, u"USD"_s, {}, {}, {}, u"invoice"_s, u"INV-A-1"_s});
+            row({u"egress-a"_s,
+                 u"network"_s,
+                 u"cdn"_s,
+                 u"tunnel"_s,
+                 ts(m_a.start.addSecs(-1800)),
+                 ts(m_a.end.addSecs(1800)),
+                 u"0.37"_s,
+                 u"total"_s,
+                 u"EUR"_s,
+                 {},
+                 {},
+                 {},
+                 u"invoice"_s,
+                 u"CF-1"_s}) +
+            row({u"setup-a"_s,
+                 u"other"_s,
+                 u"cloud-a"_s,
+                 u"onboarding"_s,
+                 ts(m_a.start.addMSecs(-day)),
+                 ts(m_a.start.addMSecs(-day)),
+                 u"25"_s,
+                 u"total"_s,
+                 u"USD"_s,
+                 {},
+                 {},
+                 {},
+                 u"invoice"_s,
+                 u"INV-A-1"_s});
         // Platform B: a 12.00 USD invoice for exactly the window, a 100 USD/month volume,
         // 1.20 USD of egress over the window ± 1 h, and a GPU line of the next day.
         const QString csvB =
             header +
-            row({u"gpu-b"_s, u"gpu"_s, u"cloud-b"_s, u"1x-mi300"_s, ts(m_b.start), ts(m_b.end),
-                 u"12.00"_s, u"total"_s, u"USD"_s, {}, {}, {}, u"invoice"_s, u"B-77"_s}) +
-            row({u"storage-b"_s, u"storage"_s, u"cloud-b"_s, u"vol"_s,
-                 ts(m_b.start.addMSecs(-day)), ts(m_b.end.addMSecs(day)), u"100"_s, u"rate"_s,
-                 u"USD"_s, u"month"_s, u"1"_s, u"1 hour"_s, u"quote"_s, u"Q-9"_s}) +
-            row({u"egress-b"_s, u"network"_s, u"cloud-b"_s, u"egress"_s,
-                 ts(m_b.start.addSecs(-3600)), ts(m_b.end.addSecs(3600)), u"1.20"_s,
-                 u"total"_s, u"USD"_s, {}, {}, {}, u"invoice"_s, u"B-78"_s}) +
-            row({u"later-b"_s, u"gpu"_s, u"cloud-b"_s, u"1x-mi300"_s,
-                 ts(m_b.end.addMSecs(day)), ts(m_b.end.addMSecs(2 * day)), u"50"_s, u"total"_s,
-                 u"USD"_s, {}, {}, {}, u"invoice"_s, u"B-80"_s});
+            row({u"gpu-b"_s,
+                 u"gpu"_s,
+                 u"cloud-b"_s,
+                 u"1x-mi300"_s,
+                 ts(m_b.start),
+                 ts(m_b.end),
+                 u"12.00"_s,
+                 u"total"_s,
+                 u"USD"_s,
+                 {},
+                 {},
+                 {},
+                 u"invoice"_s,
+                 u"B-77"_s}) +
+            row({u"storage-b"_s, u"storage"_s, u"cloud-b"_s, u"vol"_s, ts(m_b.start.addMSecs(-day)),
+                 ts(m_b.end.addMSecs(day)), u"100"_s, u"rate"_s, u"USD"_s, u"month"_s, u"1"_s,
+                 u"1 hour"_s, u"quote"_s, u"Q-9"_s}) +
+            row({u"egress-b"_s,
+                 u"network"_s,
+                 u"cloud-b"_s,
+                 u"egress"_s,
+                 ts(m_b.start.addSecs(-3600)),
+                 ts(m_b.end.addSecs(3600)),
+                 u"1.20"_s,
+                 u"total"_s,
+                 u"USD"_s,
+                 {},
+                 {},
+                 {},
+                 u"invoice"_s,
+                 u"B-78"_s}) +
+            row({u"later-b"_s,
+                 u"gpu"_s,
+                 u"cloud-b"_s,
+                 u"1x-mi300"_s,
+                 ts(m_b.end.addMSecs(day)),
+                 ts(m_b.end.addMSecs(2 * day)),
+                 u"50"_s,
+                 u"total"_s,
+                 u"USD"_s,
+                 {},
+                 {},
+                 {},
+                 u"invoice"_s,
+                 u"B-80"_s});
         QVERIFY(writeFile(u"a.csv"_s, csvA));
         QVERIFY(writeFile(u"b.csv"_s, csvB));
-        for (const auto &[file, sut] : {std::pair{u"a.csv"_s, u"A"_s}, std::pair{u"b.csv"_s, u"B"_s}}) {
+        for (const auto &[file, sut] :
+             {std::pair{u"a.csv"_s, u"A"_s}, std::pair{u"b.csv"_s, u"B"_s}}) {
             const Result r = cli({u"bills"_s, u"import"_s, u"--project"_s, m_project, u"--csv"_s,
                                   m_dir.filePath(file), u"--sut"_s, sut});
             QVERIFY2(r.code == 0, qPrintable(describe(r)));
@@ -272,9 +335,9 @@ private slots:
 
     void undecidedOverlapsBlockUnitCosts()
     {
-        const Result r = cli({u"cost"_s, u"--project"_s, m_project, u"--window"_s, u"A window"_s,
-                              u"--json"_s, u"--currency"_s, u"USD"_s, u"--rate"_s,
-                              u"EUR:USD=1.08"_s});
+        const Result r =
+            cli({u"cost"_s, u"--project"_s, m_project, u"--window"_s, u"A window"_s, u"--json"_s,
+                 u"--currency"_s, u"USD"_s, u"--rate"_s, u"EUR:USD=1.08"_s});
         QVERIFY2(r.code == 0, qPrintable(describe(r)));
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         const QJsonObject items = o.value(u"items"_s).toObject();
@@ -335,10 +398,8 @@ private slots:
         // -> 0.166712329; per 1M 166712.3287625.
         QTest::newRow("B") << u"B window"_s << QStringList{} << u"13.336986301"_s
                            << u"0.666849315"_s << u"0.166712329"_s << u"166712.3287625"_s
-                           << QStringList{u"gpu-b"_s}
-                           << QStringList{u"egress-b"_s, u"storage-b"_s}
-                           << QStringList{u"later-b"_s} << u"12"_s << u"0.136986301"_s
-                           << u"1.2"_s;
+                           << QStringList{u"gpu-b"_s} << QStringList{u"egress-b"_s, u"storage-b"_s}
+                           << QStringList{u"later-b"_s} << u"12"_s << u"0.136986301"_s << u"1.2"_s;
     }
 
     void unitCostsOfBothPlatforms()
@@ -386,14 +447,15 @@ private slots:
         // The text lists every prorated and excluded line, with the unit costs.
         const Result t = cli(base + extra);
         QVERIFY2(t.code == 0, qPrintable(describe(t)));
-        QVERIFY(t.out.contains(QRegularExpression(u"Excluded \\(1\\):\\n.*\\(id %1\\)"_s.arg(
-            excluded[0]))));
+        QVERIFY(t.out.contains(
+            QRegularExpression(u"Excluded \\(1\\):\\n.*\\(id %1\\)"_s.arg(excluded[0]))));
         QVERIFY(t.out.contains(u"Overlapping, counted by choice (2):"_s));
         for (const QString &id : included + overlapping + excluded)
             QVERIFY2(t.out.contains(u"(id %1)"_s.arg(id)), qPrintable(id));
         QVERIFY(t.out.contains(QRegularExpression(
             u"Cost per output token:\\s+%1 USD"_s.arg(QRegularExpression::escape(perToken)))));
-        QVERIFY(t.out.contains(QRegularExpression(u"Cost per successful request:\\s+\\d+\\.\\d{6} USD"_s)));
+        QVERIFY(t.out.contains(
+            QRegularExpression(u"Cost per successful request:\\s+\\d+\\.\\d{6} USD"_s)));
     }
 
     void mixedCurrencyWithoutRateIsAnError()
@@ -414,7 +476,11 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(describe(r)));
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(figure(o, "total"), u"5.673572603"_s);
-        QCOMPARE(o.value(u"conversion_rates"_s).toArray().first().toObject().value(u"source"_s)
+        QCOMPARE(o.value(u"conversion_rates"_s)
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(u"source"_s)
                      .toString(),
                  u"ECB 2024-05-01"_s);
     }

@@ -139,8 +139,7 @@ class TestCostStore : public QObject
         meta.name = u"run on "_s + sut;
         meta.sutId = ensureSut(store, sut);
         meta.startedUtc = utc(start);
-        const qint64 id =
-            w.beginRun(planFor(sut, rate, maxConcurrency).toJson(), meta, &error);
+        const qint64 id = w.beginRun(planFor(sut, rate, maxConcurrency).toJson(), meta, &error);
         for (int i = 0; i < requests; ++i)
             w.append(record(i, warmup));
         if (status != StoredRunStatus::Running &&
@@ -185,8 +184,8 @@ private slots:
         b.minIncrementUnit = BillingUnit::Token;
         QTest::newRow("9 decimals, token increment") << b << u"A"_s << qint64(15) << 9;
 
-        b = item(u"credit"_s, BillCategory::Other, "2024-05-01T10:00:00Z",
-                 "2024-05-01T10:00:00Z", "-50", u"EUR"_s);
+        b = item(u"credit"_s, BillCategory::Other, "2024-05-01T10:00:00Z", "2024-05-01T10:00:00Z",
+                 "-50", u"EUR"_s);
         b.reference = u"sk-like reference — ünïcode"_s; // columns keep what JSON scrubbing drops
         b.source = BillSource::Invoice;
         b.confirmed = true;
@@ -261,8 +260,7 @@ private slots:
         QVERIFY(store.open(freshPath()));
         CostStore costs(&store);
         QList<BillImportProblem> problems;
-        QCOMPARE(costs.importBillItems(csv.items, u"lambda"_s, &problems).size(),
-                 csv.items.size());
+        QCOMPARE(costs.importBillItems(csv.items, u"lambda"_s, &problems).size(), csv.items.size());
         QList<ProjectBillItem> back = costs.billItems();
         QCOMPARE(back.size(), csv.items.size());
         for (const BillItem &want : csv.items) {
@@ -280,8 +278,8 @@ private slots:
         QVERIFY(store.open(freshPath()));
         CostStore costs(&store);
         QList<BillImportProblem> problems;
-        const BillItem a = item(u"gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
-                                "2024-05-01T11:00:00Z", "10");
+        const BillItem a =
+            item(u"gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z", "2024-05-01T11:00:00Z", "10");
         QCOMPARE(costs.importBillItems({a}, u"A"_s, &problems).size(), 1);
         // The same id on another SUT is fine: no window sees both.
         QCOMPARE(costs.importBillItems({a}, u"B"_s, &problems).size(), 1);
@@ -349,13 +347,14 @@ private slots:
         QTest::addColumn<int>("closedLoop");
         QTest::addColumn<QString>("expected");
         const double inf = std::numeric_limits<double>::infinity();
-        QTest::newRow("poisson capped") << 8.0 << 64 << 0
-                                        << u"server, poisson 8 req/s, max concurrency 64"_s;
-        QTest::newRow("all at once") << inf << 0 << 0
-                                     << u"server, all at once (rate inf), unlimited concurrency"_s;
-        QTest::newRow("closed loop") << inf << 0 << 16
-                                     << u"server, all at once (rate inf), closed loop 16"_s;
-        QTest::newRow("fraction") << 2.5 << 4 << 0 << u"server, poisson 2.5 req/s, max concurrency 4"_s;
+        QTest::newRow("poisson capped")
+            << 8.0 << 64 << 0 << u"server, poisson 8 req/s, max concurrency 64"_s;
+        QTest::newRow("all at once")
+            << inf << 0 << 0 << u"server, all at once (rate inf), unlimited concurrency"_s;
+        QTest::newRow("closed loop")
+            << inf << 0 << 16 << u"server, all at once (rate inf), closed loop 16"_s;
+        QTest::newRow("fraction") << 2.5 << 4 << 0
+                                  << u"server, poisson 2.5 req/s, max concurrency 4"_s;
     }
 
     void loadDescriptors()
@@ -373,14 +372,15 @@ private slots:
     {
         ProjectStore store;
         QVERIFY(store.open(freshPath()));
-        const qint64 r1 = writeRun(store, u"A"_s, "2024-05-01T10:00:00.125Z",
-                                   "2024-05-01T10:05:00.250Z", 40, 3);
-        const qint64 r2 = writeRun(store, u"A"_s, "2024-05-01T10:10:00Z", "2024-05-01T10:20:00.999Z",
-                                   25, 0, 16, 8);
-        const qint64 r3 = writeRun(store, u"B"_s, "2024-05-01T11:00:00Z", "2024-05-01T11:01:00Z", 10);
+        const qint64 r1 =
+            writeRun(store, u"A"_s, "2024-05-01T10:00:00.125Z", "2024-05-01T10:05:00.250Z", 40, 3);
+        const qint64 r2 = writeRun(store, u"A"_s, "2024-05-01T10:10:00Z",
+                                   "2024-05-01T10:20:00.999Z", 25, 0, 16, 8);
+        const qint64 r3 =
+            writeRun(store, u"B"_s, "2024-05-01T11:00:00Z", "2024-05-01T11:01:00Z", 10);
         // No records, only the stored summary.
-        const qint64 r4 = writeRun(store, u"A"_s, "2024-05-01T10:30:00Z", "2024-05-01T10:31:00Z", 0, 0,
-                                   8, 64, StoredRunStatus::Completed,
+        const qint64 r4 = writeRun(store, u"A"_s, "2024-05-01T10:30:00Z", "2024-05-01T10:31:00Z", 0,
+                                   0, 8, 64, StoredRunStatus::Completed,
                                    {{u"completed"_s, 7}, {u"total_output_tokens"_s, 70}});
         QVERIFY(r1 > 0 && r2 > 0 && r3 > 0 && r4 > 0);
         CostStore costs(&store);
@@ -449,14 +449,15 @@ private slots:
             r2 = writeRun(store, u"A"_s, "2024-05-01T10:40:00Z", "2024-05-01T11:00:00Z", 20);
             CostStore costs(&store);
             QList<BillImportProblem> problems;
-            QCOMPARE(costs.importBillItems(
-                         {item(u"gpu"_s, BillCategory::Gpu, "2024-05-01T09:00:00Z",
-                               "2024-05-01T12:00:00Z", "30"),
-                          item(u"disk"_s, BillCategory::Storage, "2024-05-01T10:30:00Z",
-                               "2024-05-01T13:00:00Z", "5")},
-                         u"A"_s, &problems)
-                         .size(),
-                     2);
+            QCOMPARE(
+                costs
+                    .importBillItems({item(u"gpu"_s, BillCategory::Gpu, "2024-05-01T09:00:00Z",
+                                           "2024-05-01T12:00:00Z", "30"),
+                                      item(u"disk"_s, BillCategory::Storage, "2024-05-01T10:30:00Z",
+                                           "2024-05-01T13:00:00Z", "5")},
+                                     u"A"_s, &problems)
+                    .size(),
+                2);
             auto w = costs.windowFromRuns(u"A window"_s, {r1, r2});
             QVERIFY(w);
             w->overlapRules.insert(u"gpu"_s, OverlapRule::Prorate);
@@ -520,8 +521,10 @@ private slots:
     {
         ProjectStore store;
         QVERIFY(store.open(freshPath()));
-        const qint64 inside = writeRun(store, u"A"_s, "2024-05-01T10:00:00Z", "2024-05-01T10:10:00Z", 5);
-        const qint64 partly = writeRun(store, u"A"_s, "2024-05-01T10:55:00Z", "2024-05-01T11:05:00Z", 5);
+        const qint64 inside =
+            writeRun(store, u"A"_s, "2024-05-01T10:00:00Z", "2024-05-01T10:10:00Z", 5);
+        const qint64 partly =
+            writeRun(store, u"A"_s, "2024-05-01T10:55:00Z", "2024-05-01T11:05:00Z", 5);
         writeRun(store, u"B"_s, "2024-05-01T10:20:00Z", "2024-05-01T10:30:00Z", 5);
         CostStore costs(&store);
         QStringList notes;
@@ -543,20 +546,24 @@ private slots:
     {
         ProjectStore store;
         QVERIFY(store.open(freshPath()));
-        const qint64 r = writeRun(store, u"A"_s, "2024-05-01T10:00:00Z", "2024-05-01T11:00:00Z", 20);
+        const qint64 r =
+            writeRun(store, u"A"_s, "2024-05-01T10:00:00Z", "2024-05-01T11:00:00Z", 20);
         CostStore costs(&store);
         QList<BillImportProblem> problems;
-        QVERIFY(!costs.importBillItems({item(u"a-gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
-                                             "2024-05-01T11:00:00Z", "12.00")},
-                                       u"A"_s, &problems)
+        QVERIFY(!costs
+                     .importBillItems({item(u"a-gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
+                                            "2024-05-01T11:00:00Z", "12.00")},
+                                      u"A"_s, &problems)
                      .isEmpty());
-        QVERIFY(!costs.importBillItems({item(u"b-gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
-                                             "2024-05-01T11:00:00Z", "99.00")},
-                                       u"B"_s, &problems)
+        QVERIFY(!costs
+                     .importBillItems({item(u"b-gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
+                                            "2024-05-01T11:00:00Z", "99.00")},
+                                      u"B"_s, &problems)
                      .isEmpty());
-        QVERIFY(!costs.importBillItems({item(u"client"_s, BillCategory::Cpu, "2024-05-01T10:00:00Z",
-                                             "2024-05-01T11:00:00Z", "0.37", u"EUR"_s)},
-                                       QString(), &problems)
+        QVERIFY(!costs
+                     .importBillItems({item(u"client"_s, BillCategory::Cpu, "2024-05-01T10:00:00Z",
+                                            "2024-05-01T11:00:00Z", "0.37", u"EUR"_s)},
+                                      QString(), &problems)
                      .isEmpty());
         auto w = costs.windowFromRuns(u"w"_s, {r});
         QVERIFY(w);
@@ -605,9 +612,10 @@ private slots:
         const qint64 r = writeRun(store, u"A"_s, "2024-05-01T10:00:00Z", "2024-05-01T11:00:00Z", 5);
         CostStore costs(&store);
         QList<BillImportProblem> problems;
-        QVERIFY(!costs.importBillItems({item(u"ok"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
-                                             "2024-05-01T11:00:00Z", "1")},
-                                       u"A"_s, &problems)
+        QVERIFY(!costs
+                     .importBillItems({item(u"ok"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
+                                            "2024-05-01T11:00:00Z", "1")},
+                                      u"A"_s, &problems)
                      .isEmpty());
         BillItemRow bad = ProjectBillItem{0, u"A"_s,
                                           item(u"bad"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",

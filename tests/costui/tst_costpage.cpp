@@ -112,18 +112,19 @@ private slots:
 
         CostStore costs(&store);
         QList<BillImportProblem> problems;
-        QVERIFY(!costs.importBillItems(
-                         {item(u"gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
-                               "2024-05-01T10:30:00Z", "8.00"),
-                          item(u"disk"_s, BillCategory::Storage, "2024-05-01T09:30:00Z",
-                               "2024-05-01T10:30:00Z", "4.00"),
-                          item(u"setup"_s, BillCategory::Other, "2024-04-30T10:00:00Z",
-                               "2024-04-30T10:00:00Z", "25")},
-                         u"A"_s, &problems)
+        QVERIFY(!costs
+                     .importBillItems({item(u"gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
+                                            "2024-05-01T10:30:00Z", "8.00"),
+                                       item(u"disk"_s, BillCategory::Storage,
+                                            "2024-05-01T09:30:00Z", "2024-05-01T10:30:00Z", "4.00"),
+                                       item(u"setup"_s, BillCategory::Other, "2024-04-30T10:00:00Z",
+                                            "2024-04-30T10:00:00Z", "25")},
+                                      u"A"_s, &problems)
                      .isEmpty());
-        QVERIFY(!costs.importBillItems({item(u"b-gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
-                                             "2024-05-01T10:30:00Z", "99")},
-                                       u"B"_s, &problems)
+        QVERIFY(!costs
+                     .importBillItems({item(u"b-gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
+                                            "2024-05-01T10:30:00Z", "99")},
+                                      u"B"_s, &problems)
                      .isEmpty());
         const auto window = costs.windowFromRuns(u"A window"_s, {run});
         QVERIFY(window);

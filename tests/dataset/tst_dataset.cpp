@@ -69,7 +69,8 @@ private slots:
     {
         LoadedDataset ds;
         QString error;
-        QVERIFY2(loadDataset(fileSpec(DatasetKind::ShareGpt, dataFile(u"sharegpt_good.json"_s)), 0, 1, &ds, &error),
+        QVERIFY2(loadDataset(fileSpec(DatasetKind::ShareGpt, dataFile(u"sharegpt_good.json"_s)), 0,
+                             1, &ds, &error),
                  qPrintable(error));
         const DatasetInfo &info = ds.info;
         QCOMPARE(info.sourceItems, 9);
@@ -90,8 +91,10 @@ private slots:
             case 0:
                 QCOMPARE(item.prompt, u"Explain how a hash table handles collisions, briefly."_s);
                 QCOMPARE(item.inputTokens, 14);
-                QCOMPARE(item.outputTokens, approxTokenCount(
-                    u"Colliding keys share a bucket: either a chain of entries or the next free slot (open addressing)."_s));
+                QCOMPARE(
+                    item.outputTokens,
+                    approxTokenCount(
+                        u"Colliding keys share a bucket: either a chain of entries or the next free slot (open addressing)."_s));
                 break;
             case 2: // a system turn first: the prompt is the first human turn
                 QCOMPARE(item.prompt, u"请用三句话介绍一下长城的历史。"_s);
@@ -110,7 +113,8 @@ private slots:
         QCOMPARE(info.sampled, 4);
         QCOMPARE(info.oversampled, 0);
         QCOMPARE(info.inputStats.count, 4);
-        QVERIFY(info.inputStats.min <= info.inputStats.p50 && info.inputStats.p50 <= info.inputStats.max);
+        QVERIFY(info.inputStats.min <= info.inputStats.p50 &&
+                info.inputStats.p50 <= info.inputStats.max);
     }
 
     void shareGptFixedOutputLength()
@@ -155,10 +159,12 @@ private slots:
         QFETCH(int, fixed);
         QFETCH(QString, reason);
         // One conversation under test and one that always passes, so the dataset is never empty.
-        const QByteArray doc = QByteArray("[{\"conversations\":[{\"from\":\"human\",\"value\":\"") + words(prompt).toUtf8()
-                               + "\"},{\"from\":\"gpt\",\"value\":\"" + words(output).toUtf8() + "\"}]},"
-                               + "{\"conversations\":[{\"from\":\"human\",\"value\":\"word word word word word\"},"
-                               + "{\"from\":\"gpt\",\"value\":\"word word word word word\"}]}]";
+        const QByteArray doc =
+            QByteArray("[{\"conversations\":[{\"from\":\"human\",\"value\":\"") +
+            words(prompt).toUtf8() + "\"},{\"from\":\"gpt\",\"value\":\"" + words(output).toUtf8() +
+            "\"}]}," +
+            "{\"conversations\":[{\"from\":\"human\",\"value\":\"word word word word word\"}," +
+            "{\"from\":\"gpt\",\"value\":\"word word word word word\"}]}]";
         const QString path = m_dir.filePath(u"filters.json"_s);
         QVERIFY(writeFile(path, doc));
         DatasetSpec spec = fileSpec(DatasetKind::ShareGpt, path);
@@ -181,36 +187,47 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QStringList>("expected"); // every piece must be in the message
-        QTest::newRow("missing file") << u"nope.json"_s << QStringList{u"not found"_s, u"nope.json"_s};
-        QTest::newRow("not an array") << u"sharegpt_not_array.json"_s
-                                      << QStringList{u"not ShareGPT layout"_s, u"line 1, column 1"_s,
-                                                     u"JSON array of conversations"_s, u"found an object"_s};
-        QTest::newRow("item not an object") << u"sharegpt_item_not_object.json"_s
-                                            << QStringList{u"not ShareGPT layout"_s, u"line 3"_s, u"item 1:"_s,
-                                                           u"\"conversations\""_s, u"found a string"_s};
-        QTest::newRow("no conversations") << u"sharegpt_no_conversations.json"_s
-                                          << QStringList{u"line 3"_s, u"item 1:"_s, u"\"conversations\""_s,
-                                                         u"no such field"_s};
-        QTest::newRow("conversations not array") << u"sharegpt_conversations_not_array.json"_s
-                                                 << QStringList{u"item 0:"_s, u"array of {from, value}"_s,
-                                                                u"found an object"_s};
-        QTest::newRow("turn without value") << u"sharegpt_turn_no_value.json"_s
-                                            << QStringList{u"item 0, conversations[1]"_s, u"\"value\""_s, u"line 2"_s};
-        QTest::newRow("value not a string") << u"sharegpt_value_not_string.json"_s
-                                            << QStringList{u"item 0, conversations[0].value"_s, u"found a number"_s};
-        QTest::newRow("invalid json") << u"sharegpt_invalid_json.json"_s
-                                      << QStringList{u"invalid JSON"_s, u"line 5, column 4"_s, u"',' or ']'"_s};
-        QTest::newRow("invalid utf-8") << u"sharegpt_bad_utf8.json"_s
-                                       << QStringList{u"invalid UTF-8"_s, u"line 3, column 34"_s, u"0xE9"_s};
-        QTest::newRow("empty array") << u"sharegpt_empty_array.json"_s << QStringList{u"no conversations"_s};
+        QTest::newRow("missing file")
+            << u"nope.json"_s << QStringList{u"not found"_s, u"nope.json"_s};
+        QTest::newRow("not an array")
+            << u"sharegpt_not_array.json"_s
+            << QStringList{u"not ShareGPT layout"_s, u"line 1, column 1"_s,
+                           u"JSON array of conversations"_s, u"found an object"_s};
+        QTest::newRow("item not an object")
+            << u"sharegpt_item_not_object.json"_s
+            << QStringList{u"not ShareGPT layout"_s, u"line 3"_s, u"item 1:"_s,
+                           u"\"conversations\""_s, u"found a string"_s};
+        QTest::newRow("no conversations")
+            << u"sharegpt_no_conversations.json"_s
+            << QStringList{u"line 3"_s, u"item 1:"_s, u"\"conversations\""_s, u"no such field"_s};
+        QTest::newRow("conversations not array")
+            << u"sharegpt_conversations_not_array.json"_s
+            << QStringList{u"item 0:"_s, u"array of {from, value}"_s, u"found an object"_s};
+        QTest::newRow("turn without value")
+            << u"sharegpt_turn_no_value.json"_s
+            << QStringList{u"item 0, conversations[1]"_s, u"\"value\""_s, u"line 2"_s};
+        QTest::newRow("value not a string")
+            << u"sharegpt_value_not_string.json"_s
+            << QStringList{u"item 0, conversations[0].value"_s, u"found a number"_s};
+        QTest::newRow("invalid json")
+            << u"sharegpt_invalid_json.json"_s
+            << QStringList{u"invalid JSON"_s, u"line 5, column 4"_s, u"',' or ']'"_s};
+        QTest::newRow("invalid utf-8")
+            << u"sharegpt_bad_utf8.json"_s
+            << QStringList{u"invalid UTF-8"_s, u"line 3, column 34"_s, u"0xE9"_s};
+        QTest::newRow("empty array")
+            << u"sharegpt_empty_array.json"_s << QStringList{u"no conversations"_s};
         QTest::newRow("empty file") << u"custom_empty.jsonl"_s << QStringList{u"empty"_s};
-        QTest::newRow("truncated") << u"sharegpt_truncated.json"_s
-                                   << QStringList{u"invalid JSON"_s, u"line 2"_s, u"unterminated string"_s};
-        QTest::newRow("bad escape") << u"sharegpt_bad_escape.json"_s
-                                    << QStringList{u"invalid JSON"_s, u"line 2"_s, u"invalid escape"_s};
-        QTest::newRow("everything skipped") << u"sharegpt_all_skipped.json"_s
-                                            << QStringList{u"no usable conversations"_s, u"all 2"_s,
-                                                           u"1 prompt_too_short"_s, u"1 fewer_than_two_turns"_s};
+        QTest::newRow("truncated")
+            << u"sharegpt_truncated.json"_s
+            << QStringList{u"invalid JSON"_s, u"line 2"_s, u"unterminated string"_s};
+        QTest::newRow("bad escape")
+            << u"sharegpt_bad_escape.json"_s
+            << QStringList{u"invalid JSON"_s, u"line 2"_s, u"invalid escape"_s};
+        QTest::newRow("everything skipped")
+            << u"sharegpt_all_skipped.json"_s
+            << QStringList{u"no usable conversations"_s, u"all 2"_s, u"1 prompt_too_short"_s,
+                           u"1 fewer_than_two_turns"_s};
     }
     void shareGptErrors()
     {
@@ -222,7 +239,8 @@ private slots:
         QVERIFY(!loadDataset(fileSpec(DatasetKind::ShareGpt, dataFile(file)), 10, 0, &ds, &error));
         QVERIFY2(error.contains(dataFile(file)), qPrintable(error)); // names the file
         for (const QString &piece : expected)
-            QVERIFY2(error.contains(piece), qPrintable(u"missing \"%1\" in: %2"_s.arg(piece, error)));
+            QVERIFY2(error.contains(piece),
+                     qPrintable(u"missing \"%1\" in: %2"_s.arg(piece, error)));
         // Nothing runs half-loaded: the output is untouched.
         QCOMPARE(ds.items.size(), 1);
         QCOMPARE(ds.items[0].prompt, u"sentinel"_s);
@@ -233,7 +251,8 @@ private slots:
     {
         LoadedDataset ds;
         QString error;
-        QVERIFY2(loadDataset(fileSpec(DatasetKind::Custom, dataFile(u"custom_good.jsonl"_s)), 0, 3, &ds, &error),
+        QVERIFY2(loadDataset(fileSpec(DatasetKind::Custom, dataFile(u"custom_good.jsonl"_s)), 0, 3,
+                             &ds, &error),
                  qPrintable(error));
         QCOMPARE(ds.info.sourceItems, 5); // blank lines are ignored
         QCOMPARE(ds.info.itemCount, 5);
@@ -253,9 +272,10 @@ private slots:
                 break;
             case 5:
                 QCOMPARE(item.messages.size(), 2);
-                QCOMPARE(item.messages.at(1).toObject().value(u"content"_s).toString(), u"List three prime numbers."_s);
-                QCOMPARE(item.inputTokens, approxTokenCount(u"You are a helpful assistant."_s)
-                                               + approxTokenCount(u"List three prime numbers."_s));
+                QCOMPARE(item.messages.at(1).toObject().value(u"content"_s).toString(),
+                         u"List three prime numbers."_s);
+                QCOMPARE(item.inputTokens, approxTokenCount(u"You are a helpful assistant."_s) +
+                                               approxTokenCount(u"List three prime numbers."_s));
                 QCOMPARE(item.outputTokens, 16);
                 break;
             case 6: // CRLF line
@@ -283,26 +303,33 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QStringList>("expected");
-        QTest::newRow("no prompt") << u"custom_no_prompt.jsonl"_s
-                                   << QStringList{u"custom_no_prompt.jsonl:3:"_s, u"missing field \"prompt\""_s};
-        QTest::newRow("invalid json") << u"custom_bad_json.jsonl"_s
-                                      << QStringList{u"custom_bad_json.jsonl:2:"_s, u"invalid JSON at column"_s};
-        QTest::newRow("invalid utf-8") << u"custom_bad_utf8.jsonl"_s
-                                       << QStringList{u"custom_bad_utf8.jsonl:3:"_s, u"invalid UTF-8 at column 15"_s,
-                                                      u"byte offset 57"_s};
+        QTest::newRow("no prompt")
+            << u"custom_no_prompt.jsonl"_s
+            << QStringList{u"custom_no_prompt.jsonl:3:"_s, u"missing field \"prompt\""_s};
+        QTest::newRow("invalid json")
+            << u"custom_bad_json.jsonl"_s
+            << QStringList{u"custom_bad_json.jsonl:2:"_s, u"invalid JSON at column"_s};
+        QTest::newRow("invalid utf-8")
+            << u"custom_bad_utf8.jsonl"_s
+            << QStringList{u"custom_bad_utf8.jsonl:3:"_s, u"invalid UTF-8 at column 15"_s,
+                           u"byte offset 57"_s};
         QTest::newRow("blank lines only") << u"custom_blank.jsonl"_s << QStringList{u"no items"_s};
         QTest::newRow("empty file") << u"custom_empty.jsonl"_s << QStringList{u"empty"_s};
-        QTest::newRow("bad output_tokens") << u"custom_bad_output_tokens.jsonl"_s
-                                           << QStringList{u"custom_bad_output_tokens.jsonl:2:"_s,
-                                                          u"\"output_tokens\" must be a positive integer"_s, u"-5"_s};
+        QTest::newRow("bad output_tokens")
+            << u"custom_bad_output_tokens.jsonl"_s
+            << QStringList{u"custom_bad_output_tokens.jsonl:2:"_s,
+                           u"\"output_tokens\" must be a positive integer"_s, u"-5"_s};
         QTest::newRow("bad message") << u"custom_bad_messages.jsonl"_s
-                                     << QStringList{u"custom_bad_messages.jsonl:1:"_s, u"messages[1].content"_s,
-                                                    u"found a number"_s};
-        QTest::newRow("not an object") << u"custom_not_object.jsonl"_s
-                                       << QStringList{u"custom_not_object.jsonl:2:"_s, u"JSON object"_s};
-        QTest::newRow("prompt not a string") << u"custom_prompt_not_string.jsonl"_s
-                                             << QStringList{u":1:"_s, u"\"prompt\""_s, u"found an array"_s};
-        QTest::newRow("missing file") << u"nope.jsonl"_s << QStringList{u"not found"_s, u"nope.jsonl"_s};
+                                     << QStringList{u"custom_bad_messages.jsonl:1:"_s,
+                                                    u"messages[1].content"_s, u"found a number"_s};
+        QTest::newRow("not an object")
+            << u"custom_not_object.jsonl"_s
+            << QStringList{u"custom_not_object.jsonl:2:"_s, u"JSON object"_s};
+        QTest::newRow("prompt not a string")
+            << u"custom_prompt_not_string.jsonl"_s
+            << QStringList{u":1:"_s, u"\"prompt\""_s, u"found an array"_s};
+        QTest::newRow("missing file")
+            << u"nope.jsonl"_s << QStringList{u"not found"_s, u"nope.jsonl"_s};
     }
     void customErrors()
     {
@@ -312,7 +339,8 @@ private slots:
         QString error;
         QVERIFY(!loadDataset(fileSpec(DatasetKind::Custom, dataFile(file)), 10, 0, &ds, &error));
         for (const QString &piece : expected)
-            QVERIFY2(error.contains(piece), qPrintable(u"missing \"%1\" in: %2"_s.arg(piece, error)));
+            QVERIFY2(error.contains(piece),
+                     qPrintable(u"missing \"%1\" in: %2"_s.arg(piece, error)));
         QVERIFY(ds.items.isEmpty());
     }
 
@@ -329,8 +357,10 @@ private slots:
     {
         QTest::addColumn<int>("kind");
         QTest::addColumn<QString>("path");
-        QTest::newRow("sharegpt") << int(DatasetKind::ShareGpt) << resourceFile(u"sharegpt_sample.json"_s);
-        QTest::newRow("custom") << int(DatasetKind::Custom) << resourceFile(u"custom_sample.jsonl"_s);
+        QTest::newRow("sharegpt") << int(DatasetKind::ShareGpt)
+                                  << resourceFile(u"sharegpt_sample.json"_s);
+        QTest::newRow("custom") << int(DatasetKind::Custom)
+                                << resourceFile(u"custom_sample.jsonl"_s);
     }
     void samplingIsDeterministic()
     {
@@ -358,9 +388,10 @@ private slots:
     {
         LoadedDataset ds;
         QString error;
-        QVERIFY2(loadDataset(fileSpec(DatasetKind::ShareGpt, resourceFile(u"sharegpt_sample.json"_s)), 100, 0, &ds,
-                             &error),
-                 qPrintable(error));
+        QVERIFY2(
+            loadDataset(fileSpec(DatasetKind::ShareGpt, resourceFile(u"sharegpt_sample.json"_s)),
+                        100, 0, &ds, &error),
+            qPrintable(error));
         QCOMPARE(ds.info.sourceItems, 300);
         QVERIFY(ds.info.skipped > 0); // the sample holds deliberately unusable conversations
         QVERIFY(ds.info.itemCount > 250);
@@ -373,7 +404,8 @@ private slots:
         LoadedDataset ds;
         QString error;
         QVERIFY(!loadDataset(spec, 12, 0, &ds, &error));
-        QVERIFY2(error.contains(u"12 prompts requested but only 5 usable items"_s), qPrintable(error));
+        QVERIFY2(error.contains(u"12 prompts requested but only 5 usable items"_s),
+                 qPrintable(error));
         QVERIFY(error.contains(u"with_replacement"_s));
 
         spec.withReplacement = true;
@@ -412,11 +444,13 @@ private slots:
         const DatasetSpec specA = fileSpec(DatasetKind::Custom, a);
         const DatasetInfo base = load(specA);
         QCOMPARE(base.sourceSha256,
-                 QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+                 QString::fromLatin1(
+                     QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
         QCOMPARE(base.sourceBytes, bytes.size());
         QCOMPARE(load(specA).sha256, base.sha256);
         // Stable across paths and labels: the same bytes somewhere else are the same dataset.
-        DatasetSpec relabelled = fileSpec(DatasetKind::Custom, resourceFile(u"custom_sample.jsonl"_s));
+        DatasetSpec relabelled =
+            fileSpec(DatasetKind::Custom, resourceFile(u"custom_sample.jsonl"_s));
         relabelled.versionLabel = u"v2"_s;
         QCOMPARE(load(relabelled).sha256, base.sha256);
         // Sensitive to one byte and to every sampling parameter.
@@ -479,7 +513,8 @@ private slots:
         QCOMPARE(o.value(u"sha256"_s).toString().size(), 64);
         QCOMPARE(o.value(u"item_count"_s).toInteger(), 4);
         QCOMPARE(o.value(u"sampled"_s).toInteger(), 3);
-        QCOMPARE(o.value(u"skip_reasons"_s).toObject().value(u"fewer_than_two_turns"_s).toInteger(), 2);
+        QCOMPARE(o.value(u"skip_reasons"_s).toObject().value(u"fewer_than_two_turns"_s).toInteger(),
+                 2);
         QCOMPARE(o.value(u"approximate_tokens"_s).toBool(), true);
         QCOMPARE(o.value(u"input_tokens"_s).toObject().value(u"count"_s).toInteger(), 3);
         QCOMPARE(o.value(u"parameters"_s).toObject().value(u"seed"_s).toString(), u"0"_s);
@@ -538,11 +573,15 @@ private slots:
         QTest::addColumn<int>("expectMax");
         const int U = int(LengthDistribution::Uniform), N = int(LengthDistribution::Normal);
         // Uniform integers on [50, 150]: mean 100, sd sqrt((101^2 - 1) / 12) = 29.15.
-        QTest::newRow("uniform 100 +-50%") << U << 100 << 0.5 << 0 << 0 << 0 << 100.0 << 29.15 << 50 << 150;
-        QTest::newRow("uniform 1000 +-10%") << U << 1000 << 0.1 << 0 << 0 << 0 << 1000.0 << 57.7 << 900 << 1100;
-        QTest::newRow("normal 500 sd 50") << N << 500 << 0.0 << 50 << 1 << 0 << 500.0 << 50.0 << 1 << 100000;
+        QTest::newRow("uniform 100 +-50%")
+            << U << 100 << 0.5 << 0 << 0 << 0 << 100.0 << 29.15 << 50 << 150;
+        QTest::newRow("uniform 1000 +-10%")
+            << U << 1000 << 0.1 << 0 << 0 << 0 << 1000.0 << 57.7 << 900 << 1100;
+        QTest::newRow("normal 500 sd 50")
+            << N << 500 << 0.0 << 50 << 1 << 0 << 500.0 << 50.0 << 1 << 100000;
         // Clamped at one sd either side: mean stays, sd shrinks to about 0.74 sd.
-        QTest::newRow("normal clamped") << N << 200 << 0.0 << 40 << 160 << 240 << 200.0 << 29.6 << 160 << 240;
+        QTest::newRow("normal clamped")
+            << N << 200 << 0.0 << 40 << 160 << 240 << 200.0 << 29.6 << 160 << 240;
     }
     void randomDistributions()
     {
@@ -581,7 +620,8 @@ private slots:
         const double mean = sum / n;
         const double sd = std::sqrt(sq / n - mean * mean);
         // 4000 samples: the mean's standard error is sd / 63; allow about 4 of them.
-        QVERIFY2(std::abs(mean - expectMean) < expectSd / 63 * 4 + 0.5, qPrintable(QString::number(mean)));
+        QVERIFY2(std::abs(mean - expectMean) < expectSd / 63 * 4 + 0.5,
+                 qPrintable(QString::number(mean)));
         QVERIFY2(std::abs(sd - expectSd) < expectSd * 0.06, qPrintable(QString::number(sd)));
         if (distribution == int(LengthDistribution::Uniform) || lo > 1) { // the ends are reached
             QCOMPARE(seenMin, expectMin);

@@ -4,12 +4,12 @@
 // in milliseconds after T0 (1 s, so no timestamp is 0 = "did not happen").
 //
 //   rec  idx  kind             sched queued send  chunks (ms : tokens)          end  in         out
-//   W    0    warm-up, ok      0     0      1     11:1, 21:1                    22   5 usage    2 usage
-//   R1   1    ok               100   101    102   112,122,132,142 (1 each)      143  10 usage   4 usage, cached 5
-//   R2   2    ok, multi-token  110   110    110   130:1, 150:4, 160:1           161  20 usage   6 usage
-//   R3   3    ok, n_out = 1    120   120    125   155:1                         156  30 dataset  1 chunk count
-//   R4   4    failed http_5xx  130   130    130   -                             135  -          -
-//   R5   5    failed timeout   140   140    141   170:1                         202  -          -
+//   W    0    warm-up, ok      0     0      1     11:1, 21:1                    22   5 usage    2
+//   usage R1   1    ok               100   101    102   112,122,132,142 (1 each)      143  10 usage
+//   4 usage, cached 5 R2   2    ok, multi-token  110   110    110   130:1, 150:4, 160:1 161  20
+//   usage   6 usage R3   3    ok, n_out = 1    120   120    125   155:1                         156
+//   30 dataset  1 chunk count R4   4    failed http_5xx  130   130    130   - 135  -          - R5
+//   5    failed timeout   140   140    141   170:1                         202  -          -
 
 #include "metrics/requestrecord.h"
 

@@ -73,7 +73,8 @@ private slots:
         QFETCH(double, df);
         QFETCH(double, expected);
         const double t = studentTQuantile(p, df);
-        QVERIFY2(std::fabs(t - expected) < 1e-6, qPrintable(u"t = %1, expected %2"_s.arg(t, 0, 'g', 12).arg(expected, 0, 'g', 12)));
+        QVERIFY2(std::fabs(t - expected) < 1e-6,
+                 qPrintable(u"t = %1, expected %2"_s.arg(t, 0, 'g', 12).arg(expected, 0, 'g', 12)));
     }
 
     void tQuantileOutOfRange()
@@ -97,22 +98,22 @@ private slots:
         // (ratio = cube root of .5*.4*.6 = .12^(1/3) = 0.493242); s = sqrt(0.082478 / 2) =
         // 0.203075; t(0.975, 2) = 4.302653; half width 4.302653 * 0.203075 / sqrt(3) = 0.504468;
         // CI = [exp(-1.211223), exp(-0.202287)] = [0.297834, 0.816859]: upper bound < 0.9.
-        QTest::newRow("detected by TTFT") << QList<double>{50, 40, 60} << QList<double>{100, 100, 100}
-                                          << qint32(-1) << 0.493242 << 0.297834 << 0.816859
-                                          << int(CacheVerdict::Detected);
+        QTest::newRow("detected by TTFT")
+            << QList<double>{50, 40, 60} << QList<double>{100, 100, 100} << qint32(-1) << 0.493242
+            << 0.297834 << 0.816859 << int(CacheVerdict::Detected);
         // d = 0, ln 1.04, ln 0.96 = 0, 0.039221, -0.040822; mean -0.000534; s = 0.040024;
         // half = 4.302653 * 0.040024 / sqrt(3) = 0.099425: CI [0.904875, 1.103946] holds 1.
-        QTest::newRow("no effect") << QList<double>{100, 104, 96} << QList<double>{100, 100, 100}
-                                   << qint32(-1) << 0.999466 << 0.904875 << 1.103946
-                                   << int(CacheVerdict::NotDetected);
+        QTest::newRow("no effect")
+            << QList<double>{100, 104, 96} << QList<double>{100, 100, 100} << qint32(-1) << 0.999466
+            << 0.904875 << 1.103946 << int(CacheVerdict::NotDetected);
         // Same timing, but the server says pass B hit its cache: detected all the same.
         QTest::newRow("detected by cached tokens")
             << QList<double>{100, 104, 96} << QList<double>{100, 100, 100} << qint32(496)
             << 0.999466 << 0.904875 << 1.103946 << int(CacheVerdict::Detected);
         // Cached tokens reported as 0 are no evidence either way.
-        QTest::newRow("zero cached tokens") << QList<double>{100, 104, 96} << QList<double>{100, 100, 100}
-                                            << qint32(0) << 0.999466 << 0.904875 << 1.103946
-                                            << int(CacheVerdict::NotDetected);
+        QTest::newRow("zero cached tokens")
+            << QList<double>{100, 104, 96} << QList<double>{100, 100, 100} << qint32(0) << 0.999466
+            << 0.904875 << 1.103946 << int(CacheVerdict::NotDetected);
         // d = ln .95, ln .94, ln .96; mean -0.051330, s = 0.010527, half = 0.026149:
         // CI [0.925445, 0.975134] excludes 1 but is not below 0.9.
         QTest::newRow("small effect: inconclusive")
@@ -138,7 +139,8 @@ private slots:
         QCOMPARE(r.pairs, qint64(warm.size()));
         QVERIFY2(std::fabs(r.ratio - ratio) < 1e-6, qPrintable(QString::number(r.ratio, 'g', 10)));
         QVERIFY2(std::fabs(r.ciLow - ciLow) < 1e-6, qPrintable(QString::number(r.ciLow, 'g', 10)));
-        QVERIFY2(std::fabs(r.ciHigh - ciHigh) < 1e-6, qPrintable(QString::number(r.ciHigh, 'g', 10)));
+        QVERIFY2(std::fabs(r.ciHigh - ciHigh) < 1e-6,
+                 qPrintable(QString::number(r.ciHigh, 'g', 10)));
         QVERIFY(std::fabs(r.tQuantile - 4.302653) < 1e-6);
         QCOMPARE(int(r.verdict), verdict);
         QVERIFY(r.hasInterval());
@@ -146,8 +148,8 @@ private slots:
 
     void passStatistics()
     {
-        const CacheAuditResult r =
-            auditCache(pass({100, 110, 90, 120}), pass({50, 40, 60, 70}, 512), pass({100, 100, 100, 100}));
+        const CacheAuditResult r = auditCache(
+            pass({100, 110, 90, 120}), pass({50, 40, 60, 70}, 512), pass({100, 100, 100, 100}));
         QCOMPARE(r.cold.name, u"A"_s);
         QCOMPARE(r.cold.requests, qint64(4));
         QCOMPARE(r.cold.succeeded, qint64(4));
@@ -194,7 +196,8 @@ private slots:
         QCOMPARE(none.pairs, qint64(0));
         QVERIFY(std::isnan(none.ratio));
         QCOMPARE(none.verdict, CacheVerdict::Inconclusive);
-        QVERIFY(none.toJson().value(u"ttft_ratio_b_over_c"_s).toObject().value(u"ratio"_s).isNull());
+        QVERIFY(
+            none.toJson().value(u"ttft_ratio_b_over_c"_s).toObject().value(u"ratio"_s).isNull());
 
         // Cached tokens decide even without timing evidence.
         QCOMPARE(auditCache({}, pass({50}, 16), pass({100})).verdict, CacheVerdict::Detected);
@@ -221,7 +224,8 @@ private slots:
         const QString text = r.formatText();
         QVERIFY(text.contains(u"Pass A: cold"_s));
         QVERIFY(text.contains(u"Cached prompt tokens:                    not reported"_s));
-        QVERIFY(text.contains(u"Cached prompt tokens:                    1536 (reported by 3 of 3 requests)"_s));
+        QVERIFY(text.contains(
+            u"Cached prompt tokens:                    1536 (reported by 3 of 3 requests)"_s));
         QVERIFY(text.contains(u"TTFT ratio B/C (geometric mean):         0.493"_s));
         QVERIFY(text.contains(u"95% confidence interval:                 [0.298, 0.817]"_s));
         QVERIFY(text.contains(u"Verdict: prefix cache detected\n"_s));
@@ -231,7 +235,8 @@ private slots:
     void verdictNames()
     {
         QCOMPARE(cacheVerdictText(CacheVerdict::NotDetected), u"no prefix-cache effect detected"_s);
-        QCOMPARE(QByteArray(cacheVerdictKey(CacheVerdict::Inconclusive)), QByteArray("inconclusive"));
+        QCOMPARE(QByteArray(cacheVerdictKey(CacheVerdict::Inconclusive)),
+                 QByteArray("inconclusive"));
     }
 };
 

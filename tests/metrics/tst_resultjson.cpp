@@ -76,8 +76,8 @@ void TestResultJson::vllmKeys()
                      m);
 
     // Without --save-detailed vLLM drops the per-request arrays.
-    for (const char *k : {"input_lens", "output_lens", "ttfts", "itls", "generated_texts",
-                          "errors", "e2els", "start_times", "scheduled_times"})
+    for (const char *k : {"input_lens", "output_lens", "ttfts", "itls", "generated_texts", "errors",
+                          "e2els", "start_times", "scheduled_times"})
         QVERIFY2(!j.contains(QString::fromLatin1(k)), k);
 
     // Serialisable and lossless: a NaN or inf number would come back as null.
@@ -133,7 +133,9 @@ void TestResultJson::detailedArrays()
     const QJsonObject j = vllmResultJson(summarize(recs), recs, o);
 
     // Measured records R1..R5 in index order; warm-up W excluded.
-    const auto arr = [&j](const char *k) { return j.value(QString::fromLatin1(k)).toArray(); };
+    const auto arr = [&j](const char *k) {
+        return j.value(QString::fromLatin1(k)).toArray();
+    };
     QCOMPARE(arr("input_lens"), (QJsonArray{10, 20, 30, 0, 0}));
     QCOMPARE(arr("output_lens"), (QJsonArray{4, 6, 1, 0, 0})); // failed -> 0, as vLLM
 

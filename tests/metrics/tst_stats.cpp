@@ -55,10 +55,10 @@ void TestStats::linear_data()
     QTest::newRow("N=4 p99.9") << QList<double>{4, 3, 2, 1} << 99.9 << 3.997;
     // N=5 (10..50, shuffled): rank 0.99*4 = 3.96 -> 40 + 0.96*10
     QTest::newRow("N=5 p99") << QList<double>{50, 10, 40, 20, 30} << 99.0 << 49.6;
-    QTest::newRow("N=5 p95") << QList<double>{50, 10, 40, 20, 30} << 95.0 << 48.0; // 3.8
-    QTest::newRow("N=5 p90") << QList<double>{50, 10, 40, 20, 30} << 90.0 << 46.0; // 3.6
+    QTest::newRow("N=5 p95") << QList<double>{50, 10, 40, 20, 30} << 95.0 << 48.0;    // 3.8
+    QTest::newRow("N=5 p90") << QList<double>{50, 10, 40, 20, 30} << 90.0 << 46.0;    // 3.6
     QTest::newRow("N=5 p99.9") << QList<double>{50, 10, 40, 20, 30} << 99.9 << 49.96; // 3.996
-    QTest::newRow("N=5 p10") << QList<double>{50, 10, 40, 20, 30} << 10.0 << 14.0; // 0.4
+    QTest::newRow("N=5 p10") << QList<double>{50, 10, 40, 20, 30} << 10.0 << 14.0;    // 0.4
     QTest::newRow("N=5 p0") << QList<double>{50, 10, 40, 20, 30} << 0.0 << 10.0;
     QTest::newRow("N=5 p100") << QList<double>{50, 10, 40, 20, 30} << 100.0 << 50.0;
     // Ties: [1,1,2,100], rank 0.75*3 = 2.25 -> 2 + 0.25*98
@@ -91,11 +91,11 @@ void TestStats::loadGen_data()
     QTest::addColumn<double>("expected");
 
     const QList<double> tens = {100, 90, 80, 70, 60, 50, 40, 30, 20, 10};
-    QTest::newRow("N=10 p0") << tens << 0.0 << 10.0;     // idx 0
-    QTest::newRow("N=10 p50") << tens << 50.0 << 60.0;   // idx floor(5.0) = 5
-    QTest::newRow("N=10 p90") << tens << 90.0 << 100.0;  // idx floor(9.0) = 9
-    QTest::newRow("N=10 p85") << tens << 85.0 << 90.0;   // idx floor(8.5) = 8
-    QTest::newRow("N=10 p99") << tens << 99.0 << 100.0;  // idx floor(9.9) = 9
+    QTest::newRow("N=10 p0") << tens << 0.0 << 10.0;      // idx 0
+    QTest::newRow("N=10 p50") << tens << 50.0 << 60.0;    // idx floor(5.0) = 5
+    QTest::newRow("N=10 p90") << tens << 90.0 << 100.0;   // idx floor(9.0) = 9
+    QTest::newRow("N=10 p85") << tens << 85.0 << 90.0;    // idx floor(8.5) = 8
+    QTest::newRow("N=10 p99") << tens << 99.0 << 100.0;   // idx floor(9.9) = 9
     QTest::newRow("N=10 p100") << tens << 100.0 << 100.0; // idx 10 -> clamp 9
     QTest::newRow("N=1 p99") << QList<double>{7} << 99.0 << 7.0;
     QTest::newRow("N=2 p50") << QList<double>{2, 1} << 50.0 << 2.0; // idx 1
@@ -223,8 +223,8 @@ void TestStats::largeFloatSampleWithNegativesAndTies()
         const double rank = p / 100.0 * double(sorted.size() - 1);
         const auto lo = size_t(std::floor(rank));
         const auto hi = std::min(lo + 1, sorted.size() - 1);
-        const double expected = double(sorted[lo])
-                                + (rank - double(lo)) * (double(sorted[hi]) - double(sorted[lo]));
+        const double expected =
+            double(sorted[lo]) + (rank - double(lo)) * (double(sorted[hi]) - double(sorted[lo]));
         QCOMPARE(st.percentile(p), expected);
     }
     // Even N: median = mean of the two middle order statistics.

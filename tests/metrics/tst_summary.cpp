@@ -71,8 +71,8 @@ void TestSummary::latencies()
     QCOMPARE(s.ttft.stddev, std::sqrt(200.0 / 3.0)); // (100 + 0 + 100) / 3
     QCOMPARE(s.ttft.min, 10.0);
     QCOMPARE(s.ttft.max, 30.0);
-    QCOMPARE(s.ttft.percentile(99), 29.8);  // rank 1.98 -> 20 + 0.98*10
-    QCOMPARE(s.ttft.percentile(90), 28.0);  // rank 1.8
+    QCOMPARE(s.ttft.percentile(99), 29.8);    // rank 1.98 -> 20 + 0.98*10
+    QCOMPARE(s.ttft.percentile(90), 28.0);    // rank 1.8
     QCOMPARE(s.ttft.percentile(99.9), 29.98); // rank 1.998
 
     // E2EL: R1 142-102 = 40, R2 160-110 = 50, R3 155-125 = 30 (t_end does not count).
@@ -131,7 +131,8 @@ void TestSummary::clientSide()
     QCOMPARE(s.scheduleLag.median, 1.0);
     QCOMPARE(s.scheduleLag.max, 5.0);
     QCOMPARE(s.scheduleLag.percentile(99), 4.88);
-    // Client queue time t_dispatch - t_queued (t_dispatch = t_send here): R1 1, R2 0, R3 5, R4 0, R5 1 -> mean 7/5.
+    // Client queue time t_dispatch - t_queued (t_dispatch = t_send here): R1 1, R2 0, R3 5, R4 0,
+    // R5 1 -> mean 7/5.
     QCOMPARE(s.clientQueueTime.count, 5);
     QCOMPARE(s.clientQueueTime.mean, 1.4);
     QCOMPARE(s.clientQueueTime.median, 1.0);

@@ -150,8 +150,8 @@ void checkFlagsKnown(const QJsonArray &args, const QString &command)
         if (!s.startsWith("--"_L1))
             continue;
         const QString name = s.mid(2).section(u'=', 0, 0);
-        QVERIFY2(known.contains(name), qPrintable(u"%1 %2: unknown flag --%3"_s.arg(
-                                           u"servebench-cli"_s, command, name)));
+        QVERIFY2(known.contains(name),
+                 qPrintable(u"%1 %2: unknown flag --%3"_s.arg(u"servebench-cli"_s, command, name)));
     }
 }
 
@@ -238,8 +238,8 @@ private slots:
         QVERIFY2(!svg.hasError(), qPrintable(svg.errorString()));
         for (int size : {48, 128, 256}) {
             int w = 0, h = 0;
-            const QByteArray png = readFile(src(
-                u"packaging/linux/icons/hicolor/%1x%1/apps/%2.png"_s.arg(size).arg(kAppId)));
+            const QByteArray png = readFile(
+                src(u"packaging/linux/icons/hicolor/%1x%1/apps/%2.png"_s.arg(size).arg(kAppId)));
             QVERIFY2(pngSize(png, &w, &h), qPrintable(QString::number(size)));
             QCOMPARE(w, size);
             QCOMPARE(h, size);
@@ -326,21 +326,31 @@ private slots:
         for (const QJsonValue &e : c.value(u"env"_s).toArray())
             env.insert(e.toObject().value(u"name"_s).toString(), e.toObject());
         QCOMPARE(env.value(u"JOB_COMPLETION_INDEX"_s)
-                     .value(u"valueFrom"_s).toObject()
-                     .value(u"fieldRef"_s).toObject()
-                     .value(u"fieldPath"_s).toString(),
+                     .value(u"valueFrom"_s)
+                     .toObject()
+                     .value(u"fieldRef"_s)
+                     .toObject()
+                     .value(u"fieldPath"_s)
+                     .toString(),
                  u"metadata.annotations['batch.kubernetes.io/job-completion-index']"_s);
         const QJsonObject startRef = env.value(u"START_AT_MS"_s)
-                                         .value(u"valueFrom"_s).toObject()
-                                         .value(u"configMapKeyRef"_s).toObject();
-        const QJsonObject startCm = byKind(cmDocs, u"ConfigMap"_s,
-                                           startRef.value(u"name"_s).toString());
+                                         .value(u"valueFrom"_s)
+                                         .toObject()
+                                         .value(u"configMapKeyRef"_s)
+                                         .toObject();
+        const QJsonObject startCm =
+            byKind(cmDocs, u"ConfigMap"_s, startRef.value(u"name"_s).toString());
         QVERIFY(startCm.value(u"data"_s).toObject().contains(startRef.value(u"key"_s).toString()));
-        const QString planCm = c.value(u"envFrom"_s).toArray().at(0).toObject()
-                                   .value(u"configMapRef"_s).toObject()
-                                   .value(u"name"_s).toString();
-        const QJsonObject planData = byKind(cmDocs, u"ConfigMap"_s, planCm)
-                                         .value(u"data"_s).toObject();
+        const QString planCm = c.value(u"envFrom"_s)
+                                   .toArray()
+                                   .at(0)
+                                   .toObject()
+                                   .value(u"configMapRef"_s)
+                                   .toObject()
+                                   .value(u"name"_s)
+                                   .toString();
+        const QJsonObject planData =
+            byKind(cmDocs, u"ConfigMap"_s, planCm).value(u"data"_s).toObject();
         QCOMPARE(planData.value(u"SHARDS"_s).toString().toInt(), n);
         for (const QString &var : argList.join(u' ').split(u"$("_s).mid(1)) {
             const QString name = var.section(u')', 0, 0);
@@ -354,10 +364,13 @@ private slots:
         for (const QJsonValue &v : pod.value(u"volumes"_s).toArray())
             if (v.toObject().value(u"name"_s) == mount.value(u"name"_s))
                 volume = v.toObject();
-        const QString claim = volume.value(u"persistentVolumeClaim"_s).toObject()
-                                  .value(u"claimName"_s).toString();
+        const QString claim =
+            volume.value(u"persistentVolumeClaim"_s).toObject().value(u"claimName"_s).toString();
         QCOMPARE(claim, byKind(pvcDocs, u"PersistentVolumeClaim"_s)
-                            .value(u"metadata"_s).toObject().value(u"name"_s).toString());
+                            .value(u"metadata"_s)
+                            .toObject()
+                            .value(u"name"_s)
+                            .toString());
         QVERIFY(argList.filter(u"--result-dir=/results/"_s).size() == 1);
     }
 
@@ -373,8 +386,13 @@ private slots:
         checkFlagsKnown(args, u"merge"_s);
         const QJsonObject collect =
             byKind(loadYaml(src(u"packaging/kubernetes/collect-pod.yaml"_s), &skip), u"Pod"_s);
-        QVERIFY(container(collect).value(u"volumeMounts"_s).toArray().at(0).toObject()
-                    .value(u"mountPath"_s).toString() == "/results"_L1);
+        QVERIFY(container(collect)
+                    .value(u"volumeMounts"_s)
+                    .toArray()
+                    .at(0)
+                    .toObject()
+                    .value(u"mountPath"_s)
+                    .toString() == "/results"_L1);
     }
 
     // CPack's Debian package of this build, checked with dpkg-deb and run from an unpacked copy.
@@ -385,11 +403,11 @@ private slots:
                 QSKIP(qPrintable(u"%1 is not installed"_s.arg(QString::fromLatin1(tool))));
         QVERIFY(m_tmp.isValid());
         const QString out = m_tmp.filePath(u"cpack"_s);
-        const Proc pack = run(u"cpack"_s,
-                              {u"--config"_s, QString::fromUtf8(SB_BINARY_DIR) +
-                                                  u"/CPackConfig.cmake"_s,
-                               u"-G"_s, u"DEB"_s, u"-B"_s, out},
-                              300000);
+        const Proc pack =
+            run(u"cpack"_s,
+                {u"--config"_s, QString::fromUtf8(SB_BINARY_DIR) + u"/CPackConfig.cmake"_s, u"-G"_s,
+                 u"DEB"_s, u"-B"_s, out},
+                300000);
         QVERIFY2(pack.code == 0, qPrintable(pack.out + pack.err));
         const QStringList debs = QDir(out).entryList({u"*.deb"_s}, QDir::Files);
         QCOMPARE(debs.size(), 1);
@@ -397,30 +415,29 @@ private slots:
 
         const Proc info = run(u"dpkg-deb"_s, {u"--info"_s, deb});
         QVERIFY2(info.code == 0, qPrintable(info.err));
-        QVERIFY(info.out.contains(QRegularExpression(u"^ Package: servebench$"_s,
-                                                     QRegularExpression::MultilineOption)));
-        const QString depends = QRegularExpression(u"^ Depends: (.*)$"_s,
-                                                   QRegularExpression::MultilineOption)
-                                    .match(info.out)
-                                    .captured(1);
+        QVERIFY(info.out.contains(
+            QRegularExpression(u"^ Package: servebench$"_s, QRegularExpression::MultilineOption)));
+        const QString depends =
+            QRegularExpression(u"^ Depends: (.*)$"_s, QRegularExpression::MultilineOption)
+                .match(info.out)
+                .captured(1);
         for (const char *dep : {"libqt6core6", "libqt6network6", "libqt6sql6", "libqt6sql6-sqlite",
                                 "libc6", "libstdc++6"})
-            QVERIFY2(depends.contains(QRegularExpression(
-                         u"(^|, )%1( \\(|,|$)"_s.arg(QRegularExpression::escape(
-                             QString::fromLatin1(dep))))),
-                     qPrintable(u"%1 missing from Depends: %2"_s.arg(QString::fromLatin1(dep),
-                                                                      depends)));
+            QVERIFY2(depends.contains(QRegularExpression(u"(^|, )%1( \\(|,|$)"_s.arg(
+                         QRegularExpression::escape(QString::fromLatin1(dep))))),
+                     qPrintable(
+                         u"%1 missing from Depends: %2"_s.arg(QString::fromLatin1(dep), depends)));
 
         const Proc contents = run(u"dpkg-deb"_s, {u"--contents"_s, deb});
         QVERIFY2(contents.code == 0, qPrintable(contents.err));
         QVERIFY(contents.out.contains(" ./usr/bin/servebench-cli"_L1));
 #ifdef SB_GUI_BUILT
-        for (const QString &f : {u"./usr/bin/servebench"_s,
-                                 u"./usr/share/applications/%1.desktop"_s.arg(kAppId),
-                                 u"./usr/share/metainfo/%1.metainfo.xml"_s.arg(kAppId),
-                                 u"./usr/share/icons/hicolor/scalable/apps/%1.svg"_s.arg(kAppId),
-                                 u"./usr/share/icons/hicolor/48x48/apps/%1.png"_s.arg(kAppId),
-                                 u"./usr/share/icons/hicolor/256x256/apps/%1.png"_s.arg(kAppId)})
+        for (const QString &f :
+             {u"./usr/bin/servebench"_s, u"./usr/share/applications/%1.desktop"_s.arg(kAppId),
+              u"./usr/share/metainfo/%1.metainfo.xml"_s.arg(kAppId),
+              u"./usr/share/icons/hicolor/scalable/apps/%1.svg"_s.arg(kAppId),
+              u"./usr/share/icons/hicolor/48x48/apps/%1.png"_s.arg(kAppId),
+              u"./usr/share/icons/hicolor/256x256/apps/%1.png"_s.arg(kAppId)})
             QVERIFY2(contents.out.contains(u' ' + f + u'\n'), qPrintable(f));
 #endif
 
@@ -430,8 +447,8 @@ private slots:
         QVERIFY2(x.code == 0, qPrintable(x.err));
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove(u"LD_LIBRARY_PATH"_s);
-        const Proc version = run(root + u"/usr/bin/servebench-cli"_s, {u"version"_s}, 30000, env,
-                                 m_tmp.path());
+        const Proc version =
+            run(root + u"/usr/bin/servebench-cli"_s, {u"version"_s}, 30000, env, m_tmp.path());
         QVERIFY2(version.code == 0, qPrintable(version.err));
         QCOMPARE(version.out.trimmed(),
                  u"servebench-cli %1"_s.arg(QString::fromLatin1(SERVEBENCH_VERSION)));

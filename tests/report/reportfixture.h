@@ -107,8 +107,8 @@ inline qint64 writeRun(sb::RunWriter &w, const sb::RunPlan &p, const QList<sb::R
                        const QString &name, const QDateTime &start)
 {
     QJsonObject snap = p.toJson();
-    snap[u"dataset_info"_s] = QJsonObject{{u"sha256"_s, QString(64, u'c')},
-                                          {u"version_label"_s, u"synthetic <v1>"_s}};
+    snap[u"dataset_info"_s] =
+        QJsonObject{{u"sha256"_s, QString(64, u'c')}, {u"version_label"_s, u"synthetic <v1>"_s}};
     snap[u"command"_s] = u"servebench-cli run --base-url http://127.0.0.1:8000 --header "
                          "'Authorization: Bearer sk-test-123456789' --request-rate 10"_s;
     snap[u"tool_version"_s] = u"0.1.0"_s;
@@ -177,12 +177,14 @@ inline bool build(const QString &path, Project *out, QString *error)
         if (!w.open(path, error))
             return false;
         out->runA = writeRun(w, plan(u"vllm-a100"_s, u"vllm"_s, u"A100"_s),
-                             records(40, 1.0, {{sb::ErrorClass::Http5xx, kScript + u" & "_s + kQuotes},
-                                               {sb::ErrorClass::Timeout, bigMessage()}}),
+                             records(40, 1.0,
+                                     {{sb::ErrorClass::Http5xx, kScript + u" & "_s + kQuotes},
+                                      {sb::ErrorClass::Timeout, bigMessage()}}),
                              u"Run \"A\" <script>"_s, startA);
-        out->runB = writeRun(w, plan(u"sglang-h100"_s, u"sglang"_s, u"H100"_s),
-                             records(40, 0.7, {{sb::ErrorClass::Http429, u"rate limited & <slow>"_s}}),
-                             u"Run B"_s, startB);
+        out->runB =
+            writeRun(w, plan(u"sglang-h100"_s, u"sglang"_s, u"H100"_s),
+                     records(40, 0.7, {{sb::ErrorClass::Http429, u"rate limited & <slow>"_s}}),
+                     u"Run B"_s, startB);
         w.close();
         if (!out->runA || !out->runB) {
             *error = u"writing the runs failed"_s;
@@ -196,11 +198,14 @@ inline bool build(const QString &path, Project *out, QString *error)
     }
     sb::CostStore cost(&s);
     QList<sb::BillImportProblem> problems;
-    if (cost.importBillItems({gpuItem(u"gpu-a"_s, u"Cloud <A> & Co"_s, startA, "12.00")}, u"vllm-a100"_s,
-                             &problems).isEmpty() ||
+    if (cost.importBillItems({gpuItem(u"gpu-a"_s, u"Cloud <A> & Co"_s, startA, "12.00")},
+                             u"vllm-a100"_s, &problems)
+            .isEmpty() ||
         cost.importBillItems({gpuItem(u"gpu-b"_s, u"Cloud B"_s, startB, "20.00")}, u"sglang-h100"_s,
-                             &problems).isEmpty()) {
-        *error = u"bill import: "_s + (problems.isEmpty() ? cost.lastError() : problems.first().message);
+                             &problems)
+            .isEmpty()) {
+        *error =
+            u"bill import: "_s + (problems.isEmpty() ? cost.lastError() : problems.first().message);
         return false;
     }
     for (const auto &[name, run, item] : {std::tuple{u"window A"_s, out->runA, u"gpu-a"_s},

@@ -60,15 +60,15 @@ void TestComparability::pairs_data()
     QTest::addColumn<QJsonObject>("a");
     QTest::addColumn<QJsonObject>("b");
     QTest::addColumn<int>("variables");
-    QTest::addColumn<QString>("single");      // expected singleVariable()
+    QTest::addColumn<QString>("single");        // expected singleVariable()
     QTest::addColumn<QStringList>("differing"); // keys of every differing field
     QTest::addColumn<bool>("rankable");
     QTest::addColumn<bool>("comparable");
     QTest::addColumn<QString>("verdictPart");
 
     const RunPlan base = basePlan();
-    QTest::newRow("identical") << snapshot(base) << snapshot(base) << 0 << QString() << QStringList()
-                               << true << true << u"repeat runs"_s;
+    QTest::newRow("identical") << snapshot(base) << snapshot(base) << 0 << QString()
+                               << QStringList() << true << true << u"repeat runs"_s;
 
     RunPlan rate = base;
     rate.profile.requestRate = 16;
@@ -83,7 +83,8 @@ void TestComparability::pairs_data()
     sut.sut.gpuModel = u"H100"_s;
     QTest::newRow("SUT only") << snapshot(base) << snapshot(sut) << 1
                               << u"SUT (SUT, engine, engine version, GPUs)"_s
-                              << QStringList{u"sut_name"_s, u"engine"_s, u"engine_version"_s, u"gpu"_s}
+                              << QStringList{u"sut_name"_s, u"engine"_s, u"engine_version"_s,
+                                             u"gpu"_s}
                               << true << true << u"exactly one variable differs — SUT"_s;
 
     RunPlan several = sut;
@@ -91,8 +92,10 @@ void TestComparability::pairs_data()
     several.profile.cacheBust = true;
     several.profile.warmupRequests = 10;
     QTest::newRow("several") << snapshot(base) << snapshot(several) << 4 << QString()
-                             << QStringList{u"temperature"_s, u"cache_policy"_s, u"warmup"_s,
-                                            u"sut_name"_s, u"engine"_s, u"engine_version"_s, u"gpu"_s}
+                             << QStringList{u"temperature"_s, u"cache_policy"_s,
+                                            u"warmup"_s,      u"sut_name"_s,
+                                            u"engine"_s,      u"engine_version"_s,
+                                            u"gpu"_s}
                              << true << false << u"Confounded: 4 variables differ"_s;
 
     RunPlan params = base;
@@ -110,8 +113,8 @@ void TestComparability::pairs_data()
     RunPlan server = base;
     server.profile.scenario = Scenario::Server;
     QTest::newRow("server vs offline")
-        << snapshot(server) << snapshot(offline) << 1 << u"scenario"_s
-        << QStringList{u"scenario"_s} << false << false << u"Not rankable: the runs use different scenarios"_s;
+        << snapshot(server) << snapshot(offline) << 1 << u"scenario"_s << QStringList{u"scenario"_s}
+        << false << false << u"Not rankable: the runs use different scenarios"_s;
 
     QTest::newRow("different datasets")
         << snapshot(base) << snapshot(base, QString(64, u'b')) << 1 << u"dataset (content hash)"_s
@@ -123,8 +126,10 @@ void TestComparability::pairs_data()
 
     // An imported run cannot tell its dataset or request parameters: unknown, not "equal".
     QJsonObject imported = snapshot(base, QString());
-    imported[u"unknown_fields"_s] = QJsonArray{u"dataset_hash"_s, u"temperature"_s, u"ignore_eos"_s};
-    imported[u"imported"_s] = QJsonObject{{u"tool"_s, u"vllm bench serve"_s}, {u"raw_records"_s, true}};
+    imported[u"unknown_fields"_s] =
+        QJsonArray{u"dataset_hash"_s, u"temperature"_s, u"ignore_eos"_s};
+    imported[u"imported"_s] =
+        QJsonObject{{u"tool"_s, u"vllm bench serve"_s}, {u"raw_records"_s, true}};
     QTest::newRow("imported unknowns")
         << snapshot(base) << imported << 0 << QString() << QStringList{u"source"_s} << true << false
         << u"Not confirmed: dataset (content hash), output-length policy (ignore_eos), temperature unknown"_s;
@@ -163,8 +168,8 @@ void TestComparability::threeRunsListEveryValue()
     RunPlan a = basePlan(), b = basePlan(), c = basePlan();
     b.profile.maxConcurrency = 128;
     c.profile.maxConcurrency = 256;
-    const Comparability cmp = checkComparability({snapshot(a), snapshot(b), snapshot(c)},
-                                                 {u"A"_s, u"B"_s, u"C"_s});
+    const Comparability cmp =
+        checkComparability({snapshot(a), snapshot(b), snapshot(c)}, {u"A"_s, u"B"_s, u"C"_s});
     QCOMPARE(cmp.singleVariable(), u"concurrency"_s);
     const auto diffs = cmp.workloadDifferences();
     QCOMPARE(diffs.size(), 1);

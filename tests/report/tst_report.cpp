@@ -48,7 +48,8 @@ void TestReport::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     QString error;
-    QVERIFY2(fixture::build(m_dir.filePath(u"fixture.sbproj"_s), &m_project, &error), qPrintable(error));
+    QVERIFY2(fixture::build(m_dir.filePath(u"fixture.sbproj"_s), &m_project, &error),
+             qPrintable(error));
     QVERIFY(m_store.open(m_project.path, ProjectStore::OpenMode::ReadOnly));
     QVERIFY2(loadReportContent(m_store, {m_project.runA, m_project.runB}, {}, &m_content, &error),
              qPrintable(error));
@@ -97,7 +98,8 @@ void TestReport::rankBy_data()
     QTest::newRow("e2el:median") << u"E2EL:median"_s << true << u"e2el.median"_s;
     QTest::newRow("itl:p99.9") << u"itl:p99.9"_s << true << u"itl.p99.9"_s;
     QTest::newRow("goodput") << u"goodput"_s << true << u"request_goodput"_s;
-    QTest::newRow("cost") << u"cost_per_1m_output_tokens"_s << true << u"cost_per_1m_output_tokens"_s;
+    QTest::newRow("cost") << u"cost_per_1m_output_tokens"_s << true
+                          << u"cost_per_1m_output_tokens"_s;
     QTest::newRow("bad stat") << u"ttft:p101"_s << false << QString();
     QTest::newRow("bad metric") << u"latency"_s << false << QString();
     QTest::newRow("stat on a rate") << u"output_throughput:p99"_s << false << QString();
@@ -153,7 +155,8 @@ void TestReport::htmlIsCompleteAndEscaped()
         QVERIFY2(h.contains(htmlEscape(d.label)), qPrintable(d.key));
         QVERIFY2(h.contains(htmlEscape(d.definition)), qPrintable(d.key));
     }
-    for (const char *id : {"summary", "comparability", "results", "failures", "cost", "definitions"})
+    for (const char *id :
+         {"summary", "comparability", "results", "failures", "cost", "definitions"})
         QVERIFY2(h.contains(u"id=\"%1\""_s.arg(QLatin1StringView(id))), id);
     // Cost with the bill mapping.
     QVERIFY(h.contains(u"Cloud &lt;A&gt; &amp; Co"_s));
@@ -289,16 +292,22 @@ void TestReport::machineExports()
     QVERIFY(failed.contains("\"<script>alert(\"\"pwned\"\")</script> & it's \"\"quoted\"\""));
 
     const QByteArray summary = m_content.comparison.summaryCsv();
-    QVERIFY(summary.startsWith("metric,label,unit,run_id,run,baseline,value,abs_diff,rel_diff,note\n"));
+    QVERIFY(
+        summary.startsWith("metric,label,unit,run_id,run,baseline,value,abs_diff,rel_diff,note\n"));
     QVERIFY(summary.contains("ttft.p99,P99 TTFT,ms,"));
 
     const QJsonObject j = reportJson(m_content);
     QCOMPARE(j.value(u"runs"_s).toArray().size(), 2);
     QVERIFY(j.value(u"comparison"_s).toObject().value(u"rows"_s).toArray().size() > 20);
-    QCOMPARE(j.value(u"comparison"_s).toObject().value(u"comparability"_s).toObject()
-                 .value(u"rankable"_s).toBool(), true);
-    QVERIFY(j.value(u"runs"_s).toArray().at(0).toObject().value(u"cost"_s).toObject()
-                .contains(u"total"_s));
+    QCOMPARE(j.value(u"comparison"_s)
+                 .toObject()
+                 .value(u"comparability"_s)
+                 .toObject()
+                 .value(u"rankable"_s)
+                 .toBool(),
+             true);
+    QVERIFY(j.value(u"runs"_s).toArray().at(0).toObject().value(u"cost"_s).toObject().contains(
+        u"total"_s));
 }
 
 void TestReport::commandScrubbing_data()
@@ -309,8 +318,9 @@ void TestReport::commandScrubbing_data()
                             << u"servebench-cli run --header 'Authorization: Bearer <redacted>'"_s;
     QTest::newRow("sk key") << u"servebench-cli run --header x-key=sk-abcdef123456"_s
                             << u"servebench-cli run --header x-key=<redacted>"_s;
-    QTest::newRow("api-key header") << u"servebench-cli run --header api-key=s3cr3t --model m"_s
-                                    << u"servebench-cli run --header api-key=<redacted> --model m"_s;
+    QTest::newRow("api-key header")
+        << u"servebench-cli run --header api-key=s3cr3t --model m"_s
+        << u"servebench-cli run --header api-key=<redacted> --model m"_s;
     QTest::newRow("harmless") << u"servebench-cli run --header x-trace=on --request-rate 4"_s
                               << u"servebench-cli run --header x-trace=on --request-rate 4"_s;
 }

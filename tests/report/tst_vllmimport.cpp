@@ -64,8 +64,13 @@ void TestVllmImport::reproducesSummary()
     QCOMPARE(imp.snapshot.value(u"imported"_s).toObject().value(u"tool"_s).toString(),
              u"vllm bench serve"_s);
     QCOMPARE(imp.snapshot.value(u"imported"_s).toObject().value(u"sha256"_s).toString().size(), 64);
-    QCOMPARE(imp.snapshot.value(u"imported"_s).toObject().value(u"metadata"_s).toObject()
-                 .value(u"gpu"_s).toString(), u"H100"_s);
+    QCOMPARE(imp.snapshot.value(u"imported"_s)
+                 .toObject()
+                 .value(u"metadata"_s)
+                 .toObject()
+                 .value(u"gpu"_s)
+                 .toString(),
+             u"H100"_s);
 
     // The file's own statistics read back exactly.
     QCOMPARE(imp.fileSummary.completed, o.value(u"completed"_s).toInteger());
@@ -129,7 +134,8 @@ void TestVllmImport::storesImportedRun()
     QCOMPARE(run.summary.failed, 2);
     QVERIFY(qAbs(run.summary.ttft.mean - o.value(u"mean_ttft_ms"_s).toDouble()) < 1e-3);
     QVERIFY(qAbs(run.summary.outputThroughput - o.value(u"output_throughput"_s).toDouble()) < 1e-6);
-    QCOMPARE(run.info.snapshot.value(u"imported"_s).toObject().value(u"sha256"_s).toString(), imp.sha256);
+    QCOMPARE(run.info.snapshot.value(u"imported"_s).toObject().value(u"sha256"_s).toString(),
+             imp.sha256);
     QVERIFY(!run.notes.isEmpty());
     if (!detailed)
         QVERIFY(run.notes.join(u' ').contains(u"without per-request results"_s));
@@ -160,7 +166,8 @@ void TestVllmImport::classifiesErrors_data()
     QTest::newRow("500") << u"Internal Server Error"_s << u"http_5xx"_s;
     QTest::newRow("429") << u"Too Many Requests"_s << u"http_429"_s;
     QTest::newRow("400") << u"Bad Request"_s << u"http_4xx"_s;
-    QTest::newRow("disconnect") << u"aiohttp ServerDisconnectedError: Server disconnected"_s << u"reset"_s;
+    QTest::newRow("disconnect") << u"aiohttp ServerDisconnectedError: Server disconnected"_s
+                                << u"reset"_s;
     QTest::newRow("timeout") << u"asyncio.TimeoutError"_s << u"timeout"_s;
     QTest::newRow("connect") << u"Cannot connect to host 10.0.0.1:8000"_s << u"connect"_s;
     QTest::newRow("other") << u"ValueError: something"_s << u"transport"_s;

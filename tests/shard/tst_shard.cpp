@@ -417,8 +417,8 @@ private slots:
     {
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<qint64>("epoch"); // -1: refused
-        QTest::newRow("RFC 9110 example") << QByteArray("Sun, 06 Nov 1994 08:49:37 GMT")
-                                          << qint64(784111777);
+        QTest::newRow("RFC 9110 example")
+            << QByteArray("Sun, 06 Nov 1994 08:49:37 GMT") << qint64(784111777);
         QTest::newRow("2026") << QByteArray("Thu, 01 Jan 2026 00:00:00 GMT") << qint64(1767225600);
         QTest::newRow("not GMT") << QByteArray("Sun, 06 Nov 1994 08:49:37 +0100") << qint64(-1);
         QTest::newRow("asctime") << QByteArray("Sun Nov  6 08:49:37 1994") << qint64(-1);

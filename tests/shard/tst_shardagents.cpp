@@ -95,11 +95,10 @@ class TestShardAgents : public QObject
     // The plan every agent and the single-agent run share.
     QStringList plan(const QStringList &extra) const
     {
-        return QStringList{u"run"_s,      u"--base-url"_s,          m_url,
-                           u"--num-prompts"_s, u"31"_s,        u"--random-input-len"_s,
-                           u"12"_s,       u"--random-output-len"_s, u"5"_s,
-                           u"--random-range-ratio"_s, u"0.5"_s, u"--seed"_s, u"42"_s,
-                           u"--warmup-requests"_s, u"2"_s} +
+        return QStringList{u"run"_s, u"--base-url"_s,           m_url,    u"--num-prompts"_s,
+                           u"31"_s,  u"--random-input-len"_s,   u"12"_s,  u"--random-output-len"_s,
+                           u"5"_s,   u"--random-range-ratio"_s, u"0.5"_s, u"--seed"_s,
+                           u"42"_s,  u"--warmup-requests"_s,    u"2"_s} +
                extra;
     }
 
@@ -107,16 +106,17 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        m_sim.start(QString::fromUtf8(SB_CLI), {u"simulate"_s, u"--port"_s, u"0"_s,
-                                                u"--ttft-ms"_s, u"15"_s, u"--itl-ms"_s, u"3"_s,
-                                                u"--duration"_s, u"500"_s});
+        m_sim.start(QString::fromUtf8(SB_CLI),
+                    {u"simulate"_s, u"--port"_s, u"0"_s, u"--ttft-ms"_s, u"15"_s, u"--itl-ms"_s,
+                     u"3"_s, u"--duration"_s, u"500"_s});
         QVERIFY(m_sim.waitForStarted());
         QByteArray line;
         for (int i = 0; i < 200 && !line.contains('\n'); ++i) {
             m_sim.waitForReadyRead(100);
             line += m_sim.readAllStandardOutput();
         }
-        const auto m = QRegularExpression(u"(http://[0-9.]+:\\d+)"_s).match(QString::fromUtf8(line));
+        const auto m =
+            QRegularExpression(u"(http://[0-9.]+:\\d+)"_s).match(QString::fromUtf8(line));
         QVERIFY2(m.hasMatch(), line.constData());
         m_url = m.captured(1);
     }
@@ -132,21 +132,21 @@ private slots:
     void mergedRunEqualsThePlansRun()
     {
         const int n = 3;
-        const Result single = runCli(plan({u"--request-rate"_s, u"60"_s, u"--project"_s,
-                                           path(u"single.sbproj"_s)}));
+        const Result single =
+            runCli(plan({u"--request-rate"_s, u"60"_s, u"--project"_s, path(u"single.sbproj"_s)}));
         QVERIFY2(single.code == 0, qPrintable(single.err));
 
         QList<QStringList> agents;
         for (int i = 0; i < n; ++i)
-            agents.append(plan({u"--request-rate"_s, u"60"_s, u"--shard"_s,
-                                u"%1/%2"_s.arg(i).arg(n), u"--save-result"_s,
-                                u"--save-detailed"_s, u"--result-dir"_s, path(u"poisson"_s),
-                                u"--result-filename"_s, u"shard-%1.json"_s.arg(i)}));
+            agents.append(
+                plan({u"--request-rate"_s, u"60"_s, u"--shard"_s, u"%1/%2"_s.arg(i).arg(n),
+                      u"--save-result"_s, u"--save-detailed"_s, u"--result-dir"_s,
+                      path(u"poisson"_s), u"--result-filename"_s, u"shard-%1.json"_s.arg(i)}));
         for (const Result &r : runAgents(agents))
             QVERIFY2(r.code == 0, qPrintable(r.err));
 
-        const Result merge = runCli({u"merge"_s, u"--project"_s, path(u"merged.sbproj"_s),
-                                     path(u"poisson"_s)});
+        const Result merge =
+            runCli({u"merge"_s, u"--project"_s, path(u"merged.sbproj"_s), path(u"poisson"_s)});
         QVERIFY2(merge.code == 0, qPrintable(merge.err + merge.out));
         QVERIFY2(merge.out.contains(QRegularExpression(u"Successful requests:\\s+31\\s"_s)),
                  qPrintable(merge.out));
@@ -199,7 +199,8 @@ private slots:
         QCOMPARE(mergedPlan.profile.seed, quint64(42));
 
         const QList<RequestRecord> merged = mergedStore.loadRequests(mergedId);
-        const QList<RequestRecord> one = singleStore.loadRequests(singleStore.listRuns().first().id);
+        const QList<RequestRecord> one =
+            singleStore.loadRequests(singleStore.listRuns().first().id);
         QCOMPARE(merged.size(), one.size());
         QCOMPARE(merged.size(), unionRecords.size());
         for (int k = 0; k < merged.size(); ++k) {
@@ -234,10 +235,11 @@ private slots:
         QVERIFY(qAbs(sMerged.ttft.median - sOne.ttft.median) < 25);
 
         // `show` recomputes the same numbers from the stored merged run.
-        const Result show = runCli({u"show"_s, u"--project"_s, path(u"merged.sbproj"_s),
-                                    u"--run"_s, QString::number(mergedId)});
+        const Result show = runCli({u"show"_s, u"--project"_s, path(u"merged.sbproj"_s), u"--run"_s,
+                                    QString::number(mergedId)});
         QVERIFY2(show.code == 0, qPrintable(show.err));
-        const QString head = merge.out.section(u"==================================================\n"_s, 0, 0);
+        const QString head =
+            merge.out.section(u"==================================================\n"_s, 0, 0);
         QVERIFY2(show.out.startsWith(head), qPrintable(show.out));
     }
 
@@ -249,10 +251,10 @@ private slots:
         const qint64 startAtMs = QDateTime::currentMSecsSinceEpoch() + 6000;
         QList<QStringList> agents;
         for (int i = 0; i < n; ++i)
-            agents.append(plan({u"--request-rate"_s, u"50"_s, u"--arrival"_s, u"constant"_s,
-                                u"--shard"_s, u"%1/%2"_s.arg(i).arg(n), u"--start-at"_s,
-                                QString::number(startAtMs), u"--project"_s,
-                                path(u"agent-%1.sbproj"_s.arg(i))}));
+            agents.append(
+                plan({u"--request-rate"_s, u"50"_s, u"--arrival"_s, u"constant"_s, u"--shard"_s,
+                      u"%1/%2"_s.arg(i).arg(n), u"--start-at"_s, QString::number(startAtMs),
+                      u"--project"_s, path(u"agent-%1.sbproj"_s.arg(i))}));
         for (const Result &r : runAgents(agents))
             QVERIFY2(r.code == 0, qPrintable(r.err));
         const Result merge = runCli({u"merge"_s, u"--project"_s, path(u"constant.sbproj"_s),

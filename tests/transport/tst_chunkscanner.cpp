@@ -44,7 +44,10 @@ QString describe(const ChunkFields &f)
 
 // --- a random generator of chunk-like JSON ---------------------------------------------------
 
-QPair<QByteArray, QByteArray> kv(const QByteArray &k, const QByteArray &v) { return {k, v}; }
+QPair<QByteArray, QByteArray> kv(const QByteArray &k, const QByteArray &v)
+{
+    return {k, v};
+}
 
 class Gen
 {
@@ -95,7 +98,7 @@ public:
             } else if (style == 1 && (cp == '"' || cp == '\\' || cp == '/' || cp == '\n' ||
                                       cp == '\t' || cp == '\r' || cp == '\b' || cp == '\f')) {
                 static const QHash<char32_t, const char *> short_ = {
-                    {'"', "\\\""}, {'\\', "\\\\"}, {'/', "\\/"}, {'\n', "\\n"},
+                    {'"', "\\\""}, {'\\', "\\\\"}, {'/', "\\/"},  {'\n', "\\n"},
                     {'\t', "\\t"}, {'\r', "\\r"},  {'\b', "\\b"}, {'\f', "\\f"}};
                 out += short_.value(cp);
             } else {
@@ -176,8 +179,8 @@ public:
 
     QByteArray randomKey()
     {
-        static const char *const keys[] = {"id", "model", "created", "index", "logprobs",
-                                           "stop_reason", "x", "text", "content", "usage"};
+        static const char *const keys[] = {"id",          "model", "created", "index",   "logprobs",
+                                           "stop_reason", "x",     "text",    "content", "usage"};
         if (chance(10))
             return randomString(4);
         return "\"" + QByteArray(keys[below(10)]) + "\"";
@@ -225,9 +228,9 @@ public:
                 ch.append(kv("\"index\"", "0"));
                 if (chance(70))
                     ch.append(kv("\"finish_reason\"",
-                               chance(60) ? QByteArray("null")
-                               : chance(80) ? QByteArray(chance(50) ? "\"length\"" : "\"stop\"")
-                                            : typed("string", 3)));
+                                 chance(60)   ? QByteArray("null")
+                                 : chance(80) ? QByteArray(chance(50) ? "\"length\"" : "\"stop\"")
+                                              : typed("string", 3)));
                 if (chance(30))
                     ch.append(kv("\"logprobs\"", chance(50) ? QByteArray("null") : anyValue(3)));
                 if (flavour == ApiFlavour::Completions || chance(10))
@@ -271,14 +274,16 @@ public:
                     QList<QPair<QByteArray, QByteArray>> dt;
                     if (chance(80))
                         dt.append(kv("\"cached_tokens\"", typed("int", 3)));
-                    u.append(kv("\"prompt_tokens_details\"", chance(85) ? object(dt) : anyValue(3)));
+                    u.append(
+                        kv("\"prompt_tokens_details\"", chance(85) ? object(dt) : anyValue(3)));
                 }
                 usage = chance(95) ? object(u) : anyValue(2);
             }
             top.append(kv("\"usage\"", usage));
         }
         if (chance(3))
-            top.append(kv("\"error\"", chance(50) ? QByteArray("{\"message\":\"boom\"}") : anyValue(2)));
+            top.append(
+                kv("\"error\"", chance(50) ? QByteArray("{\"message\":\"boom\"}") : anyValue(2)));
         for (int i = below(3); i > 0; --i)
             top.append(kv(randomKey(), anyValue(2)));
         return ws() + object(top) + ws();
@@ -339,69 +344,98 @@ private slots:
         QTest::addColumn<bool>("fast"); // the scanner is expected to read it itself
         const auto C = ApiFlavour::Completions;
         const auto H = ApiFlavour::Chat;
-        QTest::newRow("vllm completions") << C
-            << QByteArray(R"({"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":" hello","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":null})")
+        QTest::newRow("vllm completions")
+            << C
+            << QByteArray(
+                   R"({"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":" hello","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":null})")
             << true;
-        QTest::newRow("final usage") << C
-            << QByteArray(R"({"id":"cmpl-1","choices":[],"usage":{"prompt_tokens":12,"total_tokens":28,"completion_tokens":16,"prompt_tokens_details":{"cached_tokens":8}}})")
+        QTest::newRow("final usage")
+            << C
+            << QByteArray(
+                   R"({"id":"cmpl-1","choices":[],"usage":{"prompt_tokens":12,"total_tokens":28,"completion_tokens":16,"prompt_tokens_details":{"cached_tokens":8}}})")
             << true;
-        QTest::newRow("finish reason") << C
-            << QByteArray(R"({"choices":[{"text":"!","finish_reason":"length"}]})") << true;
-        QTest::newRow("chat role only") << H
-            << QByteArray(R"({"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]})")
+        QTest::newRow("finish reason")
+            << C << QByteArray(R"({"choices":[{"text":"!","finish_reason":"length"}]})") << true;
+        QTest::newRow("chat role only")
+            << H
+            << QByteArray(
+                   R"({"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]})")
             << true;
-        QTest::newRow("chat reasoning") << H
-            << QByteArray(R"({"choices":[{"delta":{"reasoning_content":"think","reasoning":"think"}}]})")
+        QTest::newRow("chat reasoning")
+            << H
+            << QByteArray(
+                   R"({"choices":[{"delta":{"reasoning_content":"think","reasoning":"think"}}]})")
             << true;
-        QTest::newRow("chat reasoning only new name") << H
-            << QByteArray(R"({"choices":[{"delta":{"reasoning":"hm","content":null}}]})") << true;
-        QTest::newRow("escapes") << C
+        QTest::newRow("chat reasoning only new name")
+            << H << QByteArray(R"({"choices":[{"delta":{"reasoning":"hm","content":null}}]})")
+            << true;
+        QTest::newRow("escapes")
+            << C
             // (not a raw string: moc's tokenizer trips over \" inside one)
             << QByteArray("{\"choices\":[{\"text\":\"a\\\"b\\\\c\\/d\\n\\t\\r\\b\\fe\"}]}") << true;
-        QTest::newRow("unicode escapes") << C
-            << QByteArray(R"({"choices":[{"text":"\u00e9\u20AC\ud83d\ude00\u0000"}]})") << true;
+        QTest::newRow("unicode escapes")
+            << C << QByteArray(R"({"choices":[{"text":"\u00e9\u20AC\ud83d\ude00\u0000"}]})")
+            << true;
         QTest::newRow("raw utf8") << H
-            << QByteArray("{\"choices\":[{\"delta\":{\"content\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}}]}")
+                                  << QByteArray("{\"choices\":[{\"delta\":{\"content\":"
+                                                "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}}]}")
+                                  << true;
+        QTest::newRow("field order")
+            << C
+            << QByteArray(
+                   R"({"usage":{"completion_tokens":3,"prompt_tokens":2},"choices":[{"finish_reason":null,"text":"x","index":0}],"id":"z"})")
             << true;
-        QTest::newRow("field order") << C
-            << QByteArray(R"({"usage":{"completion_tokens":3,"prompt_tokens":2},"choices":[{"finish_reason":null,"text":"x","index":0}],"id":"z"})")
+        QTest::newRow("nested unknowns")
+            << C
+            << QByteArray(
+                   R"({"x":{"a":[1,2,{"b":[true,false,null,-1.5e-3]}],"c":"\u00e9"},"choices":[{"logprobs":{"tokens":["a"],"token_logprobs":[-0.25]},"text":"ab"}]})")
             << true;
-        QTest::newRow("nested unknowns") << C
-            << QByteArray(R"({"x":{"a":[1,2,{"b":[true,false,null,-1.5e-3]}],"c":"\u00e9"},"choices":[{"logprobs":{"tokens":["a"],"token_logprobs":[-0.25]},"text":"ab"}]})")
-            << true;
-        QTest::newRow("whitespace") << C
+        QTest::newRow("whitespace")
+            << C
             << QByteArray(" {\n \"choices\" : [ { \"text\" : \"ab\" } ] ,\r\n \"usage\" : null }\t")
             << true;
-        QTest::newRow("text of wrong type") << C
-            << QByteArray(R"({"choices":[{"text":5}]})") << true;
-        QTest::newRow("usage of wrong types") << C
-            << QByteArray(R"({"choices":[],"usage":{"prompt_tokens":"7","completion_tokens":null,"prompt_tokens_details":5}})")
+        QTest::newRow("text of wrong type")
+            << C << QByteArray(R"({"choices":[{"text":5}]})") << true;
+        QTest::newRow("usage of wrong types")
+            << C
+            << QByteArray(
+                   R"({"choices":[],"usage":{"prompt_tokens":"7","completion_tokens":null,"prompt_tokens_details":5}})")
             << true;
-        QTest::newRow("choices not an array") << C << QByteArray(R"({"choices":{"text":"x"}})") << true;
-        QTest::newRow("first choice not an object") << C << QByteArray(R"({"choices":[1,{"text":"x"}]})")
-                                                    << true;
+        QTest::newRow("choices not an array")
+            << C << QByteArray(R"({"choices":{"text":"x"}})") << true;
+        QTest::newRow("first choice not an object")
+            << C << QByteArray(R"({"choices":[1,{"text":"x"}]})") << true;
         // The scanner falls back on these; the result must still be the full parser's.
-        QTest::newRow("error object") << C << QByteArray(R"({"error":{"message":"boom"}})") << false;
-        QTest::newRow("object error") << C << QByteArray(R"({"object":"error","message":"x"})") << false;
-        QTest::newRow("duplicate text") << C << QByteArray(R"({"choices":[{"text":"a","text":"bb"}]})")
-                                        << false;
-        QTest::newRow("duplicate usage") << C
-            << QByteArray(R"({"usage":{"prompt_tokens":1},"usage":{"prompt_tokens":2}})") << false;
-        QTest::newRow("float usage") << C << QByteArray(R"({"usage":{"completion_tokens":5.0}})") << false;
-        QTest::newRow("negative usage") << C << QByteArray(R"({"usage":{"completion_tokens":-1}})") << false;
-        QTest::newRow("huge usage") << C << QByteArray(R"({"usage":{"completion_tokens":12345678901}})")
-                                    << false;
-        QTest::newRow("escaped key") << C << QByteArray(R"({"t\u0065xt":"x","choices":[{"t\u0065xt":"x"}]})")
-                                     << false;
-        QTest::newRow("escaped finish reason") << C
-            << QByteArray(R"({"choices":[{"text":"x","finish_reason":"l\u0065ngth"}]})") << false;
-        QTest::newRow("lone high surrogate") << C << QByteArray(R"({"choices":[{"text":"\ud83d"}]})")
-                                             << false;
-        QTest::newRow("lone low surrogate") << C << QByteArray(R"({"choices":[{"text":"\ude00x"}]})")
-                                            << false;
-        QTest::newRow("invalid utf8") << C << QByteArray("{\"choices\":[{\"text\":\"\xc3\x28\"}]}") << false;
-        QTest::newRow("overlong utf8") << C << QByteArray("{\"choices\":[{\"text\":\"\xc0\xaf\"}]}") << false;
-        QTest::newRow("raw control char") << C << QByteArray("{\"choices\":[{\"text\":\"a\tb\"}]}") << false;
+        QTest::newRow("error object")
+            << C << QByteArray(R"({"error":{"message":"boom"}})") << false;
+        QTest::newRow("object error")
+            << C << QByteArray(R"({"object":"error","message":"x"})") << false;
+        QTest::newRow("duplicate text")
+            << C << QByteArray(R"({"choices":[{"text":"a","text":"bb"}]})") << false;
+        QTest::newRow("duplicate usage")
+            << C << QByteArray(R"({"usage":{"prompt_tokens":1},"usage":{"prompt_tokens":2}})")
+            << false;
+        QTest::newRow("float usage")
+            << C << QByteArray(R"({"usage":{"completion_tokens":5.0}})") << false;
+        QTest::newRow("negative usage")
+            << C << QByteArray(R"({"usage":{"completion_tokens":-1}})") << false;
+        QTest::newRow("huge usage")
+            << C << QByteArray(R"({"usage":{"completion_tokens":12345678901}})") << false;
+        QTest::newRow("escaped key")
+            << C << QByteArray(R"({"t\u0065xt":"x","choices":[{"t\u0065xt":"x"}]})") << false;
+        QTest::newRow("escaped finish reason")
+            << C << QByteArray(R"({"choices":[{"text":"x","finish_reason":"l\u0065ngth"}]})")
+            << false;
+        QTest::newRow("lone high surrogate")
+            << C << QByteArray(R"({"choices":[{"text":"\ud83d"}]})") << false;
+        QTest::newRow("lone low surrogate")
+            << C << QByteArray(R"({"choices":[{"text":"\ude00x"}]})") << false;
+        QTest::newRow("invalid utf8")
+            << C << QByteArray("{\"choices\":[{\"text\":\"\xc3\x28\"}]}") << false;
+        QTest::newRow("overlong utf8")
+            << C << QByteArray("{\"choices\":[{\"text\":\"\xc0\xaf\"}]}") << false;
+        QTest::newRow("raw control char")
+            << C << QByteArray("{\"choices\":[{\"text\":\"a\tb\"}]}") << false;
         QTest::newRow("truncated") << C << QByteArray(R"({"choices":[{"text":"ab"})") << false;
         QTest::newRow("trailing garbage") << C << QByteArray(R"({"choices":[]} x)") << false;
         QTest::newRow("array top level") << C << QByteArray(R"([{"choices":[]}])") << false;
@@ -451,9 +485,8 @@ private slots:
                 QFAIL(qPrintable(u"case %1: scanner accepted invalid JSON: %2"_s.arg(i).arg(
                     QString::fromUtf8(payload))));
             if (!(got == *ref))
-                QFAIL(qPrintable(u"case %1: %2\n  scanner: %3\n  parser:  %4"_s.arg(i)
-                                     .arg(QString::fromUtf8(payload), describe(got),
-                                          describe(*ref))));
+                QFAIL(qPrintable(u"case %1: %2\n  scanner: %3\n  parser:  %4"_s.arg(i).arg(
+                    QString::fromUtf8(payload), describe(got), describe(*ref))));
         }
         qInfo("%d of %d events valid JSON, %d read by the scanner (%d of them corrupted yet "
               "still valid)",
@@ -471,7 +504,8 @@ private slots:
         const QStringList files = dir.entryList({u"*.txt"_s}, QDir::Files, QDir::Name);
         QVERIFY(!files.isEmpty());
         for (const QString &f : files) {
-            const ApiFlavour fl = f.contains("chat"_L1) ? ApiFlavour::Chat : ApiFlavour::Completions;
+            const ApiFlavour fl =
+                f.contains("chat"_L1) ? ApiFlavour::Chat : ApiFlavour::Completions;
             QTest::newRow(qPrintable(f)) << f << fl;
         }
         QTest::newRow("generated") << QString() << ApiFlavour::Completions;

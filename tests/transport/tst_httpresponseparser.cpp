@@ -86,7 +86,8 @@ private slots:
                           "Transfer-Encoding: chunked\r\n\r\n"
                           "d\r\ndata: hello\n\n\r\n"
                           "E\r\ndata: [DONE]\n\n\r\n0\r\n\r\n")
-            << false << true << true << 200 << QByteArray("data: hello\n\ndata: [DONE]\n\n") << true;
+            << false << true << true << 200 << QByteArray("data: hello\n\ndata: [DONE]\n\n")
+            << true;
         QTest::newRow("chunk extension and trailer")
             << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"
                           "3;name=value\r\nabc\r\n0\r\nX-Trailer: 1\r\n\r\n")
@@ -95,8 +96,8 @@ private slots:
             << QByteArray("HTTP/1.1 429 Too Many Requests\r\ncontent-length: 5\r\n\r\nhello")
             << false << true << true << 429 << QByteArray("hello") << true;
         QTest::newRow("content length zero")
-            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
-            << false << true << true << 200 << QByteArray() << true;
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n") << false << true << true
+            << 200 << QByteArray() << true;
         QTest::newRow("connection close")
             << QByteArray("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nhi")
             << false << true << true << 200 << QByteArray("hi") << false;
@@ -107,34 +108,33 @@ private slots:
             << QByteArray("HTTP/1.1 200 OK\r\n\r\nda") << true << true << true << 200
             << QByteArray("da") << false;
         QTest::newRow("http 1.0 default close")
-            << QByteArray("HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\nx")
-            << false << true << true << 200 << QByteArray("x") << false;
+            << QByteArray("HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\nx") << false << true << true
+            << 200 << QByteArray("x") << false;
         QTest::newRow("http 1.0 keep-alive")
             << QByteArray("HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 1\r\n\r\nx")
             << false << true << true << 200 << QByteArray("x") << true;
         QTest::newRow("100 continue first")
-            << QByteArray("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok")
+            << QByteArray("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: "
+                          "2\r\n\r\nok")
             << false << true << true << 201 << QByteArray("ok") << true;
-        QTest::newRow("bare LF head")
-            << QByteArray("HTTP/1.1 200 OK\nContent-Length: 2\n\nok")
-            << false << true << true << 200 << QByteArray("ok") << true;
-        QTest::newRow("204 has no body")
-            << QByteArray("HTTP/1.1 204 No Content\r\n\r\n") << false << true << true << 204
-            << QByteArray() << true;
+        QTest::newRow("bare LF head") << QByteArray("HTTP/1.1 200 OK\nContent-Length: 2\n\nok")
+                                      << false << true << true << 200 << QByteArray("ok") << true;
+        QTest::newRow("204 has no body") << QByteArray("HTTP/1.1 204 No Content\r\n\r\n") << false
+                                         << true << true << 204 << QByteArray() << true;
         QTest::newRow("chunked cut by close")
-            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab")
-            << true << true << false << 200 << QByteArray("ab") << true;
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab") << true
+            << true << false << 200 << QByteArray("ab") << true;
         QTest::newRow("length cut by close")
-            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nab")
-            << true << true << false << 200 << QByteArray("ab") << true;
-        QTest::newRow("garbage status line")
-            << QByteArray("HTTP/2 200\r\n\r\n") << false << false << false << 0 << QByteArray() << true;
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nab") << true << true << false
+            << 200 << QByteArray("ab") << true;
+        QTest::newRow("garbage status line") << QByteArray("HTTP/2 200\r\n\r\n") << false << false
+                                             << false << 0 << QByteArray() << true;
         QTest::newRow("bad chunk size")
-            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
-            << false << false << false << 200 << QByteArray() << true;
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n") << false
+            << false << false << 200 << QByteArray() << true;
         QTest::newRow("chunk without CRLF after data")
-            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabX")
-            << false << false << false << 200 << QByteArray("ab") << true;
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabX") << false
+            << false << false << 200 << QByteArray("ab") << true;
         QTest::newRow("conflicting lengths")
             << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nx")
             << false << false << false << 0 << QByteArray() << true;
@@ -158,8 +158,9 @@ private slots:
         splits.append(bytewise);
         for (const auto &cuts : std::as_const(splits)) {
             const Outcome o = feed(wire, cuts, eof);
-            const QByteArray where = "cuts " + QByteArray::number(cuts.size()) +
-                                     (cuts.isEmpty() ? "" : " first " + QByteArray::number(cuts[0]));
+            const QByteArray where =
+                "cuts " + QByteArray::number(cuts.size()) +
+                (cuts.isEmpty() ? "" : " first " + QByteArray::number(cuts[0]));
             QVERIFY2(o.ok == ok, where.constData());
             QVERIFY2(o.done == done, where.constData());
             if (!ok)
@@ -184,7 +185,8 @@ private slots:
     {
         HttpResponseParser p;
         Collect c;
-        const QByteArray one = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\n\r\n";
+        const QByteArray one =
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\n\r\n";
         QVERIFY(p.feed(one.constData(), one.size(), c));
         QVERIFY(p.done());
         p.reset();

@@ -209,8 +209,8 @@ private slots:
         ScriptServer server([](int, int) { return Reply{kSse, Reply::After::Close}; });
         SocketTransport t;
         t.prepare(1);
-        const auto records = runSequentially(t, {job(server.url(), 0), job(server.url(), 1),
-                                                 job(server.url(), 2)});
+        const auto records =
+            runSequentially(t, {job(server.url(), 0), job(server.url(), 1), job(server.url(), 2)});
         QCOMPARE(records.size(), 3);
         for (const auto &r : records)
             QVERIFY2(r.ok(), qPrintable(r.errorMessage));
@@ -220,7 +220,8 @@ private slots:
     void connectionCloseResponsesAreNotReused()
     {
         QByteArray closing = kSse;
-        closing.replace("Transfer-Encoding: chunked", "Connection: close\r\nTransfer-Encoding: chunked");
+        closing.replace("Transfer-Encoding: chunked",
+                        "Connection: close\r\nTransfer-Encoding: chunked");
         ScriptServer server([closing](int, int) { return Reply{closing, Reply::After::Close}; });
         SocketTransport t;
         t.prepare(1);
@@ -240,25 +241,28 @@ private slots:
         QTest::addColumn<bool>("someTokens");
         using A = Reply::After;
         const QByteArray head = kHead + kToken;
-        QTest::newRow("closed without a response") << QByteArray() << int(A::Close)
-                                                   << ErrorClass::Reset << false;
+        QTest::newRow("closed without a response")
+            << QByteArray() << int(A::Close) << ErrorClass::Reset << false;
         QTest::newRow("reset mid-stream") << head << int(A::Reset) << ErrorClass::Reset << true;
         QTest::newRow("closed mid-stream") << head << int(A::Close) << ErrorClass::Reset << true;
         QTest::newRow("stall") << head << int(A::Stall) << ErrorClass::Timeout << true;
-        QTest::newRow("stall before the head") << QByteArray("HTTP/1.1 200") << int(A::Stall)
-                                               << ErrorClass::Timeout << false;
-        QTest::newRow("malformed status line") << QByteArray("HTTP/9 oops\r\n\r\n") << int(A::KeepOpen)
-                                               << ErrorClass::Transport << false;
-        QTest::newRow("malformed chunk") << QByteArray(head + "zz\r\n") << int(A::KeepOpen)
-                                         << ErrorClass::Transport << true;
+        QTest::newRow("stall before the head")
+            << QByteArray("HTTP/1.1 200") << int(A::Stall) << ErrorClass::Timeout << false;
+        QTest::newRow("malformed status line")
+            << QByteArray("HTTP/9 oops\r\n\r\n") << int(A::KeepOpen) << ErrorClass::Transport
+            << false;
+        QTest::newRow("malformed chunk")
+            << QByteArray(head + "zz\r\n") << int(A::KeepOpen) << ErrorClass::Transport << true;
         QTest::newRow("503 with content length")
-            << QByteArray("HTTP/1.1 503 Busy\r\nContent-Length: 27\r\n\r\n{\"error\":{\"message\":\"x\"}}\n")
+            << QByteArray("HTTP/1.1 503 Busy\r\nContent-Length: "
+                          "27\r\n\r\n{\"error\":{\"message\":\"x\"}}\n")
             << int(A::KeepOpen) << ErrorClass::Http5xx << false;
         QTest::newRow("sse until close without [DONE]")
             << QByteArray("HTTP/1.1 200 OK\r\n\r\ndata: {\"choices\":[{\"text\":\"a\"}]}\n\n")
             << int(A::Close) << ErrorClass::Incomplete << true;
         QTest::newRow("sse until close with [DONE]")
-            << QByteArray("HTTP/1.0 200 OK\r\n\r\ndata: {\"choices\":[{\"text\":\"a\"}]}\n\ndata: [DONE]\n\n")
+            << QByteArray("HTTP/1.0 200 OK\r\n\r\ndata: {\"choices\":[{\"text\":\"a\"}]}\n\ndata: "
+                          "[DONE]\n\n")
             << int(A::Close) << ErrorClass::None << true;
     }
     void failuresAreClassified()
@@ -273,8 +277,9 @@ private slots:
         const auto records = runSequentially(t, {job(server.url(), 0, 800'000'000)});
         QCOMPARE(records.size(), 1);
         const RequestRecord &r = records.first();
-        QVERIFY2(r.error == expected, qPrintable(u"%1: %2"_s.arg(
-                                          QString::fromLatin1(errorClassName(r.error)), r.errorMessage)));
+        QVERIFY2(r.error == expected,
+                 qPrintable(u"%1: %2"_s.arg(QString::fromLatin1(errorClassName(r.error)),
+                                            r.errorMessage)));
         QCOMPARE(!r.chunkTimes.isEmpty(), someTokens);
         QCOMPARE(server.requests(), 1); // a fresh connection is never retried
     }
@@ -293,13 +298,15 @@ private slots:
         t.prepare(2);
         const auto records = runSequentially(t, {job(QUrl(url), 0, 5'000'000'000)});
         QCOMPARE(records.size(), 1);
-        QVERIFY2(records.first().error == ErrorClass::Connect, qPrintable(records.first().errorMessage));
+        QVERIFY2(records.first().error == ErrorClass::Connect,
+                 qPrintable(records.first().errorMessage));
     }
 
     void cancelAllEndsQueuedAndOpenStreams()
     {
         ScriptServer server([](int, int) {
-            return Reply{"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", Reply::After::Stall};
+            return Reply{"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
+                         Reply::After::Stall};
         });
         SocketTransport t;
         t.prepare(8);
@@ -334,7 +341,8 @@ private slots:
         QSignalSpy spy(&t, &Transport::requestFinished);
         for (int i = 0; i < 4; ++i) {
             RequestJob j = job(QUrl(u"http://127.0.0.1:%1/v1/completions"_s.arg(sim.port())), i);
-            j.body = "{\"model\":\"servebench-sim\",\"prompt\":\"a b\",\"max_tokens\":10,\"stream\":true}";
+            j.body = "{\"model\":\"servebench-sim\",\"prompt\":\"a "
+                     "b\",\"max_tokens\":10,\"stream\":true}";
             j.headers.append({"x-request-id", j.record.requestId.toLatin1()});
             t.submit(std::move(j));
         }
@@ -355,9 +363,10 @@ private slots:
             // The kernel turns packet timestamping on a moment after the first socket asks for
             // it (a deferred static key); the worker asks at start, so nearly every read has one.
             QVERIFY(t.kernelStampedReads() > 0);
-            QVERIFY2(t.userStampedReads() * 10 <= t.kernelStampedReads(),
-                     qPrintable(u"%1 kernel, %2 user"_s.arg(t.kernelStampedReads())
-                                    .arg(t.userStampedReads())));
+            QVERIFY2(
+                t.userStampedReads() * 10 <= t.kernelStampedReads(),
+                qPrintable(
+                    u"%1 kernel, %2 user"_s.arg(t.kernelStampedReads()).arg(t.userStampedReads())));
         } else {
             QCOMPARE(t.kernelStampedReads(), quint64(0));
             QVERIFY(t.userStampedReads() > 0);
@@ -392,30 +401,33 @@ private slots:
         QVERIFY(server->listen(QHostAddress::LocalHost));
         const quint16 port = server->serverPort();
         std::atomic<int> served{0};
-        QObject::connect(server, &QTcpServer::pendingConnectionAvailable, server, [server, &served] {
-            while (QTcpSocket *s = server->nextPendingConnection()) {
-                auto *buf = new QByteArray;
-                QObject::connect(s, &QTcpSocket::readyRead, s, [s, buf, &served] {
-                    buf->append(s->readAll());
-                    while (true) {
-                        const qsizetype end = buf->indexOf("\r\n\r\n");
-                        const qsizetype cl = buf->toLower().indexOf("content-length:");
-                        if (end < 0 || cl < 0)
-                            return;
-                        const int len = buf->mid(cl + 15, buf->indexOf('\r', cl) - cl - 15).trimmed().toInt();
-                        if (buf->size() < end + 4 + len)
-                            return;
-                        buf->remove(0, end + 4 + len);
-                        s->write(kSse);
-                        ++served;
-                    }
-                });
-                QObject::connect(s, &QTcpSocket::disconnected, s, [s, buf] {
-                    delete buf;
-                    s->deleteLater();
-                });
-            }
-        });
+        QObject::connect(
+            server, &QTcpServer::pendingConnectionAvailable, server, [server, &served] {
+                while (QTcpSocket *s = server->nextPendingConnection()) {
+                    auto *buf = new QByteArray;
+                    QObject::connect(s, &QTcpSocket::readyRead, s, [s, buf, &served] {
+                        buf->append(s->readAll());
+                        while (true) {
+                            const qsizetype end = buf->indexOf("\r\n\r\n");
+                            const qsizetype cl = buf->toLower().indexOf("content-length:");
+                            if (end < 0 || cl < 0)
+                                return;
+                            const int len = buf->mid(cl + 15, buf->indexOf('\r', cl) - cl - 15)
+                                                .trimmed()
+                                                .toInt();
+                            if (buf->size() < end + 4 + len)
+                                return;
+                            buf->remove(0, end + 4 + len);
+                            s->write(kSse);
+                            ++served;
+                        }
+                    });
+                    QObject::connect(s, &QTcpSocket::disconnected, s, [s, buf] {
+                        delete buf;
+                        s->deleteLater();
+                    });
+                }
+            });
         server->moveToThread(&serverThread);
         serverThread.start();
         struct Stop // also when a check fails and returns early
@@ -424,8 +436,8 @@ private slots:
             QSslServer *server;
             ~Stop()
             {
-                QMetaObject::invokeMethod(server, [s = server] { delete s; },
-                                          Qt::BlockingQueuedConnection);
+                QMetaObject::invokeMethod(
+                    server, [s = server] { delete s; }, Qt::BlockingQueuedConnection);
                 thread->quit();
                 thread->wait();
             }
@@ -436,7 +448,8 @@ private slots:
             t.addCaCertificates({cert});
         t.prepare(2);
         const QUrl url(u"https://127.0.0.1:%1/v1/completions"_s.arg(port));
-        const auto records = runSequentially(t, {job(url, 0, 10'000'000'000), job(url, 1, 10'000'000'000)});
+        const auto records =
+            runSequentially(t, {job(url, 0, 10'000'000'000), job(url, 1, 10'000'000'000)});
         QCOMPARE(records.size(), 2);
         for (const auto &r : records) {
             if (trusted) {

@@ -3,8 +3,8 @@
 // built-in simulator, both streaming and unpaced (everything written at once).
 
 #include "connectionprobe.h"
-#include "editors/datasetpreviewmodel.h"
 #include "editors/dataseteditor.h"
+#include "editors/datasetpreviewmodel.h"
 #include "editors/fielderror.h"
 #include "editors/lengthhistogram.h"
 #include "editors/loadprofileeditor.h"
@@ -77,7 +77,7 @@ private slots:
 
 void TestEditors::sutRejects_data()
 {
-    QTest::addColumn<QString>("field");  // objectName of the widget
+    QTest::addColumn<QString>("field"); // objectName of the widget
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("errorKey");
     QTest::newRow("empty name") << u"name"_s << u""_s << u"name"_s;
@@ -88,9 +88,10 @@ void TestEditors::sutRejects_data()
     QTest::newRow("url with query") << u"baseUrl"_s << u"http://h:1/?x=1"_s << u"baseUrl"_s;
     QTest::newRow("relative endpoint") << u"endpoint"_s << u"v1/completions"_s << u"endpoint"_s;
     QTest::newRow("no model") << u"model"_s << u""_s << u"model"_s;
-    QTest::newRow("header without colon") << u"extraHeaders"_s << u"X-Team acme"_s << u"extraHeaders"_s;
-    QTest::newRow("credential header") << u"extraHeaders"_s << u"Authorization: Bearer sk-1"_s
-                                       << u"extraHeaders"_s;
+    QTest::newRow("header without colon")
+        << u"extraHeaders"_s << u"X-Team acme"_s << u"extraHeaders"_s;
+    QTest::newRow("credential header")
+        << u"extraHeaders"_s << u"Authorization: Bearer sk-1"_s << u"extraHeaders"_s;
     QTest::newRow("bad env var") << u"keyName"_s << u"1BAD-NAME"_s << u"apiKey"_s;
 }
 
@@ -161,19 +162,22 @@ void TestEditors::datasetRejects_data()
     QTest::addColumn<double>("rangeRatio");
     QTest::addColumn<QString>("errorKey");
     const QString data = QStringLiteral(SB_TEST_DATA_DIR) + u"/datasets/"_s;
-    QTest::newRow("no name") << int(DatasetKind::Random) << QString() << u""_s << 128 << 0.0 << u"name"_s;
+    QTest::newRow("no name") << int(DatasetKind::Random) << QString() << u""_s << 128 << 0.0
+                             << u"name"_s;
     QTest::newRow("zero input") << int(DatasetKind::Random) << QString() << u"d"_s << 0 << 0.0
                                 << u"inputLen"_s;
-    QTest::newRow("range ratio 1") << int(DatasetKind::Random) << QString() << u"d"_s << 128 << 1.0
-                                   << u"rangeRatio"_s;
-    QTest::newRow("sharegpt no path") << int(DatasetKind::ShareGpt) << u""_s << u"d"_s << 128 << 0.0
-                                      << u"path"_s;
+    QTest::newRow("range ratio 1")
+        << int(DatasetKind::Random) << QString() << u"d"_s << 128 << 1.0 << u"rangeRatio"_s;
+    QTest::newRow("sharegpt no path")
+        << int(DatasetKind::ShareGpt) << u""_s << u"d"_s << 128 << 0.0 << u"path"_s;
     QTest::newRow("missing file") << int(DatasetKind::ShareGpt) << data + u"nope.json"_s << u"d"_s
                                   << 128 << 0.0 << u"path"_s;
-    QTest::newRow("invalid json") << int(DatasetKind::ShareGpt) << data + u"sharegpt_invalid_json.json"_s
-                                  << u"d"_s << 128 << 0.0 << u"load"_s;
-    QTest::newRow("custom bad line") << int(DatasetKind::Custom) << data + u"custom_bad_json.jsonl"_s
-                                     << u"d"_s << 128 << 0.0 << u"load"_s;
+    QTest::newRow("invalid json") << int(DatasetKind::ShareGpt)
+                                  << data + u"sharegpt_invalid_json.json"_s << u"d"_s << 128 << 0.0
+                                  << u"load"_s;
+    QTest::newRow("custom bad line")
+        << int(DatasetKind::Custom) << data + u"custom_bad_json.jsonl"_s << u"d"_s << 128 << 0.0
+        << u"load"_s;
 }
 
 void TestEditors::datasetRejects()
@@ -249,13 +253,14 @@ void TestEditors::histogramBins_data()
     QTest::addColumn<QList<int>>("counts");
     QTest::addColumn<QList<double>>("edges");
     QTest::newRow("empty") << QList<qint32>{} << 4 << QList<int>{} << QList<double>{};
-    QTest::newRow("one value") << QList<qint32>{7, 7, 7} << 4 << QList<int>{3} << QList<double>{7, 8};
-    QTest::newRow("fewer values than bins") << QList<qint32>{1, 2, 3} << 10 << QList<int>{1, 1, 1}
-                                            << QList<double>{1, 2, 3, 4};
+    QTest::newRow("one value") << QList<qint32>{7, 7, 7} << 4 << QList<int>{3}
+                               << QList<double>{7, 8};
+    QTest::newRow("fewer values than bins")
+        << QList<qint32>{1, 2, 3} << 10 << QList<int>{1, 1, 1} << QList<double>{1, 2, 3, 4};
     // 48..80 is 33 values: 16 bins would be 2.06 wide; whole bins of 3 give 11 bins.
-    QTest::newRow("whole-number width") << QList<qint32>{48, 50, 51, 80} << 16
-                                        << QList<int>{2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1}
-                                        << QList<double>{48, 51, 54, 57, 60, 63, 66, 69, 72, 75, 78, 81};
+    QTest::newRow("whole-number width")
+        << QList<qint32>{48, 50, 51, 80} << 16 << QList<int>{2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1}
+        << QList<double>{48, 51, 54, 57, 60, 63, 66, 69, 72, 75, 78, 81};
 }
 
 void TestEditors::histogramBins()
@@ -277,26 +282,31 @@ void TestEditors::profileRejects_data()
     QTest::addColumn<QString>("percentiles");
     QTest::addColumn<QString>("errorKey");
     QTest::newRow("no name") << u"{}"_s << u""_s << u"1"_s << u"99"_s << u"name"_s;
-    QTest::newRow("ramp down") << uR"({"ramp_up_strategy":"linear","ramp_up_start_rps":10,"ramp_up_end_rps":2})"_s
-                               << u"p"_s << u"1"_s << u"99"_s << u"rampUp"_s;
-    QTest::newRow("ramp from 0") << uR"({"ramp_up_strategy":"exponential","ramp_up_start_rps":0,"ramp_up_end_rps":2})"_s
-                                 << u"p"_s << u"1"_s << u"99"_s << u"rampUp"_s;
-    QTest::newRow("no count") << uR"({"num_prompts":0,"duration_s":0})"_s << u"p"_s << u"1"_s << u"99"_s
-                              << u"count"_s;
-    QTest::newRow("all warm-up") << uR"({"num_prompts":10,"warmup_requests":10})"_s << u"p"_s << u"1"_s
-                                 << u"99"_s << u"warmup"_s;
-    QTest::newRow("cap and closed loop") << uR"({"max_concurrency":8,"closed_loop_concurrency":4})"_s
-                                         << u"p"_s << u"1"_s << u"99"_s << u"concurrency"_s;
+    QTest::newRow("ramp down")
+        << uR"({"ramp_up_strategy":"linear","ramp_up_start_rps":10,"ramp_up_end_rps":2})"_s
+        << u"p"_s << u"1"_s << u"99"_s << u"rampUp"_s;
+    QTest::newRow("ramp from 0")
+        << uR"({"ramp_up_strategy":"exponential","ramp_up_start_rps":0,"ramp_up_end_rps":2})"_s
+        << u"p"_s << u"1"_s << u"99"_s << u"rampUp"_s;
+    QTest::newRow("no count") << uR"({"num_prompts":0,"duration_s":0})"_s << u"p"_s << u"1"_s
+                              << u"99"_s << u"count"_s;
+    QTest::newRow("all warm-up") << uR"({"num_prompts":10,"warmup_requests":10})"_s << u"p"_s
+                                 << u"1"_s << u"99"_s << u"warmup"_s;
+    QTest::newRow("cap and closed loop")
+        << uR"({"max_concurrency":8,"closed_loop_concurrency":4})"_s << u"p"_s << u"1"_s << u"99"_s
+        << u"concurrency"_s;
     QTest::newRow("seed not a number") << u"{}"_s << u"p"_s << u"abc"_s << u"99"_s << u"seed"_s;
     QTest::newRow("negative seed") << u"{}"_s << u"p"_s << u"-1"_s << u"99"_s << u"seed"_s;
-    QTest::newRow("percentile 150") << u"{}"_s << u"p"_s << u"1"_s << u"50, 150"_s << u"percentiles"_s;
+    QTest::newRow("percentile 150")
+        << u"{}"_s << u"p"_s << u"1"_s << u"50, 150"_s << u"percentiles"_s;
     QTest::newRow("percentile text") << u"{}"_s << u"p"_s << u"1"_s << u"p99"_s << u"percentiles"_s;
-    QTest::newRow("server unlimited") << uR"({"scenario":"server","request_rate":"inf"})"_s << u"p"_s
-                                      << u"1"_s << u"99"_s << u"rate"_s;
+    QTest::newRow("server unlimited") << uR"({"scenario":"server","request_rate":"inf"})"_s
+                                      << u"p"_s << u"1"_s << u"99"_s << u"rate"_s;
     QTest::newRow("offline with rate") << uR"({"scenario":"offline","request_rate":5})"_s << u"p"_s
                                        << u"1"_s << u"99"_s << u"rate"_s;
-    QTest::newRow("server gamma") << uR"({"scenario":"server","arrival":"gamma","request_rate":5})"_s
-                                  << u"p"_s << u"1"_s << u"99"_s << u"scenario"_s;
+    QTest::newRow("server gamma")
+        << uR"({"scenario":"server","arrival":"gamma","request_rate":5})"_s << u"p"_s << u"1"_s
+        << u"99"_s << u"scenario"_s;
 }
 
 void TestEditors::profileRejects()
@@ -364,15 +374,13 @@ void TestEditors::probeJudge_data()
     QTest::newRow("paced 10 ms") << QList<qint64>{50, 60, 70, 80, 90, 100} << int(V::Streams);
     QTest::newRow("all at once") << QList<qint64>{400, 400, 400, 400} << int(V::Buffers);
     QTest::newRow("within 2 ms") << QList<qint64>{400, 401, 401, 402} << int(V::Buffers);
-    QTest::newRow("long ttft, fast tokens") << QList<qint64>{2000, 2003, 2006, 2009, 2012, 2015, 2018,
-                                                             2021, 2024, 2027, 2030, 2033, 2036,
-                                                             2039, 2042, 2045, 2048, 2051, 2054,
-                                                             2057, 2060, 2063, 2066, 2069, 2072,
-                                                             2075, 2078, 2081, 2084, 2087, 2090,
-                                                             2093, 2096, 2099, 2102, 2105}
-                                            << int(V::Streams);
-    QTest::newRow("buffered then trickle") << QList<qint64>{1000, 1000, 1000, 1001, 1003}
-                                           << int(V::Buffers);
+    QTest::newRow("long ttft, fast tokens")
+        << QList<qint64>{2000, 2003, 2006, 2009, 2012, 2015, 2018, 2021, 2024, 2027, 2030, 2033,
+                         2036, 2039, 2042, 2045, 2048, 2051, 2054, 2057, 2060, 2063, 2066, 2069,
+                         2072, 2075, 2078, 2081, 2084, 2087, 2090, 2093, 2096, 2099, 2102, 2105}
+        << int(V::Streams);
+    QTest::newRow("buffered then trickle")
+        << QList<qint64>{1000, 1000, 1000, 1001, 1003} << int(V::Buffers);
 }
 
 void TestEditors::probeJudge()

@@ -105,10 +105,10 @@ void TestKeychain::failureFallsBack_data()
     QTest::addColumn<QString>("mustSay");
     QTest::newRow("locked, env set") << u"The keyring is locked"_s << QByteArray("sk-env")
                                      << QByteArray("sk-env") << u"using the OPENAI_API_KEY"_s;
-    QTest::newRow("locked, no env") << u"The keyring is locked"_s << QByteArray() << QByteArray()
-                                    << u"without an API key"_s;
-    QTest::newRow("no entry, env set") << QString() << QByteArray("sk-env") << QByteArray("sk-env")
-                                       << u"no key is stored"_s;
+    QTest::newRow("locked, no env")
+        << u"The keyring is locked"_s << QByteArray() << QByteArray() << u"without an API key"_s;
+    QTest::newRow("no entry, env set")
+        << QString() << QByteArray("sk-env") << QByteArray("sk-env") << u"no key is stored"_s;
 }
 
 void TestKeychain::failureFallsBack()

@@ -74,7 +74,8 @@ void TestProjectTree::runsGroupBySutAndSweep()
     QCOMPARE(model.data(model.index(1, 0, runs)).toString(), u"B"_s);
     QCOMPARE(model.rowCount(groupA), 3); // a1, the sweep, a2
     const QModelIndex sweep = model.index(1, 0, groupA);
-    QCOMPARE(model.data(sweep, ProjectTreeModel::GroupRole).toInt(), int(ProjectTreeModel::Group::RunSweep));
+    QCOMPARE(model.data(sweep, ProjectTreeModel::GroupRole).toInt(),
+             int(ProjectTreeModel::Group::RunSweep));
     QCOMPARE(model.rowCount(sweep), 2);
     QCOMPARE(model.data(model.index(1, 0, sweep)).toString(), u"a-sweep-2"_s);
     const QModelIndex run = model.indexFor(EntityKind::Run, a2);

@@ -5,8 +5,8 @@
 #include <QContextMenuEvent>
 #include <QHeaderView>
 #include <QKeyEvent>
-#include <QMenu>
 #include <QMap>
+#include <QMenu>
 
 using namespace Qt::StringLiterals;
 

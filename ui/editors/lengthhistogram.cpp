@@ -1,11 +1,11 @@
 #include "lengthhistogram.h"
 
 #include <QAreaSeries>
-#include <QLineSeries>
 #include <QChart>
 #include <QChartView>
-#include <QValueAxis>
+#include <QLineSeries>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <algorithm>
 
 using namespace Qt::StringLiterals;

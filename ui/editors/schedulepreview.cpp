@@ -6,8 +6,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -36,7 +36,10 @@ SchedulePreview::SchedulePreview(QWidget *parent)
     l->addWidget(m_view);
 }
 
-int SchedulePreview::pointCount() const { return int(m_arrivals->count()); }
+int SchedulePreview::pointCount() const
+{
+    return int(m_arrivals->count());
+}
 
 void SchedulePreview::setProfile(const LoadProfile &profile)
 {
@@ -49,10 +52,11 @@ void SchedulePreview::setProfile(const LoadProfile &profile)
     if (!error.isEmpty() || profile.closedLoopConcurrency > 0 || !profile.tracePath.isEmpty() ||
         profile.scenario == Scenario::SingleStream) {
         m_arrivals->clear();
-        m_summary = !error.isEmpty() ? error
-                    : profile.closedLoopConcurrency > 0 || profile.scenario == Scenario::SingleStream
-                        ? tr("Closed loop: each request is sent when one finishes; no schedule.")
-                        : tr("Trace replay: arrival times come from the trace file.");
+        m_summary =
+            !error.isEmpty() ? error
+            : profile.closedLoopConcurrency > 0 || profile.scenario == Scenario::SingleStream
+                ? tr("Closed loop: each request is sent when one finishes; no schedule.")
+                : tr("Trace replay: arrival times come from the trace file.");
         m_chart->setTitle(m_summary);
         return;
     }
@@ -72,7 +76,8 @@ void SchedulePreview::setProfile(const LoadProfile &profile)
     if (profile.unlimitedRate() && profile.rampUpStrategy == RampUpStrategy::None)
         m_summary = tr("All %1 requests are due at once (unlimited rate).").arg(total);
     else if (n < total)
-        m_summary = tr("First %1 of %2 requests due over %3 s").arg(n).arg(total).arg(span, 0, 'f', 1);
+        m_summary =
+            tr("First %1 of %2 requests due over %3 s").arg(n).arg(total).arg(span, 0, 'f', 1);
     else
         m_summary = tr("%1 requests due over %2 s").arg(n).arg(span, 0, 'f', 1);
     m_chart->setTitle(m_summary);
