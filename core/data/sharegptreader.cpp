@@ -141,17 +141,9 @@ bool ShareGptReader::readItem(qint32 index,
         ++m_pos;
     } else {
         for (;;) {
-            skipWs();
-            if (atEnd() || m_data[m_pos] != '"')
-                return unexpected(m_pos, u"a string key"_s);
             SourceSpan key;
-            if (!scanString(&key))
+            if (!readKey(&key))
                 return false;
-            skipWs();
-            if (atEnd() || m_data[m_pos] != ':')
-                return unexpected(m_pos, u"':' after a key"_s);
-            ++m_pos;
-            skipWs();
             if (keyIs(key, "conversations")) {
                 sawConversations = true;
                 conv = ShareGptConversation{};
@@ -252,17 +244,9 @@ bool ShareGptReader::readTurn(qint32 index, qint32 turn, SourceSpan *from, Sourc
         ++m_pos;
     } else {
         for (;;) {
-            skipWs();
-            if (atEnd() || m_data[m_pos] != '"')
-                return unexpected(m_pos, u"a string key"_s);
             SourceSpan key;
-            if (!scanString(&key))
+            if (!readKey(&key))
                 return false;
-            skipWs();
-            if (atEnd() || m_data[m_pos] != ':')
-                return unexpected(m_pos, u"':' after a key"_s);
-            ++m_pos;
-            skipWs();
             const bool isFrom = keyIs(key, "from");
             const bool isValue = !isFrom && keyIs(key, "value");
             if (isFrom || isValue) {
@@ -349,6 +333,21 @@ bool ShareGptReader::scanString(SourceSpan *span)
     return syntaxError(open, u"unterminated string"_s);
 }
 
+bool ShareGptReader::readKey(SourceSpan *key)
+{
+    skipWs();
+    if (atEnd() || m_data[m_pos] != '"')
+        return unexpected(m_pos, u"a string key"_s);
+    if (!scanString(key))
+        return false;
+    skipWs();
+    if (atEnd() || m_data[m_pos] != ':')
+        return unexpected(m_pos, u"':' after a key"_s);
+    ++m_pos;
+    skipWs();
+    return true;
+}
+
 bool ShareGptReader::skipValue(int depth)
 {
     if (depth > kMaxDepth)
@@ -377,16 +376,8 @@ bool ShareGptReader::skipValue(int depth)
         }
         for (;;) {
             skipWs();
-            if (c == '{') {
-                if (atEnd() || m_data[m_pos] != '"')
-                    return unexpected(m_pos, u"a string key"_s);
-                if (!scanString(nullptr))
-                    return false;
-                skipWs();
-                if (atEnd() || m_data[m_pos] != ':')
-                    return unexpected(m_pos, u"':' after a key"_s);
-                ++m_pos;
-            }
+            if (c == '{' && !readKey(nullptr))
+                return false;
             if (!skipValue(depth + 1))
                 return false;
             skipWs();

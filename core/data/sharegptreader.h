@@ -49,6 +49,8 @@ private:
     bool readConversations(qint32 index, ShareGptConversation *conv);
     bool readTurn(qint32 index, qint32 turn, SourceSpan *from, SourceSpan *value);
     bool scanString(SourceSpan *span);
+    // An object member's `"key":` (whitespace around it skipped); key may be null to skip it.
+    bool readKey(SourceSpan *key);
     bool skipValue(int depth);
     bool skipLiteral(const char *word);
     bool skipNumber();
