@@ -137,4 +137,16 @@ QString Args::helpText() const
     return out;
 }
 
+bool parseHeaderArg(const QString &text, QPair<QString, QString> *out)
+{
+    int sep = text.indexOf(u':');
+    const int eq = text.indexOf(u'=');
+    if (sep < 0 || (eq >= 0 && eq < sep))
+        sep = eq;
+    if (sep <= 0)
+        return false;
+    *out = {text.left(sep).trimmed(), text.mid(sep + 1).trimmed()};
+    return true;
+}
+
 } // namespace sb::cli

@@ -43,4 +43,8 @@ private:
     QStringList m_positional;
 };
 
+// A --header value, NAME:VALUE or NAME=VALUE, split at the first separator (a value may contain
+// either character).
+bool parseHeaderArg(const QString &text, QPair<QString, QString> *out);
+
 } // namespace sb::cli

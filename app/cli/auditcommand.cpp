@@ -75,18 +75,6 @@ QList<OptionSpec> auditSpecs()
     };
 }
 
-bool parseHeader(const QString &text, QPair<QString, QString> *out)
-{
-    int sep = text.indexOf(u':');
-    const int eq = text.indexOf(u'=');
-    if (sep < 0 || (eq >= 0 && eq < sep))
-        sep = eq;
-    if (sep <= 0)
-        return false;
-    *out = {text.left(sep).trimmed(), text.mid(sep + 1).trimmed()};
-    return true;
-}
-
 // Runs one pass to its end. Returns false only when the run could not start or was interrupted.
 bool runPass(const RunPlan &plan, const QList<PromptItem> &items, const QByteArray &apiKey,
              QList<RequestRecord> *records, QString *error)
@@ -172,7 +160,7 @@ int auditCacheCommand(const QStringList &argv)
     sut.model = a.value(u"model"_s);
     for (const QString &h : a.values(u"header"_s)) {
         QPair<QString, QString> kv;
-        if (!parseHeader(h, &kv))
+        if (!parseHeaderArg(h, &kv))
             return fail(u"--header expects NAME:VALUE or NAME=VALUE, got '%1'"_s.arg(h), 2);
         sut.extraHeaders.append(kv);
     }

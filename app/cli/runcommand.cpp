@@ -1,3 +1,4 @@
+#include "args.h"
 #include "commands.h"
 #include "endpointcheck.h"
 #include "runoptions.h"
@@ -87,10 +88,14 @@ QString reproduceCommand(const QStringList &argv)
     QStringList words = {u"servebench-cli"_s, u"run"_s};
     for (int i = 0; i < argv.size(); ++i) {
         QString w = argv.at(i);
-        if (i > 0 && argv.at(i - 1) == "--header"_L1) {
-            const int sep = std::max(w.indexOf(u':'), w.indexOf(u'='));
-            if (sep > 0 && looksLikeSecretKey(w.left(sep)))
-                w = w.left(sep + 1) + u"<redacted>"_s;
+        // The header's own parser decides where the name ends, so a value holding ':' or '='
+        // is never half shown; both `--header V` and `--header=V` are covered.
+        const bool inlineHeader = w.startsWith("--header="_L1);
+        if (inlineHeader || (i > 0 && argv.at(i - 1) == "--header"_L1)) {
+            const QString prefix = inlineHeader ? u"--header="_s : QString();
+            QPair<QString, QString> kv;
+            if (parseHeaderArg(w.mid(prefix.size()), &kv) && looksLikeSecretKey(kv.first))
+                w = prefix + kv.first + u":<redacted>"_s;
         }
         if (w.contains(QRegularExpression(u"[^A-Za-z0-9_./:=,@%+-]"_s)))
             w = u'\'' + w.replace(u"'"_s, u"'\\''"_s) + u'\'';

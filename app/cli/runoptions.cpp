@@ -139,18 +139,6 @@ QList<OptionSpec> runSpecs()
     };
 }
 
-bool parseHeader(const QString &text, QPair<QString, QString> *out)
-{
-    int sep = text.indexOf(u':');
-    const int eq = text.indexOf(u'=');
-    if (sep < 0 || (eq >= 0 && eq < sep))
-        sep = eq;
-    if (sep <= 0)
-        return false;
-    *out = {text.left(sep).trimmed(), text.mid(sep + 1).trimmed()};
-    return true;
-}
-
 } // namespace
 
 bool parseRunOptions(const QStringList &argv, RunPlan *plan, RunCliOptions *opts, QString *error)
@@ -209,7 +197,7 @@ bool parseRunOptions(const QStringList &argv, RunPlan *plan, RunCliOptions *opts
     sut.name = a.value(u"sut-name"_s);
     for (const QString &h : a.values(u"header"_s)) {
         QPair<QString, QString> kv;
-        if (!parseHeader(h, &kv)) {
+        if (!parseHeaderArg(h, &kv)) {
             *error = u"--header expects NAME:VALUE or NAME=VALUE, got '%1'"_s.arg(h);
             return false;
         }

@@ -184,7 +184,9 @@ private slots:
         const Result r = runCli(QStringList{u"run"_s, u"--project"_s, project, u"--save-result"_s,
                                             u"--result-dir"_s, m_dir.path(), u"--result-filename"_s,
                                             u"secret.json"_s, u"--header"_s,
-                                            u"Authorization: Bearer sk-header-secret"_s} +
+                                            u"Authorization: Bearer sk-header-secret"_s,
+                                            // '=' inside the value, and the inline form
+                                            u"--header=X-Api-Key:keypart=tail-secret"_s} +
                                     kShort,
                                 120000, env);
         QVERIFY2(r.code == 0, qPrintable(r.err));
@@ -195,6 +197,8 @@ private slots:
             const QByteArray bytes = f.readAll();
             QVERIFY2(!bytes.contains("DO-NOT-LEAK"), qPrintable(file));
             QVERIFY2(!bytes.contains("sk-header-secret"), qPrintable(file));
+            QVERIFY2(!bytes.contains("keypart") && !bytes.contains("tail-secret"),
+                     qPrintable(file));
         }
     }
 
