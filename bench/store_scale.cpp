@@ -1,11 +1,13 @@
 // Writes one large run through RunWriter into a fresh project file and reads it back:
 //   store_scale [requests=1000000] [chunks-per-request=100] [--keep <file>]
+//   store_scale --read <file>   (reads run 1 of a kept file: the read half alone)
 // Prints write throughput, file size per request and per chunk, and the time to open the file
 // and load every request. The producer holds back when the writer's queue passes 50,000
 // records, as a live run's memory would have to.
 
 #include "common/clock.h"
 #include "metrics/requestrecord.h"
+#include "metrics/summary.h"
 #include "store/projectstore.h"
 #include "store/runwriter.h"
 
@@ -63,12 +65,55 @@ void print(const char *label, const QString &value)
     std::fflush(stdout);
 }
 
+// Opens the file, streams every request of the run, then loads them into a list and
+// summarizes them: what `show` does.
+int readBack(const QString &path, qint64 runId, qint64 expectRequests, qint64 expectChunks)
+{
+    QElapsedTimer timer, total;
+    timer.start();
+    total.start();
+    ProjectStore store;
+    if (!store.open(path)) {
+        std::fprintf(stderr, "%s\n", qPrintable(store.lastError()));
+        return 1;
+    }
+    print("Open time (ms):", QString::number(timer.nsecsElapsed() / 1e6, 'f', 1));
+    timer.restart();
+    qint64 visited = 0, visitedChunks = 0;
+    store.visitRequests(runId, [&](const RequestRecord &r) {
+        ++visited;
+        visitedChunks += r.chunkTimes.size();
+        return true;
+    });
+    print("Stream all requests (s):", QString::number(timer.nsecsElapsed() / 1e9, 'f', 2));
+    total.restart();
+    timer.restart();
+    const QList<RequestRecord> all = store.loadRequests(runId);
+    const double loadS = timer.nsecsElapsed() / 1e9;
+    print("Load all requests into a list (s):", QString::number(loadS, 'f', 2));
+    print("Load throughput (req/s):", QString::number(all.size() / loadS, 'f', 0));
+    timer.restart();
+    const RunSummary summary = summarize(all);
+    print("Summarize (s):", QString::number(timer.nsecsElapsed() / 1e9, 'f', 2));
+    print("Load + summarize (s):", QString::number(total.nsecsElapsed() / 1e9, 'f', 2));
+    print("Completed requests:", QString::number(summary.completed));
+    if (expectRequests >= 0 && (all.size() != expectRequests || visited != expectRequests ||
+                                visitedChunks != expectChunks)) {
+        std::fprintf(stderr, "read back %lld / %lld records, expected %lld\n", qint64(all.size()),
+                     visited, expectRequests);
+        return 1;
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     QStringList args = app.arguments().mid(1);
+    if (const qsizetype k = args.indexOf(u"--read"_s); k >= 0 && k + 1 < args.size())
+        return readBack(args[k + 1], 1, -1, -1);
     QString keep;
     if (const qsizetype k = args.indexOf(u"--keep"_s); k >= 0 && k + 1 < args.size()) {
         keep = args[k + 1];
@@ -148,30 +193,5 @@ int main(int argc, char **argv)
     print("Blob bytes per chunk:",
           QString::number(double(blobBytes) / qMax<qint64>(1, totalChunks), 'f', 2));
 
-    timer.restart();
-    ProjectStore store;
-    if (!store.open(path)) {
-        std::fprintf(stderr, "%s\n", qPrintable(store.lastError()));
-        return 1;
-    }
-    print("Open time (ms):", QString::number(timer.nsecsElapsed() / 1e6, 'f', 1));
-    timer.restart();
-    qint64 visited = 0, visitedChunks = 0;
-    store.visitRequests(runId, [&](const RequestRecord &r) {
-        ++visited;
-        visitedChunks += r.chunkTimes.size();
-        return true;
-    });
-    print("Stream all requests (s):", QString::number(timer.nsecsElapsed() / 1e9, 'f', 2));
-    timer.restart();
-    const QList<RequestRecord> all = store.loadRequests(runId);
-    const double loadS = timer.nsecsElapsed() / 1e9;
-    print("Load all requests into a list (s):", QString::number(loadS, 'f', 2));
-    print("Load throughput (req/s):", QString::number(all.size() / loadS, 'f', 0));
-    if (all.size() != requests || visited != requests || visitedChunks != totalChunks) {
-        std::fprintf(stderr, "read back %lld / %lld records, expected %lld\n", qint64(all.size()),
-                     visited, requests);
-        return 1;
-    }
-    return 0;
+    return readBack(path, runId, requests, totalChunks);
 }

@@ -34,7 +34,7 @@ const char *errorClassName(ErrorClass c)
     return "transport";
 }
 
-ErrorClass errorClassFromName(const QString &name)
+ErrorClass errorClassFromName(QAnyStringView name)
 {
     for (const auto &e : kErrorNames)
         if (name == QLatin1StringView(e.name))
@@ -65,7 +65,7 @@ const char *tokenSourceName(TokenSource s)
     return "unknown";
 }
 
-TokenSource tokenSourceFromName(const QString &name)
+TokenSource tokenSourceFromName(QAnyStringView name)
 {
     for (auto s : {TokenSource::ServerUsage, TokenSource::ChunkCount, TokenSource::Dataset})
         if (name == QLatin1StringView(tokenSourceName(s)))

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QAnyStringView>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -26,7 +27,7 @@ enum class ErrorClass : quint8 {
 };
 
 const char *errorClassName(ErrorClass c);
-ErrorClass errorClassFromName(const QString &name);
+ErrorClass errorClassFromName(QAnyStringView name);
 QList<ErrorClass> allErrorClasses();
 
 // Where a token count came from; recorded per request because local counts are approximate.
@@ -37,7 +38,7 @@ enum class TokenSource : quint8 {
     Dataset,     // the dataset's own length (input side, when the server gave no usage)
 };
 const char *tokenSourceName(TokenSource s);
-TokenSource tokenSourceFromName(const QString &name);
+TokenSource tokenSourceFromName(QAnyStringView name);
 
 // One request as the client saw it. Times are CLOCK_MONOTONIC nanoseconds; 0 means "did not
 // happen". Definitions of the metrics derived from these fields live in metrics/definitions.h.

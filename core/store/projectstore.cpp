@@ -7,12 +7,15 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QSqlDatabase>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSysInfo>
 #include <QVariant>
 #include <cerrno>
+#include <memory>
 #include <signal.h>
+#include <sqlite3.h>
 
 using namespace Qt::StringLiterals;
 
@@ -567,23 +570,37 @@ bool ProjectStore::deleteRun(qint64 runId)
 bool ProjectStore::visitRequests(qint64 runId,
                                  const std::function<bool(const RequestRecord &)> &visit) const
 {
-    QSqlQuery q(db());
-    q.setForwardOnly(true); // no client-side row cache: a million rows stream through
-    q.prepare(u"SELECT %1 FROM requests WHERE run_id = ? ORDER BY idx"_s.arg(
-        RequestRows::selectColumns()));
-    q.addBindValue(runId);
-    if (!q.exec())
-        return fail(ProjectFile::describe(q.lastError()));
+    // Rows are read through SQLite's own statement on the Qt connection's handle (the same
+    // connection, so the same snapshot and locks): Qt's driver would build a QVariant per
+    // column per row, which is most of the cost of reading a million requests.
+    const QVariant handle = db().driver() ? db().driver()->handle() : QVariant();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        return fail(u"the project file's connection is not SQLite"_s);
+    sqlite3 *h = *static_cast<sqlite3 *const *>(handle.constData());
+    auto sqliteError = [h] {
+        const int code = sqlite3_extended_errcode(h);
+        return ProjectFile::describe(QSqlError(QString(), QString::fromUtf8(sqlite3_errmsg(h)),
+                                               QSqlError::StatementError, QString::number(code)));
+    };
+    const QByteArray sql =
+        u"SELECT %1 FROM requests WHERE run_id = ? ORDER BY idx"_s.arg(RequestRows::selectColumns())
+            .toUtf8();
+    sqlite3_stmt *raw = nullptr;
+    if (sqlite3_prepare_v2(h, sql.constData(), int(sql.size()), &raw, nullptr) != SQLITE_OK)
+        return fail(sqliteError());
+    const std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> st(raw, sqlite3_finalize);
+    sqlite3_bind_int64(raw, 1, runId);
     RequestRecord r;
     QString error;
-    while (q.next()) {
-        if (!RequestRows::read(q, &r, &error))
+    int rc = SQLITE_ROW;
+    while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
+        if (!RequestRows::read(raw, &r, &error))
             return fail(u"run %1: %2"_s.arg(runId).arg(error));
         if (!visit(r))
-            break;
+            return true;
     }
-    if (q.lastError().isValid())
-        return fail(ProjectFile::describe(q.lastError()));
+    if (rc != SQLITE_DONE)
+        return fail(sqliteError());
     return true;
 }
 

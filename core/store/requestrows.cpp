@@ -5,6 +5,7 @@
 
 #include <QSqlQuery>
 #include <QVariant>
+#include <sqlite3.h>
 
 using namespace Qt::StringLiterals;
 
@@ -74,22 +75,38 @@ QString RequestRows::selectColumns()
     return QString::fromLatin1(kColumns);
 }
 
-bool RequestRows::read(const QSqlQuery &q, RequestRecord *r, QString *error)
+namespace {
+QString textColumn(sqlite3_stmt *st, int i)
+{
+    const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(st, i));
+    return text ? QString::fromUtf8(text, sqlite3_column_bytes(st, i)) : QString();
+}
+QLatin1StringView nameColumn(sqlite3_stmt *st, int i)
+{
+    const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(st, i));
+    return text ? QLatin1StringView(text, sqlite3_column_bytes(st, i)) : QLatin1StringView();
+}
+} // namespace
+
+bool RequestRows::read(sqlite3_stmt *st, RequestRecord *r, QString *error)
 {
     int i = 0;
-    r->index = q.value(i++).toLongLong();
-    r->datasetItem = q.value(i++).toInt();
-    r->warmup = q.value(i++).toInt() != 0;
-    r->requestId = q.value(i++).toString();
-    r->tSched = q.value(i++).toLongLong();
-    r->tQueued = q.value(i++).toLongLong();
-    r->tDispatch = q.value(i++).toLongLong();
-    r->tSend = q.value(i++).toLongLong();
-    r->tFirst = q.value(i++).toLongLong();
-    r->tLast = q.value(i++).toLongLong();
-    r->tEnd = q.value(i++).toLongLong();
-    const qint64 chunkCount = q.value(i++).toLongLong();
-    const QByteArray blob = q.value(i++).toByteArray();
+    r->index = sqlite3_column_int64(st, i++);
+    r->datasetItem = sqlite3_column_int(st, i++);
+    r->warmup = sqlite3_column_int(st, i++) != 0;
+    r->requestId = textColumn(st, i++);
+    r->tSched = sqlite3_column_int64(st, i++);
+    r->tQueued = sqlite3_column_int64(st, i++);
+    r->tDispatch = sqlite3_column_int64(st, i++);
+    r->tSend = sqlite3_column_int64(st, i++);
+    r->tFirst = sqlite3_column_int64(st, i++);
+    r->tLast = sqlite3_column_int64(st, i++);
+    r->tEnd = sqlite3_column_int64(st, i++);
+    const qint64 chunkCount = sqlite3_column_int64(st, i++);
+    // The blob pointer stays valid until the next step; decoding copies out of it.
+    const auto *blobData = static_cast<const char *>(sqlite3_column_blob(st, i));
+    const QByteArray blob = QByteArray::fromRawData(blobData, sqlite3_column_bytes(st, i));
+    ++i;
     QString why;
     if (!decodeChunks(blob, chunkBase(*r), &r->chunkTimes, &r->chunkTokens, &why) ||
         r->chunkTimes.size() != chunkCount) {
@@ -98,18 +115,18 @@ bool RequestRows::read(const QSqlQuery &q, RequestRecord *r, QString *error)
                 why.isEmpty() ? u"chunk count does not match its blob"_s : why);
         return false;
     }
-    r->inputTokens = q.value(i++).toInt();
-    r->outputTokens = q.value(i++).toInt();
-    r->cachedTokens = q.value(i++).toInt();
-    r->inputSource = tokenSourceFromName(q.value(i++).toString());
-    r->outputSource = tokenSourceFromName(q.value(i++).toString());
-    r->expectedInputTokens = q.value(i++).toInt();
-    r->expectedOutputTokens = q.value(i++).toInt();
-    r->httpStatus = q.value(i++).toInt();
-    r->finishReason = q.value(i++).toString();
-    r->error = errorClassFromName(q.value(i++).toString());
-    r->errorMessage = q.value(i++).toString();
-    r->outputChars = q.value(i++).toLongLong();
+    r->inputTokens = sqlite3_column_int(st, i++);
+    r->outputTokens = sqlite3_column_int(st, i++);
+    r->cachedTokens = sqlite3_column_int(st, i++);
+    r->inputSource = tokenSourceFromName(nameColumn(st, i++));
+    r->outputSource = tokenSourceFromName(nameColumn(st, i++));
+    r->expectedInputTokens = sqlite3_column_int(st, i++);
+    r->expectedOutputTokens = sqlite3_column_int(st, i++);
+    r->httpStatus = sqlite3_column_int(st, i++);
+    r->finishReason = textColumn(st, i++);
+    r->error = errorClassFromName(nameColumn(st, i++));
+    r->errorMessage = textColumn(st, i++);
+    r->outputChars = sqlite3_column_int64(st, i++);
     return true;
 }
 

@@ -3,6 +3,7 @@
 #include <QString>
 
 class QSqlQuery;
+struct sqlite3_stmt;
 
 namespace sb {
 
@@ -17,7 +18,10 @@ public:
     static void bind(QSqlQuery &q, qint64 runId, const RequestRecord &r);
 
     static QString selectColumns(); // the columns read() expects, in order
-    static bool read(const QSqlQuery &q, RequestRecord *r, QString *error);
+    // Reads the current row of a statement selecting selectColumns(). Straight from SQLite's
+    // column accessors: a million rows of QVariants cost seconds that a project's summary
+    // should not (issue 6's scale goal).
+    static bool read(sqlite3_stmt *st, RequestRecord *r, QString *error);
 };
 
 } // namespace sb

@@ -237,6 +237,26 @@ private slots:
         }
         QVERIFY(rejected > 0);
     }
+
+    // Decoded all-ones token lists share storage between records (a large load's memory); a
+    // change to one record's list must never show in another's.
+    void sharedOnesAreCopyOnWrite()
+    {
+        const QList<qint64> times = {1000, 2000, 3500, 4000};
+        const QByteArray blob = encodeChunks(times, {1, 1, 1, 1}, 0);
+        QList<qint64> t1, t2, t3;
+        QList<qint32> k1, k2, k3;
+        QVERIFY(decodeChunks(blob, 0, &t1, &k1));
+        QVERIFY(decodeChunks(blob, 0, &t2, &k2));
+        QCOMPARE(k1, QList<qint32>({1, 1, 1, 1}));
+        k1[2] = 7;
+        k1.append(9);
+        QCOMPARE(k2, QList<qint32>({1, 1, 1, 1}));
+        QVERIFY(decodeChunks(blob, 0, &t3, &k3));
+        QCOMPARE(k3, QList<qint32>({1, 1, 1, 1}));
+        QCOMPARE(k1, QList<qint32>({1, 1, 7, 1, 9}));
+        QCOMPARE(t3, times);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestChunkCodec)
