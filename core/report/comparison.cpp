@@ -38,27 +38,6 @@ QString statLabel(const QString &stat)
     return stat.toUpper(); // "P99"
 }
 
-std::optional<double> latencyValue(const ReportRun &r, const QString &metric, const QString &stat,
-                                   QString *note)
-{
-    const MetricStats *st = r.summary.stats(metric);
-    if (!st || st->isEmpty()) {
-        *note = r.summary.completed == 0 ? u"no successful request"_s : u"no sample"_s;
-        return std::nullopt;
-    }
-    if (stat == "mean"_L1)
-        return st->mean;
-    if (stat == "median"_L1)
-        return st->median;
-    const double p = stat.mid(1).toDouble();
-    const double v = st->percentile(p);
-    if (std::isnan(v)) {
-        *note = u"p%1 not computed for this run"_s.arg(percentileWord(p));
-        return std::nullopt;
-    }
-    return v;
-}
-
 bool validStat(const QString &stat)
 {
     static const QRegularExpression p(u"^p(\\d+(\\.\\d+)?)$"_s);
@@ -88,6 +67,29 @@ QJsonValue opt(const std::optional<double> &v)
 }
 
 } // namespace
+
+std::optional<double> latencyStatistic(const ReportRun &r, const QString &metric,
+                                       const QString &stat, QString *note)
+{
+    const MetricStats *st = r.summary.stats(metric);
+    if (!st || st->isEmpty()) {
+        if (note)
+            *note = r.summary.completed == 0 ? u"no successful request"_s : u"no sample"_s;
+        return std::nullopt;
+    }
+    if (stat == "mean"_L1)
+        return st->mean;
+    if (stat == "median"_L1)
+        return st->median;
+    const double p = stat.mid(1).toDouble();
+    const double v = st->percentile(p);
+    if (std::isnan(v)) {
+        if (note)
+            *note = u"p%1 not computed for this run"_s.arg(percentileWord(p));
+        return std::nullopt;
+    }
+    return v;
+}
 
 bool RankBy::parse(const QString &text, RankBy *out, QString *error)
 {
@@ -188,7 +190,7 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
             row.unit = u"ms"_s;
             row.group = latencyLabel(metric);
             addRow(row, [&](const ReportRun &r, int, QString *note) {
-                return latencyValue(r, metric, stat, note);
+                return latencyStatistic(r, metric, stat, note);
             });
         }
     }

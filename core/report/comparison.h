@@ -82,6 +82,12 @@ struct Comparison
 Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &costs,
                            const ComparisonOptions &options = {});
 
+// One latency statistic of a run in ms ("ttft", "p99"; "mean", "median", "p<N>"), as the
+// comparison's rows and the latency-versus-throughput curves read it; empty with *note (optional)
+// saying why when the run has no such sample or statistic.
+std::optional<double> latencyStatistic(const ReportRun &run, const QString &metric,
+                                       const QString &stat, QString *note = nullptr);
+
 // Formats a value with its row's decimals; "n/a" when missing.
 QString formatCell(const ComparisonRow &row, const ComparisonCell &cell);
 

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace sb {
+
+struct ReportRun;
+
+// Which achieved throughput the curves put on the x axis.
+enum class CurveThroughput { Output, Request };
+
+struct LatencyCurvePoint
+{
+    qint64 runId = 0;
+    QString runLabel;
+    double throughput = 0; // achieved: output tok/s or req/s, from the run's summary
+    double latency = 0;    // ms
+};
+
+struct LatencyCurve
+{
+    QString sut;
+    QList<LatencyCurvePoint> points; // ascending throughput
+};
+
+struct LatencyCurveOptions
+{
+    QString metric = QStringLiteral("ttft"); // ttft | tpot | itl | e2el
+    QString stat = QStringLiteral("p99");    // mean | median | p<N>
+    CurveThroughput throughput = CurveThroughput::Output;
+};
+
+struct LatencyCurves
+{
+    LatencyCurveOptions options;
+    QList<LatencyCurve> curves; // one per SUT name, in the order the SUTs first appear
+    QStringList notes;          // every run left out, and why
+};
+
+// Latency versus achieved throughput, one curve per SUT: what a rate sweep shows about where a
+// platform saturates. Every point is a run's own summary (recomputed from its raw records), so a
+// run that cannot give one on the same footing — imported without per-request results, no
+// successful request, no such statistic — is left out with a note rather than drawn at zero.
+// A run listed twice counts once.
+LatencyCurves latencyThroughputCurves(const QList<ReportRun> &runs,
+                                      const LatencyCurveOptions &options = {});
+
+} // namespace sb
