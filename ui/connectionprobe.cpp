@@ -22,9 +22,10 @@ namespace {
 constexpr int kProbeTokens = 32;
 
 QNetworkRequest makeRequest(const QUrl &url, const QList<QPair<QByteArray, QByteArray>> &headers,
-                            int timeoutMs)
+                            int timeoutMs, const TransportOptions &options)
 {
     QNetworkRequest req(url);
+    applyTransportOptions(&req, options);
     for (const auto &[name, value] : headers)
         req.setRawHeader(name, value);
     req.setTransferTimeout(timeoutMs);
@@ -81,11 +82,20 @@ void ConnectionProbe::start(const SutConfig &sut, const QByteArray &apiKey, int 
         QTimer::singleShot(0, this, &ConnectionProbe::finish);
         return;
     }
+    // The same CA file and proxy as a run of this SUT will use.
+    QString optionsError;
+    if (!resolveTransportOptions(sut, QProcessEnvironment::systemEnvironment(), &m_options,
+                                 &optionsError)) {
+        m_result.modelsError = optionsError;
+        QTimer::singleShot(0, this, &ConnectionProbe::finish);
+        return;
+    }
+    applyTransportOptions(m_nam, m_options);
     emit progress(tr("Listing models at %1 …").arg(url.toDisplayString()));
     auto headers = buildRequestHeaders(sut, apiKey, {});
     headers.removeIf(
         [](const auto &h) { return h.first.compare("Accept", Qt::CaseInsensitive) == 0; });
-    m_reply = m_nam->get(makeRequest(url, headers, timeoutMs));
+    m_reply = m_nam->get(makeRequest(url, headers, timeoutMs, m_options));
     connect(m_reply, &QNetworkReply::finished, this, &ConnectionProbe::onModelsFinished);
 }
 
@@ -140,8 +150,8 @@ void ConnectionProbe::startStream()
     const QUrl url = endpointUrl(sut);
     emit progress(tr("Sending one streamed request to %1 …").arg(url.toDisplayString()));
     m_sendNs = monotonicNs();
-    m_reply = m_nam->post(makeRequest(url, buildRequestHeaders(sut, m_key, requestId), m_timeoutMs),
-                          body);
+    m_reply = m_nam->post(
+        makeRequest(url, buildRequestHeaders(sut, m_key, requestId), m_timeoutMs, m_options), body);
     connect(m_reply, &QNetworkReply::readyRead, this, &ConnectionProbe::onStreamData);
     connect(m_reply, &QNetworkReply::finished, this, &ConnectionProbe::onStreamFinished);
 }

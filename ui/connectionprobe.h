@@ -1,5 +1,6 @@
 #pragma once
 
+#include "client/transport.h"
 #include "config/runplan.h"
 
 #include <QList>
@@ -72,6 +73,7 @@ private:
     QPointer<QNetworkReply> m_reply;
     SseParser *m_parser;
     SutConfig m_sut;
+    TransportOptions m_options;
     QByteArray m_key;
     int m_timeoutMs = 20000;
     bool m_running = false;

@@ -1,5 +1,7 @@
 #include "endpointcheck.h"
 
+#include "client/transport.h"
+
 #include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -18,8 +20,18 @@ EndpointCheck checkEndpoint(const SutConfig &sut, const QByteArray &apiKey, int 
     QString base = sut.baseUrl;
     if (base.endsWith("/v1"_L1))
         base.chop(3);
+    TransportOptions options;
+    if (!resolveTransportOptions(sut, QProcessEnvironment::systemEnvironment(), &options,
+                                 &c.error)) {
+        c.settingsError = true;
+        return c;
+    }
     QNetworkAccessManager nam;
-    QNetworkRequest req(QUrl(base + u"/v1/models"_s));
+    applyTransportOptions(&nam, options);
+    const QUrl url(base + u"/v1/models"_s);
+    c.route = options.proxy.describe(url);
+    QNetworkRequest req(url);
+    applyTransportOptions(&req, options);
     req.setTransferTimeout(timeoutMs);
     if (!apiKey.isEmpty())
         req.setRawHeader("Authorization", "Bearer " + apiKey);
@@ -50,10 +62,12 @@ EndpointCheck checkEndpoint(const SutConfig &sut, const QByteArray &apiKey, int 
 namespace sb::cli {
 
 namespace {
-int tokenizeCount(QNetworkAccessManager &nam, const QUrl &url, const SutConfig &sut,
-                  const QByteArray &apiKey, const QString &prompt, int timeoutMs, int *status)
+int tokenizeCount(QNetworkAccessManager &nam, const TransportOptions &options, const QUrl &url,
+                  const SutConfig &sut, const QByteArray &apiKey, const QString &prompt,
+                  int timeoutMs, int *status)
 {
     QNetworkRequest req(url);
+    applyTransportOptions(&req, options);
     req.setTransferTimeout(timeoutMs);
     req.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
     if (!apiKey.isEmpty())
@@ -81,18 +95,22 @@ double measureTokensPerWord(const SutConfig &sut, const QByteArray &apiKey, int 
     if (base.endsWith("/v1"_L1))
         base.chop(3);
     const QUrl url(base + u"/tokenize"_s);
+    TransportOptions options;
+    if (!resolveTransportOptions(sut, QProcessEnvironment::systemEnvironment(), &options, note))
+        return 0;
     QNetworkAccessManager nam;
+    applyTransportOptions(&nam, options);
     constexpr int kShort = 100, kLong = 400;
     int status = 0;
-    const int a =
-        tokenizeCount(nam, url, sut, apiKey, syntheticPrompt(kShort, 1), timeoutMs, &status);
+    const int a = tokenizeCount(nam, options, url, sut, apiKey, syntheticPrompt(kShort, 1),
+                                timeoutMs, &status);
     if (a < 0) {
         *note = u"the server offers no POST /tokenize (HTTP %1): synthetic prompt lengths are "
                 "approximate (one token per word)"_s.arg(status);
         return 0;
     }
-    const int b =
-        tokenizeCount(nam, url, sut, apiKey, syntheticPrompt(kLong, 1), timeoutMs, &status);
+    const int b = tokenizeCount(nam, options, url, sut, apiKey, syntheticPrompt(kLong, 1),
+                                timeoutMs, &status);
     if (b <= a) {
         *note = u"POST /tokenize gave inconsistent counts (%1, %2): not calibrated"_s.arg(a).arg(b);
         return 0;

@@ -12,6 +12,8 @@ struct EndpointCheck
     int httpStatus = 0;
     QStringList models; // ids from GET /v1/models
     QString error;
+    bool settingsError = false; // error is about the SUT's CA file or proxy, not the network
+    QString route;              // "direct" or the proxy it went through (no credentials)
 };
 
 // Blocks (with its own event loop) for at most timeoutMs: the CLI has nothing else to do yet.

@@ -126,7 +126,13 @@ bool executeRun(Session &s, RunPlan plan, qint64 sweepId, int sweepPosition, Run
     if (!s.traceSchedule.isEmpty())
         controller.setScheduleOverride(s.traceSchedule);
 
+    // Resolved here as start() will, so the stored snapshot says how the SUT was reached.
+    TransportOptions route;
+    if (!resolveTransportOptions(plan.sut, QProcessEnvironment::systemEnvironment(), &route, error))
+        return false;
+
     QJsonObject snapshot = plan.toJson();
+    snapshot[u"connection"_s] = connectionRoute(plan.sut, route);
     snapshot[u"dataset_info"_s] = s.dataset.info.toJson();
     snapshot[u"command"_s] = s.command;
     snapshot[u"tool_version"_s] = QString::fromLatin1(toolVersion());
@@ -313,8 +319,14 @@ int runCommand(const QStringList &argv)
 
     session.apiKey = qgetenv("OPENAI_API_KEY");
     const EndpointCheck check = checkEndpoint(plan.sut, session.apiKey, 10000);
-    if (!check.reachable)
-        return fail(u"cannot reach %1 (--base-url): %2"_s.arg(plan.sut.baseUrl, check.error));
+    if (check.settingsError)
+        return fail(check.error);
+    if (!check.reachable) {
+        const QString via =
+            check.route.startsWith("direct"_L1) ? QString() : u" through proxy "_s + check.route;
+        return fail(
+            u"cannot reach %1 (--base-url)%2: %3"_s.arg(plan.sut.baseUrl, via, check.error));
+    }
     if (plan.sut.model.isEmpty()) {
         if (check.models.isEmpty())
             return fail(u"--model is required: %1/v1/models lists no model (%2)"_s.arg(

@@ -5,6 +5,7 @@
 
 #include "run/runcontroller.h"
 
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QUrl>
@@ -62,7 +63,16 @@ QList<OptionSpec> runSpecs()
         {u"transport"_s,
          K::Value,
          u"HTTP client: socket (default; epoll, kernel receive times) | qnam (Qt's manager "
-         "pool: use it for proxies)"_s,
+         "pool)"_s,
+         {}},
+        {u"ca-file"_s,
+         K::Value,
+         u"PEM file of CA certificates to trust for an https endpoint, besides the system's"_s,
+         {}},
+        {u"proxy"_s,
+         K::Value,
+         u"HTTP proxy URL, or none; default: http_proxy / https_proxy / no_proxy from the "
+         "environment (proxy passwords only there: they are never stored)"_s,
          {}},
         {u"goodput"_s, K::MultiValue, u"SLOs, e.g. ttft:200 tpot:50 e2el:1000 (ms)"_s, {}},
         {u"percentile-metrics"_s, K::Value, u"comma list of ttft,tpot,itl,e2el"_s, {}},
@@ -202,6 +212,23 @@ bool parseRunOptions(const QStringList &argv, RunPlan *plan, RunCliOptions *opts
             return false;
         }
         sut.extraHeaders.append(kv);
+    }
+    sut.caFile = a.value(u"ca-file"_s);
+    if (!sut.caFile.isEmpty() && !QFileInfo(sut.caFile).isReadable()) {
+        *error = u"--ca-file %1: no such readable file"_s.arg(sut.caFile);
+        return false;
+    }
+    sut.proxy = a.value(u"proxy"_s);
+    if (!sut.proxy.isEmpty()) {
+        // The command line is stored with the run: a password in it would be stored too.
+        const QString p = sut.proxy.trimmed();
+        const QUrl url(p.contains("://"_L1) ? p : u"http://"_s + p);
+        if (!url.password().isEmpty()) {
+            *error = u"--proxy must not hold a password (it would be stored with the run and "
+                     "shown in reports); put the proxy URL with its credentials in the "
+                     "https_proxy / http_proxy environment variable instead"_s;
+            return false;
+        }
     }
     if (qEnvironmentVariableIsSet("OPENAI_API_KEY"))
         sut.apiKeyRef = u"env:OPENAI_API_KEY"_s;

@@ -56,7 +56,11 @@ bool prepareShard(const RunCliOptions &opts, RunPlan *plan, LoadedDataset *datas
     QString base = full.sut.baseUrl;
     if (base.endsWith("/v1"_L1))
         base.chop(3);
-    const ClockOffset offset = measureHttpDateOffset(QUrl(base + u"/v1/models"_s), headers, 2500);
+    TransportOptions route;
+    if (!resolveTransportOptions(full.sut, QProcessEnvironment::systemEnvironment(), &route, error))
+        return false;
+    const ClockOffset offset =
+        measureHttpDateOffset(QUrl(base + u"/v1/models"_s), headers, route, 2500);
     if (offset.measured())
         err << "Clock offset against " << offset.reference << " (HTTP Date, " << offset.method
             << "): " << QString::number(double(offset.offsetNs) / 1e6, 'f', 1) << " ms ± "

@@ -123,7 +123,7 @@ bool parseHttpDate(const QByteArray &text, qint64 *epochSeconds)
 
 ClockOffset measureHttpDateOffset(const QUrl &url,
                                   const QList<QPair<QByteArray, QByteArray>> &headers,
-                                  int timeoutMs, int intervalMs)
+                                  const TransportOptions &options, int timeoutMs, int intervalMs)
 {
     ClockOffset result;
     result.reference = url.toString(QUrl::RemoveUserInfo);
@@ -135,6 +135,7 @@ ClockOffset measureHttpDateOffset(const QUrl &url,
     };
     QList<Probe> probes;
     QNetworkAccessManager nam;
+    applyTransportOptions(&nam, options);
     QEventLoop loop;
     QElapsedTimer elapsed;
     elapsed.start();
@@ -143,6 +144,7 @@ ClockOffset measureHttpDateOffset(const QUrl &url,
 
     std::function<void()> sendProbe = [&] {
         QNetworkRequest req(url);
+        applyTransportOptions(&req, options);
         req.setTransferTimeout(std::max(1, timeoutMs - int(elapsed.elapsed())));
         for (const auto &[k, v] : headers)
             req.setRawHeader(k, v);

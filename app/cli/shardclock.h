@@ -1,5 +1,7 @@
 #pragma once
 
+#include "client/transport.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
@@ -53,9 +55,11 @@ struct ClockOffset
 // one, which bounds the offset to about one probe interval plus a round trip. Blocks for at
 // most timeoutMs (one second edge needs up to ~1 s). A server without a Date header gives
 // source "none" with a note.
+// The probes take the run's route (CA file, proxy) from options.
 ClockOffset measureHttpDateOffset(const QUrl &url,
                                   const QList<QPair<QByteArray, QByteArray>> &headers,
-                                  int timeoutMs, int intervalMs = 5);
+                                  const TransportOptions &options, int timeoutMs,
+                                  int intervalMs = 5);
 
 // Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) into seconds since the epoch; false
 // for anything else.

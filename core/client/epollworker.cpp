@@ -58,7 +58,7 @@ QString errnoText(int e)
 
 struct EpollWorker::Host
 {
-    QByteArray key; // host:port
+    QByteArray key; // host:port, prefixed "proxy " for an HTTP proxy (messages name it so)
     std::vector<sockaddr_storage> addrs;
     std::vector<socklen_t> addrLens;
     QString resolveError;
@@ -312,12 +312,13 @@ void EpollWorker::startExchange(std::unique_ptr<HttpExchange> ex)
 
 EpollWorker::Host *EpollWorker::hostFor(const HttpExchange &ex, QString *error)
 {
-    const QUrl &url = ex.url();
-    if (url.scheme() != "http"_L1) {
-        *error = u"the socket transport's plain worker cannot send to %1"_s.arg(url.scheme());
+    if (ex.url().scheme() != "http"_L1) {
+        *error = u"the socket transport's plain worker cannot send to %1"_s.arg(ex.url().scheme());
         return nullptr;
     }
-    const QByteArray key = hostPortKey(url);
+    const QUrl &url = ex.connectUrl();
+    const QByteArray key =
+        ex.proxy().isEmpty() ? hostPortKey(url) : QByteArray("proxy ") + hostPortKey(url);
     for (auto &h : m_hosts) {
         if (h->key == key) {
             if (!h->resolveError.isEmpty()) {

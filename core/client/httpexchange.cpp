@@ -15,8 +15,11 @@ struct HttpExchange::Sink
 };
 
 HttpExchange::HttpExchange(RequestJob &&job)
-    : m_request(serializeHttpRequest(job.url, job.headers, job.body)), m_url(std::move(job.url)),
-      m_timeoutNs(job.timeoutNs), m_record(std::move(job.record)), m_acc(job.flavour, &m_record)
+    // An https request through a proxy is written as for the origin: the tunnel carries it.
+    : m_request(serializeHttpRequest(job.url, job.headers, job.body,
+                                     job.url.scheme() == "https"_L1 ? QUrl() : job.proxy)),
+      m_url(std::move(job.url)), m_proxy(std::move(job.proxy)), m_timeoutNs(job.timeoutNs),
+      m_record(std::move(job.record)), m_acc(job.flavour, &m_record)
 {}
 
 HttpExchange::Progress HttpExchange::onBytes(const char *data, qsizetype size, qint64 tRecvNs)

@@ -30,6 +30,13 @@ public:
     void releaseRequestBytes() { m_request = QByteArray(); } // an open stream holds no copy
     qint64 timeoutNs() const { return m_timeoutNs; }
     const QUrl &url() const { return m_url; }
+    // The HTTP proxy the request goes through (empty: direct), and where to connect: the proxy
+    // for a proxied plain-http request, the origin otherwise (https tunnels keep the origin).
+    const QUrl &proxy() const { return m_proxy; }
+    const QUrl &connectUrl() const
+    {
+        return m_proxy.isEmpty() || m_url.scheme() == QLatin1StringView("https") ? m_url : m_proxy;
+    }
 
     void markSent(qint64 tSendNs) { m_record.tSend = tSendNs; }
     qint64 sendTime() const { return m_record.tSend; }
@@ -57,6 +64,7 @@ private:
 
     QByteArray m_request;
     QUrl m_url;
+    QUrl m_proxy;
     qint64 m_timeoutNs = 0;
     RequestRecord m_record;
     StreamAccumulator m_acc;

@@ -30,7 +30,7 @@ QByteArray hostPortKey(const QUrl &url)
 
 QByteArray serializeHttpRequest(const QUrl &url,
                                 const QList<QPair<QByteArray, QByteArray>> &headers,
-                                const QByteArray &body)
+                                const QByteArray &body, const QUrl &proxy)
 {
     bool hasType = false, hasEncoding = false, hasAgent = false, hasAccept = false;
     qsizetype headerBytes = 0;
@@ -53,13 +53,21 @@ QByteArray serializeHttpRequest(const QUrl &url,
     if (url.port() > 0 && url.port() != (https ? 443 : 80))
         host += ':' + QByteArray::number(url.port());
 
+    if (!proxy.isEmpty())
+        path = url.scheme().toLatin1() + "://" + host + path;
+
     QByteArray out;
     out.reserve(path.size() + host.size() + headerBytes + body.size() + 256);
     out += "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\n";
+    if (!proxy.isEmpty() && !proxy.userName().isEmpty()) {
+        const QByteArray credentials =
+            (proxy.userName() + u':' + proxy.password()).toUtf8().toBase64();
+        out += "Proxy-Authorization: Basic " + credentials + "\r\n";
+    }
     for (const auto &[k, v] : headers) {
         // Framing is ours to decide: a caller's Content-Length or Transfer-Encoding would lie.
         if (sameName(k, "content-length") || sameName(k, "transfer-encoding") ||
-            sameName(k, "host") || sameName(k, "connection"))
+            sameName(k, "host") || sameName(k, "connection") || sameName(k, "proxy-authorization"))
             continue;
         out += k + ": " + v + "\r\n";
     }

@@ -38,7 +38,7 @@ void QnamTransport::prepare(int maxConcurrentStreams)
         const int managers = m_managers / threads + (t < m_managers % threads ? 1 : 0);
         auto *thread = new QThread;
         thread->setObjectName(u"sb-qnam-%1"_s.arg(t));
-        auto *worker = new QnamWorker(managers);
+        auto *worker = new QnamWorker(managers, m_options);
         worker->moveToThread(thread);
         connect(thread, &QThread::finished, worker, &QObject::deleteLater);
         // Records cross back to this object's thread by a queued connection, then out.

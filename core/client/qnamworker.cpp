@@ -26,8 +26,9 @@ struct QnamWorker::Stream
     QTimer *timer = nullptr;
 };
 
-QnamWorker::QnamWorker(int managers, QObject *parent)
-    : QObject(parent), m_capacity(managers * kConnectionsPerManager), m_managerCount(managers)
+QnamWorker::QnamWorker(int managers, const TransportOptions &options, QObject *parent)
+    : QObject(parent), m_capacity(managers * kConnectionsPerManager), m_managerCount(managers),
+      m_options(options)
 {}
 
 QnamWorker::~QnamWorker() = default;
@@ -39,6 +40,7 @@ void QnamWorker::setUp()
         auto *nam = new QNetworkAccessManager(this);
         nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
         nam->setAutoDeleteReplies(false);
+        applyTransportOptions(nam, m_options);
         m_managers.append(nam);
         m_managerLoad.append(0);
     }
@@ -64,6 +66,7 @@ void QnamWorker::start(RequestJob job)
     req.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     req.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
     req.setTransferTimeout(0);
+    applyTransportOptions(&req, m_options);
     for (const auto &[k, v] : job.headers)
         req.setRawHeader(k, v);
 

@@ -22,7 +22,7 @@ class QnamWorker : public QObject
 {
     Q_OBJECT
 public:
-    explicit QnamWorker(int managers, QObject *parent = nullptr);
+    QnamWorker(int managers, const TransportOptions &options, QObject *parent = nullptr);
     ~QnamWorker() override;
 
     int capacity() const { return m_capacity; }
@@ -47,6 +47,7 @@ private:
 
     int m_capacity = 0;
     int m_managerCount = 0;
+    TransportOptions m_options;
     QList<QNetworkAccessManager *> m_managers;
     QList<int> m_managerLoad;
     QHash<QNetworkReply *, Stream *> m_streams;

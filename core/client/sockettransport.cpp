@@ -51,7 +51,7 @@ QString SocketTransport::name() const
 
 void SocketTransport::addCaCertificates(const QList<QSslCertificate> &certificates)
 {
-    m_extraCa.append(certificates);
+    m_options.extraCaCertificates.append(certificates);
 }
 
 void SocketTransport::prepare(int maxConcurrentStreams)
@@ -88,7 +88,8 @@ SslWorker *SocketTransport::sslWorker()
         return m_ssl;
     m_sslThread = new QThread;
     m_sslThread->setObjectName(u"sb-socket-tls"_s);
-    m_ssl = new SslWorker([this](RequestRecord &&r) { finished(std::move(r)); }, m_extraCa);
+    m_ssl = new SslWorker([this](RequestRecord &&r) { finished(std::move(r)); },
+                          m_options.extraCaCertificates);
     m_ssl->moveToThread(m_sslThread);
     m_sslThread->start();
     return m_ssl;
@@ -96,6 +97,7 @@ SslWorker *SocketTransport::sslWorker()
 
 void SocketTransport::submit(RequestJob job)
 {
+    job.proxy = m_options.proxy.proxyFor(job.url);
     if (job.url.scheme() == "https"_L1) {
         SslWorker *w = sslWorker();
         w->inFlight.fetch_add(1, std::memory_order_acq_rel);

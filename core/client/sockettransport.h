@@ -59,7 +59,6 @@ private:
     std::vector<std::unique_ptr<EpollWorker>> m_workers;
     QThread *m_sslThread = nullptr;
     SslWorker *m_ssl = nullptr;
-    QList<QSslCertificate> m_extraCa;
     int m_threadsWanted = 0;
     bool m_kernelTimestamps = true;
 };

@@ -79,8 +79,14 @@ void SslWorker::dispatch(std::unique_ptr<HttpExchange> ex, bool fresh)
         c->key = key;
         c->ex = std::move(ex);
         c->socket = new QSslSocket(this);
-        // Proxies are not supported here; the manager-pool transport keeps them.
-        c->socket->setProxy(QNetworkProxy::NoProxy);
+        // Through an HTTP proxy the socket opens a CONNECT tunnel; TLS runs end to end inside.
+        const QUrl &proxy = c->ex->proxy();
+        if (proxy.isEmpty())
+            c->socket->setProxy(QNetworkProxy::NoProxy);
+        else
+            c->socket->setProxy(QNetworkProxy(QNetworkProxy::HttpProxy, proxy.host(),
+                                              quint16(proxy.port(1080)), proxy.userName(),
+                                              proxy.password()));
         if (!m_extraCa.isEmpty()) {
             QSslConfiguration conf = c->socket->sslConfiguration();
             conf.addCaCertificates(m_extraCa);

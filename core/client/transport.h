@@ -1,5 +1,6 @@
 #pragma once
 
+#include "client/proxyconfig.h"
 #include "config/runplan.h"
 #include "metrics/requestrecord.h"
 
@@ -18,7 +19,16 @@ struct RequestJob
     QList<QPair<QByteArray, QByteArray>> headers; // already includes Authorization when keyed
     ApiFlavour flavour = ApiFlavour::Completions;
     qint64 timeoutNs = 0; // 0 = none
+    QUrl proxy;           // the HTTP proxy to go through; empty: direct (set by the transport)
     RequestRecord record; // index, datasetItem, warmup, requestId, tSched, tQueued, expected*
+};
+
+// What every transport honours besides the request itself: certificates to trust besides the
+// system's, and the proxy to use per target.
+struct TransportOptions
+{
+    QList<QSslCertificate> extraCaCertificates;
+    ProxyConfig proxy;
 };
 
 // A streaming HTTP transport. Implementations run their I/O in worker threads of their own;
@@ -31,6 +41,10 @@ public:
     using QObject::QObject;
     ~Transport() override = default;
 
+    // Before prepare(): the options apply to connections opened afterwards.
+    void setOptions(const TransportOptions &options) { m_options = options; }
+    const TransportOptions &options() const { return m_options; }
+
     // Prepares capacity for this many simultaneously open streams (connections to one host).
     virtual void prepare(int maxConcurrentStreams) = 0;
     virtual void submit(RequestJob job) = 0;
@@ -40,6 +54,9 @@ public:
 
 signals:
     void requestFinished(const sb::RequestRecord &record);
+
+protected:
+    TransportOptions m_options;
 };
 
 } // namespace sb

@@ -1,6 +1,7 @@
 #include "runplan.h"
 
 #include <QJsonArray>
+#include <QUrl>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -163,6 +164,18 @@ bool rampUpStrategyFromName(const QString &name, RampUpStrategy *out)
     return valueFor(kRampUps, name, out);
 }
 
+namespace {
+// "user:secret@host:3128" reads as scheme "user" to QUrl: give it curl's default scheme first.
+QString proxyWithoutPassword(const QString &setting)
+{
+    const QString s = setting.trimmed();
+    if (!s.contains(u'@'))
+        return s;
+    const QUrl url(s.contains("://"_L1) ? s : u"http://"_s + s);
+    return url.adjusted(QUrl::RemovePassword).toString();
+}
+} // namespace
+
 QJsonObject SutConfig::toJson() const
 {
     return QJsonObject{
@@ -186,6 +199,8 @@ QJsonObject SutConfig::toJson() const
         {u"api_key_ref"_s, apiKeyRef},
         {u"extra_headers"_s, headersToJson(extraHeaders)},
         {u"built_in_simulator"_s, builtInSimulator},
+        {u"ca_file"_s, caFile},
+        {u"proxy"_s, proxyWithoutPassword(proxy)},
     };
 }
 
@@ -212,6 +227,8 @@ SutConfig SutConfig::fromJson(const QJsonObject &o)
     s.apiKeyRef = o.value(u"api_key_ref"_s).toString();
     s.extraHeaders = headersFromJson(o.value(u"extra_headers"_s).toArray());
     s.builtInSimulator = o.value(u"built_in_simulator"_s).toBool();
+    s.caFile = o.value(u"ca_file"_s).toString();
+    s.proxy = o.value(u"proxy"_s).toString();
     return s;
 }
 

@@ -37,6 +37,11 @@ struct SutConfig
     QString notes;
     QString apiKeyRef;
     HeaderList extraHeaders; // scrubbed of credentials before any snapshot is stored
+    // PEM file of CA certificates trusted for this endpoint besides the system's (a private CA).
+    QString caFile;
+    // "" follows the environment (http_proxy, https_proxy, no_proxy), "none" goes direct, a URL
+    // names an HTTP proxy. A password in it is never stored (put it in the environment).
+    QString proxy;
     bool builtInSimulator = false;
 
     QJsonObject toJson() const;

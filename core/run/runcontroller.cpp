@@ -118,6 +118,9 @@ bool RunController::start(QString *error)
         *error = u"the dataset has no prompts"_s;
         return false;
     }
+    TransportOptions transportOptions;
+    if (!resolveTransportOptions(m_plan.sut, m_environment, &transportOptions, error))
+        return false;
     LoadProfile &p = m_plan.profile;
     if (p.scenario == Scenario::Offline)
         p.requestRate = std::numeric_limits<double>::infinity();
@@ -194,6 +197,8 @@ bool RunController::start(QString *error)
         m_transport = std::make_unique<QnamTransport>();
     else
         m_transport = std::make_unique<SocketTransport>();
+    m_transport->setOptions(transportOptions);
+    m_route = connectionRoute(m_plan.sut, transportOptions);
     m_transport->prepare(m_cap);
     m_slots = std::make_unique<QSemaphore>(m_cap);
     QSemaphore *sem = m_slots.get();

@@ -6,6 +6,7 @@
 
 #include <QDateTime>
 #include <QObject>
+#include <QProcessEnvironment>
 #include <atomic>
 #include <memory>
 #include <thread>
@@ -74,6 +75,10 @@ public:
     // Before start(); applies to the next run.
     void setTransportKind(TransportKind kind) { m_transportKind = kind; }
     TransportKind transportKind() const { return m_transportKind; }
+    // Where proxy settings are read (the process environment unless a test sets another).
+    void setEnvironment(const QProcessEnvironment &env) { m_environment = env; }
+    // How the run reaches the SUT (proxy, CA file): see connectionRoute(). Set by start().
+    QJsonObject route() const { return m_route; }
 
 signals:
     void requestCompleted(const sb::RequestRecord &record);
@@ -99,6 +104,8 @@ private:
     bool m_dispatcherDone = false;
     bool m_keepRecords = true;
     TransportKind m_transportKind = TransportKind::Socket;
+    QProcessEnvironment m_environment = QProcessEnvironment::systemEnvironment();
+    QJsonObject m_route;
     qint64 m_received = 0;
     qint64 m_planned = 0;
     int m_cap = 0;

@@ -442,7 +442,7 @@ private slots:
         server.offsetNs = 3'250'000'000;
         QVERIFY(server.listen(QHostAddress::LocalHost));
         const QUrl url(u"http://127.0.0.1:%1/v1/models"_s.arg(server.serverPort()));
-        const ClockOffset off = measureHttpDateOffset(url, {}, 3000, 5);
+        const ClockOffset off = measureHttpDateOffset(url, {}, TransportOptions(), 3000, 5);
         QCOMPARE(off.source, u"http-date"_s);
         QCOMPARE(off.method, u"second-edge"_s);
         QVERIFY(off.probes >= 2);
@@ -457,8 +457,9 @@ private slots:
         DateServer server;
         server.sendDate = false;
         QVERIFY(server.listen(QHostAddress::LocalHost));
-        const ClockOffset off = measureHttpDateOffset(
-            QUrl(u"http://127.0.0.1:%1/v1/models"_s.arg(server.serverPort())), {}, 2000);
+        const ClockOffset off =
+            measureHttpDateOffset(QUrl(u"http://127.0.0.1:%1/v1/models"_s.arg(server.serverPort())),
+                                  {}, TransportOptions(), 2000);
         QCOMPARE(off.source, u"none"_s);
         QVERIFY(!off.measured());
         QVERIFY2(off.note.contains("Date"_L1), qPrintable(off.note));
