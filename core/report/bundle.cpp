@@ -132,8 +132,13 @@ QString scrubCommandLine(const QString &command)
     static const QRegularExpression skKey(u"\\bsk-[A-Za-z0-9_\\-]{6,}"_s);
     static const QRegularExpression keyFlag(
         u"(--(?:api-key|api_key|token|password)[= ])('[^']*'|\\S+)"_s);
+    // `--header NAME:V`, `--header 'NAME: V'` and the inline `--header=NAME:V` forms.
     static const QRegularExpression header(
-        u"(--header\\s+'?)([A-Za-z0-9_\\-]+)([:=])([^'\\s]*(?:\\s[^'\\s-][^'\\s]*)*)"_s);
+        u"(--header(?:\\s+'?|='?))([A-Za-z0-9_\\-]+)([:=])([^'\\s]*(?:\\s[^'\\s-][^'\\s]*)*)"_s);
+    // A password in any URL's user info (a proxy or endpoint URL typed with credentials).
+    static const QRegularExpression userInfo(
+        u"([A-Za-z][A-Za-z0-9+.\\-]*://[^\\s:/@']+:)[^\\s@/']+@"_s);
+    s.replace(userInfo, u"\\1<redacted>@"_s);
     s.replace(bearer, u"\\1<redacted>"_s);
     s.replace(skKey, u"<redacted>"_s);
     s.replace(keyFlag, u"\\1<redacted>"_s);
