@@ -321,6 +321,14 @@ void TestReport::commandScrubbing_data()
     QTest::newRow("api-key header")
         << u"servebench-cli run --header api-key=s3cr3t --model m"_s
         << u"servebench-cli run --header api-key=<redacted> --model m"_s;
+    QTest::newRow("inline header") << u"servebench-cli run --header=api-key:s3cr3t --model m"_s
+                                   << u"servebench-cli run --header=api-key:<redacted> --model m"_s;
+    QTest::newRow("quoted inline header")
+        << u"servebench-cli run '--header=X-Api-Key: abc' --model m"_s
+        << u"servebench-cli run '--header=X-Api-Key:<redacted>' --model m"_s;
+    QTest::newRow("URL password")
+        << u"servebench-cli run --base-url http://u:pw@h:8000 -x"_s
+        << u"servebench-cli run --base-url http://u:<redacted>@h:8000 -x"_s;
     QTest::newRow("harmless") << u"servebench-cli run --header x-trace=on --request-rate 4"_s
                               << u"servebench-cli run --header x-trace=on --request-rate 4"_s;
 }
