@@ -29,6 +29,490 @@
     </message>
 </context>
 <context>
+    <name>sb::ComparisonTableModel</name>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>成本</translation>
+    </message>
+    <message>
+        <source>Mean %1</source>
+        <translation>%1 均值</translation>
+    </message>
+    <message>
+        <source>Median %1</source>
+        <translation>%1 中位数</translation>
+    </message>
+    <message>
+        <source>Request throughput</source>
+        <translation>请求吞吐量</translation>
+    </message>
+    <message>
+        <source>Output token throughput</source>
+        <translation>输出 token 吞吐量</translation>
+    </message>
+    <message>
+        <source>Total token throughput</source>
+        <translation>总 token 吞吐量</translation>
+    </message>
+    <message>
+        <source>Request goodput</source>
+        <translation>请求有效吞吐量</translation>
+    </message>
+    <message>
+        <source>Successful requests</source>
+        <translation>成功请求数</translation>
+    </message>
+    <message>
+        <source>Failed requests</source>
+        <translation>失败请求数</translation>
+    </message>
+    <message>
+        <source>Failure rate</source>
+        <translation>失败率</translation>
+    </message>
+    <message>
+        <source>Benchmark duration</source>
+        <translation>基准测试时长</translation>
+    </message>
+    <message>
+        <source>Window cost (total)</source>
+        <translation>时间窗成本（合计）</translation>
+    </message>
+    <message>
+        <source>Cost per successful request</source>
+        <translation>每个成功请求的成本</translation>
+    </message>
+    <message>
+        <source>Cost per 1M output tokens</source>
+        <translation>每百万输出 token 的成本</translation>
+    </message>
+    <message>
+        <source>Measured requests that succeeded (warm-up excluded).</source>
+        <translation>成功的计量请求数（不含预热）。</translation>
+    </message>
+    <message>
+        <source>Measured requests that failed, whatever the error class.</source>
+        <translation>失败的计量请求数，不论错误类别。</translation>
+    </message>
+    <message>
+        <source>Failed requests / (successful + failed requests).</source>
+        <translation>失败请求数 /（成功请求数 + 失败请求数）。</translation>
+    </message>
+    <message>
+        <source>From the test window that holds the run: the window&apos;s total cost, divided by its successful requests or its output tokens. Never estimated: without bill items the cost is not available.</source>
+        <translation>来自包含该运行的测试时间窗：时间窗的总成本除以其成功请求数或输出 token 数。从不估算：没有账单条目时成本不可用。</translation>
+    </message>
+    <message>
+        <source>Lower is better.</source>
+        <translation>越低越好。</translation>
+    </message>
+    <message>
+        <source>Higher is better.</source>
+        <translation>越高越好。</translation>
+    </message>
+    <message>
+        <source>Differences not computed: %1</source>
+        <translation>未计算差值：%1</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>%1: not available — %2</source>
+        <translation>%1：不可用 — %2</translation>
+    </message>
+    <message>
+        <source>no value</source>
+        <translation>无数值</translation>
+    </message>
+    <message>
+        <source>Baseline: the other runs&apos; differences are taken against this one.</source>
+        <translation>基线：其他运行的差值都相对于此运行计算。</translation>
+    </message>
+    <message>
+        <source>Against %1: %2 %3</source>
+        <translation>相对于 %1：%2 %3</translation>
+    </message>
+    <message>
+        <source>No relative difference: the baseline is zero.</source>
+        <translation>无相对差值：基线为零。</translation>
+    </message>
+    <message>
+        <source>No difference: the baseline has no value.</source>
+        <translation>无差值：基线没有数值。</translation>
+    </message>
+    <message>
+        <source>Rank: none</source>
+        <translation>排名：无</translation>
+    </message>
+    <message>
+        <source>Rank by %1</source>
+        <translation>按 %1 排名</translation>
+    </message>
+    <message>
+        <source>%1 of %2 by %3</source>
+        <translation>按 %3 排第 %1（共 %2）</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source> (baseline)</source>
+        <translation>（基线）</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>Baseline of the differences</source>
+        <translation>差值的基线</translation>
+    </message>
+    <message>
+        <source>Rank %1 of %2</source>
+        <translation>第 %1 名（共 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ComparisonView</name>
+    <message>
+        <source>Compare runs</source>
+        <translation>比较运行</translation>
+    </message>
+    <message>
+        <source>Read the project&apos;s runs again</source>
+        <translation>重新读取项目中的运行</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>SUT</source>
+        <translation>被测系统</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Tick two or more runs to compare them; the columns of the table follow this order.</source>
+        <translation>勾选两个或更多运行进行比较；表格各列按此顺序排列。</translation>
+    </message>
+    <message>
+        <source>&amp;Baseline:</source>
+        <translation>基线(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>The run the differences are taken against</source>
+        <translation>计算差值所依据的运行</translation>
+    </message>
+    <message>
+        <source>Rank &amp;by:</source>
+        <translation>排名依据(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>The metric the runs are ranked by, as servebench-cli compare --rank-by; its latency statistic is also the y axis of the latency-versus-throughput curves</source>
+        <translation>对运行排名所依据的指标，与 servebench-cli compare --rank-by 相同；其延迟统计量也是延迟-吞吐量曲线的纵轴</translation>
+    </message>
+    <message>
+        <source>Distributions</source>
+        <translation>分布</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>Latency vs throughput</source>
+        <translation>延迟与吞吐量</translation>
+    </message>
+    <message>
+        <source>Cumulative distributions of TTFT, TPOT, ITL and E2EL, one line per run, as in the report</source>
+        <translation>TTFT、TPOT、ITL 和 E2EL 的累积分布，每个运行一条线，与报告一致</translation>
+    </message>
+    <message>
+        <source>One curve per SUT over the chosen runs and every run of the sweeps they belong to</source>
+        <translation>每个被测系统一条曲线，涵盖所选运行及其所属扫描中的全部运行</translation>
+    </message>
+    <message>
+        <source>Request throughput and goodput</source>
+        <translation>请求吞吐量与有效吞吐量</translation>
+    </message>
+    <message>
+        <source>req/s</source>
+        <translation>请求/秒</translation>
+    </message>
+    <message>
+        <source>Token throughput</source>
+        <translation>token 吞吐量</translation>
+    </message>
+    <message>
+        <source>tok/s</source>
+        <translation>token/秒</translation>
+    </message>
+    <message>
+        <source>&amp;X axis:</source>
+        <translation>横轴(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>Achieved output throughput (tok/s)</source>
+        <translation>实际输出吞吐量（token/秒）</translation>
+    </message>
+    <message>
+        <source>Achieved request throughput (req/s)</source>
+        <translation>实际请求吞吐量（请求/秒）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) compared</source>
+        <translation>
+            <numerusform>已比较 %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Request throughput</source>
+        <translation>请求吞吐量</translation>
+    </message>
+    <message>
+        <source>Output throughput</source>
+        <translation>输出吞吐量</translation>
+    </message>
+    <message>
+        <source>Goodput</source>
+        <translation>有效吞吐量</translation>
+    </message>
+    <message>
+        <source>Cost per request</source>
+        <translation>每请求成本</translation>
+    </message>
+    <message>
+        <source>Cost per 1M output tokens</source>
+        <translation>每百万输出 token 的成本</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <source>Reading %1 …</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>无法读取项目：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) in the project</source>
+        <translation>
+            <numerusform>项目中有 %n 个运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>open loop</source>
+        <translation>开环</translation>
+    </message>
+    <message>
+        <source>SingleStream</source>
+        <translation>SingleStream</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>Server</translation>
+    </message>
+    <message>
+        <source>Offline</source>
+        <translation>Offline</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1, imported</source>
+        <translation>%1，导入</translation>
+    </message>
+    <message numerus="yes">
+        <source>Comparing %n run(s) …</source>
+        <translation>
+            <numerusform>正在比较 %n 个运行…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot compare: %1</source>
+        <translation>无法比较：%1</translation>
+    </message>
+    <message>
+        <source>Save the project to compare its runs: the comparison reads them from the project file.</source>
+        <translation>请先保存项目再比较其运行：比较从项目文件中读取运行。</translation>
+    </message>
+    <message>
+        <source>Tick two or more runs to compare them.</source>
+        <translation>勾选两个或更多运行进行比较。</translation>
+    </message>
+    <message>
+        <source>Not comparable: ranking refused.</source>
+        <translation>不可比较：拒绝排名。</translation>
+    </message>
+    <message>
+        <source>Comparable: the runs share the workload and the SUT (repeat runs).</source>
+        <translation>可比较：各运行的工作负载和被测系统均相同（重复运行）。</translation>
+    </message>
+    <message>
+        <source>Comparable: exactly one variable differs — %1.</source>
+        <translation>可比较：恰好一个变量不同 — %1。</translation>
+    </message>
+    <message>
+        <source>Confounded: %1 variables differ (%2); a difference in the results cannot be attributed to one of them.</source>
+        <translation>混杂：有 %1 个变量不同（%2）；结果的差异无法归因于其中任何一个。</translation>
+    </message>
+    <message>
+        <source>Not confirmed: %1 unknown for at least one run.</source>
+        <translation>未确认：至少有一个运行的 %1 未知。</translation>
+    </message>
+    <message>
+        <source>compared (SUT)</source>
+        <translation>比较对象（被测系统）</translation>
+    </message>
+    <message>
+        <source>measurement</source>
+        <translation>测量方式</translation>
+    </message>
+    <message>
+        <source>blocks ranking</source>
+        <translation>阻止排名</translation>
+    </message>
+    <message>
+        <source>workload</source>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>Ranking</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Imported runs</source>
+        <translation>导入的运行</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>成本</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <translation>%1（毫秒）</translation>
+    </message>
+    <message>
+        <source>fraction of samples ≤ x</source>
+        <translation>样本中 ≤ x 的比例</translation>
+    </message>
+    <message>
+        <source>request throughput</source>
+        <translation>请求吞吐量</translation>
+    </message>
+    <message>
+        <source>goodput</source>
+        <translation>有效吞吐量</translation>
+    </message>
+    <message>
+        <source>output tokens</source>
+        <translation>输出 token</translation>
+    </message>
+    <message>
+        <source>input + output tokens</source>
+        <translation>输入 + 输出 token</translation>
+    </message>
+    <message>
+        <source>goodput not available for %1</source>
+        <translation>%1 的有效吞吐量不可用</translation>
+    </message>
+    <message>
+        <source>Latency versus throughput, one curve per SUT</source>
+        <translation>延迟与吞吐量，每个被测系统一条曲线</translation>
+    </message>
+    <message>
+        <source>Mean %1</source>
+        <translation>%1 均值</translation>
+    </message>
+    <message>
+        <source>Median %1</source>
+        <translation>%1 中位数</translation>
+    </message>
+    <message>
+        <source>achieved output throughput (tok/s)</source>
+        <translation>实际输出吞吐量（token/秒）</translation>
+    </message>
+    <message>
+        <source>achieved request throughput (req/s)</source>
+        <translation>实际请求吞吐量（请求/秒）</translation>
+    </message>
+    <message>
+        <source>The curves include every run of the sweeps %1.</source>
+        <translation>曲线包含扫描 %1 中的全部运行。</translation>
+    </message>
+    <message>
+        <source>No run gives a point.</source>
+        <translation>没有运行能给出数据点。</translation>
+    </message>
+    <message>
+        <source>Left out: %1</source>
+        <translation>未计入：%1</translation>
+    </message>
+    <message>
+        <source>Differences (%1)</source>
+        <translation>差异（%1）</translation>
+    </message>
+    <message>
+        <source>%1 CDF</source>
+        <translation>%1 CDF</translation>
+    </message>
+</context>
+<context>
     <name>sb::ConnectionProbe</name>
     <message>
         <source>the base URL is not a valid http(s) URL</source>
@@ -1090,6 +1574,14 @@
     <message>
         <source>Running: %1 requests done</source>
         <translation>运行中：已完成 %1 个请求</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Compare runs side by side: comparability, differences, ranking, distributions and latency-versus-throughput curves</source>
+        <translation>并排比较运行：可比性、差异、排名、分布以及延迟-吞吐量曲线</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "compare/comparisonview.h"
 #include "costpage.h"
 #include "editors/dataseteditor.h"
 #include "editors/loadprofileeditor.h"
@@ -113,6 +114,13 @@ MainWindow::MainWindow(Settings *settings, ApiKeyStore *keys, QWidget *parent)
     connect(m_doc, &ProjectDocument::pathChanged, this, [this](const QString &path) {
         if (!path.isEmpty())
             m_cost->setProject(path);
+        // Also when the path empties (a new project): its runs are not the old file's.
+        m_compare->setProject(path);
+    });
+    // A plain Save writes deletions and changes to the same file: the comparison reads it again.
+    connect(m_doc, &ProjectDocument::modifiedChanged, this, [this](bool modified) {
+        if (!modified && m_doc->hasFile())
+            m_compare->setProject(m_doc->path());
     });
     connect(m_doc, &ProjectDocument::runRecordsLoaded, this, &MainWindow::onRunRecordsLoaded);
     connect(m_treeModel, &QAbstractItemModel::modelReset, this, [this] {
@@ -354,6 +362,10 @@ void MainWindow::createWidgets()
     m_cost = new CostPage(this);
     m_cost->setObjectName(u"costPage"_s);
     m_tabs->addTab(m_cost, QString());
+    // Runs are compared from the project file, read on worker threads like the cost page's.
+    m_compare = new ComparisonView(this);
+    m_compare->setObjectName(u"comparisonView"_s);
+    m_tabs->addTab(m_compare, QString());
     setCentralWidget(m_tabs);
 
     // Toolbars: file actions, then the run plan (what Run will run) and Run / Stop.
@@ -457,6 +469,9 @@ void MainWindow::retranslateUi()
     m_tabs->setTabToolTip(2, tr("Summary and requests of the selected run"));
     m_tabs->setTabText(3, tr("Cost"));
     m_tabs->setTabToolTip(3, tr("Bills, test windows and the unit cost of the project's runs"));
+    m_tabs->setTabText(4, tr("Compare"));
+    m_tabs->setTabToolTip(4, tr("Compare runs side by side: comparability, differences, "
+                                "ranking, distributions and latency-versus-throughput curves"));
     m_welcome->setText(tr("<h2>ServeBench</h2><p>Select a SUT, dataset or load profile in the "
                           "project tree to edit it.</p><p>Press <b>F5</b> to run the plan shown in "
                           "the toolbar. A new project runs against the built-in simulator, so no "
@@ -942,8 +957,10 @@ void MainWindow::onRunFinished(const FinishedRun &run)
         m_doc->setDatasetHash(m_runDatasetId, run.datasetHash);
     const int id = m_doc->addRun(r);
     m_shownRunId = id;
-    if (!m_doc->path().isEmpty())
+    if (!m_doc->path().isEmpty()) {
         m_cost->setProject(m_doc->path()); // the new run can now join a test window
+        m_compare->setProject(m_doc->path());
+    }
 #ifdef SB_HAVE_RESULTSVIEW
     static_cast<ResultsView *>(m_results)->showRun(run.plan, run.records);
 #else

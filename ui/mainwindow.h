@@ -20,6 +20,7 @@ class QTreeView;
 namespace sb {
 
 class ApiKeyStore;
+class ComparisonView;
 class CostPage;
 class DatasetEditor;
 class LanguageSwitcher;
@@ -57,6 +58,7 @@ public:
     QAction *runAction() const { return m_runAct; }
     QAction *stopAction() const { return m_stopAct; }
     QTabWidget *tabs() const { return m_tabs; }
+    ComparisonView *comparisonView() const { return m_compare; }
 
     // Opens the entity's editor (and makes it the run plan's choice for its kind).
     void editEntity(EntityKind kind, int id);
@@ -121,6 +123,7 @@ private:
     QWidget *m_dashboard = nullptr;
     QWidget *m_results = nullptr;
     CostPage *m_cost = nullptr;
+    ComparisonView *m_compare = nullptr;
     QToolBar *m_fileBar = nullptr;
     QToolBar *m_runBar = nullptr;
     QLabel *m_sutLabel = nullptr;

@@ -1,0 +1,402 @@
+#include "comparisontablemodel.h"
+
+#include "metrics/definitions.h"
+
+#include <QColor>
+#include <QFont>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+const QColor kBetter(0x1b, 0x7f, 0x3b);
+const QColor kWorse(0xb0, 0x00, 0x20);
+// Differences under 1 % are within the run-to-run noise of most serving benchmarks; colouring
+// them would suggest a winner where the numbers show none.
+constexpr double kColourThreshold = 0.01;
+
+QString signedNumber(double v, int decimals)
+{
+    if (std::abs(v) < 0.5 * std::pow(10.0, -decimals))
+        v = 0; // no "-0.00"
+    const QString s = QString::number(v, 'f', decimals);
+    return v >= 0 ? u'+' + s : s;
+}
+
+QString signedPercent(double rel)
+{
+    return signedNumber(rel * 100, 1) + u'%';
+}
+
+} // namespace
+
+ComparisonTableModel::ComparisonTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void ComparisonTableModel::setComparison(const Comparison &comparison)
+{
+    beginResetModel();
+    m_comparison = comparison;
+    m_has = true;
+    m_lines.clear();
+    m_lines.append(Line{RowKind::Rank, -1, {}});
+    QString group;
+    for (int i = 0; i < m_comparison.rows.size(); ++i) {
+        const ComparisonRow &r = m_comparison.rows.at(i);
+        if (i == 0 || r.group != group) {
+            group = r.group;
+            m_lines.append(Line{RowKind::Group, -1, group});
+        }
+        m_lines.append(Line{RowKind::Metric, i, group});
+    }
+    endResetModel();
+}
+
+void ComparisonTableModel::clear()
+{
+    beginResetModel();
+    m_comparison = Comparison();
+    m_has = false;
+    m_lines.clear();
+    endResetModel();
+}
+
+ComparisonTableModel::RowKind ComparisonTableModel::rowKind(int row) const
+{
+    return m_lines.value(row).kind;
+}
+
+int ComparisonTableModel::rowOf(const QString &key) const
+{
+    for (int i = 0; i < m_lines.size(); ++i)
+        if (m_lines.at(i).kind == RowKind::Metric &&
+            m_comparison.rows.at(m_lines.at(i).row).key == key)
+            return i;
+    return -1;
+}
+
+const ComparisonRow *ComparisonTableModel::comparisonRow(int row) const
+{
+    if (row < 0 || row >= m_lines.size() || m_lines.at(row).kind != RowKind::Metric)
+        return nullptr;
+    return &m_comparison.rows.at(m_lines.at(row).row);
+}
+
+void ComparisonTableModel::retranslate()
+{
+    if (m_lines.isEmpty())
+        return;
+    emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+}
+
+int ComparisonTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_lines.size());
+}
+
+int ComparisonTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || !m_has ? 0 : 1 + int(m_comparison.columns.size());
+}
+
+int ComparisonTableModel::rankOf(int run) const
+{
+    const qsizetype i = m_comparison.ranking.indexOf(run);
+    return i < 0 ? 0 : int(i) + 1;
+}
+
+QString ComparisonTableModel::groupLabel(const QString &group) const
+{
+    if (group == "Throughput"_L1)
+        return tr("Throughput");
+    if (group == "Requests"_L1)
+        return tr("Requests");
+    if (group == "Cost"_L1)
+        return tr("Cost");
+    return group; // TTFT, TPOT, ITL, E2EL: the same in every language
+}
+
+QString ComparisonTableModel::rowLabel(const ComparisonRow &row) const
+{
+    QString label = row.label;
+    const QString &k = row.key;
+    if (k.contains(u'.')) {
+        const QString metric = k.section(u'.', 0, 0).toUpper();
+        const QString stat = k.section(u'.', 1);
+        if (stat == "mean"_L1)
+            label = tr("Mean %1").arg(metric);
+        else if (stat == "median"_L1)
+            label = tr("Median %1").arg(metric);
+    } else if (k == "request_throughput"_L1) {
+        label = tr("Request throughput");
+    } else if (k == "output_throughput"_L1) {
+        label = tr("Output token throughput");
+    } else if (k == "total_token_throughput"_L1) {
+        label = tr("Total token throughput");
+    } else if (k == "request_goodput"_L1) {
+        label = tr("Request goodput");
+    } else if (k == "completed"_L1) {
+        label = tr("Successful requests");
+    } else if (k == "failed"_L1) {
+        label = tr("Failed requests");
+    } else if (k == "failure_rate"_L1) {
+        label = tr("Failure rate");
+    } else if (k == "duration"_L1) {
+        label = tr("Benchmark duration");
+    } else if (k == "cost_total"_L1) {
+        label = tr("Window cost (total)");
+    } else if (k == "cost_per_request"_L1) {
+        label = tr("Cost per successful request");
+    } else if (k == "cost_per_1m_output_tokens"_L1) {
+        label = tr("Cost per 1M output tokens");
+    }
+    return row.unit.isEmpty() ? label : u"%1 (%2)"_s.arg(label, row.unit);
+}
+
+QString ComparisonTableModel::rowToolTip(const ComparisonRow &row) const
+{
+    QString tip;
+    const QString metric = row.key.section(u'.', 0, 0);
+    if (const MetricDefinition *d = metricDefinition(metric)) {
+        tip = d->label + u" = "_s + d->definition;
+        if (!d->detail.isEmpty())
+            tip += u"\n\n"_s + d->detail;
+        if (row.key.section(u'.', 1).startsWith(u'p'))
+            tip += u"\n\n"_s + percentileMethodStatement();
+    } else if (row.key == "completed"_L1) {
+        tip = tr("Measured requests that succeeded (warm-up excluded).");
+    } else if (row.key == "failed"_L1) {
+        tip = tr("Measured requests that failed, whatever the error class.");
+    } else if (row.key == "failure_rate"_L1) {
+        tip = tr("Failed requests / (successful + failed requests).");
+    } else if (row.key.startsWith("cost_"_L1)) {
+        tip = tr("From the test window that holds the run: the window's total cost, divided by "
+                 "its successful requests or its output tokens. Never estimated: without bill "
+                 "items the cost is not available.");
+    }
+    if (!tip.isEmpty())
+        tip += u"\n\n"_s;
+    tip += row.lowerIsBetter ? tr("Lower is better.") : tr("Higher is better.");
+    if (!row.diffs && !m_comparison.costNotes.isEmpty())
+        tip +=
+            u"\n"_s + tr("Differences not computed: %1").arg(m_comparison.costNotes.join(u"; "_s));
+    return tip;
+}
+
+QString ComparisonTableModel::cellText(const ComparisonRow &row, int run) const
+{
+    const ComparisonCell &cell = row.cells.at(run);
+    if (!cell.value)
+        return tr("n/a");
+    QString text = formatCell(row, cell);
+    if (run == m_comparison.baseline || !row.diffs || !cell.absDiff)
+        return text;
+    if (cell.relDiff)
+        return u"%1 (%2, %3)"_s.arg(text, signedNumber(*cell.absDiff, row.decimals),
+                                    signedPercent(*cell.relDiff));
+    return u"%1 (%2)"_s.arg(text, signedNumber(*cell.absDiff, row.decimals));
+}
+
+QString ComparisonTableModel::cellToolTip(const ComparisonRow &row, int run) const
+{
+    const ComparisonCell &cell = row.cells.at(run);
+    const QString who = m_comparison.columns.value(run);
+    if (!cell.value)
+        return tr("%1: not available — %2")
+            .arg(who, cell.note.isEmpty() ? tr("no value") : cell.note);
+    QString tip = u"%1: %2 %3"_s.arg(who, formatCell(row, cell), row.unit).trimmed();
+    if (!row.diffs) {
+        tip +=
+            u"\n"_s + tr("Differences not computed: %1").arg(m_comparison.costNotes.join(u"; "_s));
+    } else if (run == m_comparison.baseline) {
+        tip += u"\n"_s + tr("Baseline: the other runs' differences are taken against this one.");
+    } else if (cell.absDiff) {
+        const QString base = m_comparison.columns.value(m_comparison.baseline);
+        tip += u"\n"_s + tr("Against %1: %2 %3")
+                             .arg(base, signedNumber(*cell.absDiff, row.decimals), row.unit)
+                             .trimmed();
+        if (cell.relDiff)
+            tip += u" ("_s + signedPercent(*cell.relDiff) + u')';
+        else
+            tip += u"\n"_s + tr("No relative difference: the baseline is zero.");
+    } else {
+        tip += u"\n"_s + tr("No difference: the baseline has no value.");
+    }
+    return tip;
+}
+
+QVariant ComparisonTableModel::rankData(int column, int role) const
+{
+    const ComparisonRow *by = m_comparison.row(m_comparison.rankBy.rowKey());
+    if (column == 0) {
+        switch (role) {
+        case Qt::DisplayRole:
+            if (m_comparison.ranking.isEmpty())
+                return tr("Rank: none");
+            return tr("Rank by %1").arg(by ? rowLabel(*by) : m_comparison.rankBy.rowKey());
+        case Qt::ToolTipRole:
+            return m_comparison.rankNote;
+        case RowKeyRole:
+            return u"rank"_s;
+        case Qt::FontRole: {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        default:
+            return {};
+        }
+    }
+    const int run = column - 1;
+    const int rank = rankOf(run);
+    switch (role) {
+    case Qt::DisplayRole:
+        return rank > 0 ? QString::number(rank) : u"—"_s;
+    case RankRole:
+        return rank > 0 ? QVariant(rank) : QVariant();
+    case RowKeyRole:
+        return u"rank"_s;
+    case Qt::ToolTipRole:
+        return rank > 0 ? tr("%1 of %2 by %3")
+                              .arg(rank)
+                              .arg(m_comparison.ranking.size())
+                              .arg(by ? rowLabel(*by) : QString())
+                        : m_comparison.rankNote;
+    case Qt::FontRole: {
+        QFont f;
+        f.setBold(rank == 1);
+        return f;
+    }
+    case Qt::ForegroundRole:
+        return rank == 1 ? QVariant(kBetter) : QVariant();
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
+QVariant ComparisonTableModel::metricData(const Line &line, int column, int role) const
+{
+    const ComparisonRow &row = m_comparison.rows.at(line.row);
+    if (role == RowKeyRole)
+        return row.key;
+    if (column == 0) {
+        switch (role) {
+        case Qt::DisplayRole:
+            return rowLabel(row);
+        case Qt::ToolTipRole:
+            return rowToolTip(row);
+        default:
+            return {};
+        }
+    }
+    const int run = column - 1;
+    if (run >= row.cells.size())
+        return {};
+    const ComparisonCell &cell = row.cells.at(run);
+    switch (role) {
+    case Qt::DisplayRole:
+        return cellText(row, run);
+    case Qt::ToolTipRole:
+        return cellToolTip(row, run);
+    case ValueRole:
+        return cell.value ? QVariant(*cell.value) : QVariant();
+    case AbsDiffRole:
+        return cell.absDiff && row.diffs ? QVariant(*cell.absDiff) : QVariant();
+    case RelDiffRole:
+        return cell.relDiff && row.diffs ? QVariant(*cell.relDiff) : QVariant();
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole: {
+        if (!cell.value)
+            return QColor(Qt::gray);
+        if (!row.diffs || run == m_comparison.baseline || !cell.absDiff || *cell.absDiff == 0)
+            return {};
+        if (cell.relDiff && std::abs(*cell.relDiff) < kColourThreshold)
+            return {};
+        const bool better = row.lowerIsBetter ? *cell.absDiff < 0 : *cell.absDiff > 0;
+        return better ? kBetter : kWorse;
+    }
+    case Qt::FontRole:
+        if (run == m_comparison.baseline) {
+            QFont f;
+            f.setItalic(true);
+            return f;
+        }
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Line &line = m_lines.at(index.row());
+    if (role == GroupRowRole)
+        return line.kind == RowKind::Group;
+    switch (line.kind) {
+    case RowKind::Rank:
+        return rankData(index.column(), role);
+    case RowKind::Metric:
+        return metricData(line, index.column(), role);
+    case RowKind::Group:
+        break;
+    }
+    switch (role) {
+    case Qt::DisplayRole:
+        return index.column() == 0 ? groupLabel(line.group) : QString();
+    case RowKeyRole:
+        return QString();
+    case Qt::FontRole: {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    case Qt::BackgroundRole:
+        return QColor(0x80, 0x80, 0x80, 40);
+    default:
+        return {};
+    }
+}
+
+QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (section == 0) {
+        if (role == Qt::DisplayRole)
+            return tr("Metric");
+        return {};
+    }
+    const int run = section - 1;
+    const QString label = m_comparison.columns.value(run);
+    switch (role) {
+    case Qt::DisplayRole: {
+        QString text = label;
+        if (rankOf(run) == 1)
+            text = u"★ "_s + text;
+        if (run == m_comparison.baseline)
+            text += tr(" (baseline)");
+        return text;
+    }
+    case Qt::ToolTipRole: {
+        QString tip = tr("Run %1").arg(m_comparison.runIds.value(run));
+        if (run == m_comparison.baseline)
+            tip += u"\n"_s + tr("Baseline of the differences");
+        if (const int rank = rankOf(run))
+            tip += u"\n"_s + tr("Rank %1 of %2").arg(rank).arg(m_comparison.ranking.size());
+        return tip;
+    }
+    default:
+        return {};
+    }
+}
+
+} // namespace sb

@@ -1,0 +1,953 @@
+#include "comparisonview.h"
+
+#include "backgroundjobs.h"
+#include "charts/chartview.h"
+#include "compare/barchartview.h"
+#include "compare/comparisontablemodel.h"
+#include "editors/copyabletableview.h"
+#include "metrics/definitions.h"
+
+#include <QComboBox>
+#include <QCursor>
+#include <QEvent>
+#include <QFrame>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTextDocumentFragment>
+#include <QTimer>
+#include <QToolButton>
+#include <QToolTip>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+const QStringList &latencyMetrics()
+{
+    static const QStringList m = {u"ttft"_s, u"tpot"_s, u"itl"_s, u"e2el"_s};
+    return m;
+}
+
+// One colour per run, the same in every chart (matplotlib's tab10, as the report's charts).
+QColor runColor(int i)
+{
+    static const QList<QColor> palette = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
+                                          QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
+                                          QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                                          QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f),
+                                          QColor(0xbc, 0xbd, 0x22), QColor(0x17, 0xbe, 0xcf)};
+    return palette.at(i % palette.size());
+}
+
+enum PickerColumn {
+    IdColumn,
+    NameColumn,
+    SutColumn,
+    ScenarioColumn,
+    StatusColumn,
+    StartedColumn,
+    SweepColumn,
+    PickerColumns
+};
+
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+} // namespace
+
+ComparisonView::ComparisonView(QWidget *parent)
+    : QWidget(parent), m_jobs(new BackgroundJobs(this)), m_reloadTimer(new QTimer(this)),
+      m_compareTimer(new QTimer(this)), m_model(new ComparisonTableModel(this))
+{
+    // Save, reopen and a finished run can all ask for a reload in one turn of the event loop;
+    // the timers make that one read, and a burst of ticks one comparison.
+    m_reloadTimer->setSingleShot(true);
+    m_reloadTimer->setInterval(0);
+    connect(m_reloadTimer, &QTimer::timeout, this, &ComparisonView::reload);
+    m_compareTimer->setSingleShot(true);
+    m_compareTimer->setInterval(0);
+    connect(m_compareTimer, &QTimer::timeout, this, &ComparisonView::startComparison);
+
+    m_title = new QLabel(this);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_status = new QLabel(this);
+    m_status->setObjectName(u"statusLabel"_s);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_reload = new QToolButton(this);
+    m_reload->setObjectName(u"reloadButton"_s);
+    m_reload->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+    connect(m_reload, &QToolButton::clicked, this, [this] { setProject(m_path); });
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_title);
+    top->addWidget(m_status, 1);
+    top->addWidget(m_reload);
+
+    m_table = new CopyableTableView(this);
+    m_table->setObjectName(u"comparisonTable"_s);
+    m_table->setModel(m_model);
+    m_table->setWordWrap(false);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    // Run labels are long ("#12 vllm-a100 @ 10 req/s (baseline)"): they wrap onto two lines
+    // rather than widen every column past its numbers.
+    m_table->horizontalHeader()->setDefaultAlignment(
+        Qt::Alignment(int(Qt::AlignCenter) | int(Qt::TextWordWrap)));
+    m_table->horizontalHeader()->setMinimumHeight(2 * m_table->fontMetrics().lineSpacing() + 8);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+
+    auto *upper = m_upper = new QSplitter(Qt::Horizontal, this);
+    upper->addWidget(buildPicker());
+    upper->addWidget(buildVerdict());
+    upper->setStretchFactor(0, 3);
+    upper->setStretchFactor(1, 2);
+    auto *lower = m_lower = new QSplitter(Qt::Horizontal, this);
+    lower->addWidget(m_table);
+    lower->addWidget(buildCharts());
+    lower->setStretchFactor(0, 3);
+    lower->setStretchFactor(1, 2);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(upper);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setSizes({230, 600});
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+
+    retranslateUi();
+}
+
+ComparisonView::~ComparisonView()
+{
+    // Join the workers while the members their results would reach still exist.
+    delete m_jobs;
+    m_jobs = nullptr;
+}
+
+QWidget *ComparisonView::buildPicker()
+{
+    auto *box = new QWidget(this);
+    m_picker = new QTreeWidget(box);
+    m_picker->setObjectName(u"runPicker"_s);
+    m_picker->setColumnCount(PickerColumns);
+    m_picker->setRootIsDecorated(false);
+    m_picker->setUniformRowHeights(true);
+    m_picker->setAlternatingRowColors(true);
+    m_picker->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_picker->header()->setStretchLastSection(true);
+    m_picker->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    connect(m_picker, &QTreeWidget::itemChanged, this, &ComparisonView::onItemChanged);
+
+    m_baselineLabel = new QLabel(box);
+    m_baselineCombo = new QComboBox(box);
+    m_baselineCombo->setObjectName(u"baselineCombo"_s);
+    m_baselineCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_baselineCombo->setMinimumContentsLength(12);
+    m_baselineLabel->setBuddy(m_baselineCombo);
+    connect(m_baselineCombo, &QComboBox::activated, this, [this](int i) {
+        m_baseline = m_baselineCombo->itemData(i).toLongLong();
+        requestComparison(false);
+    });
+    m_rankLabel = new QLabel(box);
+    m_rankMetric = new QComboBox(box);
+    m_rankMetric->setObjectName(u"rankMetricCombo"_s);
+    m_rankStat = new QComboBox(box);
+    m_rankStat->setObjectName(u"rankStatCombo"_s);
+    m_rankLabel->setBuddy(m_rankMetric);
+    connect(m_rankMetric, &QComboBox::activated, this, [this] {
+        m_rankStat->setEnabled(latencyMetrics().contains(m_rankMetric->currentData().toString()));
+        requestComparison(false);
+    });
+    connect(m_rankStat, &QComboBox::activated, this, [this] { requestComparison(false); });
+
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_baselineLabel);
+    row->addWidget(m_baselineCombo);
+    row->addSpacing(12);
+    row->addWidget(m_rankLabel);
+    row->addWidget(m_rankMetric);
+    row->addWidget(m_rankStat);
+    row->addStretch(1);
+    auto *l = new QVBoxLayout(box);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addWidget(m_picker, 1);
+    l->addLayout(row);
+    return box;
+}
+
+QWidget *ComparisonView::buildVerdict()
+{
+    auto *frame = new QFrame(this);
+    frame->setObjectName(u"verdictFrame"_s);
+    m_verdict = new QLabel(frame);
+    m_verdict->setObjectName(u"verdict"_s);
+    m_verdict->setTextFormat(Qt::RichText);
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_verdict->setMargin(6);
+    m_notes = new QLabel;
+    m_notes->setObjectName(u"notes"_s);
+    m_notes->setTextFormat(Qt::RichText);
+    m_notes->setWordWrap(true);
+    m_notes->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *scroll = new QScrollArea(frame);
+    scroll->setWidget(m_notes);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *l = new QVBoxLayout(frame);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addWidget(m_verdict);
+    l->addWidget(scroll, 1);
+    return frame;
+}
+
+QWidget *ComparisonView::buildCharts()
+{
+    m_chartTabs = new QTabWidget(this);
+    m_chartTabs->setObjectName(u"chartTabs"_s);
+    m_cdfPage = new QWidget(m_chartTabs);
+    auto *grid = new QGridLayout(m_cdfPage);
+    grid->setContentsMargins(0, 0, 0, 0);
+
+    auto *bars = new QWidget(m_chartTabs);
+    m_requestBars = new BarChartView(QString(), bars);
+    m_requestBars->setObjectName(u"requestBars"_s);
+    m_tokenBars = new BarChartView(QString(), bars);
+    m_tokenBars->setObjectName(u"tokenBars"_s);
+    auto *bl = new QVBoxLayout(bars);
+    bl->setContentsMargins(0, 0, 0, 0);
+    bl->addWidget(m_requestBars);
+    bl->addWidget(m_tokenBars);
+
+    m_curvePage = new QWidget(m_chartTabs);
+    m_curveXLabel = new QLabel(m_curvePage);
+    m_curveX = new QComboBox(m_curvePage);
+    m_curveX->setObjectName(u"curveXCombo"_s);
+    m_curveX->addItem(QString(), int(CurveThroughput::Output));
+    m_curveX->addItem(QString(), int(CurveThroughput::Request));
+    m_curveXLabel->setBuddy(m_curveX);
+    connect(m_curveX, &QComboBox::activated, this, [this] { requestComparison(false); });
+    m_curveNotes = new QLabel(m_curvePage);
+    m_curveNotes->setObjectName(u"curveNotes"_s);
+    m_curveNotes->setWordWrap(true);
+    m_curveNotes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *xRow = new QHBoxLayout;
+    xRow->addWidget(m_curveXLabel);
+    xRow->addWidget(m_curveX);
+    xRow->addStretch(1);
+    auto *cl = new QVBoxLayout(m_curvePage);
+    cl->setContentsMargins(0, 4, 0, 0);
+    cl->addLayout(xRow);
+    // The chart goes at index 1, between the axis choice and the notes (rebuildCurveChart).
+    cl->addWidget(m_curveNotes);
+
+    m_chartTabs->addTab(m_cdfPage, QString());
+    m_chartTabs->addTab(bars, QString());
+    m_chartTabs->addTab(m_curvePage, QString());
+    return m_chartTabs;
+}
+
+void ComparisonView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_sized || width() < 400)
+        return;
+    m_sized = true;
+    // Proportions of the real width: before the first show the splitters only know size hints,
+    // which would leave the table (small hint) narrower than the charts. The table needs the
+    // metric names and a value with its differences per run; the charts read well narrower.
+    m_upper->setSizes({width() * 3 / 5, width() * 2 / 5});
+    m_lower->setSizes({width() * 11 / 20, width() * 9 / 20});
+}
+
+void ComparisonView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void ComparisonView::retranslateUi()
+{
+    m_title->setText(tr("Compare runs"));
+    m_reload->setToolTip(tr("Read the project's runs again"));
+    m_picker->setHeaderLabels({tr("Run"), tr("Name"), tr("SUT"), tr("Scenario"), tr("Status"),
+                               tr("Started"), tr("Sweep")});
+    m_picker->setToolTip(tr("Tick two or more runs to compare them; the columns of the table "
+                            "follow this order."));
+    for (int i = 0; i < m_picker->topLevelItemCount() && i < m_list.runs.size(); ++i)
+        fillPickerRow(m_picker->topLevelItem(i), m_list.runs.at(i));
+    m_baselineLabel->setText(tr("&Baseline:"));
+    m_baselineCombo->setToolTip(tr("The run the differences are taken against"));
+    m_rankLabel->setText(tr("Rank &by:"));
+    m_rankMetric->setToolTip(tr("The metric the runs are ranked by, as servebench-cli compare "
+                                "--rank-by; its latency statistic is also the y axis of the "
+                                "latency-versus-throughput curves"));
+    fillRankCombos();
+    m_chartTabs->setTabText(0, tr("Distributions"));
+    m_chartTabs->setTabText(1, tr("Throughput"));
+    m_chartTabs->setTabText(2, tr("Latency vs throughput"));
+    m_chartTabs->setTabToolTip(0, tr("Cumulative distributions of TTFT, TPOT, ITL and E2EL, "
+                                     "one line per run, as in the report"));
+    m_chartTabs->setTabToolTip(2, tr("One curve per SUT over the chosen runs and every run of "
+                                     "the sweeps they belong to"));
+    m_requestBars->setTitle(tr("Request throughput and goodput"));
+    m_requestBars->setValueAxisTitle(tr("req/s"));
+    m_tokenBars->setTitle(tr("Token throughput"));
+    m_tokenBars->setValueAxisTitle(tr("tok/s"));
+    m_curveXLabel->setText(tr("&X axis:"));
+    m_curveX->setItemText(0, tr("Achieved output throughput (tok/s)"));
+    m_curveX->setItemText(1, tr("Achieved request throughput (req/s)"));
+    m_model->retranslate();
+    if (m_outcome) {
+        showVerdict();
+        setStatus(tr("%n run(s) compared", nullptr, int(m_outcome->comparison.columns.size())));
+    } else {
+        showHint();
+    }
+    rebuildCharts();
+}
+
+void ComparisonView::fillRankCombos()
+{
+    const QString metric =
+        m_rankMetric->count() ? m_rankMetric->currentData().toString() : u"ttft"_s;
+    const QString stat = m_rankStat->count() ? m_rankStat->currentData().toString() : u"p99"_s;
+    const QSignalBlocker b1(m_rankMetric);
+    const QSignalBlocker b2(m_rankStat);
+    m_rankMetric->clear();
+    for (const QString &m : latencyMetrics())
+        m_rankMetric->addItem(m.toUpper(), m);
+    m_rankMetric->addItem(tr("Request throughput"), u"request_throughput"_s);
+    m_rankMetric->addItem(tr("Output throughput"), u"output_throughput"_s);
+    m_rankMetric->addItem(tr("Goodput"), u"request_goodput"_s);
+    m_rankMetric->addItem(tr("Cost per request"), u"cost_per_request"_s);
+    m_rankMetric->addItem(tr("Cost per 1M output tokens"), u"cost_per_1m_output_tokens"_s);
+    m_rankStat->clear();
+    m_rankStat->addItem(tr("mean"), u"mean"_s);
+    m_rankStat->addItem(tr("median"), u"median"_s);
+    m_rankStat->addItem(u"p90"_s, u"p90"_s);
+    m_rankStat->addItem(u"p99"_s, u"p99"_s);
+    m_rankMetric->setCurrentIndex(std::max(0, m_rankMetric->findData(metric)));
+    m_rankStat->setCurrentIndex(std::max(0, m_rankStat->findData(stat)));
+    m_rankStat->setEnabled(latencyMetrics().contains(m_rankMetric->currentData().toString()));
+}
+
+// --- the run list ---------------------------------------------------------------------------
+
+void ComparisonView::setProject(const QString &projectPath)
+{
+    m_path = projectPath;
+    m_pendingList = true; // from now until the list is applied, so isBusy() covers the wait
+    m_reloadTimer->start();
+}
+
+void ComparisonView::reload()
+{
+    const quint64 generation = ++m_listGeneration;
+    if (m_path.isEmpty()) {
+        applyList(generation, CompareRunList());
+        return;
+    }
+    m_pendingList = true;
+    setStatus(tr("Reading %1 …").arg(m_path));
+    const QString path = m_path;
+    m_jobs->run([path] { return listCompareRuns(path); },
+                [this, generation](CompareRunList list) { applyList(generation, list); });
+}
+
+void ComparisonView::applyList(quint64 generation, const CompareRunList &list)
+{
+    if (generation != m_listGeneration)
+        return; // a newer project or reload superseded this one
+    m_pendingList = false;
+    m_list = list;
+    QSet<qint64> present;
+    for (const CompareRunEntry &e : list.runs)
+        present.insert(e.id);
+    m_checked.intersect(present);
+    {
+        const QSignalBlocker block(m_picker);
+        m_picker->clear();
+        for (const CompareRunEntry &e : list.runs) {
+            auto *item = new QTreeWidgetItem(m_picker);
+            item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
+            item->setData(IdColumn, Qt::UserRole, e.id);
+            item->setCheckState(IdColumn, m_checked.contains(e.id) ? Qt::Checked : Qt::Unchecked);
+            fillPickerRow(item, e);
+        }
+    }
+    if (!list.error.isEmpty())
+        setStatus(tr("Cannot read the project: %1").arg(list.error), true);
+    else if (!m_path.isEmpty())
+        setStatus(tr("%n run(s) in the project", nullptr, int(list.runs.size())));
+    else
+        setStatus(QString());
+    updateBaselineCombo();
+    emit runsListed();
+    // The runs may have changed on disk (a new cost window, a deleted run): read them again.
+    requestComparison(true);
+}
+
+void ComparisonView::fillPickerRow(QTreeWidgetItem *item, const CompareRunEntry &e)
+{
+    item->setText(IdColumn, u"#%1"_s.arg(e.id));
+    item->setText(NameColumn, e.name);
+    item->setToolTip(NameColumn, e.name);
+    item->setText(SutColumn, e.sut);
+    QString scenario;
+    switch (e.scenario) {
+    case Scenario::None:
+        scenario = tr("open loop");
+        break;
+    case Scenario::SingleStream:
+        scenario = tr("SingleStream");
+        break;
+    case Scenario::Server:
+        scenario = tr("Server");
+        break;
+    case Scenario::Offline:
+        scenario = tr("Offline");
+        break;
+    }
+    item->setText(ScenarioColumn, scenario);
+    QString status;
+    switch (e.status) {
+    case StoredRunStatus::Running:
+        status = tr("running");
+        break;
+    case StoredRunStatus::Completed:
+        status = tr("completed");
+        break;
+    case StoredRunStatus::Interrupted:
+        status = tr("interrupted");
+        break;
+    case StoredRunStatus::Failed:
+        status = tr("failed");
+        break;
+    }
+    if (e.imported)
+        status = tr("%1, imported").arg(status);
+    item->setText(StatusColumn, status);
+    item->setText(StartedColumn, e.startedUtc.isValid()
+                                     ? e.startedUtc.toLocalTime().toString(u"yyyy-MM-dd HH:mm"_s)
+                                     : QString());
+    item->setText(SweepColumn, e.sweep);
+}
+
+QList<qint64> ComparisonView::listedRuns() const
+{
+    QList<qint64> out;
+    for (const CompareRunEntry &e : m_list.runs)
+        out << e.id;
+    return out;
+}
+
+QList<qint64> ComparisonView::selectedRuns() const
+{
+    QList<qint64> out;
+    for (const CompareRunEntry &e : m_list.runs)
+        if (m_checked.contains(e.id))
+            out << e.id;
+    return out;
+}
+
+void ComparisonView::setSelectedRuns(const QList<qint64> &runIds)
+{
+    m_checked = QSet<qint64>(runIds.cbegin(), runIds.cend());
+    {
+        const QSignalBlocker block(m_picker);
+        for (int i = 0; i < m_picker->topLevelItemCount(); ++i) {
+            QTreeWidgetItem *item = m_picker->topLevelItem(i);
+            const qint64 id = item->data(IdColumn, Qt::UserRole).toLongLong();
+            item->setCheckState(IdColumn, m_checked.contains(id) ? Qt::Checked : Qt::Unchecked);
+        }
+    }
+    updateBaselineCombo();
+    requestComparison(true);
+}
+
+void ComparisonView::onItemChanged(QTreeWidgetItem *item, int column)
+{
+    if (column != IdColumn)
+        return;
+    const qint64 id = item->data(IdColumn, Qt::UserRole).toLongLong();
+    const bool on = item->checkState(IdColumn) == Qt::Checked;
+    if (on == m_checked.contains(id))
+        return;
+    if (on)
+        m_checked.insert(id);
+    else
+        m_checked.remove(id);
+    updateBaselineCombo();
+    requestComparison(true);
+}
+
+void ComparisonView::updateBaselineCombo()
+{
+    const QList<qint64> ids = selectedRuns();
+    if (!ids.contains(m_baseline))
+        m_baseline = ids.value(0);
+    const QSignalBlocker block(m_baselineCombo);
+    m_baselineCombo->clear();
+    for (const CompareRunEntry &e : std::as_const(m_list.runs))
+        if (m_checked.contains(e.id))
+            m_baselineCombo->addItem(
+                e.name.isEmpty() ? u"#%1"_s.arg(e.id) : u"#%1 %2"_s.arg(e.id).arg(e.name), e.id);
+    m_baselineCombo->setCurrentIndex(m_baselineCombo->findData(m_baseline));
+    m_baselineCombo->setEnabled(ids.size() >= 2);
+}
+
+qint64 ComparisonView::baselineRun() const
+{
+    return m_baseline;
+}
+
+bool ComparisonView::setBaselineRun(qint64 runId)
+{
+    if (!selectedRuns().contains(runId))
+        return false;
+    m_baseline = runId;
+    m_baselineCombo->setCurrentIndex(m_baselineCombo->findData(runId));
+    requestComparison(false);
+    return true;
+}
+
+QString ComparisonView::rankBy() const
+{
+    const QString metric = m_rankMetric->currentData().toString();
+    return latencyMetrics().contains(metric) ? metric + u':' + m_rankStat->currentData().toString()
+                                             : metric;
+}
+
+bool ComparisonView::setRankBy(const QString &text)
+{
+    RankBy r;
+    if (!RankBy::parse(text, &r, nullptr))
+        return false;
+    const int m = m_rankMetric->findData(r.metric);
+    const int s = r.stat.isEmpty() ? m_rankStat->currentIndex() : m_rankStat->findData(r.stat);
+    if (m < 0 || s < 0)
+        return false;
+    m_rankMetric->setCurrentIndex(m);
+    m_rankStat->setCurrentIndex(s);
+    m_rankStat->setEnabled(!r.stat.isEmpty());
+    requestComparison(false);
+    return true;
+}
+
+void ComparisonView::setCurveThroughput(CurveThroughput x)
+{
+    m_curveX->setCurrentIndex(m_curveX->findData(int(x)));
+    requestComparison(false);
+}
+
+ComparisonOptions ComparisonView::options() const
+{
+    ComparisonOptions o;
+    o.baseline = std::max(0, int(selectedRuns().indexOf(m_baseline)));
+    // The combos offer only what RankBy::parse accepts, so this cannot fail.
+    RankBy::parse(rankBy(), &o.rankBy, nullptr);
+    return o;
+}
+
+LatencyCurveOptions ComparisonView::curveOptions() const
+{
+    LatencyCurveOptions o;
+    const RankBy r = options().rankBy;
+    // Ranking by a rate or a cost leaves the curves on the default, P99 TTFT.
+    if (latencyMetrics().contains(r.metric)) {
+        o.metric = r.metric;
+        o.stat = r.stat;
+    }
+    o.throughput = CurveThroughput(m_curveX->currentData().toInt());
+    return o;
+}
+
+// --- the comparison -------------------------------------------------------------------------
+
+void ComparisonView::requestComparison(bool reread)
+{
+    m_reread = m_reread || reread;
+    m_pendingCompare = true;
+    m_compareTimer->start();
+}
+
+void ComparisonView::startComparison()
+{
+    const QList<qint64> ids = selectedRuns();
+    const quint64 generation = ++m_compareGeneration;
+    if (m_path.isEmpty() || ids.size() < 2 || m_pendingList) {
+        m_pendingCompare = m_pendingList; // the list's arrival asks again
+        if (!m_pendingList) {
+            clearComparison(QString());
+            emit comparisonShown();
+        }
+        return;
+    }
+    m_pendingCompare = true;
+    setStatus(tr("Comparing %n run(s) …", nullptr, int(ids.size())));
+    const ComparisonOptions opts = options();
+    const LatencyCurveOptions curve = curveOptions();
+    const auto done = [this, generation](CompareOutcome outcome) {
+        applyOutcome(generation, outcome);
+    };
+    if (!m_reread && m_outcome && m_outcome->runs && m_outcome->runs->runIds == ids) {
+        const std::shared_ptr<const CompareRuns> runs = m_outcome->runs;
+        m_jobs->run([runs, opts, curve] { return rebuildComparison(runs, opts, curve); }, done);
+    } else {
+        const QString path = m_path;
+        m_jobs->run([path, ids, opts, curve] { return loadComparison(path, ids, opts, curve); },
+                    done);
+    }
+    m_reread = false;
+}
+
+void ComparisonView::applyOutcome(quint64 generation, const CompareOutcome &outcome)
+{
+    if (generation != m_compareGeneration)
+        return;
+    m_pendingCompare = false;
+    if (!outcome.error.isEmpty()) {
+        clearComparison(outcome.error);
+        setStatus(tr("Cannot compare: %1").arg(outcome.error), true);
+        emit comparisonShown();
+        return;
+    }
+    m_outcome = std::make_unique<CompareOutcome>(outcome);
+    m_hint.clear();
+    showOutcome();
+    emit comparisonShown();
+}
+
+void ComparisonView::showOutcome()
+{
+    const Comparison &c = m_outcome->comparison;
+    m_model->setComparison(c);
+    m_table->clearSpans();
+    for (int row = 0; row < m_model->rowCount(); ++row)
+        if (m_model->rowKind(row) == ComparisonTableModel::RowKind::Group)
+            m_table->setSpan(row, 0, 1, m_model->columnCount());
+    m_table->resizeColumnToContents(0);
+    // Run columns as wide as their cells (about 60 short texts each), not their headers.
+    const QFontMetrics fm(m_table->font());
+    for (int col = 1; col < m_model->columnCount(); ++col) {
+        int width = 120;
+        for (int row = 0; row < m_model->rowCount(); ++row)
+            width = std::max(width,
+                             fm.horizontalAdvance(m_model->index(row, col).data().toString()) + 20);
+        m_table->setColumnWidth(col, width);
+    }
+    showVerdict();
+    rebuildCharts();
+    setStatus(tr("%n run(s) compared", nullptr, int(c.columns.size())));
+}
+
+void ComparisonView::clearComparison(const QString &hint)
+{
+    m_outcome.reset();
+    m_hint = hint;
+    m_model->clear();
+    m_table->clearSpans();
+    showHint();
+    rebuildCharts();
+}
+
+void ComparisonView::showHint()
+{
+    // An error is core's text and stays as it came; the two hints follow the language.
+    QString text = m_hint;
+    if (text.isEmpty())
+        text = m_path.isEmpty() ? tr("Save the project to compare its runs: the comparison reads "
+                                     "them from the project file.")
+                                : tr("Tick two or more runs to compare them.");
+    m_verdict->setText(esc(text));
+    m_verdict->setStyleSheet(QString());
+    m_notes->clear();
+}
+
+void ComparisonView::showVerdict()
+{
+    const Comparison &c = m_outcome->comparison;
+    const Comparability &cp = c.comparability;
+    QString headline;
+    QString colour; // background of the verdict box: green, amber or red
+    if (!cp.rankable()) {
+        headline = u"<b>%1</b><br>%2"_s.arg(esc(tr("Not comparable: ranking refused.")),
+                                            esc(cp.refusals.join(u" "_s)));
+        colour = u"#f8d7da"_s;
+    } else if (cp.variableCount() == 0) {
+        headline = u"<b>%1</b>"_s.arg(
+            esc(tr("Comparable: the runs share the workload and the SUT (repeat runs).")));
+        colour = u"#d4edda"_s;
+    } else if (cp.variableCount() == 1) {
+        headline = u"<b>%1</b>"_s.arg(
+            esc(tr("Comparable: exactly one variable differs — %1.").arg(cp.singleVariable())));
+        colour = u"#d4edda"_s;
+    } else {
+        QStringList names;
+        for (const FieldComparison &f : cp.workloadDifferences())
+            names << f.label;
+        if (!cp.sutDifferences().isEmpty())
+            names << u"SUT"_s;
+        headline = u"<b>%1</b>"_s.arg(
+            esc(tr("Confounded: %1 variables differ (%2); a difference in the results cannot be "
+                   "attributed to one of them.")
+                    .arg(cp.variableCount())
+                    .arg(names.join(u", "_s))));
+        colour = u"#fff3cd"_s;
+    }
+    const auto unknowns = cp.unknowns();
+    if (!unknowns.isEmpty()) {
+        QStringList names;
+        for (const FieldComparison &f : unknowns)
+            names << f.label;
+        headline +=
+            u"<br>"_s +
+            esc(tr("Not confirmed: %1 unknown for at least one run.").arg(names.join(u", "_s)));
+        if (cp.rankable())
+            colour = u"#fff3cd"_s;
+    }
+    m_verdict->setText(headline);
+    // Fixed dark text on the light tint, so the verdict reads the same under a dark palette.
+    m_verdict->setStyleSheet(
+        u"QLabel { background: %1; color: #1a1a1a; border-radius: 4px; }"_s.arg(colour));
+
+    QString notes;
+    const auto section = [&notes](const QString &title, const QStringList &lines) {
+        if (lines.isEmpty())
+            return;
+        notes +=
+            u"<p style='margin:2px 0'><b>%1</b></p><ul style='margin:0 0 4px 0'>"_s.arg(esc(title));
+        for (const QString &l : lines)
+            notes += u"<li>%1</li>"_s.arg(l);
+        notes += u"</ul>"_s;
+    };
+    QStringList diffs;
+    for (const FieldComparison &f : cp.fields) {
+        if (!f.differs && !f.unknown)
+            continue;
+        // Values in column order, as the table's columns; the run labels are in the tooltip of
+        // each column header and would repeat here for every field.
+        QStringList values;
+        for (const QString &v : f.values)
+            values << esc(v);
+        const QString role = f.role == FieldRole::Sut           ? tr("compared (SUT)")
+                             : f.role == FieldRole::Measurement ? tr("measurement")
+                             : f.blocker                        ? tr("blocks ranking")
+                                                                : tr("workload");
+        diffs << u"<i>%1</i>: %2 <span style='color:gray'>(%3)</span>"_s.arg(
+            esc(f.label), values.join(u" | "_s), esc(role));
+    }
+    section(tr("Differences (%1)").arg(cp.runLabels.join(u" | "_s)), diffs);
+    section(tr("Ranking"), {esc(c.rankNote)});
+    QStringList warnings;
+    for (const QString &w : cp.warnings)
+        warnings << esc(w);
+    section(tr("Warnings"), warnings);
+    QStringList imported;
+    for (const ReportRun &r : m_outcome->runs->content.runs)
+        for (const QString &n : r.notes)
+            imported << u"%1: %2"_s.arg(esc(r.label), esc(n));
+    section(tr("Imported runs"), imported);
+    QStringList cost;
+    for (const QString &n : c.costNotes)
+        cost << esc(n);
+    section(tr("Cost"), cost);
+    m_notes->setText(notes);
+}
+
+QString ComparisonView::verdictText() const
+{
+    return QTextDocumentFragment::fromHtml(m_verdict->text()).toPlainText();
+}
+
+QString ComparisonView::notesText() const
+{
+    return QTextDocumentFragment::fromHtml(m_notes->text()).toPlainText();
+}
+
+const Comparison *ComparisonView::comparison() const
+{
+    return m_outcome ? &m_outcome->comparison : nullptr;
+}
+
+const LatencyCurves *ComparisonView::latencyCurves() const
+{
+    return m_outcome ? &m_outcome->curves : nullptr;
+}
+
+ChartView *ComparisonView::cdfChart(const QString &metric) const
+{
+    const qsizetype i = latencyMetrics().indexOf(metric);
+    return i < 0 ? nullptr : m_cdfCharts.value(i);
+}
+
+// --- charts ---------------------------------------------------------------------------------
+
+void ComparisonView::rebuildCharts()
+{
+    // ChartView cannot drop series, and the number of runs changes: the charts are made anew.
+    qDeleteAll(m_cdfCharts);
+    m_cdfCharts.clear();
+    auto *grid = static_cast<QGridLayout *>(m_cdfPage->layout());
+    const QList<ChartSpec> specs = m_outcome ? m_outcome->runs->content.charts : QList<ChartSpec>();
+    for (int i = 0; i < latencyMetrics().size(); ++i) {
+        const QString &metric = latencyMetrics().at(i);
+        const QString label = metric.toUpper();
+        auto *chart = new ChartView(tr("%1 CDF").arg(label), m_cdfPage);
+        chart->setObjectName(u"cdf_"_s + metric);
+        // Four to a page beside the table: ChartView's own minimum would make the page wider
+        // than the table.
+        chart->setMinimumSize(180, 150);
+        chart->setAxisTitles(tr("%1 (ms)").arg(label), tr("fraction of samples ≤ x"));
+        chart->setFixedYRange(0, 1);
+        if (const MetricDefinition *d = metricDefinition(metric))
+            chart->setToolTip(d->label + u" = "_s + d->definition);
+        for (const ChartSpec &s : specs) {
+            if (s.key != u"cdf_"_s + metric)
+                continue;
+            for (int k = 0; k < s.series.size(); ++k) {
+                const int index =
+                    chart->addSeries(s.series.at(k).label, ChartView::Kind::Line, runColor(k));
+                QList<QPointF> points;
+                points.reserve(s.series.at(k).points.size());
+                for (const auto &p : s.series.at(k).points)
+                    points.append(QPointF(p.first, p.second));
+                chart->setPoints(index, points);
+            }
+            chart->setSubtitle(s.emptyNote);
+        }
+        grid->addWidget(chart, i / 2, i % 2);
+        m_cdfCharts.append(chart);
+    }
+
+    const auto barSets = [](const ChartSpec &s) {
+        QList<QPair<QString, QList<double>>> sets;
+        for (const ChartSeries &series : s.series) {
+            QString name = series.label;
+            if (name == "request throughput"_L1)
+                name = tr("request throughput");
+            else if (name == "goodput"_L1)
+                name = tr("goodput");
+            else if (name == "output tokens"_L1)
+                name = tr("output tokens");
+            else if (name == "input + output tokens"_L1)
+                name = tr("input + output tokens");
+            sets.append({name, series.values});
+        }
+        return sets;
+    };
+    const QList<QColor> barColours = {runColor(0), runColor(2)};
+    m_requestBars->setData({}, {}, {});
+    m_tokenBars->setData({}, {}, {});
+    m_requestBars->setSubtitle(QString());
+    for (const ChartSpec &s : specs) {
+        if (s.key == "throughput_requests"_L1)
+            m_requestBars->setData(s.categories, barSets(s), barColours);
+        else if (s.key == "throughput_tokens"_L1)
+            m_tokenBars->setData(s.categories, barSets(s), barColours);
+    }
+    // A bar cannot say "not available"; the subtitle does, so a missing goodput is not read as 0.
+    if (m_outcome) {
+        if (const ComparisonRow *g = m_outcome->comparison.row(u"request_goodput"_s)) {
+            QStringList missing;
+            for (int i = 0; i < g->cells.size(); ++i)
+                if (!g->cells.at(i).value)
+                    missing << u"%1 (%2)"_s.arg(m_outcome->comparison.columns.value(i),
+                                                g->cells.at(i).note);
+            if (!missing.isEmpty())
+                m_requestBars->setSubtitle(
+                    tr("goodput not available for %1").arg(missing.join(u", "_s)));
+        }
+    }
+    rebuildCurveChart();
+}
+
+void ComparisonView::rebuildCurveChart()
+{
+    delete m_curveChart;
+    m_curveChart = new ChartView(tr("Latency versus throughput, one curve per SUT"), m_curvePage);
+    m_curveChart->setObjectName(u"latencyThroughputChart"_s);
+    static_cast<QVBoxLayout *>(m_curvePage->layout())->insertWidget(1, m_curveChart, 1);
+    const LatencyCurveOptions o = m_outcome ? m_outcome->curves.options : curveOptions();
+    const QString stat = o.stat == "mean"_L1     ? tr("Mean %1").arg(o.metric.toUpper())
+                         : o.stat == "median"_L1 ? tr("Median %1").arg(o.metric.toUpper())
+                                                 : o.stat.toUpper() + u' ' + o.metric.toUpper();
+    m_curveChart->setAxisTitles(o.throughput == CurveThroughput::Output
+                                    ? tr("achieved output throughput (tok/s)")
+                                    : tr("achieved request throughput (req/s)"),
+                                tr("%1 (ms)").arg(stat));
+    m_curveNotes->clear();
+    if (!m_outcome)
+        return;
+    const LatencyCurves &curves = m_outcome->curves;
+    for (int i = 0; i < curves.curves.size(); ++i) {
+        const LatencyCurve &curve = curves.curves.at(i);
+        const int index = m_curveChart->addSeries(curve.sut, ChartView::Kind::Line, runColor(i));
+        auto *line = static_cast<QLineSeries *>(m_curveChart->series(index));
+        line->setPointsVisible(true);
+        QList<QPointF> points;
+        for (const LatencyCurvePoint &p : curve.points)
+            points.append(QPointF(p.throughput, p.latency));
+        m_curveChart->setPoints(index, points);
+        // Which run a point is: the chart shows numbers only, the tooltip names the run.
+        connect(line, &QXYSeries::hovered, m_curveChart, [curve](const QPointF &at, bool state) {
+            if (!state)
+                return;
+            const LatencyCurvePoint *best = nullptr;
+            double bestDistance = std::numeric_limits<double>::max();
+            for (const LatencyCurvePoint &p : curve.points) {
+                const double d =
+                    std::hypot((p.throughput - at.x()) / std::max(1e-9, std::abs(at.x())),
+                               (p.latency - at.y()) / std::max(1e-9, std::abs(at.y())));
+                if (d < bestDistance) {
+                    bestDistance = d;
+                    best = &p;
+                }
+            }
+            if (best)
+                QToolTip::showText(QCursor::pos(),
+                                   u"%1\n%2: %3, %4 ms"_s.arg(curve.sut, best->runLabel)
+                                       .arg(best->throughput, 0, 'f', 2)
+                                       .arg(best->latency, 0, 'f', 2));
+        });
+    }
+    QStringList notes;
+    if (!m_outcome->runs->sweeps.isEmpty())
+        notes << tr("The curves include every run of the sweeps %1.")
+                     .arg(m_outcome->runs->sweeps.join(u", "_s));
+    if (curves.curves.isEmpty())
+        notes << tr("No run gives a point.");
+    if (!curves.notes.isEmpty())
+        notes << tr("Left out: %1").arg(curves.notes.join(u"; "_s));
+    m_curveNotes->setText(notes.join(u'\n'));
+}
+
+void ComparisonView::setStatus(const QString &text, bool error)
+{
+    m_status->setText(text);
+    m_status->setStyleSheet(error ? u"color: #b00020;"_s : QString());
+}
+
+} // namespace sb
