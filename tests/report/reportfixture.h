@@ -103,8 +103,10 @@ inline QList<sb::RequestRecord> records(int n, double speed,
     return out;
 }
 
+// `links` carries the ids the run points at (RunInfo's sutId, datasetId, profileId, sweepId and
+// sweepPosition); the rest of it is ignored.
 inline qint64 writeRun(sb::RunWriter &w, const sb::RunPlan &p, const QList<sb::RequestRecord> &recs,
-                       const QString &name, const QDateTime &start)
+                       const QString &name, const QDateTime &start, const sb::RunInfo &links = {})
 {
     QJsonObject snap = p.toJson();
     snap[u"dataset_info"_s] =
@@ -116,6 +118,11 @@ inline qint64 writeRun(sb::RunWriter &w, const sb::RunPlan &p, const QList<sb::R
     meta.name = name;
     meta.startedUtc = start;
     meta.startedMonoNs = kT0;
+    meta.sutId = links.sutId;
+    meta.datasetId = links.datasetId;
+    meta.profileId = links.profileId;
+    meta.sweepId = links.sweepId;
+    meta.sweepPosition = links.sweepPosition;
     QString error;
     const qint64 id = w.beginRun(snap, meta, &error);
     if (id == 0)
@@ -157,6 +164,22 @@ struct Project
     QString path;
     qint64 runA = 0;
     qint64 runB = 0;
+    // The entities the runs were made from, as the workbench saves them.
+    qint64 sutA = 0; // vllm-a100
+    qint64 sutB = 0; // sglang-h100
+    qint64 dataset = 0;
+    qint64 profile = 0;
+
+    sb::RunInfo links(qint64 sut, qint64 sweepId = 0, int sweepPosition = -1) const
+    {
+        sb::RunInfo r;
+        r.sutId = sut;
+        r.datasetId = dataset;
+        r.profileId = profile;
+        r.sweepId = sweepId;
+        r.sweepPosition = sweepPosition;
+        return r;
+    }
 };
 
 // Builds the project at `path`; returns false with *error on any failure.
@@ -166,6 +189,16 @@ inline bool build(const QString &path, Project *out, QString *error)
     {
         sb::ProjectStore s;
         if (!s.open(path)) {
+            *error = s.lastError();
+            return false;
+        }
+        const sb::RunPlan a = plan(u"vllm-a100"_s, u"vllm"_s, u"A100"_s);
+        out->sutA = s.saveSut({0, a.sut, {}, {}});
+        out->sutB = s.saveSut({0, plan(u"sglang-h100"_s, u"sglang"_s, u"H100"_s).sut, {}, {}});
+        out->dataset = s.saveDataset(
+            {0, u"synthetic 256 → 32 tokens"_s, QString(64, u'c'), a.dataset, {}, {}});
+        out->profile = s.saveLoadProfile({0, u"Poisson 10 req/s"_s, a.profile, {}, {}});
+        if (!out->sutA || !out->sutB || !out->dataset || !out->profile) {
             *error = s.lastError();
             return false;
         }
@@ -180,11 +213,11 @@ inline bool build(const QString &path, Project *out, QString *error)
                              records(40, 1.0,
                                      {{sb::ErrorClass::Http5xx, kScript + u" & "_s + kQuotes},
                                       {sb::ErrorClass::Timeout, bigMessage()}}),
-                             u"Run \"A\" <script>"_s, startA);
+                             u"Run \"A\" <script>"_s, startA, out->links(out->sutA));
         out->runB =
             writeRun(w, plan(u"sglang-h100"_s, u"sglang"_s, u"H100"_s),
                      records(40, 0.7, {{sb::ErrorClass::Http429, u"rate limited & <slow>"_s}}),
-                     u"Run B"_s, startB);
+                     u"Run B"_s, startB, out->links(out->sutB));
         w.close();
         if (!out->runA || !out->runB) {
             *error = u"writing the runs failed"_s;

@@ -2,6 +2,9 @@
 // F5 completes a short run without blocking the GUI thread, Esc stops a run, invalid editor
 // input disables Run, and Save As / Open keep configurations and runs.
 
+#include "../report/reportfixture.h"
+
+#include "compare/comparisonview.h"
 #include "editors/loadprofileeditor.h"
 #include "keychainstore.h"
 #include "keychainunavailablebackend.h"
@@ -72,6 +75,7 @@ private slots:
     void invalidInputDisablesRun();
     void saveAsAndReopen();
     void windowStateSaved();
+    void compareTab();
 
 private:
     QTemporaryDir *m_dir = nullptr;
@@ -197,6 +201,10 @@ void TestMainWindow::saveAsAndReopen()
     QVERIFY2(doc->saveAs(path, &error), qPrintable(error));
     QVERIFY(!doc->isModified());
     QVERIFY(doc->runs().first().storeId > 0);
+    // The Compare tab reads the saved file, and again after each run.
+    ComparisonView *compare = m_window->comparisonView();
+    QTRY_COMPARE_WITH_TIMEOUT(compare->listedRuns(), QList<qint64>{doc->runs().first().storeId},
+                              20000);
 
     // A second run on a project with a file streams into the file.
     finished.clear();
@@ -204,6 +212,7 @@ void TestMainWindow::saveAsAndReopen()
     QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 60000);
     QTRY_COMPARE(m_window->runner()->state(), ProjectRunner::State::Idle);
     QVERIFY(finished.first().first().value<FinishedRun>().info.id > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(compare->listedRuns().size(), 2, 20000);
 
     QVERIFY(m_window->openProject(path));
     QCOMPARE(doc->suts().size(), 1);
@@ -229,6 +238,34 @@ void TestMainWindow::windowStateSaved()
     QCOMPARE(m_settings->windowStateVersion(), Settings::kWindowStateVersion);
     QVERIFY(!m_settings->windowState().isEmpty());
     QVERIFY(!m_settings->windowGeometry().isEmpty());
+}
+
+void TestMainWindow::compareTab()
+{
+    QTabWidget *tabs = m_window->tabs();
+    QCOMPARE(tabs->count(), 5);
+    QCOMPARE(tabs->tabText(4), u"Compare"_s);
+    auto *view = qobject_cast<ComparisonView *>(tabs->widget(4));
+    QVERIFY(view);
+    QCOMPARE(view, m_window->comparisonView());
+    QCOMPARE(view->objectName(), u"comparisonView"_s);
+
+    // Opening a project lists its runs in the tab; a new project (no file) empties it.
+    fixture::Project project;
+    QString error;
+    QVERIFY2(fixture::build(m_dir->filePath(u"compare.sbproj"_s), &project, &error),
+             qPrintable(error));
+    QVERIFY(m_window->openProject(project.path));
+    QCOMPARE(view->projectPath(), project.path);
+    QTRY_COMPARE_WITH_TIMEOUT(view->listedRuns(), (QList<qint64>{project.runA, project.runB}),
+                              20000);
+    view->setSelectedRuns({project.runA, project.runB});
+    QTRY_VERIFY_WITH_TIMEOUT(view->comparison() != nullptr, 30000);
+    QCOMPARE(view->comparison()->runIds, (QList<qint64>{project.runA, project.runB}));
+    m_window->newProject();
+    QCOMPARE(view->projectPath(), QString());
+    QTRY_VERIFY_WITH_TIMEOUT(view->listedRuns().isEmpty() && !view->isBusy(), 20000);
+    QVERIFY(!view->comparison());
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -96,6 +96,7 @@ void TestTranslations::switchRetranslatesVisibleTexts()
     w.setLanguage(u"en"_s);
     QCOMPARE(w.runAction()->text(), u"&Run"_s);
     QCOMPARE(w.tabs()->tabText(2), u"Results"_s);
+    QCOMPARE(w.tabs()->tabText(4), u"Compare"_s);
     QCOMPARE(w.menuBar()->actions().first()->text(), u"&File"_s);
     w.editEntity(EntityKind::Sut, w.document()->suts().first().id);
     auto *test = w.sutEditor()->findChild<QPushButton *>(u"testConnection"_s);
@@ -108,6 +109,7 @@ void TestTranslations::switchRetranslatesVisibleTexts()
     // LanguageChange is delivered through the event queue.
     QTRY_COMPARE(w.runAction()->text(), u"运行(&R)"_s);
     QCOMPARE(w.tabs()->tabText(2), u"结果"_s);
+    QCOMPARE(w.tabs()->tabText(4), u"比较"_s);
     QCOMPARE(w.menuBar()->actions().first()->text(), u"文件(&F)"_s);
     QCOMPARE(test->text(), u"测试连接(&T)"_s);
     QVERIFY(w.treeModel()->data(w.treeModel()->index(0, 0)).toString().startsWith(u"被测系统"_s));

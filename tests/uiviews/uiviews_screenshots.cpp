@@ -6,16 +6,31 @@
 //
 // Writes dashboard-running.png, dashboard-finished.png, results-summary.png,
 // results-requests.png, results-distributions.png, results-overtime.png.
+//
+//   uiviews_screenshots docs/screenshots compare
+//
+// writes only comparison.png: the main window on the Compare tab over the comparison fixture
+// (two SUTs, a rate sweep each, test windows), comparing the two 10 req/s runs, with the
+// latency-versus-throughput chart (a further argument 0 or 1 shows the CDFs or the bars).
+#include "comparefixture.h"
 #include "uiviewstestutil.h"
 
+#include "compare/comparisonview.h"
+#include "keychainstore.h"
+#include "keychainunavailablebackend.h"
+#include "mainwindow.h"
 #include "resultsview.h"
 #include "rundashboard.h"
+#include "settings.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QEventLoop>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTimer>
+
+#include <functional>
 
 using namespace Qt::StringLiterals;
 using namespace sb;
@@ -40,6 +55,53 @@ bool save(QWidget *w, const QDir &dir, const QString &name)
     return true;
 }
 
+// Waits for `signal` unless `done` already holds; false after 30 s.
+template <class Sender, class Signal>
+bool waitFor(Sender *sender, Signal signal, const std::function<bool()> &done)
+{
+    if (done())
+        return true;
+    QEventLoop loop;
+    QObject::connect(sender, signal, &loop, [&] {
+        if (done())
+            loop.quit();
+    });
+    QTimer::singleShot(30000, &loop, &QEventLoop::quit);
+    loop.exec();
+    return done();
+}
+
+int compareScreenshot(const QDir &dir, int chartTab)
+{
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath(u"serving-comparison.sbproj"_s);
+    comparefixture::Project project;
+    QString error;
+    if (!comparefixture::build(path, &project, &error)) {
+        qWarning("fixture: %s", qPrintable(error));
+        return 1;
+    }
+    Settings settings(tmp.filePath(u"settings.ini"_s));
+    ApiKeyStore keys(new KeychainUnavailableBackend);
+    MainWindow window(&settings, &keys);
+    window.resize(1400, 900);
+    window.show();
+    if (!window.openProject(path))
+        return 1;
+    ComparisonView *view = window.comparisonView();
+    window.tabs()->setCurrentWidget(view);
+    if (!waitFor(view, &ComparisonView::runsListed, [view] { return !view->isBusy(); }))
+        return 1;
+    view->setSelectedRuns({project.sweepA.at(1), project.sweepB.at(1)});
+    if (!waitFor(view, &ComparisonView::comparisonShown,
+                 [view] { return !view->isBusy() && view->comparison(); }))
+        return 1;
+    if (auto *charts = view->findChild<QTabWidget *>(u"chartTabs"_s))
+        charts->setCurrentIndex(chartTab); // 2: latency versus throughput
+    settle(500);
+    return save(&window, dir, u"comparison.png"_s) ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -48,6 +110,8 @@ int main(int argc, char **argv)
     const QDir dir(argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"."_s);
     if (!QDir().mkpath(dir.path()))
         return 1;
+    if (argc > 2 && QByteArray(argv[2]) == "compare")
+        return compareScreenshot(dir, argc > 3 ? QByteArray(argv[3]).toInt() : 2);
 
     SimConfig cfg;
     cfg.ttftMs = 60;
