@@ -116,15 +116,23 @@ bool ProjectRunner::start(const RunPlan &plan, const QString &storePath, const R
     {
         bool ok = false;
         LoadedDataset data;
+        TransportOptions options; // the CA file is read here too, off the GUI thread
+        bool routeError = false;  // the SUT's CA file or proxy setting is unusable
         QString error;
     };
     const DatasetSpec spec = m_plan.dataset;
+    const SutConfig sut = m_plan.sut;
     // Duration-bound runs cycle through the list; 1000 distinct prompts keep them varied.
     const int wanted = m_plan.profile.numPrompts > 0 ? m_plan.profile.numPrompts : 1000;
     const quint64 seed = m_plan.profile.seed;
     m_jobs->run(
-        [spec, wanted, seed] {
+        [spec, sut, wanted, seed] {
             Prepared p;
+            if (!resolveTransportOptions(sut, QProcessEnvironment::systemEnvironment(), &p.options,
+                                         &p.error)) {
+                p.routeError = true;
+                return p;
+            }
             p.ok = loadDataset(spec, wanted, seed, &p.data, &p.error);
             return p;
         },
@@ -132,9 +140,11 @@ bool ProjectRunner::start(const RunPlan &plan, const QString &storePath, const R
             if (generation != m_generation || m_state != State::Preparing)
                 return;
             if (!p.ok) {
-                fail(tr("The dataset could not be loaded: %1").arg(p.error));
+                fail(p.routeError ? p.error
+                                  : tr("The dataset could not be loaded: %1").arg(p.error));
                 return;
             }
+            m_options = p.options;
             m_items = std::move(p.data.items);
             m_datasetHash = p.data.info.sha256;
             m_datasetInfo = p.data.info.toJson();
@@ -152,6 +162,7 @@ void ProjectRunner::launch(const QByteArray &apiKey)
 {
     m_controller = new RunController(this);
     m_controller->configure(m_plan, m_items, apiKey);
+    m_controller->setTransportOptions(m_options);
     m_items.clear();
     m_storedRunId = 0;
     if (!m_storePath.isEmpty()) {
@@ -159,8 +170,10 @@ void ProjectRunner::launch(const QByteArray &apiKey)
         QString error;
         RunInfo meta = m_links;
         meta.name = m_plan.name;
+        QJsonObject snapshot = m_plan.toJson();
+        snapshot[u"connection"_s] = connectionRoute(m_plan.sut, m_options);
         if (!m_writer->open(m_storePath, &error) ||
-            (m_storedRunId = m_writer->beginRun(m_plan.toJson(), meta, &error)) == 0) {
+            (m_storedRunId = m_writer->beginRun(snapshot, meta, &error)) == 0) {
             emit statusMessage(tr("The run is not recorded in the project file (%1); its "
                                   "records stay in memory until you save.")
                                    .arg(error));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "client/transport.h"
 #include "config/runplan.h"
 #include "metrics/requestrecord.h"
 #include "run/runcontroller.h"
@@ -78,6 +79,7 @@ private:
     QList<PromptItem> m_items;
     QString m_datasetHash;
     QJsonObject m_datasetInfo;
+    TransportOptions m_options; // resolved with the dataset, off the GUI thread
     std::shared_ptr<Simulator> m_simulator;
     RunController *m_controller = nullptr;
     RunWriter *m_writer = nullptr;

@@ -126,10 +126,12 @@ bool executeRun(Session &s, RunPlan plan, qint64 sweepId, int sweepPosition, Run
     if (!s.traceSchedule.isEmpty())
         controller.setScheduleOverride(s.traceSchedule);
 
-    // Resolved here as start() will, so the stored snapshot says how the SUT was reached.
+    // Resolved here, so the stored snapshot says how the SUT was reached.
     TransportOptions route;
     if (!resolveTransportOptions(plan.sut, QProcessEnvironment::systemEnvironment(), &route, error))
         return false;
+
+    controller.setTransportOptions(route);
 
     QJsonObject snapshot = plan.toJson();
     snapshot[u"connection"_s] = connectionRoute(plan.sut, route);

@@ -119,7 +119,9 @@ bool RunController::start(QString *error)
         return false;
     }
     TransportOptions transportOptions;
-    if (!resolveTransportOptions(m_plan.sut, m_environment, &transportOptions, error))
+    if (m_presetOptions)
+        transportOptions = *m_presetOptions;
+    else if (!resolveTransportOptions(m_plan.sut, m_environment, &transportOptions, error))
         return false;
     LoadProfile &p = m_plan.profile;
     if (p.scenario == Scenario::Offline)

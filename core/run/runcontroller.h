@@ -9,6 +9,7 @@
 #include <QProcessEnvironment>
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <thread>
 
 class QSemaphore;
@@ -77,6 +78,9 @@ public:
     TransportKind transportKind() const { return m_transportKind; }
     // Where proxy settings are read (the process environment unless a test sets another).
     void setEnvironment(const QProcessEnvironment &env) { m_environment = env; }
+    // Options resolved beforehand (resolveTransportOptions reads the CA file: the GUI does it
+    // off its thread); without them start() resolves the SUT's own.
+    void setTransportOptions(const TransportOptions &options) { m_presetOptions = options; }
     // How the run reaches the SUT (proxy, CA file): see connectionRoute(). Set by start().
     QJsonObject route() const { return m_route; }
 
@@ -106,6 +110,7 @@ private:
     TransportKind m_transportKind = TransportKind::Socket;
     QProcessEnvironment m_environment = QProcessEnvironment::systemEnvironment();
     QJsonObject m_route;
+    std::optional<TransportOptions> m_presetOptions;
     qint64 m_received = 0;
     qint64 m_planned = 0;
     int m_cap = 0;

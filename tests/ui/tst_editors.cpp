@@ -93,6 +93,9 @@ void TestEditors::sutRejects_data()
     QTest::newRow("credential header")
         << u"extraHeaders"_s << u"Authorization: Bearer sk-1"_s << u"extraHeaders"_s;
     QTest::newRow("bad env var") << u"keyName"_s << u"1BAD-NAME"_s << u"apiKey"_s;
+    QTest::newRow("socks proxy") << u"proxy"_s << u"socks5://p:1080"_s << u"proxy"_s;
+    QTest::newRow("proxy with password")
+        << u"proxy"_s << u"http://user:pw@p:3128"_s << u"proxy"_s;
 }
 
 void TestEditors::sutRejects()
@@ -141,10 +144,17 @@ void TestEditors::sutRoundTrip()
     s.notes = u"tp=8"_s;
     s.apiKeyRef = u"keychain:vllm-h100"_s;
     s.extraHeaders = {{u"X-Team"_s, u"perf"_s}};
+    s.caFile = u"/etc/ssl/private-ca.pem"_s;
+    s.proxy = u"proxy.corp:3128"_s; // curl's short form is accepted as it is
     SutEditor editor;
     editor.setConfig(s);
     QVERIFY(editor.isValid());
     QCOMPARE(editor.config().toJson(), s.toJson());
+    QCOMPARE(editor.config().caFile, s.caFile);
+    QCOMPARE(editor.config().proxy, s.proxy);
+    s.proxy = u"none"_s;
+    editor.setConfig(s);
+    QVERIFY2(editor.isValid(), qPrintable(editor.errors().join(u"; "_s)));
     // The built-in simulator needs neither URL nor model.
     SutConfig sim;
     sim.name = u"sim"_s;

@@ -1,5 +1,6 @@
 #include "suteditor.h"
 
+#include "client/proxyconfig.h"
 #include "config/runplan.h"
 #include "connectionprobe.h"
 #include "fielderror.h"
@@ -8,6 +9,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -160,6 +163,20 @@ void SutEditor::buildUi()
     m_headers->setMaximumHeight(70);
     m_headers->setTabChangesFocus(true);
     addRow(u"extraHeaders"_s, m_headers, true);
+    // How the endpoint is reached: a private CA and the proxy, as `run --ca-file / --proxy`.
+    auto *caRow = new QWidget(page);
+    auto *caLayout = new QHBoxLayout(caRow);
+    caLayout->setContentsMargins(0, 0, 0, 0);
+    m_caFile = new QLineEdit(caRow);
+    m_caFile->setObjectName(u"caFile"_s);
+    m_caBrowse = new QPushButton(caRow);
+    m_caBrowse->setObjectName(u"caBrowse"_s);
+    caLayout->addWidget(m_caFile, 1);
+    caLayout->addWidget(m_caBrowse);
+    addRow(u"caFile"_s, caRow, true);
+    m_proxy = new QLineEdit(page);
+    m_proxy->setObjectName(u"proxy"_s);
+    addRow(u"proxy"_s, m_proxy, true);
     m_notes = new QPlainTextEdit(page);
     m_notes->setMaximumHeight(90);
     m_notes->setTabChangesFocus(true);
@@ -212,7 +229,7 @@ void SutEditor::buildUi()
     };
     for (QLineEdit *e :
          {m_name, m_baseUrl, m_endpoint, m_model, m_revision, m_engine, m_engineVersion, m_gpuModel,
-          m_image, m_region, m_clientLocation, m_keyName})
+          m_image, m_region, m_clientLocation, m_keyName, m_caFile, m_proxy})
         connect(e, &QLineEdit::textChanged, this, changed);
     for (QSpinBox *s : {m_gpuCount, m_replicas, m_containers, m_workers})
         connect(s, &QSpinBox::valueChanged, this, changed);
@@ -233,6 +250,13 @@ void SutEditor::buildUi()
         }
         updateKeyWidgets();
         changed();
+    });
+    connect(m_caBrowse, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(
+            this, tr("Choose a CA certificate file"), QFileInfo(m_caFile->text()).absolutePath(),
+            tr("Certificates (*.pem *.crt *.cer);;All files (*)"));
+        if (!file.isEmpty())
+            m_caFile->setText(file);
     });
     connect(m_saveKey, &QPushButton::clicked, this, &SutEditor::saveKeyToKeychain);
     connect(m_test, &QPushButton::clicked, this, &SutEditor::testConnection);
@@ -261,6 +285,8 @@ void SutEditor::retranslateUi()
         {u"region"_s, tr("Region:")},
         {u"clientLocation"_s, tr("Client location:")},
         {u"extraHeaders"_s, tr("Extra headers:")},
+        {u"caFile"_s, tr("CA certificates:")},
+        {u"proxy"_s, tr("HTTP proxy:")},
         {u"notes"_s, tr("Notes:")},
         {u"keySource"_s, tr("API key source:")},
         {u"apiKey"_s, tr("Variable / account:")},
@@ -290,6 +316,14 @@ void SutEditor::retranslateUi()
     m_keySource->setToolTip(tr("The key is never written into the project file: only where to "
                                "find it"));
     m_headers->setToolTip(tr("Sent with every request. Credentials belong in the API key field."));
+    m_caFile->setPlaceholderText(tr("empty: the system's certificate authorities only"));
+    m_caFile->setToolTip(tr("A PEM file of CA certificates trusted for this https endpoint "
+                            "besides the system's, for servers with a private CA"));
+    m_caBrowse->setText(tr("Browse…"));
+    m_proxy->setPlaceholderText(tr("empty: from the environment (http_proxy, https_proxy, "
+                                   "no_proxy); none: direct"));
+    m_proxy->setToolTip(tr("An http:// proxy URL, or none. A proxy password is never stored: "
+                           "put it in the environment's https_proxy instead."));
     m_gpuCount->setSpecialValueText(tr("not recorded"));
     m_replicas->setSpecialValueText(tr("not recorded"));
     m_containers->setSpecialValueText(tr("not recorded"));
@@ -357,6 +391,8 @@ void SutEditor::setConfig(const SutConfig &c)
         headerLines << k + u": "_s + v;
     m_headers->setPlainText(headerLines.join(u'\n'));
     m_notes->setPlainText(c.notes);
+    m_caFile->setText(c.caFile);
+    m_proxy->setText(c.proxy);
     if (c.apiKeyRef.startsWith("env:"_L1)) {
         m_keySource->setCurrentIndex(KeyEnv);
         m_keyName->setText(c.apiKeyRef.mid(4));
@@ -398,6 +434,8 @@ SutConfig SutEditor::config() const
     c.region = m_region->text().trimmed();
     c.clientLocation = m_clientLocation->text().trimmed();
     c.notes = m_notes->toPlainText();
+    c.caFile = m_caFile->text().trimmed();
+    c.proxy = m_proxy->text().trimmed();
     QString ignored;
     c.extraHeaders = parseHeaders(m_headers->toPlainText(), &ignored);
     const QString keyName = m_keyName->text().trimmed();
@@ -450,6 +488,19 @@ void SutEditor::validate()
     parseHeaders(m_headers->toPlainText(), &headerError);
     if (!headerError.isEmpty())
         e[u"extraHeaders"_s] = headerError;
+    // Syntax only: the CA file is read when a run starts, off the GUI thread.
+    if (!c.proxy.isEmpty() && c.proxy.compare("none"_L1, Qt::CaseInsensitive) != 0 &&
+        c.proxy.compare("direct"_L1, Qt::CaseInsensitive) != 0) {
+        QUrl proxyUrl;
+        QString proxyError;
+        if (!parseProxyUrl(c.proxy, QString(), &proxyUrl, &proxyError))
+            e[u"proxy"_s] = tr("An http:// proxy URL (host:port is read as http://host:port), "
+                               "or none.");
+        else if (!proxyUrl.password().isEmpty())
+            e[u"proxy"_s] = tr("No password here: it would be stored in the project. Put the "
+                               "proxy URL with its password in the https_proxy environment "
+                               "variable and leave this empty.");
+    }
     const int src = m_keySource->currentData().toInt();
     const QString keyName = m_keyName->text().trimmed();
     static const QRegularExpression envName(u"^[A-Za-z_][A-Za-z0-9_]*$"_s);

@@ -91,6 +91,9 @@ private:
     QSpinBox *m_workers;
     QLineEdit *m_region;
     QLineEdit *m_clientLocation;
+    QLineEdit *m_caFile;
+    QPushButton *m_caBrowse;
+    QLineEdit *m_proxy;
     QPlainTextEdit *m_headers;
     QPlainTextEdit *m_notes;
     QComboBox *m_keySource;
