@@ -50,6 +50,11 @@ void RequestTableModel::clear()
     setRows({});
 }
 
+void RequestTableModel::retranslate()
+{
+    emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+}
+
 int RequestTableModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());

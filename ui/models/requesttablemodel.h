@@ -46,6 +46,9 @@ public:
 
     void setRows(QList<RequestRow> rows);
     void clear();
+    // The column headers are translated when asked for: call on QEvent::LanguageChange. The
+    // cells are numbers and the engine's own names (error classes, token sources).
+    void retranslate();
     const QList<RequestRow> &rows() const { return m_rows; }
     const RequestRow &row(int r) const { return m_rows.at(r); }
 

@@ -24,7 +24,24 @@ QString tipFor(const char *key)
 
 RunTotalsModel::RunTotalsModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void RunTotalsModel::setSummary(const RunSummary &s)
+void RunTotalsModel::setSummary(const RunSummary &summary)
+{
+    beginResetModel();
+    m_summary = summary;
+    m_lines = linesFor(summary);
+    endResetModel();
+}
+
+void RunTotalsModel::retranslate()
+{
+    emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    if (m_lines.isEmpty())
+        return;
+    m_lines = linesFor(m_summary);
+    emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+QList<RunTotalsModel::Line> RunTotalsModel::linesFor(const RunSummary &s)
 {
     QList<Line> lines;
     const auto count = [&lines](const QString &key, const QString &label, qint64 v,
@@ -80,15 +97,13 @@ void RunTotalsModel::setSummary(const RunSummary &s)
         text(u"multi_token_chunks"_s, tr("Multi-token chunks"), tr("yes"),
              tr("Some chunks carried several tokens (speculative decoding): ITL and ITL per "
                 "token differ"));
-
-    beginResetModel();
-    m_lines = std::move(lines);
-    endResetModel();
+    return lines;
 }
 
 void RunTotalsModel::clear()
 {
     beginResetModel();
+    m_summary = RunSummary();
     m_lines.clear();
     endResetModel();
 }

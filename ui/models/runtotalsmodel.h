@@ -1,12 +1,12 @@
 #pragma once
 
+#include "metrics/summary.h"
+
 #include <QAbstractTableModel>
 #include <QList>
 #include <QString>
 
 namespace sb {
-
-struct RunSummary;
 
 // The run-level numbers of a summary as a two-column list (quantity, value): counts, failures
 // by class, duration, token totals and sources, throughputs, goodput, peaks. The latency
@@ -23,6 +23,10 @@ public:
 
     void setSummary(const RunSummary &summary);
     void clear();
+    // Labels, tooltips and the header are translated: call on QEvent::LanguageChange. The lines
+    // are rendered again from the summary the model holds; which lines there are does not
+    // depend on the language, so this is a dataChanged, not a reset.
+    void retranslate();
     int rowOfKey(const QString &key) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -41,6 +45,9 @@ private:
         QString tip;
         bool alarm = false; // failures and client-limited runs are shown in red
     };
+    static QList<Line> linesFor(const RunSummary &summary);
+
+    RunSummary m_summary;
     QList<Line> m_lines;
 };
 

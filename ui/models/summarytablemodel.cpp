@@ -43,6 +43,11 @@ void SummaryTableModel::clear()
     endResetModel();
 }
 
+void SummaryTableModel::retranslate()
+{
+    emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+}
+
 int SummaryTableModel::columnOfPercentile(double p) const
 {
     for (qsizetype i = 0; i < m_summary.percentiles.size(); ++i)

@@ -36,6 +36,9 @@ public:
 
     void setSummary(const RunSummary &summary);
     void clear();
+    // The column headers are translated when asked for: call on QEvent::LanguageChange. The
+    // cells hold core's metric labels and numbers, which do not change with the language.
+    void retranslate();
     const RunSummary &summary() const { return m_summary; }
     bool hasSummary() const { return m_has; }
 
