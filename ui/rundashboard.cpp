@@ -7,6 +7,8 @@
 #include "models/requestrow.h"
 #include "run/runcontroller.h"
 
+#include <QChart>
+#include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,6 +16,7 @@
 #include <QPushButton>
 #include <QThread>
 #include <QVBoxLayout>
+#include <QXYSeries>
 
 #include <algorithm>
 #include <cmath>
@@ -146,37 +149,34 @@ RunDashboard::RunDashboard(QWidget *parent)
     connect(&m_timer, &QTimer::timeout, this, &RunDashboard::refresh);
 
     m_title = new QLabel(this);
+    m_title->setObjectName(u"title"_s);
     m_title->setTextFormat(Qt::RichText);
 
     auto *counters = new QGridLayout();
     counters->setHorizontalSpacing(18);
-    const auto addCounter = [this, counters](int col, const QString &name, const QString &tip) {
-        auto *caption = new QLabel(name, this);
-        caption->setToolTip(tip);
-        QLabel *v = valueLabel(this);
-        v->setToolTip(tip);
-        counters->addWidget(caption, 0, col);
-        counters->addWidget(v, 1, col);
-        return v;
-    };
-    m_sentLabel = addCounter(0, tr("Sent"), tr("Requests handed to the transport"));
-    m_receivedLabel = addCounter(1, tr("Completed"), tr("Requests finished, successful or not"));
-    m_succeededLabel = addCounter(2, tr("Successful"), tr("Completed without an error"));
-    m_failedLabel = addCounter(3, tr("Failed"), tr("Failed requests by error class"));
-    m_inFlightLabel = addCounter(4, tr("In flight"), tr("Sent and not yet completed"));
-    m_lagLabel = addCounter(5, tr("Schedule lag p99"),
-                            tr("p99 of t_send − t_sched over the measured requests so far. Large "
-                               "lag means the client, not the server, limited the run."));
-    m_elapsedLabel = addCounter(6, tr("Elapsed"), tr("Since the run's start"));
-    counters->setColumnStretch(7, 1);
+    std::array<QLabel *, 7> values{};
+    for (int col = 0; col < int(m_captions.size()); ++col) {
+        m_captions[size_t(col)] = new QLabel(this);
+        values[size_t(col)] = valueLabel(this);
+        counters->addWidget(m_captions[size_t(col)], 0, col);
+        counters->addWidget(values[size_t(col)], 1, col);
+    }
+    m_sentLabel = values[0];
+    m_receivedLabel = values[1];
+    m_succeededLabel = values[2];
+    m_failedLabel = values[3];
+    m_inFlightLabel = values[4];
+    m_lagLabel = values[5];
+    m_elapsedLabel = values[6];
+    counters->setColumnStretch(int(m_captions.size()), 1);
 
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
     m_progress->setTextVisible(true);
     m_etaLabel = new QLabel(this);
-    m_stop = new QPushButton(tr("Stop"), this);
-    m_stop->setToolTip(tr("Stop issuing requests and cancel those in flight; what was recorded "
-                          "is kept and the run is marked interrupted"));
+    m_etaLabel->setObjectName(u"eta"_s);
+    m_stop = new QPushButton(this);
+    m_stop->setObjectName(u"stopButton"_s);
     m_stop->setEnabled(false);
     connect(m_stop, &QPushButton::clicked, this, &RunDashboard::onStopClicked);
 
@@ -185,30 +185,22 @@ RunDashboard::RunDashboard(QWidget *parent)
     progressRow->addWidget(m_etaLabel);
     progressRow->addWidget(m_stop);
 
-    const QString t = tr("time since start (s)");
-    m_ttftChart = new ChartView(tr("TTFT by send time"), this);
-    m_ttftChart->addSeries(tr("TTFT"), ChartView::Kind::Scatter, kBlue);
-    m_ttftChart->setAxisTitles(t, tr("ms"));
-    m_itlChart = new ChartView(tr("Mean ITL per request"), this);
-    m_itlChart->addSeries(tr("ITL"), ChartView::Kind::Scatter, kPurple);
-    m_itlChart->setAxisTitles(t, tr("ms"));
-    m_cdfChart = new ChartView(tr("Latency CDF (measured requests)"), this);
-    m_cdfChart->addSeries(tr("TTFT"), ChartView::Kind::Line, kBlue);
-    m_cdfChart->addSeries(tr("E2EL"), ChartView::Kind::Line, kOrange);
-    m_cdfChart->setAxisTitles(tr("ms"), tr("fraction ≤ x"));
+    // Titles, series names and axis titles are set in retranslateUi().
+    m_ttftChart = new ChartView(QString(), this);
+    m_ttftChart->addSeries(QString(), ChartView::Kind::Scatter, kBlue);
+    m_itlChart = new ChartView(QString(), this);
+    m_itlChart->addSeries(QString(), ChartView::Kind::Scatter, kPurple);
+    m_cdfChart = new ChartView(QString(), this);
+    m_cdfChart->addSeries(QString(), ChartView::Kind::Line, kBlue);
+    m_cdfChart->addSeries(QString(), ChartView::Kind::Line, kOrange);
     m_cdfChart->setFixedYRange(0, 1);
-    m_requestsChart = new ChartView(tr("Completed requests per second"), this);
-    m_requestsChart->addSeries(tr("successful"), ChartView::Kind::Line, kBlue);
-    m_requestsChart->setAxisTitles(t, tr("req/s"));
-    m_tokensChart = new ChartView(tr("Output tokens per second"), this);
-    m_tokensChart->addSeries(tr("output tok/s"), ChartView::Kind::Line, kGreen);
-    m_tokensChart->setAxisTitles(t, tr("tok/s"));
-    m_tokensChart->setToolTip(tr("Tokens by chunk arrival time. A request's tokens are known when "
-                                 "it completes, so the latest seconds fill in as streams end."));
-    m_flightChart = new ChartView(tr("In flight and errors"), this);
-    m_flightChart->addSeries(tr("in flight"), ChartView::Kind::Line, kOrange);
-    m_flightChart->addSeries(tr("errors/s"), ChartView::Kind::Line, kRed);
-    m_flightChart->setAxisTitles(t, tr("requests"));
+    m_requestsChart = new ChartView(QString(), this);
+    m_requestsChart->addSeries(QString(), ChartView::Kind::Line, kBlue);
+    m_tokensChart = new ChartView(QString(), this);
+    m_tokensChart->addSeries(QString(), ChartView::Kind::Line, kGreen);
+    m_flightChart = new ChartView(QString(), this);
+    m_flightChart->addSeries(QString(), ChartView::Kind::Line, kOrange);
+    m_flightChart->addSeries(QString(), ChartView::Kind::Line, kRed);
 
     auto *charts = new QGridLayout();
     charts->addWidget(m_ttftChart, 0, 0);
@@ -223,7 +215,76 @@ RunDashboard::RunDashboard(QWidget *parent)
     layout->addLayout(counters);
     layout->addLayout(progressRow);
     layout->addLayout(charts, 1);
+    retranslateUi();
     reset();
+}
+
+void RunDashboard::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void RunDashboard::retranslateUi()
+{
+    const auto counter = [this](int col, QLabel *value, const QString &name, const QString &tip) {
+        m_captions[size_t(col)]->setText(name);
+        m_captions[size_t(col)]->setToolTip(tip);
+        value->setToolTip(tip);
+    };
+    counter(0, m_sentLabel, tr("Sent"), tr("Requests handed to the transport"));
+    counter(1, m_receivedLabel, tr("Completed"), tr("Requests finished, successful or not"));
+    counter(2, m_succeededLabel, tr("Successful"), tr("Completed without an error"));
+    counter(3, m_failedLabel, tr("Failed"), tr("Failed requests by error class"));
+    counter(4, m_inFlightLabel, tr("In flight"), tr("Sent and not yet completed"));
+    counter(5, m_lagLabel, tr("Schedule lag p99"),
+            tr("p99 of t_send − t_sched over the measured requests so far. Large "
+               "lag means the client, not the server, limited the run."));
+    counter(6, m_elapsedLabel, tr("Elapsed"), tr("Since the run's start"));
+
+    m_stop->setText(tr("Stop"));
+    m_stop->setToolTip(tr("Stop issuing requests and cancel those in flight; what was recorded "
+                          "is kept and the run is marked interrupted"));
+
+    // ChartView keeps the title it was constructed with for setSubtitle(), which the dashboard
+    // never calls; the chart's own title is what is drawn, so that is the one set here.
+    const QString t = tr("time since start (s)");
+    m_ttftChart->chart()->setTitle(tr("TTFT by send time"));
+    m_ttftChart->series(0)->setName(tr("TTFT"));
+    m_ttftChart->setAxisTitles(t, tr("ms"));
+    m_itlChart->chart()->setTitle(tr("Mean ITL per request"));
+    m_itlChart->series(0)->setName(tr("ITL"));
+    m_itlChart->setAxisTitles(t, tr("ms"));
+    m_cdfChart->chart()->setTitle(tr("Latency CDF (measured requests)"));
+    m_cdfChart->series(0)->setName(tr("TTFT"));
+    m_cdfChart->series(1)->setName(tr("E2EL"));
+    m_cdfChart->setAxisTitles(tr("ms"), tr("fraction ≤ x"));
+    m_requestsChart->chart()->setTitle(tr("Completed requests per second"));
+    m_requestsChart->series(0)->setName(tr("successful"));
+    m_requestsChart->setAxisTitles(t, tr("req/s"));
+    m_tokensChart->chart()->setTitle(tr("Output tokens per second"));
+    m_tokensChart->series(0)->setName(tr("output tok/s"));
+    m_tokensChart->setAxisTitles(t, tr("tok/s"));
+    m_tokensChart->setToolTip(tr("Tokens by chunk arrival time. A request's tokens are known when "
+                                 "it completes, so the latest seconds fill in as streams end."));
+    m_flightChart->chart()->setTitle(tr("In flight and errors"));
+    m_flightChart->series(0)->setName(tr("in flight"));
+    m_flightChart->series(1)->setName(tr("errors/s"));
+    m_flightChart->setAxisTitles(t, tr("requests"));
+
+    if (m_hasPlan) {
+        updateTitle();
+        updateProgress(elapsedS());
+    }
+}
+
+void RunDashboard::updateTitle()
+{
+    m_title->setText(tr("<b>%1</b> — %2")
+                         .arg((m_plan.name.isEmpty() ? tr("Run") : m_plan.name).toHtmlEscaped(),
+                              (m_plan.sut.name.isEmpty() ? m_plan.sut.baseUrl : m_plan.sut.name)
+                                  .toHtmlEscaped()));
 }
 
 RunDashboard::~RunDashboard()
@@ -275,11 +336,9 @@ void RunDashboard::attach(RunController *controller, const RunPlan &plan)
     detach();
     reset();
     m_plan = plan;
+    m_hasPlan = true;
     m_controller = controller;
-    m_title->setText(
-        tr("<b>%1</b> — %2")
-            .arg((plan.name.isEmpty() ? tr("Run") : plan.name).toHtmlEscaped(),
-                 (plan.sut.name.isEmpty() ? plan.sut.baseUrl : plan.sut.name).toHtmlEscaped()));
+    updateTitle();
     if (!controller)
         return;
     m_connections << connect(controller, &RunController::requestCompleted, this,

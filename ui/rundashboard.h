@@ -82,6 +82,9 @@ public slots:
     // Moves what arrived since the last refresh into the charts and counters.
     void refresh();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 signals:
     void stopRequested();
     // A batch of records was reduced and is in the charts' data (drawn at the next refresh,
@@ -90,6 +93,10 @@ signals:
 
 private:
     struct Batch;
+    // Every text of the dashboard in the current language; the texts rendered from data (title,
+    // ETA) are rendered again from what the dashboard holds.
+    void retranslateUi();
+    void updateTitle();
     void dispatchPending();
     void applyBatch(quint64 generation, const Batch &batch);
     void redraw();
@@ -116,6 +123,7 @@ private:
     int m_refreshes = 0;
     bool m_running = false;
     bool m_dirty = false;
+    bool m_hasPlan = false; // attach() was called: m_plan is what the title shows
     QString m_finalStatus;
     qint64 m_zeroNs = 0; // the controller's runStartNs(): the time axis' zero
     qint64 m_endNs = 0;  // set when the run finished: elapsed stops there
@@ -138,6 +146,7 @@ private:
 
     // Widgets.
     QLabel *m_title;
+    std::array<QLabel *, 7> m_captions{}; // above the counters, in the order of the values
     QLabel *m_sentLabel;
     QLabel *m_receivedLabel;
     QLabel *m_succeededLabel;

@@ -4,8 +4,12 @@
 #include "charts/chartview.h"
 #include "metrics/summary.h"
 #include "rundashboard.h"
+#include "settingslanguage.h"
 
+#include <QAbstractAxis>
+#include <QChart>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QXYSeries>
@@ -208,6 +212,80 @@ private slots:
         for (ChartView *c : dash.charts())
             for (int s = 0; c->series(s); ++s)
                 QVERIFY(c->pointCount(s) <= 2 * c->plotColumns() + 2);
+    }
+
+    void languageSwitchRetranslates()
+    {
+        // A dashboard showing a run's records; the plan has no name, so the title says "Run".
+        RunController controller;
+        RunPlan plan;
+        plan.sut.name = u"sim-a"_s;
+        RunDashboard dash;
+        dash.resize(1200, 800);
+        dash.show();
+        dash.attach(&controller, plan);
+        QSignalSpy applied(&dash, &RunDashboard::batchApplied);
+        for (const RequestRecord &r : uitest::syntheticRecords())
+            emit controller.requestCompleted(r);
+        dash.refresh();
+        QVERIFY(applied.wait(30000));
+        dash.refresh();
+        QVERIFY(dash.charts().at(0)->pointCount(0) > 0);
+
+        auto *stop = dash.findChild<QPushButton *>(u"stopButton"_s);
+        auto *title = dash.findChild<QLabel *>(u"title"_s);
+        auto *eta = dash.findChild<QLabel *>(u"eta"_s);
+        QVERIFY(stop && title && eta);
+        const auto caption = [&dash](const QString &text) {
+            const QList<QLabel *> labels = dash.findChildren<QLabel *>();
+            return std::any_of(labels.cbegin(), labels.cend(),
+                               [&text](const QLabel *l) { return l->text() == text; });
+        };
+        ChartView *ttft = dash.charts().at(0);
+        ChartView *flight = dash.charts().at(5);
+        const auto xTitle = [](ChartView *c) {
+            return c->chart()->axes(Qt::Horizontal).constFirst()->titleText();
+        };
+        const auto texts = [&] {
+            return QStringList{stop->text(),
+                               title->text(),
+                               ttft->chart()->title(),
+                               xTitle(ttft),
+                               flight->series(1)->name(),
+                               eta->text().section(u' ', 0, 0)};
+        };
+        const QStringList english = {u"Stop"_s,
+                                     u"<b>Run</b> — sim-a"_s,
+                                     u"TTFT by send time"_s,
+                                     u"time since start (s)"_s,
+                                     u"errors/s"_s,
+                                     u"ETA"_s};
+        QCOMPARE(texts(), english);
+        QVERIFY(caption(u"Sent"_s));
+        const qint64 received = dash.counters().received;
+
+        LanguageSwitcher lang;
+        QVERIFY(lang.apply(u"zh_CN"_s));
+        // LanguageChange is delivered through the event queue.
+        QTRY_COMPARE(stop->text(), u"停止"_s);
+        QCOMPARE(stop->toolTip(),
+                 u"停止发送请求并取消在途请求；已记录的内容会保留，运行标记为已中断"_s);
+        QCOMPARE(texts(), (QStringList{u"停止"_s, u"<b>运行</b> — sim-a"_s, u"按发送时间的 TTFT"_s,
+                                       u"自开始起的时间（秒）"_s, u"错误/秒"_s, u"预计剩余"_s}));
+        QCOMPARE(dash.charts().at(2)->chart()->title(), u"延迟 CDF（被测请求）"_s);
+        QCOMPARE(flight->chart()->axes(Qt::Vertical).constFirst()->titleText(), u"请求数"_s);
+        QVERIFY(caption(u"已发送"_s));
+        QVERIFY(caption(u"调度滞后 p99"_s));
+        QVERIFY(!caption(u"Sent"_s));
+        // Retranslating redraws nothing from scratch: the data stays as it was.
+        QCOMPARE(dash.counters().received, received);
+        QVERIFY(ttft->pointCount(0) > 0);
+
+        QVERIFY(lang.apply(u"en"_s));
+        QTRY_COMPARE(stop->text(), u"Stop"_s);
+        QCOMPARE(texts(), english);
+        QVERIFY(caption(u"Sent"_s));
+        QCOMPARE(dash.charts().at(2)->chart()->title(), u"Latency CDF (measured requests)"_s);
     }
 };
 
