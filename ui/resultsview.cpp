@@ -11,8 +11,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChart>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -27,6 +29,7 @@
 #include <QTableView>
 #include <QThread>
 #include <QVBoxLayout>
+#include <QXYSeries>
 
 using namespace Qt::StringLiterals;
 
@@ -59,6 +62,23 @@ QString metricLabel(const QString &key)
     return d ? d->label : key;
 }
 
+const QStringList &distributionKeys()
+{
+    static const QStringList keys = {u"ttft"_s, u"tpot"_s, u"itl"_s, u"e2el"_s};
+    return keys;
+}
+
+// ChartView::setSubtitle() appends to the title the chart was constructed with, which would
+// bring back the language of that moment; the titles here are rendered whole each time instead,
+// in the same form.
+void setChartTitle(ChartView *chart, const QString &title, const QString &subtitle = {})
+{
+    chart->chart()->setTitle(
+        subtitle.isEmpty()
+            ? title
+            : u"%1<br><small>%2</small>"_s.arg(title.toHtmlEscaped(), subtitle.toHtmlEscaped()));
+}
+
 } // namespace
 
 ResultsView::ResultsView(QWidget *parent)
@@ -75,13 +95,15 @@ ResultsView::ResultsView(QWidget *parent)
     m_requestProxy->setSourceModel(m_requestModel);
 
     m_header = new QLabel(this);
+    m_header->setObjectName(u"header"_s);
     m_header->setTextFormat(Qt::RichText);
     m_status = new QLabel(this);
     m_status->setStyleSheet(u"color: palette(mid);"_s);
 
-    m_mlperfBox = new QGroupBox(tr("MLPerf-style validity"), this);
+    m_mlperfBox = new QGroupBox(this);
     m_mlperfBox->setObjectName(u"mlperfBox"_s);
     m_mlperfVerdict = new QLabel(m_mlperfBox);
+    m_mlperfVerdict->setObjectName(u"mlperfVerdict"_s);
     m_mlperfText = new QPlainTextEdit(m_mlperfBox);
     m_mlperfText->setObjectName(u"mlperfText"_s);
     m_mlperfText->setReadOnly(true);
@@ -93,10 +115,10 @@ ResultsView::ResultsView(QWidget *parent)
     m_mlperfBox->setVisible(false);
 
     m_tabs = new QTabWidget(this);
-    m_tabs->addTab(buildSummaryTab(), tr("Summary"));
-    m_tabs->addTab(buildRequestsTab(), tr("Requests"));
-    m_tabs->addTab(buildDistributionsTab(), tr("Distributions"));
-    m_tabs->addTab(buildTimeTab(), tr("Over time"));
+    m_tabs->addTab(buildSummaryTab(), QString());
+    m_tabs->addTab(buildRequestsTab(), QString());
+    m_tabs->addTab(buildDistributionsTab(), QString());
+    m_tabs->addTab(buildTimeTab(), QString());
 
     auto *top = new QHBoxLayout();
     top->addWidget(m_header, 1);
@@ -104,6 +126,7 @@ ResultsView::ResultsView(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_tabs, 1);
+    retranslateUi();
     clear();
 }
 
@@ -142,11 +165,14 @@ QWidget *ResultsView::buildSummaryTab()
 QWidget *ResultsView::buildRequestsTab()
 {
     auto *w = new QWidget();
+    // updateFailedCount() gives it its text with the count, in the current language.
     m_failedOnly = new QCheckBox(tr("Failed only"), w);
+    m_failedOnly->setObjectName(u"failedOnly"_s);
     m_filter = new QLineEdit(w);
-    m_filter->setPlaceholderText(tr("Filter: error class, message, request id, …"));
+    m_filter->setObjectName(u"requestFilter"_s);
     m_filter->setClearButtonEnabled(true);
     m_requestCount = new QLabel(w);
+    m_requestCount->setObjectName(u"requestCount"_s);
     connect(m_failedOnly, &QCheckBox::toggled, this, [this](bool on) {
         m_requestProxy->setFailedOnly(on);
         updateFailedCount();
@@ -175,11 +201,11 @@ QWidget *ResultsView::buildRequestsTab()
         m_requestTable->setColumnWidth(c, width);
     }
 
-    auto *copy = new QAction(tr("Copy as TSV"), m_requestTable);
-    copy->setShortcut(QKeySequence::Copy);
-    copy->setShortcutContext(Qt::WidgetShortcut);
-    connect(copy, &QAction::triggered, this, [this] { copyFrom(m_requestTable); });
-    m_requestTable->addAction(copy);
+    m_copyAction = new QAction(m_requestTable);
+    m_copyAction->setShortcut(QKeySequence::Copy);
+    m_copyAction->setShortcutContext(Qt::WidgetShortcut);
+    connect(m_copyAction, &QAction::triggered, this, [this] { copyFrom(m_requestTable); });
+    m_requestTable->addAction(m_copyAction);
     m_requestTable->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     auto *bar = new QHBoxLayout();
@@ -198,21 +224,18 @@ QWidget *ResultsView::buildDistributionsTab()
     auto *w = new QWidget();
     auto *grid = new QGridLayout(w);
     grid->setContentsMargins(0, 0, 0, 0);
-    const QStringList keys = {u"ttft"_s, u"tpot"_s, u"itl"_s, u"e2el"_s};
+    // Titles and axis titles are set in retranslateUi(); the metric labels are core's.
+    const QStringList &keys = distributionKeys();
     for (int i = 0; i < keys.size(); ++i) {
         const QString label = metricLabel(keys.at(i));
-        auto *cdf = new ChartView(tr("%1 CDF").arg(label), w);
+        auto *cdf = new ChartView(QString(), w);
         cdf->addSeries(label, ChartView::Kind::Line, kBlue);
-        cdf->setAxisTitles(tr("%1 (ms)").arg(label), tr("fraction ≤ x"));
         cdf->setFixedYRange(0, 1);
         const MetricDefinition *d = metricDefinition(keys.at(i));
         if (d)
             cdf->setToolTip(d->label + u" = "_s + d->definition);
-        auto *hist = new ChartView(tr("%1 histogram").arg(label), w);
+        auto *hist = new ChartView(QString(), w);
         hist->addSeries(label, ChartView::Kind::Line, kPurple);
-        hist->setAxisTitles(tr("%1 (ms)").arg(label), tr("requests"));
-        if (keys.at(i) == "itl"_L1)
-            hist->setAxisTitles(tr("%1 (ms)").arg(label), tr("gaps"));
         cdf->setObjectName(u"cdf_"_s + keys.at(i));
         hist->setObjectName(u"hist_"_s + keys.at(i));
         grid->addWidget(cdf, 0, i);
@@ -228,35 +251,158 @@ QWidget *ResultsView::buildTimeTab()
     auto *w = new QWidget();
     auto *grid = new QGridLayout(w);
     grid->setContentsMargins(0, 0, 0, 0);
-    const QString t = tr("time since start (s)");
-    m_throughputChart = new ChartView(tr("Requests per second"), w);
-    m_throughputChart->addSeries(tr("successful"), ChartView::Kind::Line, kBlue);
-    m_throughputChart->addSeries(tr("failed"), ChartView::Kind::Line, kRed);
-    m_throughputChart->setAxisTitles(t, tr("req/s"));
-    m_tokensChart = new ChartView(tr("Output tokens per second"), w);
-    m_tokensChart->addSeries(tr("output tok/s"), ChartView::Kind::Line, kGreen);
-    m_tokensChart->setAxisTitles(t, tr("tok/s"));
-    m_inFlightChart = new ChartView(tr("Requests in flight"), w);
-    m_inFlightChart->addSeries(tr("in flight"), ChartView::Kind::Line, kOrange);
-    m_inFlightChart->setAxisTitles(t, tr("requests"));
-    m_ttftTimeChart = new ChartView(tr("TTFT by send time"), w);
-    m_ttftTimeChart->addSeries(tr("TTFT"), ChartView::Kind::Scatter, kBlue);
-    m_ttftTimeChart->setAxisTitles(t, tr("TTFT (ms)"));
-    m_itlTimeChart = new ChartView(tr("Mean ITL per request by completion time"), w);
-    m_itlTimeChart->addSeries(tr("ITL"), ChartView::Kind::Scatter, kPurple);
-    m_itlTimeChart->setAxisTitles(t, tr("ITL (ms)"));
+    // Titles, series names and axis titles are set in retranslateUi().
+    m_throughputChart = new ChartView(QString(), w);
+    m_throughputChart->setObjectName(u"requestsPerSecond"_s);
+    m_throughputChart->addSeries(QString(), ChartView::Kind::Line, kBlue);
+    m_throughputChart->addSeries(QString(), ChartView::Kind::Line, kRed);
+    m_tokensChart = new ChartView(QString(), w);
+    m_tokensChart->addSeries(QString(), ChartView::Kind::Line, kGreen);
+    m_inFlightChart = new ChartView(QString(), w);
+    m_inFlightChart->addSeries(QString(), ChartView::Kind::Line, kOrange);
+    m_ttftTimeChart = new ChartView(QString(), w);
+    m_ttftTimeChart->addSeries(QString(), ChartView::Kind::Scatter, kBlue);
+    m_itlTimeChart = new ChartView(QString(), w);
+    m_itlTimeChart->addSeries(QString(), ChartView::Kind::Scatter, kPurple);
     grid->addWidget(m_throughputChart, 0, 0);
     grid->addWidget(m_tokensChart, 0, 1);
     grid->addWidget(m_inFlightChart, 0, 2);
     grid->addWidget(m_ttftTimeChart, 1, 0);
-    m_lagTimeChart = new ChartView(tr("Schedule lag by send time"), w);
-    m_lagTimeChart->addSeries(tr("schedule lag"), ChartView::Kind::Scatter, kRed);
-    m_lagTimeChart->setAxisTitles(t, tr("t_send − t_sched (ms)"));
+    m_lagTimeChart = new ChartView(QString(), w);
+    m_lagTimeChart->addSeries(QString(), ChartView::Kind::Scatter, kRed);
     if (const MetricDefinition *d = metricDefinition(u"schedule_lag"_s))
         m_lagTimeChart->setToolTip(d->label + u" = "_s + d->definition);
     grid->addWidget(m_itlTimeChart, 1, 1);
     grid->addWidget(m_lagTimeChart, 1, 2);
     return w;
+}
+
+void ResultsView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void ResultsView::retranslateUi()
+{
+    m_mlperfBox->setTitle(tr("MLPerf-style validity"));
+    m_tabs->setTabText(0, tr("Summary"));
+    m_tabs->setTabText(1, tr("Requests"));
+    m_tabs->setTabText(2, tr("Distributions"));
+    m_tabs->setTabText(3, tr("Over time"));
+    m_filter->setPlaceholderText(tr("Filter: error class, message, request id, …"));
+    m_copyAction->setText(tr("Copy as TSV"));
+
+    const QStringList &keys = distributionKeys();
+    for (int i = 0; i < keys.size(); ++i) {
+        const QString label = metricLabel(keys.at(i));
+        m_cdfCharts.at(i)->setAxisTitles(tr("%1 (ms)").arg(label), tr("fraction ≤ x"));
+        m_histCharts.at(i)->setAxisTitles(tr("%1 (ms)").arg(label),
+                                          keys.at(i) == "itl"_L1 ? tr("gaps") : tr("requests"));
+    }
+    updateDistributionTitles();
+
+    const QString t = tr("time since start (s)");
+    setChartTitle(m_throughputChart, tr("Requests per second"));
+    m_throughputChart->series(0)->setName(tr("successful"));
+    m_throughputChart->series(1)->setName(tr("failed"));
+    m_throughputChart->setAxisTitles(t, tr("req/s"));
+    setChartTitle(m_tokensChart, tr("Output tokens per second"));
+    m_tokensChart->series(0)->setName(tr("output tok/s"));
+    m_tokensChart->setAxisTitles(t, tr("tok/s"));
+    setChartTitle(m_inFlightChart, tr("Requests in flight"));
+    m_inFlightChart->series(0)->setName(tr("in flight"));
+    m_inFlightChart->setAxisTitles(t, tr("requests"));
+    setChartTitle(m_ttftTimeChart, tr("TTFT by send time"));
+    m_ttftTimeChart->series(0)->setName(tr("TTFT"));
+    m_ttftTimeChart->setAxisTitles(t, tr("TTFT (ms)"));
+    setChartTitle(m_itlTimeChart, tr("Mean ITL per request by completion time"));
+    m_itlTimeChart->series(0)->setName(tr("ITL"));
+    m_itlTimeChart->setAxisTitles(t, tr("ITL (ms)"));
+    setChartTitle(m_lagTimeChart, tr("Schedule lag by send time"));
+    m_lagTimeChart->series(0)->setName(tr("schedule lag"));
+    m_lagTimeChart->setAxisTitles(t, tr("t_send − t_sched (ms)"));
+
+    m_summaryModel->retranslate();
+    m_totalsModel->retranslate();
+    m_requestModel->retranslate();
+    // Widths come from the header texts (see buildRequestsTab()); a longer translation widens
+    // its column, a shorter one leaves the width the user may have chosen.
+    const QFontMetrics fm = m_requestTable->fontMetrics();
+    for (int c = 0; c < RequestTableModel::ColumnCount; ++c) {
+        const QString h = m_requestModel->headerData(c, Qt::Horizontal).toString();
+        m_requestTable->setColumnWidth(
+            c, std::max(m_requestTable->columnWidth(c), fm.horizontalAdvance(h) + 28));
+    }
+
+    updateHeader();
+    updateStatus();
+    updateMlperfVerdict();
+    updateFailedCount();
+}
+
+void ResultsView::updateHeader()
+{
+    if (!m_hasRun) {
+        m_header->setText(tr("No run selected"));
+        return;
+    }
+    m_header->setText(tr("<b>%1</b> — %2 requests, scenario %3")
+                          .arg((m_runName.isEmpty() ? tr("Run") : m_runName).toHtmlEscaped())
+                          .arg(m_runRecords)
+                          .arg(QString::fromLatin1(scenarioName(m_runScenario))));
+}
+
+void ResultsView::updateStatus()
+{
+    switch (m_stage) {
+    case Stage::Idle:
+        m_status->clear();
+        break;
+    case Stage::Summary:
+        m_status->setText(tr("Computing summary…"));
+        break;
+    case Stage::Requests:
+        m_status->setText(tr("Loading requests…"));
+        break;
+    case Stage::Charts:
+        m_status->setText(tr("Drawing charts…"));
+        break;
+    }
+}
+
+void ResultsView::updateMlperfVerdict()
+{
+    if (!m_hasMlperf)
+        return;
+    QStringList failed;
+    for (const QString &f : std::as_const(m_mlperfFailed))
+        failed << f.toHtmlEscaped();
+    m_mlperfVerdict->setText(
+        u"<span style='font-size:16pt; font-weight:bold; color:%1'>%2</span><br>%3"_s.arg(
+            m_mlperfValid ? u"#2ca02c"_s : u"#d62728"_s,
+            m_mlperfValid ? tr("VALID") : tr("INVALID"), failed.join(u"<br>"_s)));
+}
+
+void ResultsView::updateDistributionTitles()
+{
+    const QStringList &keys = distributionKeys();
+    for (int i = 0; i < keys.size(); ++i) {
+        const QString label = metricLabel(keys.at(i));
+        QString cdfNote, histNote;
+        if (i < m_distributionNotes.size()) {
+            const DistributionNote &n = m_distributionNotes.at(i);
+            cdfNote = tr("%n sample(s)", nullptr, int(n.samples));
+            histNote = n.above > 0 ? tr("bin %1 ms; %2 above %3 ms not drawn")
+                                         .arg(QString::number(n.binWidth, 'g', 3))
+                                         .arg(n.above)
+                                         .arg(QString::number(n.hi, 'f', 1))
+                                   : tr("bin %1 ms").arg(QString::number(n.binWidth, 'g', 3));
+        }
+        setChartTitle(m_cdfCharts.at(i), tr("%1 CDF").arg(label), cdfNote);
+        setChartTitle(m_histCharts.at(i), tr("%1 histogram").arg(label), histNote);
+    }
 }
 
 void ResultsView::setMlperfConstraints(const MlperfConstraints &constraints)
@@ -298,8 +444,14 @@ void ResultsView::clear()
                          m_itlTimeChart, m_lagTimeChart})
         c->clearPoints();
     m_mlperfBox->setVisible(false);
-    m_header->setText(tr("No run selected"));
-    m_status->clear();
+    m_hasRun = false;
+    m_stage = Stage::Idle;
+    m_hasMlperf = false;
+    m_mlperfFailed.clear();
+    m_distributionNotes.clear();
+    updateHeader();
+    updateStatus();
+    updateDistributionTitles();
     updateFailedCount();
 }
 
@@ -308,11 +460,13 @@ void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &recor
     clear();
     const quint64 gen = m_generation;
     m_busy = true;
-    m_header->setText(tr("<b>%1</b> — %2 requests, scenario %3")
-                          .arg((plan.name.isEmpty() ? tr("Run") : plan.name).toHtmlEscaped())
-                          .arg(records.size())
-                          .arg(QString::fromLatin1(scenarioName(plan.profile.scenario))));
-    m_status->setText(tr("Computing summary…"));
+    m_hasRun = true;
+    m_runName = plan.name;
+    m_runRecords = records.size();
+    m_runScenario = plan.profile.scenario;
+    m_stage = Stage::Summary;
+    updateHeader();
+    updateStatus();
 
     const MlperfConstraints constraints =
         m_hasConstraints ? m_constraints : defaultMlperfConstraints(plan);
@@ -355,18 +509,15 @@ void ResultsView::applySummary(quint64 generation, const ResultsSummaryStage &st
     m_totalsModel->setSummary(stage.summary);
     m_summaryTable->resizeColumnsToContents();
     m_mlperfBox->setVisible(stage.hasMlperf);
+    m_hasMlperf = stage.hasMlperf;
     if (stage.hasMlperf) {
-        const bool valid = stage.mlperf.valid;
-        QStringList failed;
-        for (const QString &f : stage.mlperf.failedConstraints)
-            failed << f.toHtmlEscaped();
-        m_mlperfVerdict->setText(
-            u"<span style='font-size:16pt; font-weight:bold; color:%1'>%2</span><br>%3"_s.arg(
-                valid ? u"#2ca02c"_s : u"#d62728"_s, valid ? tr("VALID") : tr("INVALID"),
-                failed.join(u"<br>"_s)));
+        m_mlperfValid = stage.mlperf.valid;
+        m_mlperfFailed = stage.mlperf.failedConstraints;
+        updateMlperfVerdict();
         m_mlperfText->setPlainText(stage.mlperfText);
     }
-    m_status->setText(tr("Loading requests…"));
+    m_stage = Stage::Requests;
+    updateStatus();
     emit summaryShown();
 }
 
@@ -379,7 +530,8 @@ void ResultsView::applyRows(quint64 generation, const QList<RequestRow> &rows)
         m_failedRows += r.ok() ? 0 : 1;
     m_requestModel->setRows(rows);
     updateFailedCount();
-    m_status->setText(tr("Drawing charts…"));
+    m_stage = Stage::Charts;
+    updateStatus();
     emit requestsShown();
 }
 
@@ -387,19 +539,15 @@ void ResultsView::applyCharts(quint64 generation, const ResultsChartStage &stage
 {
     if (generation != m_generation)
         return;
+    m_distributionNotes.clear();
     for (qsizetype i = 0; i < stage.distributions.size() && i < m_cdfCharts.size(); ++i) {
         const auto &d = stage.distributions.at(i);
         m_cdfCharts.at(i)->setPoints(0, d.cdf);
-        m_cdfCharts.at(i)->setSubtitle(tr("%n sample(s)", nullptr, int(d.samples)));
         m_histCharts.at(i)->setPoints(0, d.histogram.outline());
-        m_histCharts.at(i)->setSubtitle(
-            d.histogram.above > 0
-                ? tr("bin %1 ms; %2 above %3 ms not drawn")
-                      .arg(QString::number(d.histogram.binWidth(), 'g', 3))
-                      .arg(d.histogram.above)
-                      .arg(QString::number(d.histogram.hi, 'f', 1))
-                : tr("bin %1 ms").arg(QString::number(d.histogram.binWidth(), 'g', 3)));
+        m_distributionNotes.append(
+            {d.samples, d.histogram.binWidth(), d.histogram.above, d.histogram.hi});
     }
+    updateDistributionTitles();
     const double span = std::max(stage.spanS, 1.0);
     for (ChartView *c : {m_throughputChart, m_tokensChart, m_inFlightChart, m_ttftTimeChart,
                          m_itlTimeChart, m_lagTimeChart})
@@ -412,7 +560,8 @@ void ResultsView::applyCharts(quint64 generation, const ResultsChartStage &stage
     m_itlTimeChart->setPoints(0, stage.itlOverTime);
     m_lagTimeChart->setPoints(0, stage.lagOverTime);
     m_busy = false;
-    m_status->clear();
+    m_stage = Stage::Idle;
+    updateStatus();
     emit chartsShown();
 }
 

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <memory>
 
+class QAction;
 class QCheckBox;
 class QLabel;
 class QLineEdit;
@@ -74,8 +75,27 @@ signals:
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
+    // Where the shown run is: the status line says it, in the current language.
+    enum class Stage { Idle, Summary, Requests, Charts };
+    // What the distribution charts' subtitles are rendered from.
+    struct DistributionNote
+    {
+        qint64 samples = 0;
+        double binWidth = 0;
+        qint64 above = 0;
+        double hi = 0;
+    };
+
+    // Every text of the view in the current language; the texts rendered from data (header,
+    // status, verdict, counts, chart subtitles) are rendered again from what the view holds.
+    void retranslateUi();
+    void updateHeader();
+    void updateStatus();
+    void updateMlperfVerdict();
+    void updateDistributionTitles();
     QWidget *buildSummaryTab();
     QWidget *buildRequestsTab();
     QWidget *buildDistributionsTab();
@@ -97,6 +117,17 @@ private:
     bool m_hasConstraints = false;
     MlperfConstraints m_constraints;
 
+    // The shown run's texts, kept so a language switch renders them again without recomputing.
+    bool m_hasRun = false;
+    QString m_runName;
+    qsizetype m_runRecords = 0;
+    Scenario m_runScenario = Scenario::None;
+    Stage m_stage = Stage::Idle;
+    bool m_hasMlperf = false;
+    bool m_mlperfValid = false;
+    QStringList m_mlperfFailed;
+    QList<DistributionNote> m_distributionNotes; // empty until the charts are drawn
+
     // Models.
     SummaryTableModel *m_summaryModel;
     RunTotalsModel *m_totalsModel;
@@ -116,6 +147,7 @@ private:
     QCheckBox *m_failedOnly;
     QLineEdit *m_filter;
     QLabel *m_requestCount;
+    QAction *m_copyAction;
     QList<ChartView *> m_cdfCharts;  // ttft, tpot, itl, e2el
     QList<ChartView *> m_histCharts; // same order
     ChartView *m_throughputChart;

@@ -4,6 +4,7 @@
 #include "uiviewstestutil.h"
 
 #include "charts/chartview.h"
+#include "metrics/definitions.h"
 #include "metrics/summary.h"
 #include "models/requestfilterproxy.h"
 #include "models/requesttablemodel.h"
@@ -11,12 +12,21 @@
 #include "models/runtotalsmodel.h"
 #include "models/summarytablemodel.h"
 #include "resultsview.h"
+#include "settingslanguage.h"
 
+#include <QAbstractAxis>
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QApplication>
+#include <QChart>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QTabWidget>
 #include <QTableView>
 #include <QXYSeries>
 
@@ -208,6 +218,146 @@ private slots:
         QCOMPARE(lines.size(), 4); // header + 3 rows
         QCOMPARE(lines.at(0), u"#\tStatus"_s);
         QVERIFY(lines.at(1).startsWith(u"0\t"_s));
+    }
+
+    void languageSwitchRetranslates()
+    {
+        RunPlan plan = m_plan;
+        plan.profile.scenario = Scenario::Server; // the MLPerf verdict is shown too
+        plan.profile.goodput.ttftMs = 2000;
+        plan.profile.goodput.tpotMs = 200;
+        ResultsView view;
+        QAbstractItemModelTester tt(view.totalsModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.resize(1300, 850);
+        view.show();
+        view.showRun(plan, m_records);
+        QVERIFY(waitShown(view));
+
+        const RunSummary s = summarize(m_records, SummaryOptions::forProfile(plan.profile));
+        const QString ttftLabel = metricDefinition(u"ttft"_s)->label;
+        auto *header = view.findChild<QLabel *>(u"header"_s);
+        auto *failedOnly = view.findChild<QCheckBox *>(u"failedOnly"_s);
+        auto *filter = view.findChild<QLineEdit *>(u"requestFilter"_s);
+        auto *count = view.findChild<QLabel *>(u"requestCount"_s);
+        auto *box = view.findChild<QGroupBox *>(u"mlperfBox"_s);
+        auto *cdf = view.findChild<ChartView *>(u"cdf_ttft"_s);
+        auto *perSecond = view.findChild<ChartView *>(u"requestsPerSecond"_s);
+        QVERIFY(header && failedOnly && filter && count && box && cdf && perSecond);
+        QVERIFY(box->isVisible());
+        const QAction *copy = view.requestTable()->actions().value(0);
+        QVERIFY(copy);
+        const QHeaderView *requestHeader = view.requestTable()->horizontalHeader();
+        const RunTotalsModel *totals = view.totalsModel();
+        const int completedRow = totals->rowOfKey(u"completed"_s);
+        const qint64 failed = std::count_if(m_records.cbegin(), m_records.cend(),
+                                            [](const RequestRecord &r) { return !r.ok(); });
+        const auto texts = [&] {
+            return QStringList{
+                view.tabs()->tabText(0),
+                requestHeader->model()
+                    ->headerData(RequestTableModel::StatusColumn, Qt::Horizontal)
+                    .toString(),
+                view.summaryModel()
+                    ->headerData(SummaryTableModel::MeanColumn, Qt::Horizontal)
+                    .toString(),
+                totals->index(completedRow, RunTotalsModel::QuantityColumn).data().toString(),
+                totals->headerData(RunTotalsModel::ValueColumn, Qt::Horizontal).toString(),
+                header->text(),
+                failedOnly->text(),
+                count->text(),
+                filter->placeholderText(),
+                copy->text(),
+                box->title(),
+                cdf->chart()->title(),
+                perSecond->chart()->title(),
+                perSecond->series(0)->name(),
+                perSecond->chart()->axes(Qt::Vertical).constFirst()->titleText(),
+            };
+        };
+        const int n = int(m_records.size());
+        const QStringList english = {
+            u"Summary"_s,
+            u"Status"_s,
+            u"Mean"_s,
+            u"Successful requests"_s,
+            u"Value"_s,
+            u"<b>ui views test</b> — %1 requests, scenario server"_s.arg(n),
+            u"Failed only (%1)"_s.arg(failed),
+            u"%1 of %1 requests"_s.arg(n),
+            u"Filter: error class, message, request id, …"_s,
+            u"Copy as TSV"_s,
+            u"MLPerf-style validity"_s,
+            u"%1 CDF<br><small>%2 sample(s)</small>"_s.arg(ttftLabel).arg(s.ttft.count),
+            u"Requests per second"_s,
+            u"successful"_s,
+            u"req/s"_s,
+        };
+        QCOMPARE(texts(), english);
+        const QString verdict = view.findChild<QLabel *>(u"mlperfVerdict"_s)->text();
+        QVERIFY(verdict.contains(u">VALID<"_s) || verdict.contains(u">INVALID<"_s));
+        const bool valid = verdict.contains(u">VALID<"_s);
+        const QString histTitle = view.findChild<ChartView *>(u"hist_ttft"_s)->chart()->title();
+        QVERIFY2(histTitle.startsWith(u"%1 histogram<br><small>bin "_s.arg(ttftLabel)),
+                 qPrintable(histTitle));
+        const double mean = view.summaryModel()
+                                ->index(0, SummaryTableModel::MeanColumn)
+                                .data(SummaryTableModel::ValueRole)
+                                .toDouble();
+
+        LanguageSwitcher lang;
+        QVERIFY(lang.apply(u"zh_CN"_s));
+        // LanguageChange is delivered through the event queue.
+        QTRY_COMPARE(view.tabs()->tabText(0), u"汇总"_s);
+        QCOMPARE(texts(),
+                 (QStringList{
+                     u"汇总"_s,
+                     u"状态"_s,
+                     u"均值"_s,
+                     u"成功请求数"_s,
+                     u"数值"_s,
+                     u"<b>ui views test</b> — %1 个请求，场景 server"_s.arg(n),
+                     u"仅失败请求（%1）"_s.arg(failed),
+                     u"%1 个请求中的 %1 个"_s.arg(n),
+                     u"筛选：错误类别、信息、请求 ID…"_s,
+                     u"复制为 TSV"_s,
+                     u"MLPerf 式有效性"_s,
+                     u"%1 CDF<br><small>%2 个样本</small>"_s.arg(ttftLabel).arg(s.ttft.count),
+                     u"每秒请求数"_s,
+                     u"成功"_s,
+                     u"请求/秒"_s,
+                 }));
+        QCOMPARE(view.tabs()->tabText(3), u"随时间变化"_s);
+        QVERIFY(view.findChild<QLabel *>(u"mlperfVerdict"_s)
+                    ->text()
+                    .contains(valid ? u">VALID（有效）<"_s : u">INVALID（无效）<"_s));
+        QVERIFY(view.findChild<ChartView *>(u"hist_ttft"_s)
+                    ->chart()
+                    ->title()
+                    .startsWith(u"%1 直方图<br><small>区间宽 "_s.arg(ttftLabel)));
+        // Re-rendered from what the view holds: the numbers are the same, nothing recomputed.
+        QVERIFY(!view.isBusy());
+        QCOMPARE(view.requestModel()->rowCount(), n);
+        QCOMPARE(view.summaryModel()
+                     ->index(0, SummaryTableModel::MeanColumn)
+                     .data(SummaryTableModel::ValueRole)
+                     .toDouble(),
+                 mean);
+
+        QVERIFY(lang.apply(u"en"_s));
+        QTRY_COMPARE(view.tabs()->tabText(0), u"Summary"_s);
+        QCOMPARE(texts(), english);
+        QCOMPARE(view.findChild<ChartView *>(u"hist_ttft"_s)->chart()->title(), histTitle);
+        QCOMPARE(view.findChild<QLabel *>(u"mlperfVerdict"_s)->text(), verdict);
+
+        // A view cleared while in Chinese says so in Chinese.
+        QVERIFY(lang.apply(u"zh_CN"_s));
+        QTRY_COMPARE(view.tabs()->tabText(0), u"汇总"_s);
+        view.clear();
+        QCOMPARE(header->text(), u"未选择运行"_s);
+        QCOMPARE(cdf->chart()->title(), u"%1 CDF"_s.arg(ttftLabel));
+        QVERIFY(lang.apply(u"en"_s));
+        QTRY_COMPARE(header->text(), u"No run selected"_s);
     }
 };
 
