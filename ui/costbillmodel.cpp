@@ -26,6 +26,15 @@ void CostBillModel::setData(const QList<ProjectBillItem> &items, const CostBreak
     endResetModel();
 }
 
+void CostBillModel::retranslate()
+{
+    emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    if (m_items.isEmpty())
+        return;
+    // SutColumn .. InWindowColumn: every column with a translated word in it.
+    emit dataChanged(index(0, SutColumn), index(rowCount() - 1, InWindowColumn), {Qt::DisplayRole});
+}
+
 const AttributedItem *CostBillModel::attributionAt(int row) const
 {
     if (row < 0 || row >= m_items.size())

@@ -40,6 +40,9 @@ public:
     // Swaps everything at once (a reset): items and breakdown always belong together.
     void setData(const QList<ProjectBillItem> &items, const CostBreakdown &breakdown,
                  const TestWindow &window, bool hasWindow);
+    // Headers and the words in the SUT, total and in-window cells are translated when asked
+    // for: call on QEvent::LanguageChange.
+    void retranslate();
     const ProjectBillItem &itemAt(int row) const { return m_items.at(row); }
     // nullptr when the item is not one the window considers.
     const AttributedItem *attributionAt(int row) const;

@@ -6,6 +6,7 @@
 #include "store/projectstore.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -44,7 +45,9 @@ CostPage::CostPage(QWidget *parent)
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto *top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Test window:"), this));
+    m_windowLabel = new QLabel(this);
+    m_windowLabel->setObjectName(u"windowLabel"_s);
+    top->addWidget(m_windowLabel);
     top->addWidget(m_windowCombo);
     top->addWidget(m_status, 1);
 
@@ -67,16 +70,16 @@ CostPage::CostPage(QWidget *parent)
 
     m_ruleCombo = new QComboBox(this);
     m_ruleCombo->setObjectName(u"ruleCombo"_s);
-    m_ruleCombo->addItem(tr("Undecided (left out)"),
-                         QString::fromLatin1(overlapRuleName(OverlapRule::Undecided)));
-    m_ruleCombo->addItem(tr("Prorate by time"),
-                         QString::fromLatin1(overlapRuleName(OverlapRule::Prorate)));
-    m_ruleCombo->addItem(tr("Include whole"),
-                         QString::fromLatin1(overlapRuleName(OverlapRule::IncludeWhole)));
+    // Texts in retranslateUi(); the data is the rule's stable name.
+    for (OverlapRule rule :
+         {OverlapRule::Undecided, OverlapRule::Prorate, OverlapRule::IncludeWhole})
+        m_ruleCombo->addItem(QString(), QString::fromLatin1(overlapRuleName(rule)));
     m_ruleHint = new QLabel(this);
+    m_ruleHint->setObjectName(u"ruleHint"_s);
     m_ruleHint->setWordWrap(true);
+    m_ruleLabel = new QLabel(this);
     auto *ruleRow = new QHBoxLayout;
-    ruleRow->addWidget(new QLabel(tr("Overlap rule for the selected item:"), this));
+    ruleRow->addWidget(m_ruleLabel);
     ruleRow->addWidget(m_ruleCombo);
     ruleRow->addWidget(m_ruleHint, 1);
 
@@ -108,10 +111,34 @@ CostPage::CostPage(QWidget *parent)
             [this] { updateRuleCombo(); });
     connect(m_ruleCombo, &QComboBox::activated, this, &CostPage::ruleChosen);
 
+    retranslateUi();
     setProject(QString());
 }
 
 CostPage::~CostPage() = default;
+
+void CostPage::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void CostPage::retranslateUi()
+{
+    m_windowLabel->setText(tr("Test window:"));
+    m_ruleLabel->setText(tr("Overlap rule for the selected item:"));
+    m_ruleCombo->setItemText(0, tr("Undecided (left out)"));
+    m_ruleCombo->setItemText(1, tr("Prorate by time"));
+    m_ruleCombo->setItemText(2, tr("Include whole"));
+    m_model->retranslate();
+    m_table->resizeColumnsToContents();
+    if (m_statusText)
+        m_status->setText(m_statusText());
+    updateBreakdownText();
+    updateRuleCombo();
+    // The timeline draws its words when painted; QWidget repaints it on the same event.
+}
 
 void CostPage::setProject(const QString &projectPath)
 {
@@ -124,11 +151,11 @@ void CostPage::startLoad()
     const quint64 generation = ++m_generation;
     if (m_path.isEmpty()) {
         applyLoad(generation, std::make_shared<Data>());
-        setStatus(tr("No project open"));
+        setStatus([] { return tr("No project open"); });
         return;
     }
     m_loading = true;
-    setStatus(tr("Reading %1 …").arg(m_path));
+    setStatus([path = m_path] { return tr("Reading %1 …").arg(path); });
     auto data = std::make_shared<Data>();
     const QString path = m_path;
     // Counts are recomputed from raw records, which can be millions of rows: never in the
@@ -175,10 +202,12 @@ void CostPage::applyLoad(quint64 generation, const std::shared_ptr<Data> &data)
     }
     m_windowIndex = index;
     if (!data->error.isEmpty())
-        setStatus(tr("Cannot read the project: %1").arg(data->error), true);
+        setStatus([error = data->error] { return tr("Cannot read the project: %1").arg(error); },
+                  true);
     else if (!m_path.isEmpty())
-        setStatus(tr("%n bill item(s), %1 test window(s)", nullptr, int(data->items.size()))
-                      .arg(data->windows.size()));
+        setStatus([items = int(data->items.size()), windows = data->windows.size()] {
+            return tr("%n bill item(s), %1 test window(s)", nullptr, items).arg(windows);
+        });
     recompute();
     emit loaded();
 }
@@ -223,18 +252,13 @@ void CostPage::recompute()
         m_timeline->setData(w.window, items);
         m_model->setData(m_data->items, *m_breakdown, w.window, true);
         m_table->resizeColumnsToContents();
-        m_text->setPlainText(m_breakdown->formatText());
     } else {
         *m_breakdown = CostBreakdown();
         m_timeline->clear();
         m_model->setData(m_data ? m_data->items : QList<ProjectBillItem>(), *m_breakdown,
                          TestWindow(), false);
-        m_text->setPlainText(
-            m_data && m_data->windows.isEmpty() && !m_path.isEmpty()
-                ? tr("No test window yet. Create one over a SUT's runs "
-                     "(servebench-cli window create --runs ID,ID); unit costs need one.")
-                : QString());
     }
+    updateBreakdownText();
     // Every lane visible up to a dozen or so; beyond that the timeline scrolls.
     m_timelineScroll->setMinimumHeight(qMin(m_timeline->sizeHint().height() + 4, 300));
     // Keep the selection on the same item across a recomputation.
@@ -243,6 +267,20 @@ void CostPage::recompute()
             m_table->setCurrentIndex(m_model->index(row, 0));
     updateRuleCombo();
     emit breakdownChanged();
+}
+
+void CostPage::updateBreakdownText()
+{
+    const bool hasWindow = m_data && m_windowIndex >= 0 && m_windowIndex < m_data->windows.size();
+    const QString text =
+        hasWindow ? m_breakdown->formatText()
+        : m_data && m_data->windows.isEmpty() && !m_path.isEmpty()
+            ? tr("No test window yet. Create one over a SUT's runs "
+                 "(servebench-cli window create --runs ID,ID); unit costs need one.")
+            : QString();
+    // Setting the same text again would scroll the breakdown back to its top.
+    if (m_text->toPlainText() != text)
+        m_text->setPlainText(text);
 }
 
 void CostPage::updateRuleCombo()
@@ -279,13 +317,15 @@ void CostPage::ruleChosen(int comboIndex)
     // One small write in this thread: the file stays the single source of the user's choice.
     ProjectStore store;
     if (!store.open(m_path)) {
-        setStatus(tr("Cannot save the rule: %1").arg(store.lastError()), true);
+        setStatus([error = store.lastError()] { return tr("Cannot save the rule: %1").arg(error); },
+                  true);
         updateRuleCombo();
         return;
     }
     CostStore costs(&store);
     if (!costs.setOverlapRule(w.window.id, itemId, rule)) {
-        setStatus(tr("Cannot save the rule: %1").arg(costs.lastError()), true);
+        setStatus([error = costs.lastError()] { return tr("Cannot save the rule: %1").arg(error); },
+                  true);
         updateRuleCombo();
         return;
     }
@@ -293,13 +333,16 @@ void CostPage::ruleChosen(int comboIndex)
         w.window.overlapRules.remove(itemId);
     else
         w.window.overlapRules.insert(itemId, rule);
-    setStatus(tr("Saved: %1 → %2").arg(itemId, QString::fromLatin1(overlapRuleName(rule))));
+    setStatus([itemId, rule] {
+        return tr("Saved: %1 → %2").arg(itemId, QString::fromLatin1(overlapRuleName(rule)));
+    });
     recompute();
 }
 
-void CostPage::setStatus(const QString &text, bool error)
+void CostPage::setStatus(std::function<QString()> text, bool error)
 {
-    m_status->setText(text);
+    m_statusText = std::move(text);
+    m_status->setText(m_statusText());
     m_status->setStyleSheet(error ? u"color: #b00020;"_s : QString());
 }
 

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 #include <QWidget>
+#include <functional>
 #include <memory>
 
 class QComboBox;
@@ -47,15 +48,23 @@ signals:
     void loaded();
     void breakdownChanged();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     struct Data;
+    // Every text of the page in the current language; the status, the rule hint and the
+    // breakdown's placeholder are rendered again from what the page holds (no reload).
+    void retranslateUi();
+    void updateBreakdownText();
     void startLoad();
     void applyLoad(quint64 generation, const std::shared_ptr<Data> &data);
     void showWindow(int index);
     void recompute();
     void updateRuleCombo();
     void ruleChosen(int comboIndex);
-    void setStatus(const QString &text, bool error = false);
+    // The status is kept as how to render it, so a language switch can render it again.
+    void setStatus(std::function<QString()> text, bool error = false);
 
     QString m_path;
     quint64 m_generation = 0; // a load that finishes after a newer one started is dropped
@@ -66,6 +75,9 @@ private:
 
     QComboBox *m_windowCombo = nullptr;
     QLabel *m_status = nullptr;
+    std::function<QString()> m_statusText;
+    QLabel *m_windowLabel = nullptr;
+    QLabel *m_ruleLabel = nullptr;
     CostTimeline *m_timeline = nullptr;
     QScrollArea *m_timelineScroll = nullptr;
     QTableView *m_table = nullptr;

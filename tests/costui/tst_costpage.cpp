@@ -1,8 +1,10 @@
 // The cost page over a fixture project: the bill table (checked by QAbstractItemModelTester),
-// the timeline's geometry, choosing an overlap rule (written to the file, breakdown updated).
+// the timeline's geometry, choosing an overlap rule (written to the file, breakdown updated), a
+// live language switch.
 #include "costbillmodel.h"
 #include "costpage.h"
 #include "costtimeline.h"
+#include "settingslanguage.h"
 
 #include "config/runplan.h"
 #include "cost/costbreakdown.h"
@@ -14,6 +16,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
+#include <QImage>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -251,6 +254,104 @@ private slots:
         auto *status = page.findChild<QLabel *>(u"statusLabel"_s);
         QVERIFY(status->text().startsWith(u"Cannot read the project"_s));
         QCOMPARE(page.findChild<QTableView *>(u"billTable"_s)->model()->rowCount(), 0);
+    }
+
+    void languageSwitchRetranslates()
+    {
+        CostPage page;
+        page.resize(1000, 700);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        auto *table = page.findChild<QTableView *>(u"billTable"_s);
+        auto *timeline = page.findChild<CostTimeline *>(u"timeline"_s);
+        auto *rule = page.findChild<QComboBox *>(u"ruleCombo"_s);
+        auto *status = page.findChild<QLabel *>(u"statusLabel"_s);
+        auto *windowLabel = page.findChild<QLabel *>(u"windowLabel"_s);
+        auto *hint = page.findChild<QLabel *>(u"ruleHint"_s);
+        QVERIFY(table && timeline && rule && status && windowLabel && hint);
+        QAbstractItemModelTester tester(table->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy loaded(&page, &CostPage::loaded);
+        page.setProject(m_path);
+        QVERIFY(loaded.wait(30000));
+        const QAbstractItemModel *m = table->model();
+        const int gpu = rowOf(m, u"gpu"_s);
+        const int bgpu = rowOf(m, u"b-gpu"_s);
+        QVERIFY(gpu >= 0 && bgpu >= 0);
+        table->setCurrentIndex(m->index(gpu, 0));
+
+        QSignalSpy headers(m, &QAbstractItemModel::headerDataChanged);
+        QSignalSpy cells(m, &QAbstractItemModel::dataChanged);
+        QSignalSpy resets(m, &QAbstractItemModel::modelReset);
+        QSignalSpy reloads(&page, &CostPage::loaded);
+        const auto texts = [&] {
+            return QStringList{
+                windowLabel->text(),
+                rule->itemText(1),
+                m->headerData(CostBillModel::IdColumn, Qt::Horizontal).toString(),
+                m->headerData(CostBillModel::InWindowColumn, Qt::Horizontal).toString(),
+                m->index(gpu, CostBillModel::InWindowColumn).data().toString(),
+                m->index(bgpu, CostBillModel::InWindowColumn).data().toString(),
+                status->text(),
+                hint->text(),
+            };
+        };
+        const QStringList english = {
+            u"Test window:"_s,
+            u"Prorate by time"_s,
+            u"Item"_s,
+            u"In window"_s,
+            u"inside"_s,
+            u"other SUT"_s,
+            u"4 bill item(s), 1 test window(s)"_s,
+            u"Only an item that partly overlaps the window needs a rule."_s,
+        };
+        QCOMPARE(texts(), english);
+        const QImage englishTimeline = timeline->grab().toImage();
+        const QString breakdown =
+            page.findChild<QPlainTextEdit *>(u"breakdownText"_s)->toPlainText();
+
+        LanguageSwitcher lang;
+        QVERIFY(lang.apply(u"zh_CN"_s));
+        // LanguageChange is delivered through the event queue.
+        QTRY_COMPARE(windowLabel->text(), u"测试时间窗："_s);
+        QCOMPARE(texts(), (QStringList{
+                              u"测试时间窗："_s,
+                              u"按时间比例分摊"_s,
+                              u"条目"_s,
+                              u"时间窗内"_s,
+                              u"在时间窗内"_s,
+                              u"其他被测系统"_s,
+                              u"4 个账单条目，1 个测试时间窗"_s,
+                              u"只有与时间窗部分重叠的条目才需要规则。"_s,
+                          }));
+        // The views heard of it through the model's signals, not a reset, and the page
+        // rendered from what it held: no reload of the project, the same breakdown.
+        QVERIFY(headers.count() >= 1);
+        QVERIFY(cells.count() >= 1);
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(reloads.count(), 0);
+        QCOMPARE(page.findChild<QPlainTextEdit *>(u"breakdownText"_s)->toPlainText(), breakdown);
+        QCOMPARE(rule->currentData().toString(), u"undecided"_s); // data, not text
+        // The timeline's lane label ("Runs" / "运行") is drawn in the current language.
+        QVERIFY(timeline->grab().toImage() != englishTimeline);
+
+        QVERIFY(lang.apply(u"en"_s));
+        QTRY_COMPARE(windowLabel->text(), u"Test window:"_s);
+        QCOMPARE(texts(), english);
+        QCOMPARE(timeline->grab().toImage(), englishTimeline);
+    }
+
+    void statusIsRetranslatedFromItsData()
+    {
+        LanguageSwitcher lang;
+        CostPage page;
+        auto *status = page.findChild<QLabel *>(u"statusLabel"_s);
+        QCOMPARE(status->text(), u"No project open"_s);
+        QVERIFY(lang.apply(u"zh_CN"_s));
+        QTRY_COMPARE(status->text(), u"未打开项目"_s);
+        QVERIFY(lang.apply(u"en"_s));
+        QTRY_COMPARE(status->text(), u"No project open"_s);
     }
 };
 
