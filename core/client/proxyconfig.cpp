@@ -179,6 +179,7 @@ bool ProxyConfig::resolve(const QString &setting, const QProcessEnvironment &env
     if (!parseProxyUrl(s, u"proxy"_s, &c.http, error))
         return false;
     c.https = c.http;
+    c.exemptLoopback = false; // asked for explicitly: even a loopback target goes through it
     QString noFrom;
     c.noProxy = splitNoProxy(firstSet(env, {"no_proxy", "NO_PROXY"}, &noFrom));
     c.origin = noFrom.isEmpty() ? u"proxy setting"_s : u"proxy setting, "_s + noFrom;
@@ -186,8 +187,21 @@ bool ProxyConfig::resolve(const QString &setting, const QProcessEnvironment &env
     return true;
 }
 
+namespace {
+bool isLoopback(const QUrl &target)
+{
+    const QString host = target.host().toLower();
+    if (host == "localhost"_L1 || host.endsWith(".localhost"_L1))
+        return true;
+    const QHostAddress address(host);
+    return !address.isNull() && address.isLoopback();
+}
+} // namespace
+
 bool ProxyConfig::bypasses(const QUrl &target) const
 {
+    if (exemptLoopback && isLoopback(target))
+        return true;
     for (const QString &entry : noProxy)
         if (entryMatches(entry, target))
             return true;
@@ -207,7 +221,10 @@ QString ProxyConfig::describe(const QUrl &target) const
     const QUrl proxy = proxyFor(target);
     if (proxy.isEmpty()) {
         const QUrl &configured = target.scheme() == "https"_L1 ? https : http;
-        return configured.isEmpty() ? u"direct"_s : u"direct (no_proxy)"_s;
+        if (configured.isEmpty())
+            return u"direct"_s;
+        return exemptLoopback && isLoopback(target) ? u"direct (loopback)"_s
+                                                    : u"direct (no_proxy)"_s;
     }
     return u"%1 (%2)"_s.arg(redactedProxyUrl(proxy), origin);
 }

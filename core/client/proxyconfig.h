@@ -22,10 +22,15 @@ struct ProxyConfig
     QUrl http;           // proxy for http:// endpoints; empty: direct
     QUrl https;          // proxy for https:// endpoints; empty: direct
     QStringList noProxy; // hosts that bypass the proxy: "*", "host", ".domain", "host:port", CIDR
-    QString origin;      // where the setting came from, for messages and the run's snapshot
+    // Loopback targets (localhost, 127.0.0.0/8, ::1) skip a proxy that came from the
+    // environment, as Go's net/http does: a proxy cannot reach this machine's loopback, and the
+    // built-in simulator lives there. An explicitly set proxy applies to them too.
+    bool exemptLoopback = true;
+    QString origin; // where the setting came from, for messages and the run's snapshot
 
     // The setting as a SUT stores it: "" follows the environment, "none" is direct, anything
-    // else is the proxy URL for both schemes (with no_proxy still taken from the environment).
+    // else is the proxy URL for both schemes (with no_proxy still taken from the environment,
+    // and loopback targets not exempt).
     static bool resolve(const QString &setting, const QProcessEnvironment &env, ProxyConfig *out,
                         QString *error);
     static bool fromEnvironment(const QProcessEnvironment &env, ProxyConfig *out, QString *error);

@@ -74,6 +74,15 @@ bool runOpenssl(const QStringList &args, const QString &dir, QString *error)
     return true;
 }
 
+// The SUT's name as the proxy knows it. Only the proxy can resolve it (to this machine), as a
+// corporate proxy resolves names its clients cannot; loopback targets would skip a proxy from
+// the environment altogether.
+const QString kSutHost = u"sut.test"_s;
+QString proxyResolve(const QString &host)
+{
+    return host == kSutHost ? u"127.0.0.1"_s : host;
+}
+
 // Copies bytes from a to b; a's end ends b.
 void pipe(QTcpSocket *a, QTcpSocket *b)
 {
@@ -195,7 +204,7 @@ private:
                     pipe(state->up, client);
                     connect(client, &QTcpSocket::disconnected, state->up,
                             [up = state->up] { up->disconnectFromHost(); });
-                    state->up->connectToHost(QString::fromLatin1(hp.value(0)),
+                    state->up->connectToHost(proxyResolve(QString::fromLatin1(hp.value(0))),
                                              quint16(hp.value(1).toUInt()));
                     return;
                 }
@@ -211,7 +220,7 @@ private:
                 ++absoluteRequests;
                 if (!state->up) {
                     state->up = new QTcpSocket(client);
-                    state->up->connectToHost(target.host(), quint16(target.port(80)));
+                    state->up->connectToHost(proxyResolve(target.host()), quint16(target.port(80)));
                     pipe(state->up, client);
                     connect(client, &QTcpSocket::disconnected, state->up,
                             [up = state->up] { up->disconnectFromHost(); });
@@ -295,7 +304,8 @@ private slots:
         QFile ext(m_dir.filePath(u"leaf.ext"_s));
         QVERIFY(ext.open(QIODevice::WriteOnly));
         ext.write("basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\n"
-                  "extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n");
+                  "extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost,DNS:sut."
+                  "test\n");
         ext.close();
         QString error;
         QVERIFY2(runOpenssl({u"req"_s, u"-x509"_s, u"-newkey"_s, u"rsa:2048"_s, u"-nodes"_s,
@@ -398,8 +408,9 @@ private slots:
                    u"http://agent:s3cr3t-pw@127.0.0.1:%1"_s.arg(proxy.relay->port));
         const QString project = m_dir.filePath(u"proxy-%1.sbproj"_s.arg(transport));
         m_sim.reset();
-        const Result r = runCli(QStringList{u"run"_s, u"--base-url"_s, m_sim.baseUrl().toString(),
-                                            u"--transport"_s, transport, u"--project"_s, project} +
+        const QString base = u"http://%1:%2"_s.arg(kSutHost).arg(m_sim.port());
+        const Result r = runCli(QStringList{u"run"_s, u"--base-url"_s, base, u"--transport"_s,
+                                            transport, u"--project"_s, project} +
                                     kShort,
                                 env);
         QVERIFY2(r.code == 0, qPrintable(r.err));
@@ -438,27 +449,45 @@ private slots:
         QVERIFY(!r.out.contains("s3cr3t-pw"_L1) && !r.err.contains("s3cr3t-pw"_L1));
     }
 
-    void noProxyBypassesIt()
+    void loopbackAndNoProxyGoDirect()
     {
         RelayThread proxy(Relay::Mode::ForwardProxy, 0);
         QVERIFY(proxy.listening());
+        const QString proxyUrl = u"http://127.0.0.1:%1"_s.arg(proxy.relay->port);
         QProcessEnvironment env = cleanEnv();
-        env.insert(u"http_proxy"_s, u"http://127.0.0.1:%1"_s.arg(proxy.relay->port));
-        env.insert(u"no_proxy"_s, u"localhost,127.0.0.0/8"_s);
-        const Result r = runCli(
-            QStringList{u"run"_s, u"--base-url"_s, m_sim.baseUrl().toString()} + kShort, env);
+        env.insert(u"http_proxy"_s, proxyUrl);
+        const QString sim = m_sim.baseUrl().toString();
+
+        // A proxy from the environment never carries loopback traffic (the simulator's).
+        Result r = runCli(QStringList{u"run"_s, u"--base-url"_s, sim} + kShort, env);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QCOMPARE(proxy.relay->absoluteRequests.load() + proxy.relay->tunnels.load(), 0);
 
-        // --proxy none ignores the environment's proxy altogether.
-        env.remove(u"no_proxy"_s);
-        const Result direct =
-            runCli(QStringList{u"run"_s, u"--base-url"_s, m_sim.baseUrl().toString(), u"--proxy"_s,
+        // Asked for by --proxy, it does ...
+        r = runCli(QStringList{u"run"_s, u"--base-url"_s, sim, u"--proxy"_s, proxyUrl} + kShort,
+                   cleanEnv());
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const int through = proxy.relay->absoluteRequests.load();
+        QVERIFY2(through >= 13, qPrintable(QString::number(through)));
+
+        // ... unless no_proxy names the target.
+        QProcessEnvironment bypass = cleanEnv();
+        bypass.insert(u"no_proxy"_s, u"localhost,127.0.0.0/8"_s);
+        r = runCli(QStringList{u"run"_s, u"--base-url"_s, sim, u"--proxy"_s, proxyUrl} + kShort,
+                   bypass);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(proxy.relay->absoluteRequests.load(), through);
+
+        // --proxy none ignores the environment's proxy: only the proxy knew the SUT's name.
+        r = runCli(QStringList{u"run"_s, u"--base-url"_s,
+                               u"http://%1:%2"_s.arg(kSutHost).arg(m_sim.port()), u"--proxy"_s,
                                u"none"_s} +
                        kShort,
                    env);
-        QVERIFY2(direct.code == 0, qPrintable(direct.err));
-        QCOMPARE(proxy.relay->absoluteRequests.load() + proxy.relay->tunnels.load(), 0);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("cannot reach"_L1) && !r.err.contains("through proxy"_L1),
+                 qPrintable(r.err));
+        QCOMPARE(proxy.relay->absoluteRequests.load(), through);
     }
 
     void httpsTunnelsThroughTheProxy_data()
@@ -476,7 +505,7 @@ private slots:
         QProcessEnvironment env = cleanEnv();
         env.insert(u"HTTPS_PROXY"_s, u"127.0.0.1:%1"_s.arg(proxy.relay->port)); // curl's form
         const Result r = runCli(QStringList{u"run"_s, u"--base-url"_s,
-                                            u"https://127.0.0.1:%1"_s.arg(front.relay->port),
+                                            u"https://%1:%2"_s.arg(kSutHost).arg(front.relay->port),
                                             u"--transport"_s, transport, u"--ca-file"_s, m_caFile} +
                                     kShort,
                                 env);
@@ -515,7 +544,8 @@ private slots:
         QProcessEnvironment env = cleanEnv();
         if (!variable.isEmpty())
             env.insert(variable, value);
-        const Result r = runCli(QStringList{u"run"_s, u"--base-url"_s, m_sim.baseUrl().toString()} +
+        const Result r = runCli(QStringList{u"run"_s, u"--base-url"_s,
+                                            u"http://%1:%2"_s.arg(kSutHost).arg(m_sim.port())} +
                                     extraArgs + kShort,
                                 env);
         QCOMPARE(r.code, code);

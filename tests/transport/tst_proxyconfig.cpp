@@ -67,8 +67,20 @@ private slots:
         QTest::newRow("no_proxy port matches")
             << QStringList{u"http_proxy=http://p:1"_s, u"no_proxy=h:8000"_s} << u"http://h:8000/"_s
             << QString();
-        QTest::newRow("no_proxy IPv6") << QStringList{u"http_proxy=http://p:1"_s, u"no_proxy=::1"_s}
-                                       << u"http://[::1]:8/"_s << QString();
+        QTest::newRow("no_proxy IPv6")
+            << QStringList{u"http_proxy=http://p:1"_s, u"no_proxy=fd00::/8"_s}
+            << u"http://[fd00::5]:8/"_s << QString();
+        QTest::newRow("loopback v4 skips an environment proxy")
+            << QStringList{u"http_proxy=http://p:1"_s} << u"http://127.0.0.1:8000/"_s << QString();
+        QTest::newRow("loopback 127/8")
+            << QStringList{u"https_proxy=http://p:1"_s} << u"https://127.3.2.1/"_s << QString();
+        QTest::newRow("loopback v6")
+            << QStringList{u"http_proxy=http://p:1"_s} << u"http://[::1]:8/"_s << QString();
+        QTest::newRow("localhost")
+            << QStringList{u"http_proxy=http://p:1"_s} << u"http://localhost:8000/"_s << QString();
+        QTest::newRow("a name is not loopback")
+            << QStringList{u"http_proxy=http://p:1"_s} << u"http://localhost.example/"_s
+            << u"http://p:1"_s;
     }
     void environment()
     {
@@ -94,9 +106,12 @@ private slots:
         QCOMPARE(c.proxyFor(QUrl(u"https://h/"_s)).toString(), u"http://mine:3128"_s);
         QCOMPARE(c.proxyFor(QUrl(u"http://a.internal/"_s)), QUrl()); // no_proxy still applies
         QCOMPARE(c.describe(QUrl(u"http://a.internal/"_s)), u"direct (no_proxy)"_s);
+        // Asked for explicitly, a proxy applies to loopback targets too.
+        QCOMPARE(c.proxyFor(QUrl(u"http://127.0.0.1:8000/"_s)).toString(), u"http://mine:3128"_s);
         QVERIFY(ProxyConfig::resolve(QString(), env, &c, &error));
         QCOMPARE(c.describe(QUrl(u"http://h/"_s)),
                  u"http://envproxy:1 (environment: http_proxy, no_proxy)"_s);
+        QCOMPARE(c.describe(QUrl(u"http://127.0.0.1:8000/"_s)), u"direct (loopback)"_s);
     }
 
     void badValuesNameTheVariable_data()
