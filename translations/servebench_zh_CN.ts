@@ -1240,6 +1240,66 @@
         <source>Cache bust (random prefix per run)</source>
         <translation>缓存击穿（每次运行加随机前缀）</translation>
     </message>
+    <message>
+        <source>End of sequence:</source>
+        <translation>序列结束：</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <source>Sampling seed:</source>
+        <translation>采样种子：</translation>
+    </message>
+    <message>
+        <source>Extra body (JSON):</source>
+        <translation>附加请求体（JSON）：</translation>
+    </message>
+    <message>
+        <source>Request parameters</source>
+        <translation>请求参数</translation>
+    </message>
+    <message>
+        <source>Ignore EOS (generate exactly the requested output length)</source>
+        <translation>忽略 EOS（严格生成所请求的输出长度）</translation>
+    </message>
+    <message>
+        <source>Sends ignore_eos: true (vLLM), so every request produces the dataset&apos;s output length and runs stay comparable</source>
+        <translation>发送 ignore_eos: true（vLLM），使每个请求都生成数据集给定的输出长度，各次运行保持可比</translation>
+    </message>
+    <message>
+        <source>empty: not sent (the server&apos;s default)</source>
+        <translation>留空：不发送（使用服务器默认值）</translation>
+    </message>
+    <message>
+        <source>empty: not sent</source>
+        <translation>留空：不发送</translation>
+    </message>
+    <message>
+        <source>Sent as the request&apos;s &quot;seed&quot;; the arrival schedule&apos;s seed is the Seed above</source>
+        <translation>作为请求的 &quot;seed&quot; 发送；到达时间表的种子是上面的“种子”</translation>
+    </message>
+    <message>
+        <source>A JSON object merged into every request body</source>
+        <translation>合并进每个请求体的 JSON 对象</translation>
+    </message>
+    <message>
+        <source>A number from 0 upwards (0 is greedy), or empty.</source>
+        <translation>大于等于 0 的数（0 为贪心解码），或留空。</translation>
+    </message>
+    <message>
+        <source>A whole number from 0 to 9223372036854775807, or empty.</source>
+        <translation>0 到 9223372036854775807 之间的整数，或留空。</translation>
+    </message>
+    <message>
+        <source>Not valid JSON at character %1: %2</source>
+        <translation>第 %1 个字符处不是有效的 JSON：%2</translation>
+    </message>
+    <message>
+        <source>A JSON object, e.g. {&quot;top_p&quot;: 0.9}.</source>
+        <translation>一个 JSON 对象，例如 {&quot;top_p&quot;: 0.9}。</translation>
+    </message>
 </context>
 <context>
     <name>sb::MainWindow</name>
@@ -2588,6 +2648,50 @@ Requests: %4</source>
     <message>
         <source>Connection test failed.</source>
         <translation>连接测试失败。</translation>
+    </message>
+    <message>
+        <source>Choose a CA certificate file</source>
+        <translation>选择 CA 证书文件</translation>
+    </message>
+    <message>
+        <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
+        <translation>证书 (*.pem *.crt *.cer);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>CA certificates:</source>
+        <translation>CA 证书：</translation>
+    </message>
+    <message>
+        <source>HTTP proxy:</source>
+        <translation>HTTP 代理：</translation>
+    </message>
+    <message>
+        <source>empty: the system&apos;s certificate authorities only</source>
+        <translation>留空：仅使用系统的证书颁发机构</translation>
+    </message>
+    <message>
+        <source>A PEM file of CA certificates trusted for this https endpoint besides the system&apos;s, for servers with a private CA</source>
+        <translation>除系统 CA 外，对此 https 端点额外信任的 CA 证书 PEM 文件，用于使用私有 CA 的服务器</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>empty: from the environment (http_proxy, https_proxy, no_proxy); none: direct</source>
+        <translation>留空：取自环境变量（http_proxy、https_proxy、no_proxy）；none：直连</translation>
+    </message>
+    <message>
+        <source>An http:// proxy URL, or none. A proxy password is never stored: put it in the environment&apos;s https_proxy instead.</source>
+        <translation>http:// 代理 URL，或 none。代理密码从不存储：请将其放在环境变量 https_proxy 中。</translation>
+    </message>
+    <message>
+        <source>An http:// proxy URL (host:port is read as http://host:port), or none.</source>
+        <translation>http:// 代理 URL（host:port 按 http://host:port 解读），或 none。</translation>
+    </message>
+    <message>
+        <source>No password here: it would be stored in the project. Put the proxy URL with its password in the https_proxy environment variable and leave this empty.</source>
+        <translation>此处不可填写密码：它会被存入项目文件。请将带密码的代理 URL 放在环境变量 https_proxy 中，并将此处留空。</translation>
     </message>
 </context>
 </TS>

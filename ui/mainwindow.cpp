@@ -672,7 +672,7 @@ void MainWindow::editEntity(EntityKind kind, int id)
         break;
     case EntityKind::Profile:
         if (const DocProfile *p = m_doc->profile(id)) {
-            m_profileEditor->setProfile(p->name, p->profile);
+            m_profileEditor->setProfile(p->name, p->profile, p->params);
             m_editorStack->setCurrentWidget(m_profileEditor);
             combo = m_profileCombo;
         }
@@ -716,7 +716,8 @@ void MainWindow::onEditorEdited()
     case EntityKind::Profile:
         valid = m_profileEditor->isValid();
         if (valid) {
-            m_doc->updateProfile(m_editId, m_profileEditor->name(), m_profileEditor->profile());
+            m_doc->updateProfile(m_editId, m_profileEditor->name(), m_profileEditor->profile(),
+                                 m_profileEditor->params());
             m_datasetEditor->setSampling(m_profileEditor->profile().numPrompts,
                                          m_profileEditor->profile().seed);
         }
@@ -892,6 +893,7 @@ void MainWindow::startRun()
     plan.sut = sut->config;
     plan.dataset = dataset->spec;
     plan.profile = profile->profile;
+    plan.params = profile->params;
     plan.name =
         u"%1 · %2 · %3"_s.arg(sut->config.name, profile->name,
                               QDateTime::currentDateTime().toString(u"yyyy-MM-dd HH:mm:ss"_s));

@@ -122,7 +122,7 @@ bool ProjectDocument::open(const QString &path, QString *error)
     for (const StoredDataset &d : m_store->listDatasets())
         m_datasets.append({m_nextId++, d.id, d.name, d.spec, d.contentHash});
     for (const StoredLoadProfile &p : m_store->listLoadProfiles())
-        m_profiles.append({m_nextId++, p.id, p.name, p.profile});
+        m_profiles.append({m_nextId++, p.id, p.name, p.profile, p.params});
     readRuns();
     m_modified = false;
     emit projectReset();
@@ -197,6 +197,7 @@ bool ProjectDocument::writeConfigs(ProjectStore *store, QString *error)
         row.id = p.storeId;
         row.name = p.name;
         row.profile = p.profile;
+        row.params = p.params;
         const qint64 id = store->saveLoadProfile(row);
         if (id == 0)
             return failed();
@@ -388,7 +389,7 @@ int ProjectDocument::addDataset(const QString &name, const DatasetSpec &spec)
 int ProjectDocument::addProfile(const QString &name, const LoadProfile &profile)
 {
     const int id = m_nextId++;
-    m_profiles.append({id, 0, name, profile});
+    m_profiles.append({id, 0, name, profile, RequestParams()});
     setModified(true);
     emit entityAdded(EntityKind::Profile, id);
     return id;
@@ -440,13 +441,15 @@ void ProjectDocument::setDatasetHash(int id, const QString &hash)
     setModified(true);
 }
 
-void ProjectDocument::updateProfile(int id, const QString &name, const LoadProfile &profile)
+void ProjectDocument::updateProfile(int id, const QString &name, const LoadProfile &profile,
+                                    const RequestParams &params)
 {
     DocProfile *p = findById(m_profiles, id);
     if (!p)
         return;
     p->name = name;
     p->profile = profile;
+    p->params = params;
     setModified(true);
     emit entityChanged(EntityKind::Profile, id);
 }

@@ -41,6 +41,7 @@ struct DocProfile
     qint64 storeId = 0;
     QString name;
     LoadProfile profile;
+    RequestParams params; // sent with every request of this profile's runs
 };
 
 struct DocRun
@@ -100,7 +101,8 @@ public:
     void updateSut(int id, const SutConfig &config);
     void updateDataset(int id, const QString &name, const DatasetSpec &spec);
     void setDatasetHash(int id, const QString &hash);
-    void updateProfile(int id, const QString &name, const LoadProfile &profile);
+    void updateProfile(int id, const QString &name, const LoadProfile &profile,
+                       const RequestParams &params);
     bool remove(EntityKind kind, int id);
 
     // Loads a stored run's records in a worker thread; runRecordsLoaded follows. Runs in memory

@@ -158,6 +158,14 @@ bool ProjectRunner::start(const RunPlan &plan, const QString &storePath, const R
     return true;
 }
 
+QJsonObject ProjectRunner::snapshot() const
+{
+    // The same frozen configuration in memory and in the file, with the route the CLI records.
+    QJsonObject o = m_plan.toJson();
+    o[u"connection"_s] = connectionRoute(m_plan.sut, m_options);
+    return o;
+}
+
 void ProjectRunner::launch(const QByteArray &apiKey)
 {
     m_controller = new RunController(this);
@@ -170,10 +178,8 @@ void ProjectRunner::launch(const QByteArray &apiKey)
         QString error;
         RunInfo meta = m_links;
         meta.name = m_plan.name;
-        QJsonObject snapshot = m_plan.toJson();
-        snapshot[u"connection"_s] = connectionRoute(m_plan.sut, m_options);
         if (!m_writer->open(m_storePath, &error) ||
-            (m_storedRunId = m_writer->beginRun(snapshot, meta, &error)) == 0) {
+            (m_storedRunId = m_writer->beginRun(snapshot(), meta, &error)) == 0) {
             emit statusMessage(tr("The run is not recorded in the project file (%1); its "
                                   "records stay in memory until you save.")
                                    .arg(error));
@@ -255,7 +261,7 @@ void ProjectRunner::onFinished(RunStatus status)
     info.endedUtc = m_controller->wallEnd();
     info.endedMonoNs = m_controller->runEndNs();
     info.status = storedStatus(status);
-    info.snapshot = m_plan.toJson();
+    info.snapshot = snapshot();
     info.summary = summaryJson;
     info.requestCount = fr.records.size();
     if (status == RunStatus::Interrupted)

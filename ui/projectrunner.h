@@ -80,6 +80,7 @@ private:
     QString m_datasetHash;
     QJsonObject m_datasetInfo;
     TransportOptions m_options; // resolved with the dataset, off the GUI thread
+    QJsonObject snapshot() const;
     std::shared_ptr<Simulator> m_simulator;
     RunController *m_controller = nullptr;
     RunWriter *m_writer = nullptr;

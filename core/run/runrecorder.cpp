@@ -97,12 +97,13 @@ qint64 RunRecorder::ensureDataset(const DatasetSpec &spec, const DatasetInfo &in
     return m_store->saveDataset(d);
 }
 
-qint64 RunRecorder::ensureProfile(const LoadProfile &profile)
+qint64 RunRecorder::ensureProfile(const LoadProfile &profile, const RequestParams &params)
 {
     const QJsonObject want = profile.toJson();
+    const QJsonObject wantParams = params.toJson();
     QStringList names;
     for (const StoredLoadProfile &p : m_store->listLoadProfiles()) {
-        if (p.profile.toJson() == want)
+        if (p.profile.toJson() == want && p.params.toJson() == wantParams)
             return p.id;
         names.append(p.name);
     }
@@ -113,6 +114,7 @@ qint64 RunRecorder::ensureProfile(const LoadProfile &profile)
                        profile.unlimitedRate() ? u"inf"_s : QString::number(profile.requestRate)),
                    names);
     p.profile = profile;
+    p.params = params;
     return m_store->saveLoadProfile(p);
 }
 
@@ -137,7 +139,7 @@ qint64 RunRecorder::beginRun(const RunPlan &plan, const QJsonObject &snapshot,
     meta.name = plan.name;
     meta.sutId = ensureSut(plan.sut);
     meta.datasetId = ensureDataset(plan.dataset, dataset);
-    meta.profileId = ensureProfile(plan.profile);
+    meta.profileId = ensureProfile(plan.profile, plan.params);
     meta.sweepId = sweepId;
     meta.sweepPosition = sweepPosition;
     meta.startedMonoNs = startMonoNs;

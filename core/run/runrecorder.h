@@ -43,7 +43,7 @@ public:
 private:
     qint64 ensureSut(const SutConfig &sut);
     qint64 ensureDataset(const DatasetSpec &spec, const DatasetInfo &info);
-    qint64 ensureProfile(const LoadProfile &profile);
+    qint64 ensureProfile(const LoadProfile &profile, const RequestParams &params);
 
     QString m_path;
     std::unique_ptr<ProjectStore> m_store;

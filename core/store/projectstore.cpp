@@ -366,7 +366,9 @@ qint64 ProjectStore::saveLoadProfile(const StoredLoadProfile &p)
     q.addBindValue(text(p.name));
     q.addBindValue(QString::fromLatin1(scenarioName(p.profile.scenario)));
     q.addBindValue(QString::fromLatin1(arrivalName(p.profile.arrival)));
-    q.addBindValue(jsonText(scrubSecrets(p.profile.toJson())));
+    QJsonObject profileJson = p.profile.toJson();
+    profileJson[u"request_params"_s] = p.params.toJson();
+    q.addBindValue(jsonText(scrubSecrets(profileJson)));
     q.addBindValue(now);
     q.addBindValue(p.id > 0 ? QVariant(p.id) : now);
     if (!q.exec())
@@ -390,7 +392,9 @@ QList<StoredLoadProfile> ProjectStore::listLoadProfiles() const
         StoredLoadProfile p;
         p.id = q.value(0).toLongLong();
         p.name = q.value(1).toString();
-        p.profile = LoadProfile::fromJson(jsonFrom(q.value(2)));
+        const QJsonObject profileJson = jsonFrom(q.value(2));
+        p.profile = LoadProfile::fromJson(profileJson);
+        p.params = RequestParams::fromJson(profileJson.value(u"request_params"_s).toObject());
         p.createdUtc = utcFrom(q.value(3));
         p.updatedUtc = utcFrom(q.value(4));
         out.append(p);

@@ -42,6 +42,10 @@ struct StoredLoadProfile
     qint64 id = 0;
     QString name;
     LoadProfile profile;
+    // What each request asks for (temperature, ignore_eos, seed, extra body): kept with the
+    // profile so the workbench's runs of it send the same requests. Stored inside profile_json
+    // under "request_params"; absent in older files (the defaults).
+    RequestParams params;
     QDateTime createdUtc;
     QDateTime updatedUtc;
 };

@@ -243,11 +243,17 @@ private slots:
         lp.profile.scenario = Scenario::Server;
         lp.profile.requestRate = 10;
         lp.profile.seed = 42;
+        lp.params.ignoreEos = true;
+        lp.params.temperature = 0.7;
+        lp.params.seed = 9;
+        lp.params.extraBody = QJsonObject{{u"top_p"_s, 0.9}};
         lp.id = s.saveLoadProfile(lp);
         QVERIFY(lp.id > 0);
         auto p = s.loadLoadProfile(lp.id);
         QVERIFY(p);
         QCOMPARE(p->profile.toJson(), lp.profile.toJson());
+        QCOMPARE(p->params.toJson(), lp.params.toJson());
+        QCOMPARE(p->params.temperature, 0.7);
 
         StoredSweep sw{0, u"rates"_s, u"rate-sweep"_s, QJsonObject{{u"rates"_s, 3}}, {}};
         sw.id = s.saveSweep(sw);

@@ -68,6 +68,8 @@ private slots:
     void histogramBins();
     void profileRejects_data();
     void profileRejects();
+    void profileRequestParams_data();
+    void profileRequestParams();
     void profilePreview();
     void probeJudge_data();
     void probeJudge();
@@ -94,8 +96,7 @@ void TestEditors::sutRejects_data()
         << u"extraHeaders"_s << u"Authorization: Bearer sk-1"_s << u"extraHeaders"_s;
     QTest::newRow("bad env var") << u"keyName"_s << u"1BAD-NAME"_s << u"apiKey"_s;
     QTest::newRow("socks proxy") << u"proxy"_s << u"socks5://p:1080"_s << u"proxy"_s;
-    QTest::newRow("proxy with password")
-        << u"proxy"_s << u"http://user:pw@p:3128"_s << u"proxy"_s;
+    QTest::newRow("proxy with password") << u"proxy"_s << u"http://user:pw@p:3128"_s << u"proxy"_s;
 }
 
 void TestEditors::sutRejects()
@@ -342,6 +343,61 @@ void TestEditors::profileRejects()
     QVERIFY(!editor.isValid());
     QVERIFY2(!editor.errorFor(errorKey).isEmpty(), qPrintable(editor.errors().join(u"; "_s)));
     QVERIFY(errorShown(&editor, errorKey));
+}
+
+void TestEditors::profileRequestParams_data()
+{
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("errorKey"); // empty: valid
+    QTest::newRow("temperature text") << u"temperature"_s << u"warm"_s << u"temperature"_s;
+    QTest::newRow("negative temperature") << u"temperature"_s << u"-0.5"_s << u"temperature"_s;
+    QTest::newRow("greedy") << u"temperature"_s << u"0"_s << QString();
+    QTest::newRow("negative seed") << u"requestSeed"_s << u"-3"_s << u"requestSeed"_s;
+    QTest::newRow("body not JSON") << u"extraBody"_s << u"{top_p: 1}"_s << u"extraBody"_s;
+    QTest::newRow("body an array") << u"extraBody"_s << u"[1, 2]"_s << u"extraBody"_s;
+    QTest::newRow("body object") << u"extraBody"_s << u"{\"top_k\": 5}"_s << QString();
+}
+
+void TestEditors::profileRequestParams()
+{
+    QFETCH(QString, field);
+    QFETCH(QString, text);
+    QFETCH(QString, errorKey);
+    LoadProfile base;
+    base.requestRate = 10;
+    base.numPrompts = 100;
+    RequestParams params;
+    params.ignoreEos = true;
+    params.temperature = 0.25;
+    params.seed = 12345678901LL;
+    params.extraBody = QJsonObject{{u"top_p"_s, 0.9}};
+    LoadProfileEditor editor;
+    editor.setProfile(u"p"_s, base, params);
+    QVERIFY2(editor.isValid(), qPrintable(editor.errors().join(u"; "_s)));
+    QCOMPARE(editor.params().toJson(), params.toJson()); // round trip
+    QCOMPARE(editor.params().temperature, 0.25);
+    QCOMPARE(editor.params().seed, 12345678901LL);
+
+    if (field == "extraBody"_L1)
+        setText<QPlainTextEdit>(&editor, field, text);
+    else
+        setText<QLineEdit>(&editor, field, text);
+    if (errorKey.isEmpty()) {
+        QVERIFY2(editor.isValid(), qPrintable(editor.errors().join(u"; "_s)));
+    } else {
+        QVERIFY(!editor.isValid());
+        QVERIFY(errorShown(&editor, errorKey));
+    }
+    // Empty fields mean "not sent".
+    setText<QLineEdit>(&editor, u"temperature"_s, QString());
+    setText<QLineEdit>(&editor, u"requestSeed"_s, QString());
+    setText<QPlainTextEdit>(&editor, u"extraBody"_s, QString());
+    QVERIFY(editor.isValid());
+    QCOMPARE(editor.params().temperature, -1.0);
+    QCOMPARE(editor.params().seed, -1);
+    QVERIFY(editor.params().extraBody.isEmpty());
+    QVERIFY(editor.params().ignoreEos);
 }
 
 void TestEditors::profilePreview()

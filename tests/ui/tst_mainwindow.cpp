@@ -59,7 +59,7 @@ void setShortProfile(MainWindow &w, int prompts, double rate)
     LoadProfile profile = p.profile;
     profile.numPrompts = prompts;
     profile.requestRate = rate;
-    doc->updateProfile(p.id, p.name, profile);
+    doc->updateProfile(p.id, p.name, profile, p.params);
 }
 } // namespace
 
@@ -123,6 +123,15 @@ void TestMainWindow::newProjectIsReady()
 void TestMainWindow::runCompletesWithoutBlocking()
 {
     setShortProfile(*m_window, 20, 200);
+    // The profile's request parameters reach the plan the runner runs.
+    {
+        ProjectDocument *doc = m_window->document();
+        const DocProfile &p = doc->profiles().first();
+        RequestParams params;
+        params.ignoreEos = true;
+        params.temperature = 0.3;
+        doc->updateProfile(p.id, p.name, p.profile, params);
+    }
     StallMeter meter;
     QSignalSpy finished(m_window->runner(), &ProjectRunner::runFinished);
     m_window->runAction()->trigger();
@@ -139,6 +148,10 @@ void TestMainWindow::runCompletesWithoutBlocking()
     for (const RequestRecord &r : run.records)
         QVERIFY2(r.ok(), qPrintable(r.errorMessage));
     QVERIFY(run.plan.sut.baseUrl.startsWith(u"http://127.0.0.1:"_s));
+    QCOMPARE(run.plan.params.temperature, 0.3);
+    QVERIFY(run.plan.params.ignoreEos);
+    QCOMPARE(run.info.snapshot.value(u"connection"_s).toObject().value(u"proxy"_s).toString(),
+             u"direct"_s);
     QCOMPARE(run.datasetHash.size(), 64);
     QVERIFY(run.info.summary.contains(u"completed"_s));
 

@@ -10,8 +10,11 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
@@ -157,6 +160,27 @@ void LoadProfileEditor::buildUi()
     m_cacheBust = new QCheckBox(page);
     m_cacheBust->setObjectName(u"cacheBust"_s);
     addRow(u"cache"_s, m_cacheBust);
+
+    // The requests themselves (vLLM's --temperature, --ignore-eos, --seed, --extra-body).
+    m_requestTitle = new QLabel(page);
+    QFont sub = m_requestTitle->font();
+    sub.setBold(true);
+    m_requestTitle->setFont(sub);
+    form->addRow(m_requestTitle);
+    m_ignoreEos = new QCheckBox(page);
+    m_ignoreEos->setObjectName(u"ignoreEos"_s);
+    addRow(u"ignoreEos"_s, m_ignoreEos);
+    m_temperature = new QLineEdit(page);
+    m_temperature->setObjectName(u"temperature"_s);
+    addRow(u"temperature"_s, m_temperature, u"temperature"_s);
+    m_requestSeed = new QLineEdit(page);
+    m_requestSeed->setObjectName(u"requestSeed"_s);
+    addRow(u"requestSeed"_s, m_requestSeed, u"requestSeed"_s);
+    m_extraBody = new QPlainTextEdit(page);
+    m_extraBody->setObjectName(u"extraBody"_s);
+    m_extraBody->setMaximumHeight(70);
+    m_extraBody->setTabChangesFocus(true);
+    addRow(u"extraBody"_s, m_extraBody, u"extraBody"_s);
     layout->addStretch(1);
 
     auto *right = new QWidget(split);
@@ -176,8 +200,10 @@ void LoadProfileEditor::buildUi()
         validate();
         emit edited();
     };
-    for (QLineEdit *e : {m_name, m_seed, m_percentiles})
+    for (QLineEdit *e : {m_name, m_seed, m_percentiles, m_temperature, m_requestSeed})
         connect(e, &QLineEdit::textChanged, this, changed);
+    connect(m_ignoreEos, &QCheckBox::toggled, this, changed);
+    connect(m_extraBody, &QPlainTextEdit::textChanged, this, changed);
     for (QComboBox *c : {m_scenario, m_arrival, m_rampUp})
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     for (QDoubleSpinBox *s : {m_rate, m_burstiness, m_rampStart, m_rampEnd, m_duration,
@@ -213,6 +239,10 @@ void LoadProfileEditor::retranslateUi()
         {u"percentiles"_s, tr("Percentiles:")},
         {u"timeout"_s, tr("Request timeout (s):")},
         {u"cache"_s, tr("Cache policy:")},
+        {u"ignoreEos"_s, tr("End of sequence:")},
+        {u"temperature"_s, tr("Temperature:")},
+        {u"requestSeed"_s, tr("Sampling seed:")},
+        {u"extraBody"_s, tr("Extra body (JSON):")},
     };
     for (const auto &[key, text] : labels)
         if (QLabel *l = m_labels.value(key))
@@ -245,6 +275,16 @@ void LoadProfileEditor::retranslateUi()
     m_closedLoop->setToolTip(tr("Keeps exactly this many requests in flight; the rate is ignored"));
     m_sloTtft->setToolTip(tr("Goodput counts requests meeting every SLO that is set"));
     m_warmupRequests->setToolTip(tr("Issued and stored, excluded from every metric"));
+    m_requestTitle->setText(tr("Request parameters"));
+    m_ignoreEos->setText(tr("Ignore EOS (generate exactly the requested output length)"));
+    m_ignoreEos->setToolTip(tr("Sends ignore_eos: true (vLLM), so every request produces the "
+                               "dataset's output length and runs stay comparable"));
+    m_temperature->setPlaceholderText(tr("empty: not sent (the server's default)"));
+    m_requestSeed->setPlaceholderText(tr("empty: not sent"));
+    m_requestSeed->setToolTip(tr("Sent as the request's \"seed\"; the arrival schedule's seed "
+                                 "is the Seed above"));
+    m_extraBody->setPlaceholderText(u"{\"top_p\": 0.9}"_s);
+    m_extraBody->setToolTip(tr("A JSON object merged into every request body"));
     validate();
     m_preview->setProfile(profile());
 }
@@ -267,7 +307,8 @@ void LoadProfileEditor::updateWidgets()
     m_rate->setEnabled(!ramp && !closed);
 }
 
-void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p)
+void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p,
+                                   const RequestParams &params)
 {
     m_filling = true;
     m_base = p;
@@ -295,6 +336,14 @@ void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p)
     m_percentiles->setText(pcts.join(u", "_s));
     m_timeout->setValue(p.timeoutS);
     m_cacheBust->setChecked(p.cacheBust);
+    m_ignoreEos->setChecked(params.ignoreEos);
+    m_temperature->setText(params.temperature >= 0 ? QString::number(params.temperature)
+                                                   : QString());
+    m_requestSeed->setText(params.seed >= 0 ? QString::number(params.seed) : QString());
+    m_extraBody->setPlainText(
+        params.extraBody.isEmpty()
+            ? QString()
+            : QString::fromUtf8(QJsonDocument(params.extraBody).toJson(QJsonDocument::Compact)));
     m_filling = false;
     updateWidgets();
     validate();
@@ -340,6 +389,19 @@ LoadProfile LoadProfileEditor::profile() const
     return p;
 }
 
+RequestParams LoadProfileEditor::params() const
+{
+    RequestParams r;
+    r.ignoreEos = m_ignoreEos->isChecked();
+    bool ok = false;
+    const double t = m_temperature->text().trimmed().toDouble(&ok);
+    r.temperature = ok && t >= 0 ? t : -1;
+    const qint64 seed = m_requestSeed->text().trimmed().toLongLong(&ok);
+    r.seed = ok && seed >= 0 ? seed : -1;
+    r.extraBody = QJsonDocument::fromJson(m_extraBody->toPlainText().toUtf8()).object();
+    return r;
+}
+
 void LoadProfileEditor::validate()
 {
     QHash<QString, QString> e;
@@ -380,6 +442,26 @@ void LoadProfileEditor::validate()
                           "unlimited.");
     if (p.scenario == Scenario::Server && p.arrival != ArrivalProcess::Poisson)
         e[u"scenario"_s] = tr("MLPerf Server uses Poisson arrivals.");
+    if (const QString t = m_temperature->text().trimmed(); !t.isEmpty()) {
+        bool ok = false;
+        const double v = t.toDouble(&ok);
+        if (!ok || !(v >= 0 && v <= 100))
+            e[u"temperature"_s] = tr("A number from 0 upwards (0 is greedy), or empty.");
+    }
+    if (const QString s = m_requestSeed->text().trimmed(); !s.isEmpty()) {
+        bool ok = false;
+        if (s.toLongLong(&ok) < 0 || !ok)
+            e[u"requestSeed"_s] = tr("A whole number from 0 to 9223372036854775807, or empty.");
+    }
+    if (const QByteArray body = m_extraBody->toPlainText().trimmed().toUtf8(); !body.isEmpty()) {
+        QJsonParseError pe{};
+        const QJsonDocument doc = QJsonDocument::fromJson(body, &pe);
+        if (pe.error != QJsonParseError::NoError)
+            e[u"extraBody"_s] =
+                tr("Not valid JSON at character %1: %2").arg(pe.offset + 1).arg(pe.errorString());
+        else if (!doc.isObject())
+            e[u"extraBody"_s] = tr("A JSON object, e.g. {\"top_p\": 0.9}.");
+    }
 
     m_errors.show(e);
     const bool valid = e.isEmpty();

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QPlainTextEdit;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -29,9 +30,12 @@ public:
     explicit LoadProfileEditor(QWidget *parent = nullptr);
     ~LoadProfileEditor() override;
 
-    void setProfile(const QString &name, const LoadProfile &profile);
+    void setProfile(const QString &name, const LoadProfile &profile,
+                    const RequestParams &params = RequestParams());
     QString name() const;
     LoadProfile profile() const;
+    // What every request of the profile's runs sends besides the prompt and max_tokens.
+    RequestParams params() const;
 
     bool isValid() const;
     QStringList errors() const;
@@ -79,6 +83,11 @@ private:
     QDoubleSpinBox *m_sloE2el;
     QDoubleSpinBox *m_timeout;
     QCheckBox *m_cacheBust;
+    QLabel *m_requestTitle;
+    QCheckBox *m_ignoreEos;
+    QLineEdit *m_temperature;
+    QLineEdit *m_requestSeed;
+    QPlainTextEdit *m_extraBody;
     QLineEdit *m_percentiles;
     QLabel *m_previewTitle;
     SchedulePreview *m_preview;
