@@ -511,6 +511,82 @@
         <source>%1 CDF</source>
         <translation>%1 CDF</translation>
     </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Write the comparison shown as a report for a review: the same files as servebench-cli report</source>
+        <translation>将当前显示的比较写成供评审使用的报告：与 servebench-cli report 生成的文件相同</translation>
+    </message>
+    <message>
+        <source>HTML report…</source>
+        <translation>HTML 报告…</translation>
+    </message>
+    <message>
+        <source>PDF report…</source>
+        <translation>PDF 报告…</translation>
+    </message>
+    <message>
+        <source>CSV (summary and per-request)…</source>
+        <translation>CSV（汇总与逐请求）…</translation>
+    </message>
+    <message>
+        <source>JSON…</source>
+        <translation>JSON…</translation>
+    </message>
+    <message>
+        <source>Acceptance bundle (folder with a sha256 manifest)…</source>
+        <translation>验收包（含 sha256 清单的文件夹）…</translation>
+    </message>
+    <message>
+        <source>Export the HTML report</source>
+        <translation>导出 HTML 报告</translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <source>Export the PDF report</source>
+        <translation>导出 PDF 报告</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export CSV</source>
+        <translation>导出 CSV</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export JSON</source>
+        <translation>导出 JSON</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export the acceptance bundle into a new folder</source>
+        <translation>将验收包导出到新文件夹</translation>
+    </message>
+    <message>
+        <source>Writing the report …</source>
+        <translation>正在写入报告 …</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>The report could not be written: %1</source>
+        <translation>无法写入报告：%1</translation>
+    </message>
 </context>
 <context>
     <name>sb::ConnectionProbe</name>

@@ -3,18 +3,12 @@
 
 #include "args.h"
 
-#include "chartrenderer.h"
-#include "pdfrenderer.h"
-#include "report/bundle.h"
 #include "report/htmlreport.h"
 #include "report/vllmimport.h"
+#include "reportwriter.h"
 #include "store/projectstore.h"
 
-#include <QDir>
 #include <QFileInfo>
-#include <QGuiApplication>
-#include <QJsonDocument>
-#include <QSaveFile>
 #include <QTextStream>
 
 using namespace Qt::StringLiterals;
@@ -27,16 +21,6 @@ int fail(const QString &command, const QString &message, int code = 1)
 {
     QTextStream(stderr) << "servebench-cli " << command << ": error: " << message << "\n";
     return code;
-}
-
-bool writeFile(const QString &path, const QByteArray &data, QString *error)
-{
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
-        *error = u"%1: %2"_s.arg(path, f.errorString());
-        return false;
-    }
-    return true;
 }
 
 QList<OptionSpec> comparisonSpecs()
@@ -158,48 +142,24 @@ int reportCommand(const QStringList &argv)
     if (!loadContent(a, u"report"_s, &store, &content, &code))
         return code;
 
-    const bool needPdf = a.has(u"pdf"_s) || a.has(u"bundle"_s);
-    if (needPdf && !qobject_cast<QGuiApplication *>(QCoreApplication::instance()))
-        return fail(u"report"_s, u"rendering needs a QGuiApplication"_s);
-    const QMap<QString, QByteArray> charts =
-        qobject_cast<QGuiApplication *>(QCoreApplication::instance())
-            ? renderChartPngs(content.charts)
-            : QMap<QString, QByteArray>();
-    const QString html = renderHtmlReport(content, charts);
-    QByteArray pdf;
-    if (needPdf) {
-        pdf = renderPdfFromHtml(html, content.title, &error);
-        if (pdf.isEmpty())
-            return fail(u"report"_s, u"PDF: "_s + error);
-    }
+    ReportOutputs outputs;
+    outputs.html = a.value(u"html"_s);
+    outputs.pdf = a.value(u"pdf"_s);
+    outputs.csv = a.value(u"csv"_s);
+    outputs.json = a.value(u"json"_s);
+    outputs.bundle = a.value(u"bundle"_s);
     QTextStream out(stdout);
-    const auto write = [&](const QString &flag, const QByteArray &data) {
-        if (!a.has(flag))
-            return true;
-        if (!writeFile(a.value(flag), data, &error))
-            return false;
-        out << "wrote " << a.value(flag) << "\n";
-        return true;
-    };
-    if (!write(u"html"_s, html.toUtf8()) || !write(u"pdf"_s, pdf) ||
-        !write(u"json"_s, QJsonDocument(reportJson(content)).toJson(QJsonDocument::Indented)) ||
-        !write(u"csv"_s, content.comparison.summaryCsv()))
+    QStringList written;
+    const bool ok = !outputs.any() || writeReportOutputs(content, outputs, &written, &error);
+    for (const QString &path : std::as_const(written)) {
+        if (path == outputs.bundle)
+            out << "wrote acceptance bundle " << path << " (check with: cd " << path
+                << " && sha256sum -c MANIFEST.sha256)\n";
+        else
+            out << "wrote " << path << "\n";
+    }
+    if (!ok)
         return fail(u"report"_s, error);
-    if (a.has(u"csv"_s)) {
-        const QFileInfo fi(a.value(u"csv"_s));
-        const QString requests = fi.dir().filePath(fi.completeBaseName() + u"-requests.csv"_s);
-        if (!writeFile(requests, reportRequestsCsv(content), &error))
-            return fail(u"report"_s, error);
-        out << "wrote " << requests << "\n";
-    }
-    if (a.has(u"bundle"_s)) {
-        QStringList files;
-        if (!writeAcceptanceBundle(a.value(u"bundle"_s), content, html, pdf, &files, &error))
-            return fail(u"report"_s, u"--bundle: "_s + error);
-        out << "wrote acceptance bundle " << a.value(u"bundle"_s) << " (" << files.size()
-            << " files; check with: cd " << a.value(u"bundle"_s)
-            << " && sha256sum -c MANIFEST.sha256)\n";
-    }
     if (!a.has(u"html"_s) && !a.has(u"pdf"_s) && !a.has(u"json"_s) && !a.has(u"csv"_s) &&
         !a.has(u"bundle"_s))
         out << content.comparison.formatText();

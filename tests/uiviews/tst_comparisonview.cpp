@@ -24,6 +24,10 @@
 #include <QChart>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineSeries>
 #include <QSignalSpy>
@@ -78,6 +82,7 @@ private slots:
     void copiesTsv();
     void fewerThanTwoRunsClears();
     void retranslates();
+    void exportsWhatIsShown();
 
 private:
     void select(const QList<qint64> &ids);
@@ -490,6 +495,54 @@ void TestComparisonView::retranslates()
     QVERIFY(lang.apply(u"en"_s));
     QTRY_COMPARE(tabs->tabText(0), u"Distributions"_s);
     QVERIFY(m_view->verdictText().startsWith(u"Comparable"_s));
+}
+
+void TestComparisonView::exportsWhatIsShown()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    ReportOutputs out;
+    out.html = dir.filePath(u"cmp.html"_s);
+    out.pdf = dir.filePath(u"cmp.pdf"_s);
+    out.csv = dir.filePath(u"cmp.csv"_s);
+    out.json = dir.filePath(u"cmp.json"_s);
+    out.bundle = dir.filePath(u"bundle"_s);
+    QVERIFY(!m_view->exportReport(out)); // nothing shown yet
+
+    const QList<qint64> ids = {m_project.runA, m_project.runB};
+    select(ids);
+    QSignalSpy shown(m_view, &ComparisonView::comparisonShown);
+    QVERIFY(m_view->setBaselineRun(m_project.runB));
+    QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 30000);
+    waitIdle();
+
+    QSignalSpy exported(m_view, &ComparisonView::reportExported);
+    QVERIFY(m_view->exportReport(out));
+    QVERIFY(m_view->isExporting());
+    QVERIFY(!m_view->exportReport(out)); // one at a time
+    QTRY_VERIFY_WITH_TIMEOUT(!exported.isEmpty(), 120000);
+    QVERIFY2(exported.first().at(0).toBool(), qPrintable(exported.first().at(2).toString()));
+    const QStringList written = exported.first().at(1).toStringList();
+    QVERIFY(written.contains(out.html) && written.contains(out.pdf) &&
+            written.contains(out.bundle));
+    QVERIFY(written.contains(dir.filePath(u"cmp-requests.csv"_s)));
+    QVERIFY(!m_view->isExporting());
+
+    QFile pdf(out.pdf);
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    QVERIFY(pdf.read(5) == "%PDF-");
+    QFile html(out.html);
+    QVERIFY(html.open(QIODevice::ReadOnly));
+    const QString page = QString::fromUtf8(html.readAll());
+    for (const QString &label : m_view->comparison()->columns)
+        QVERIFY2(page.contains(htmlEscape(label)), qPrintable(label));
+    // The report holds the comparison on screen: run B as the baseline.
+    QFile json(out.json);
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    const QJsonObject report = QJsonDocument::fromJson(json.readAll()).object();
+    QCOMPARE(report.value(u"comparison"_s).toObject().value(u"baseline_run_id"_s).toInteger(),
+             m_project.runB);
+    QVERIFY(QFile::exists(QDir(out.bundle).filePath(u"MANIFEST.sha256"_s)));
 }
 
 QTEST_MAIN(TestComparisonView)

@@ -9,18 +9,23 @@
 
 #include <QComboBox>
 #include <QCursor>
+#include <QDir>
 #include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
+#include <QMenu>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTextDocumentFragment>
+#include <QThread>
 #include <QTimer>
 #include <QToolButton>
 #include <QToolTip>
@@ -95,9 +100,24 @@ ComparisonView::ComparisonView(QWidget *parent)
     m_reload->setObjectName(u"reloadButton"_s);
     m_reload->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
     connect(m_reload, &QToolButton::clicked, this, [this] { setProject(m_path); });
+    // The review-meeting outputs of `servebench-cli report`, for the comparison on screen.
+    m_export = new QToolButton(this);
+    m_export->setObjectName(u"exportButton"_s);
+    m_export->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_export->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
+    m_export->setPopupMode(QToolButton::InstantPopup);
+    m_exportMenu = new QMenu(m_export);
+    for (ExportKind kind : {ExportKind::Html, ExportKind::Pdf, ExportKind::Csv, ExportKind::Json,
+                            ExportKind::Bundle}) {
+        QAction *a = m_exportMenu->addAction(QString());
+        a->setData(int(kind));
+        connect(a, &QAction::triggered, this, [this, kind] { chooseExport(kind); });
+    }
+    m_export->setMenu(m_exportMenu);
     auto *top = new QHBoxLayout;
     top->addWidget(m_title);
     top->addWidget(m_status, 1);
+    top->addWidget(m_export);
     top->addWidget(m_reload);
 
     m_table = new CopyableTableView(this);
@@ -134,6 +154,7 @@ ComparisonView::ComparisonView(QWidget *parent)
     layout->addWidget(split, 1);
 
     retranslateUi();
+    updateExportEnabled();
 }
 
 ComparisonView::~ComparisonView()
@@ -291,6 +312,28 @@ void ComparisonView::retranslateUi()
 {
     m_title->setText(tr("Compare runs"));
     m_reload->setToolTip(tr("Read the project's runs again"));
+    m_export->setText(tr("&Export"));
+    m_export->setToolTip(tr("Write the comparison shown as a report for a review: the same "
+                            "files as servebench-cli report"));
+    for (QAction *a : m_exportMenu->actions()) {
+        switch (ExportKind(a->data().toInt())) {
+        case ExportKind::Html:
+            a->setText(tr("HTML report…"));
+            break;
+        case ExportKind::Pdf:
+            a->setText(tr("PDF report…"));
+            break;
+        case ExportKind::Csv:
+            a->setText(tr("CSV (summary and per-request)…"));
+            break;
+        case ExportKind::Json:
+            a->setText(tr("JSON…"));
+            break;
+        case ExportKind::Bundle:
+            a->setText(tr("Acceptance bundle (folder with a sha256 manifest)…"));
+            break;
+        }
+    }
     m_picker->setHeaderLabels({tr("Run"), tr("Name"), tr("SUT"), tr("Scenario"), tr("Status"),
                                tr("Started"), tr("Sweep")});
     m_picker->setToolTip(tr("Tick two or more runs to compare them; the columns of the table "
@@ -635,6 +678,7 @@ void ComparisonView::applyOutcome(quint64 generation, const CompareOutcome &outc
         return;
     }
     m_outcome = std::make_unique<CompareOutcome>(outcome);
+    updateExportEnabled();
     m_hint.clear();
     showOutcome();
     emit comparisonShown();
@@ -666,6 +710,7 @@ void ComparisonView::showOutcome()
 void ComparisonView::clearComparison(const QString &hint)
 {
     m_outcome.reset();
+    updateExportEnabled();
     m_hint = hint;
     m_model->clear();
     m_table->clearSpans();
@@ -948,6 +993,85 @@ void ComparisonView::setStatus(const QString &text, bool error)
 {
     m_status->setText(text);
     m_status->setStyleSheet(error ? u"color: #b00020;"_s : QString());
+}
+
+void ComparisonView::updateExportEnabled()
+{
+    m_export->setEnabled(m_outcome && m_outcome->runs && !m_exporting);
+}
+
+void ComparisonView::chooseExport(ExportKind kind)
+{
+    if (!m_outcome || !m_outcome->runs)
+        return;
+    const QString dir = QFileInfo(m_path).absolutePath();
+    const QString base =
+        QDir(dir).filePath(QFileInfo(m_path).completeBaseName() + u"-comparison"_s);
+    ReportOutputs out;
+    switch (kind) {
+    case ExportKind::Html:
+        out.html = QFileDialog::getSaveFileName(this, tr("Export the HTML report"),
+                                                base + u".html"_s, tr("HTML (*.html)"));
+        break;
+    case ExportKind::Pdf:
+        out.pdf = QFileDialog::getSaveFileName(this, tr("Export the PDF report"), base + u".pdf"_s,
+                                               tr("PDF (*.pdf)"));
+        break;
+    case ExportKind::Csv:
+        out.csv = QFileDialog::getSaveFileName(this, tr("Export CSV"), base + u".csv"_s,
+                                               tr("CSV (*.csv)"));
+        break;
+    case ExportKind::Json:
+        out.json = QFileDialog::getSaveFileName(this, tr("Export JSON"), base + u".json"_s,
+                                                tr("JSON (*.json)"));
+        break;
+    case ExportKind::Bundle:
+        // A new folder: the bundle never mixes with files already there.
+        out.bundle = QFileDialog::getSaveFileName(
+            this, tr("Export the acceptance bundle into a new folder"), base + u"-bundle"_s);
+        break;
+    }
+    if (out.any())
+        exportReport(out);
+}
+
+bool ComparisonView::exportReport(const ReportOutputs &outputs)
+{
+    if (!m_outcome || !m_outcome->runs || m_exporting || !outputs.any())
+        return false;
+    // What is on screen: the loaded runs with the comparison for the current baseline and rank.
+    auto content = std::make_shared<ReportContent>(m_outcome->runs->content);
+    content->comparison = m_outcome->comparison;
+    m_exporting = true;
+    updateExportEnabled();
+    setStatus(tr("Writing the report …"));
+    struct Exported
+    {
+        bool ok = false;
+        QStringList written;
+        QString error;
+    };
+    m_jobs->run(
+        [content, outputs] {
+            Exported e;
+            // QTextDocument's layout starts timers, which need a thread QThread started (with
+            // an event dispatcher); the job's plain thread has none.
+            std::unique_ptr<QThread> t(QThread::create(
+                [&] { e.ok = writeReportOutputs(*content, outputs, &e.written, &e.error); }));
+            t->start();
+            t->wait();
+            return e;
+        },
+        [this](Exported e) {
+            m_exporting = false;
+            updateExportEnabled();
+            if (e.ok)
+                setStatus(tr("Wrote %1").arg(e.written.join(u", "_s)));
+            else
+                setStatus(tr("The report could not be written: %1").arg(e.error), true);
+            emit reportExported(e.ok, e.written, e.error);
+        });
+    return true;
 }
 
 } // namespace sb

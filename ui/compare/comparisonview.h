@@ -1,6 +1,7 @@
 #pragma once
 
 #include "compare/comparisondata.h"
+#include "reportwriter.h"
 
 #include <QList>
 #include <QSet>
@@ -10,6 +11,7 @@
 
 class QComboBox;
 class QLabel;
+class QMenu;
 class QSplitter;
 class QTabWidget;
 class QTimer;
@@ -69,6 +71,12 @@ public:
     // metric: "ttft", "tpot", "itl", "e2el".
     ChartView *cdfChart(const QString &metric) const;
     ChartView *curveChart() const { return m_curveChart; }
+
+    // Writes the shown comparison (its baseline and ranking) as `servebench-cli report` does:
+    // HTML, PDF, CSV, JSON and the acceptance bundle, rendered in a worker thread. False when
+    // nothing is shown or an export is still running; reportExported() tells the outcome.
+    bool exportReport(const ReportOutputs &outputs);
+    bool isExporting() const { return m_exporting; }
     BarChartView *requestBars() const { return m_requestBars; }
     BarChartView *tokenBars() const { return m_tokenBars; }
 
@@ -76,6 +84,7 @@ signals:
     void runsListed();
     // After each comparison is applied, and when the view is cleared.
     void comparisonShown();
+    void reportExported(bool ok, const QStringList &written, const QString &error);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -104,6 +113,9 @@ private:
     ComparisonOptions options() const;
     LatencyCurveOptions curveOptions() const;
     void setStatus(const QString &text, bool error = false);
+    enum class ExportKind { Html, Pdf, Csv, Json, Bundle };
+    void chooseExport(ExportKind kind);
+    void updateExportEnabled();
 
     QString m_path;
     BackgroundJobs *m_jobs;
@@ -126,6 +138,9 @@ private:
     QLabel *m_title = nullptr;
     QLabel *m_status = nullptr;
     QToolButton *m_reload = nullptr;
+    QToolButton *m_export = nullptr;
+    QMenu *m_exportMenu = nullptr;
+    bool m_exporting = false;
     QTreeWidget *m_picker = nullptr;
     QLabel *m_baselineLabel = nullptr;
     QComboBox *m_baselineCombo = nullptr;

@@ -1,0 +1,82 @@
+#include "reportwriter.h"
+
+#include "chartrenderer.h"
+#include "pdfrenderer.h"
+#include "report/bundle.h"
+#include "report/htmlreport.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+bool writeFile(const QString &path, const QByteArray &data, QString *error)
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
+        *error = u"%1: %2"_s.arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+} // namespace
+
+bool writeReportOutputs(const ReportContent &content, const ReportOutputs &outputs,
+                        QStringList *written, QString *error)
+{
+    if (!qobject_cast<QGuiApplication *>(QCoreApplication::instance())) {
+        *error = u"rendering the report needs a QGuiApplication"_s;
+        return false;
+    }
+    const bool needHtml =
+        !outputs.html.isEmpty() || !outputs.pdf.isEmpty() || !outputs.bundle.isEmpty();
+    const bool needPdf = !outputs.pdf.isEmpty() || !outputs.bundle.isEmpty();
+    QString html;
+    if (needHtml)
+        html = renderHtmlReport(content, renderChartPngs(content.charts));
+    QByteArray pdf;
+    if (needPdf) {
+        QString why;
+        pdf = renderPdfFromHtml(html, content.title, &why);
+        if (pdf.isEmpty()) {
+            *error = u"PDF: "_s + why;
+            return false;
+        }
+    }
+    const auto write = [&](const QString &path, const QByteArray &data) {
+        if (path.isEmpty())
+            return true;
+        if (!writeFile(path, data, error))
+            return false;
+        written->append(path);
+        return true;
+    };
+    if (!write(outputs.html, html.toUtf8()) || !write(outputs.pdf, pdf) ||
+        !write(outputs.json, QJsonDocument(reportJson(content)).toJson(QJsonDocument::Indented)) ||
+        !write(outputs.csv, content.comparison.summaryCsv()))
+        return false;
+    if (!outputs.csv.isEmpty()) {
+        const QFileInfo fi(outputs.csv);
+        if (!write(fi.dir().filePath(fi.completeBaseName() + u"-requests.csv"_s),
+                   reportRequestsCsv(content)))
+            return false;
+    }
+    if (!outputs.bundle.isEmpty()) {
+        QStringList files;
+        QString why;
+        if (!writeAcceptanceBundle(outputs.bundle, content, html, pdf, &files, &why)) {
+            *error = u"acceptance bundle %1: %2"_s.arg(outputs.bundle, why);
+            return false;
+        }
+        written->append(outputs.bundle);
+    }
+    return true;
+}
+
+} // namespace sb
