@@ -1337,8 +1337,8 @@
         <translation>请求参数</translation>
     </message>
     <message>
-        <source>Ignore EOS (generate exactly the requested output length)</source>
-        <translation>忽略 EOS（严格生成所请求的输出长度）</translation>
+        <source>Ignore EOS</source>
+        <translation>忽略 EOS</translation>
     </message>
     <message>
         <source>Sends ignore_eos: true (vLLM), so every request produces the dataset&apos;s output length and runs stay comparable</source>

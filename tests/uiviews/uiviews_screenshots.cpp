@@ -12,10 +12,17 @@
 // writes only comparison.png: the main window on the Compare tab over the comparison fixture
 // (two SUTs, a rate sweep each, test windows), comparing the two 10 req/s runs, with the
 // latency-versus-throughput chart (a further argument 0 or 1 shows the CDFs or the bars).
+//
+//   uiviews_screenshots docs/screenshots editors
+//
+// writes sut-editor.png and load-profile-editor.png: the two editors with a private CA, a
+// proxy and request parameters filled in.
 #include "comparefixture.h"
 #include "uiviewstestutil.h"
 
 #include "compare/comparisonview.h"
+#include "editors/loadprofileeditor.h"
+#include "editors/suteditor.h"
 #include "keychainstore.h"
 #include "keychainunavailablebackend.h"
 #include "mainwindow.h"
@@ -26,6 +33,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QEventLoop>
+#include <QJsonObject>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -71,6 +79,40 @@ bool waitFor(Sender *sender, Signal signal, const std::function<bool()> &done)
     return done();
 }
 
+int editorScreenshots(const QDir &dir)
+{
+    SutEditor sut;
+    SutConfig c;
+    c.name = u"vllm-h100"_s;
+    c.baseUrl = u"https://gpu-h100.corp.example:8443"_s;
+    c.model = u"meta-llama/Llama-3.1-8B-Instruct"_s;
+    c.engine = u"vLLM"_s;
+    c.engineVersion = u"0.10.1"_s;
+    c.gpuModel = u"H100 80GB SXM"_s;
+    c.gpuCount = 8;
+    c.caFile = u"/etc/ssl/corp/private-ca.pem"_s;
+    c.proxy = u"http://proxy.corp.example:3128"_s;
+    sut.setConfig(c);
+    sut.resize(760, 1000);
+    sut.show();
+    settle(300);
+    LoadProfileEditor profile;
+    LoadProfile p;
+    p.requestRate = 10;
+    p.numPrompts = 500;
+    RequestParams params;
+    params.ignoreEos = true;
+    params.temperature = 0;
+    params.extraBody = QJsonObject{{u"top_p"_s, 0.9}};
+    profile.setProfile(u"Poisson 10 req/s"_s, p, params);
+    profile.resize(1300, 1000);
+    profile.show();
+    settle(300);
+    return save(&sut, dir, u"sut-editor.png"_s) && save(&profile, dir, u"load-profile-editor.png"_s)
+               ? 0
+               : 1;
+}
+
 int compareScreenshot(const QDir &dir, int chartTab)
 {
     QTemporaryDir tmp;
@@ -110,6 +152,8 @@ int main(int argc, char **argv)
     const QDir dir(argc > 1 ? QString::fromLocal8Bit(argv[1]) : u"."_s);
     if (!QDir().mkpath(dir.path()))
         return 1;
+    if (argc > 2 && QByteArray(argv[2]) == "editors")
+        return editorScreenshots(dir);
     if (argc > 2 && QByteArray(argv[2]) == "compare")
         return compareScreenshot(dir, argc > 3 ? QByteArray(argv[3]).toInt() : 2);
 

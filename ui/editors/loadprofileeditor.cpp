@@ -276,7 +276,7 @@ void LoadProfileEditor::retranslateUi()
     m_sloTtft->setToolTip(tr("Goodput counts requests meeting every SLO that is set"));
     m_warmupRequests->setToolTip(tr("Issued and stored, excluded from every metric"));
     m_requestTitle->setText(tr("Request parameters"));
-    m_ignoreEos->setText(tr("Ignore EOS (generate exactly the requested output length)"));
+    m_ignoreEos->setText(tr("Ignore EOS"));
     m_ignoreEos->setToolTip(tr("Sends ignore_eos: true (vLLM), so every request produces the "
                                "dataset's output length and runs stay comparable"));
     m_temperature->setPlaceholderText(tr("empty: not sent (the server's default)"));
