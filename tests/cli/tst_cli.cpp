@@ -1,5 +1,6 @@
 // servebench-cli end to end, as a user runs it: real processes, the built-in simulator (in the
 // CLI's own process or as `servebench-cli simulate`), real sockets and project files.
+#include "clirun.h"
 #include "common/clock.h"
 #include "config/runplan.h"
 #include "load/schedule.h"
@@ -9,7 +10,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,31 +18,8 @@ using namespace Qt::StringLiterals;
 using namespace sb;
 
 namespace {
-struct Result
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-Result runCli(const QStringList &args, int timeoutMs = 120000,
-              const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
-{
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QString::fromUtf8(SB_CLI), args);
-    Result r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = u"timed out"_s;
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using Result = test::CliResult;
+using test::runCli;
 
 const QStringList kShort = {u"--num-prompts"_s,       u"20"_s, u"--random-input-len"_s, u"16"_s,
                             u"--random-output-len"_s, u"8"_s};

@@ -2,6 +2,7 @@
 // servebench-cli on loopback: the built-in simulator behind a TLS front whose certificate is
 // signed by a CA made in the test (openssl), and a small forward proxy that speaks absolute-form
 // requests and CONNECT tunnels, as squid or tinyproxy do. Both transports.
+#include "clirun.h"
 #include "sim/simulator.h"
 #include "store/projectstore.h"
 
@@ -26,29 +27,11 @@ using namespace sb;
 
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Result = test::CliResult;
 
 Result runCli(const QStringList &args, const QProcessEnvironment &env)
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QString::fromUtf8(SB_CLI), args);
-    Result r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = u"timed out"_s;
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return test::runCli(args, 120000, env);
 }
 
 // The environment a user's shell would give, without any proxy the test machine may have set.

@@ -2,6 +2,7 @@
 // against the built-in simulator, a bill CSV per platform (GPU hours, storage, egress), a test
 // window per platform, overlap rules, and cost per successful request / output token checked
 // against numbers worked out by hand below.
+#include "clirun.h"
 #include "cost/billitem.h"
 #include "store/projectstore.h"
 
@@ -9,7 +10,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -19,33 +19,11 @@ using namespace sb;
 
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Result = test::CliResult;
 
 Result cli(const QStringList &args, int timeoutMs = 180000)
 {
-    QProcess p;
-    p.start(QString::fromUtf8(SB_CLI), args);
-    Result r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = u"timed out"_s;
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-QString describe(const Result &r)
-{
-    return u"exit %1\nstdout:\n%2\nstderr:\n%3"_s.arg(r.code).arg(r.out, r.err);
+    return test::runCli(args, timeoutMs);
 }
 
 struct Span
@@ -110,7 +88,7 @@ private slots:
             const Result r = cli({u"run"_s, u"--project"_s, m_project, u"--num-prompts"_s, u"10"_s,
                                   u"--random-input-len"_s, u"16"_s, u"--random-output-len"_s,
                                   u"4"_s, u"--sut-name"_s, sut});
-            QVERIFY2(r.code == 0, qPrintable(describe(r)));
+            QVERIFY2(r.code == 0, qPrintable(r.describe()));
         }
         ProjectStore store;
         QVERIFY(store.open(m_project, ProjectStore::OpenMode::ReadOnly));
@@ -150,7 +128,7 @@ private slots:
              {std::pair{u"A window"_s, a}, std::pair{u"B window"_s, b}}) {
             r = cli({u"window"_s, u"create"_s, u"--project"_s, m_project, u"--name"_s, name,
                      u"--runs"_s, runs});
-            QVERIFY2(r.code == 0, qPrintable(describe(r)));
+            QVERIFY2(r.code == 0, qPrintable(r.describe()));
             QVERIFY(r.out.contains(u"10 successful requests, 40 output tokens"_s));
         }
         QVERIFY(cli({u"window"_s, u"create"_s, u"--project"_s, m_project, u"--name"_s,
@@ -167,7 +145,7 @@ private slots:
         Result r = cli({u"window"_s, u"create"_s, u"--project"_s, m_project, u"--name"_s,
                         u"A interval"_s, u"--start"_s, ts(m_a.start), u"--end"_s,
                         ts(m_a.end.addMSecs(1)), u"--sut"_s, u"A"_s});
-        QVERIFY2(r.code == 0, qPrintable(describe(r)));
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
         for (qint64 id : m_a.runs)
             QVERIFY2(r.out.contains(u"run %1: "_s.arg(id)), qPrintable(r.out));
         for (qint64 id : m_b.runs)
@@ -184,7 +162,7 @@ private slots:
     void withoutBillsCostIsNotAvailable()
     {
         const Result r = cli({u"cost"_s, u"--project"_s, m_project, u"--window"_s, u"A window"_s});
-        QVERIFY2(r.code == 0, qPrintable(describe(r)));
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
         QVERIFY(
             r.out.contains(QRegularExpression(u"Cost per successful request:\\s+not available"_s)));
         QVERIFY(r.out.contains(QRegularExpression(u"Cost per output token:\\s+not available"_s)));
@@ -325,7 +303,7 @@ private slots:
              {std::pair{u"a.csv"_s, u"A"_s}, std::pair{u"b.csv"_s, u"B"_s}}) {
             const Result r = cli({u"bills"_s, u"import"_s, u"--project"_s, m_project, u"--csv"_s,
                                   m_dir.filePath(file), u"--sut"_s, sut});
-            QVERIFY2(r.code == 0, qPrintable(describe(r)));
+            QVERIFY2(r.code == 0, qPrintable(r.describe()));
             QVERIFY2(r.out.contains(u"Imported 4 bill item(s)"_s), qPrintable(r.out));
         }
         const Result list = cli({u"bills"_s, u"list"_s, u"--project"_s, m_project});
@@ -338,7 +316,7 @@ private slots:
         const Result r =
             cli({u"cost"_s, u"--project"_s, m_project, u"--window"_s, u"A window"_s, u"--json"_s,
                  u"--currency"_s, u"USD"_s, u"--rate"_s, u"EUR:USD=1.08"_s});
-        QVERIFY2(r.code == 0, qPrintable(describe(r)));
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         const QJsonObject items = o.value(u"items"_s).toObject();
         QCOMPARE(idsOf(items.value(u"needs_decision"_s).toArray()),
@@ -355,7 +333,7 @@ private slots:
               std::tuple{u"B window"_s, u"egress-b"_s, u"whole"_s}}) {
             const Result r = cli({u"window"_s, u"rule"_s, u"--project"_s, m_project, u"--window"_s,
                                   window, u"--item"_s, item, u"--rule"_s, rule});
-            QVERIFY2(r.code == 0, qPrintable(describe(r)));
+            QVERIFY2(r.code == 0, qPrintable(r.describe()));
         }
         // B's item is not A's to decide.
         Result r = cli({u"window"_s, u"rule"_s, u"--project"_s, m_project, u"--window"_s,
@@ -419,7 +397,7 @@ private slots:
 
         const QStringList base{u"cost"_s, u"--project"_s, m_project, u"--window"_s, window};
         const Result j = cli(base + extra + QStringList{u"--json"_s});
-        QVERIFY2(j.code == 0, qPrintable(describe(j)));
+        QVERIFY2(j.code == 0, qPrintable(j.describe()));
         const QJsonObject o = QJsonDocument::fromJson(j.out.toUtf8()).object();
         QCOMPARE(o.value(u"currency"_s).toString(), u"USD"_s);
         QCOMPARE(o.value(u"successful_requests"_s).toInteger(), 20);
@@ -446,7 +424,7 @@ private slots:
 
         // The text lists every prorated and excluded line, with the unit costs.
         const Result t = cli(base + extra);
-        QVERIFY2(t.code == 0, qPrintable(describe(t)));
+        QVERIFY2(t.code == 0, qPrintable(t.describe()));
         QVERIFY(t.out.contains(
             QRegularExpression(u"Excluded \\(1\\):\\n.*\\(id %1\\)"_s.arg(excluded[0]))));
         QVERIFY(t.out.contains(u"Overlapping, counted by choice (2):"_s));
@@ -471,9 +449,9 @@ private slots:
         Result r = cli({u"cost"_s, u"--project"_s, m_project, u"--window"_s, u"A window"_s,
                         u"--currency"_s, u"USD"_s, u"--rate"_s, u"EUR:USD=1.08"_s,
                         u"--rate-source"_s, u"ECB 2024-05-01"_s, u"--save-rates"_s});
-        QVERIFY2(r.code == 0, qPrintable(describe(r)));
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
         r = cli({u"cost"_s, u"--project"_s, m_project, u"--window"_s, u"A window"_s, u"--json"_s});
-        QVERIFY2(r.code == 0, qPrintable(describe(r)));
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(figure(o, "total"), u"5.673572603"_s);
         QCOMPARE(o.value(u"conversion_rates"_s)

@@ -3,6 +3,7 @@
 // `servebench-cli merge`. The merged run must be the plan's run: the same requests and dataset
 // items as a single agent's run of the plan, and statistics that are exactly summarize() of the
 // union of the agents' own records.
+#include "clirun.h"
 #include "shardrecords.h"
 
 #include "config/runplan.h"
@@ -27,34 +28,8 @@ using namespace sb;
 
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-Result finish(QProcess &p, int timeoutMs = 180000)
-{
-    Result r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = u"timed out"_s;
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-Result runCli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QString::fromUtf8(SB_CLI), args);
-    return finish(p);
-}
+using Result = test::CliResult;
+using test::runCli;
 
 // Runs the agents at the same time, like the pods of one Job.
 QList<Result> runAgents(const QList<QStringList> &argsPerAgent)
@@ -66,7 +41,7 @@ QList<Result> runAgents(const QList<QStringList> &argsPerAgent)
     }
     QList<Result> results;
     for (auto &p : procs)
-        results.append(finish(*p));
+        results.append(test::finishCli(*p));
     return results;
 }
 
