@@ -17,8 +17,20 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// The smallest of 1, 2, 2.5, 5 times a power of ten that is >= v (v > 0).
-double niceCeil(double v)
+// Widens [lo, hi] to multiples of a round step (a tenth of the nice span). Qt Charts lays a
+// chart out again on every axis range change, which costs milliseconds per chart; snapping
+// makes the range change only when the data cross a step, not on every refresh.
+void snapRange(double &lo, double &hi, bool snapLo)
+{
+    const double step = niceAxisCeil(hi - lo) / 10;
+    if (snapLo)
+        lo = std::floor(lo / step) * step;
+    hi = std::ceil(hi / step) * step;
+}
+
+} // namespace
+
+double niceAxisCeil(double v)
 {
     if (!(v > 0) || !std::isfinite(v))
         return 1;
@@ -28,19 +40,6 @@ double niceCeil(double v)
             return m * p;
     return 10 * p;
 }
-
-// Widens [lo, hi] to multiples of a round step (a tenth of the nice span). Qt Charts lays a
-// chart out again on every axis range change, which costs milliseconds per chart; snapping
-// makes the range change only when the data cross a step, not on every refresh.
-void snapRange(double &lo, double &hi, bool snapLo)
-{
-    const double step = niceCeil(hi - lo) / 10;
-    if (snapLo)
-        lo = std::floor(lo / step) * step;
-    hi = std::ceil(hi / step) * step;
-}
-
-} // namespace
 
 ChartView::ChartView(const QString &title, QWidget *parent)
     : QChartView(parent), m_title(title), m_x(new QValueAxis(this)),
@@ -219,7 +218,7 @@ void ChartView::refit()
         // Ticks on multiples of a round step (about six of them) rather than Qt's fixed count,
         // which labels a 0..18.36 s axis 4.59, 9.179, ... The coarser of old and new interval
         // goes first: a wide range with a fine interval would lay out thousands of ticks.
-        const double interval = niceCeil((hi - lo) / 6);
+        const double interval = niceAxisCeil((hi - lo) / 6);
         if (interval > axis->tickInterval())
             axis->setTickInterval(interval);
         if (axis->min() != lo || axis->max() != hi)

@@ -9,6 +9,10 @@ class QXYSeries;
 
 namespace sb {
 
+// The smallest of 1, 2, 2.5, 5 times a power of ten that is >= v: a round axis step (1 for a
+// v that is not positive and finite).
+double niceAxisCeil(double v);
+
 // One titled chart with a linear x and y axis and any number of line / scatter series, fed
 // with already-thinned point lists through QXYSeries::replace() (one repaint per update instead
 // of one per point). The axes follow the data unless a range is fixed.

@@ -1,5 +1,7 @@
 #include "barchartview.h"
 
+#include "charts/chartview.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -12,22 +14,6 @@
 using namespace Qt::StringLiterals;
 
 namespace sb {
-
-namespace {
-
-// The smallest of 1, 2, 2.5, 5 times a power of ten that is >= v: a round axis step.
-double niceCeil(double v)
-{
-    if (!(v > 0) || !std::isfinite(v))
-        return 1;
-    const double p = std::pow(10.0, std::floor(std::log10(v)));
-    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
-        if (m * p >= v * (1 - 1e-12))
-            return m * p;
-    return 10 * p;
-}
-
-} // namespace
 
 BarChartView::BarChartView(const QString &title, QWidget *parent)
     : QChartView(parent), m_title(title), m_x(new QBarCategoryAxis(this)), m_y(new QValueAxis(this))
@@ -79,7 +65,7 @@ void BarChartView::setData(const QStringList &categories,
     // A round step (about five of them) and the axis top at the first step above the bars. The
     // coarser of old and new step goes first: a wide range with a fine step would lay out
     // thousands of ticks (as in charts/chartview.cpp).
-    const double step = top > 0 ? niceCeil(top * 1.05 / 5) : 0.2;
+    const double step = top > 0 ? niceAxisCeil(top * 1.05 / 5) : 0.2;
     const double hi = top > 0 ? std::ceil(top * 1.05 / step) * step : 1;
     if (step > m_y->tickInterval())
         m_y->setTickInterval(step);
