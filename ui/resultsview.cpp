@@ -68,15 +68,10 @@ const QStringList &distributionKeys()
     return keys;
 }
 
-// ChartView::setSubtitle() appends to the title the chart was constructed with, which would
-// bring back the language of that moment; the titles here are rendered whole each time instead,
-// in the same form.
 void setChartTitle(ChartView *chart, const QString &title, const QString &subtitle = {})
 {
-    chart->chart()->setTitle(
-        subtitle.isEmpty()
-            ? title
-            : u"%1<br><small>%2</small>"_s.arg(title.toHtmlEscaped(), subtitle.toHtmlEscaped()));
+    chart->setTitle(title);
+    chart->setSubtitle(subtitle);
 }
 
 } // namespace

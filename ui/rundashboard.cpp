@@ -250,25 +250,25 @@ void RunDashboard::retranslateUi()
     // ChartView keeps the title it was constructed with for setSubtitle(), which the dashboard
     // never calls; the chart's own title is what is drawn, so that is the one set here.
     const QString t = tr("time since start (s)");
-    m_ttftChart->chart()->setTitle(tr("TTFT by send time"));
+    m_ttftChart->setTitle(tr("TTFT by send time"));
     m_ttftChart->series(0)->setName(tr("TTFT"));
     m_ttftChart->setAxisTitles(t, tr("ms"));
-    m_itlChart->chart()->setTitle(tr("Mean ITL per request"));
+    m_itlChart->setTitle(tr("Mean ITL per request"));
     m_itlChart->series(0)->setName(tr("ITL"));
     m_itlChart->setAxisTitles(t, tr("ms"));
-    m_cdfChart->chart()->setTitle(tr("Latency CDF (measured requests)"));
+    m_cdfChart->setTitle(tr("Latency CDF (measured requests)"));
     m_cdfChart->series(0)->setName(tr("TTFT"));
     m_cdfChart->series(1)->setName(tr("E2EL"));
     m_cdfChart->setAxisTitles(tr("ms"), tr("fraction ≤ x"));
-    m_requestsChart->chart()->setTitle(tr("Completed requests per second"));
+    m_requestsChart->setTitle(tr("Completed requests per second"));
     m_requestsChart->series(0)->setName(tr("successful"));
     m_requestsChart->setAxisTitles(t, tr("req/s"));
-    m_tokensChart->chart()->setTitle(tr("Output tokens per second"));
+    m_tokensChart->setTitle(tr("Output tokens per second"));
     m_tokensChart->series(0)->setName(tr("output tok/s"));
     m_tokensChart->setAxisTitles(t, tr("tok/s"));
     m_tokensChart->setToolTip(tr("Tokens by chunk arrival time. A request's tokens are known when "
                                  "it completes, so the latest seconds fill in as streams end."));
-    m_flightChart->chart()->setTitle(tr("In flight and errors"));
+    m_flightChart->setTitle(tr("In flight and errors"));
     m_flightChart->series(0)->setName(tr("in flight"));
     m_flightChart->series(1)->setName(tr("errors/s"));
     m_flightChart->setAxisTitles(t, tr("requests"));

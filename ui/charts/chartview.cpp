@@ -148,11 +148,24 @@ void ChartView::setFixedYRange(double lo, double hi)
     refit();
 }
 
+void ChartView::setTitle(const QString &title)
+{
+    m_title = title;
+    renderTitle();
+}
+
 void ChartView::setSubtitle(const QString &text)
 {
-    chart()->setTitle(text.isEmpty() ? m_title
-                                     : u"%1<br><small>%2</small>"_s.arg(m_title.toHtmlEscaped(),
-                                                                        text.toHtmlEscaped()));
+    m_subtitle = text;
+    renderTitle();
+}
+
+void ChartView::renderTitle()
+{
+    chart()->setTitle(m_subtitle.isEmpty()
+                          ? m_title
+                          : u"%1<br><small>%2</small>"_s.arg(m_title.toHtmlEscaped(),
+                                                             m_subtitle.toHtmlEscaped()));
 }
 
 int ChartView::plotColumns() const

@@ -32,7 +32,10 @@ public:
     // NaN for either bound = follow the data on that side.
     void setFixedXRange(double lo, double hi);
     void setFixedYRange(double lo, double hi);
-    void setSubtitle(const QString &text); // appended to the title in a smaller font
+    // The title (retranslated on a language switch) and a subtitle appended in a smaller font;
+    // each keeps the other.
+    void setTitle(const QString &title);
+    void setSubtitle(const QString &text);
 
     // Pixel columns of the plot area: the number of buckets worth keeping when thinning.
     int plotColumns() const;
@@ -49,7 +52,10 @@ protected:
 private:
     void refit();
 
+    void renderTitle();
+
     QString m_title;
+    QString m_subtitle;
     QValueAxis *m_x;
     QValueAxis *m_y;
     QList<QXYSeries *> m_series;
