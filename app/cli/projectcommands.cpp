@@ -42,8 +42,10 @@ bool openProject(const Args &a, const QString &command, ProjectStore *store, int
     return true;
 }
 
+// forPrint: the records come without their chunk lists and the summary is streamed from the
+// file (what `show` prints needs no more); the exports need every chunk.
 bool loadRunInput(const Args &a, const QString &command, const ProjectStore &store,
-                  RunReportInput *in, int *code)
+                  RunReportInput *in, int *code, bool forPrint = false)
 {
     bool ok = false;
     const qint64 id = a.value(u"run"_s).toLongLong(&ok);
@@ -57,7 +59,16 @@ bool loadRunInput(const Args &a, const QString &command, const ProjectStore &sto
         return false;
     }
     in->plan = RunPlan::fromJson(run->snapshot);
-    in->records = store.loadRequests(id);
+    if (forPrint) {
+        QString error;
+        if (!loadStoredRunForReport(store, id, SummaryOptions::forProfile(in->plan.profile), in,
+                                    &error)) {
+            *code = fail(command, u"--run %1: %2"_s.arg(id).arg(error));
+            return false;
+        }
+    } else {
+        in->records = store.loadRequests(id);
+    }
     in->snapshot = run->snapshot;
     in->datasetInfo = run->snapshot.value(u"dataset_info"_s).toObject();
     in->datasetHash = in->datasetInfo.value(u"sha256"_s).toString();
@@ -133,7 +144,8 @@ int showCommand(const QStringList &argv)
     ProjectStore store;
     int code = 0;
     RunReportInput in;
-    if (!openProject(a, u"show"_s, &store, &code) || !loadRunInput(a, u"show"_s, store, &in, &code))
+    if (!openProject(a, u"show"_s, &store, &code) ||
+        !loadRunInput(a, u"show"_s, store, &in, &code, true))
         return code;
     QTextStream(stdout) << formatRunReport(in);
     return 0;

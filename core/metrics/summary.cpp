@@ -189,181 +189,210 @@ qint32 effectiveInputTokens(const RequestRecord &r, TokenSource *source)
     return 0;
 }
 
-RunSummary summarize(const QList<RequestRecord> &records, const SummaryOptions &opts)
+struct SummaryBuilder::State
 {
+    SummaryOptions opts;
     RunSummary s;
-    s.totalRecords = records.size();
-    s.percentiles = opts.percentiles;
-    s.method = opts.method;
-    s.slo = opts.goodput;
-    s.goodputSet = opts.goodput.any();
-    s.warmupIncluded = opts.includeWarmup;
 
-    const auto isMeasured = [&opts](const RequestRecord &r) {
-        return !r.warmup || opts.includeWarmup;
-    };
-
-    // Pass 1: sizes, so every sample buffer is allocated exactly once.
+    // Pass 1.
     qsizetype nOk = 0;
     qsizetype nMeasured = 0;
     qsizetype nGaps = 0;
-    bool multi = false;
     qint64 okMinSend = std::numeric_limits<qint64>::max();
-    qint64 okMaxLast = std::numeric_limits<qint64>::min();
-    for (const RequestRecord &r : records) {
-        if (r.warmup)
-            ++s.warmup;
-        if (!isMeasured(r))
-            continue;
-        ++nMeasured;
-        if (!r.ok())
-            continue;
-        ++nOk;
-        const qsizetype chunks = r.chunkTimes.size();
-        if (chunks > 1)
-            nGaps += chunks - 1;
-        if (!multi) {
-            const qsizetype nt = std::min(chunks, r.chunkTokens.size());
-            const qint32 *tok = r.chunkTokens.constData();
-            for (qsizetype k = 1; k < nt; ++k) {
-                if (tok[k] > 1) {
-                    multi = true;
-                    break;
-                }
-            }
-        }
-        if (r.tSend > 0) {
-            okMinSend = std::min(okMinSend, r.tSend);
-            okMaxLast = std::max(okMaxLast, lastTokenNs(r));
-        }
-    }
-    s.measured = nMeasured;
-    s.multiTokenChunks = multi;
 
+    // Pass 2.
+    bool adding = false;
+    bool multi = false;
     std::vector<double> ttft, tpot, e2el, ttftSched, e2elSched, lag, queue;
-    ttft.reserve(size_t(nOk));
-    tpot.reserve(size_t(nOk));
-    e2el.reserve(size_t(nOk));
-    ttftSched.reserve(size_t(nOk));
-    e2elSched.reserve(size_t(nOk));
-    lag.reserve(size_t(nMeasured));
-    queue.reserve(size_t(nMeasured));
     // float ms: a 1M-request run can pool 100M gaps; 24 mantissa bits keep a 50 ms gap within
     // ~4 ns, far below the client's own timing error, at half the memory of double.
     std::vector<float> itl;
-    std::vector<float> itlTok;
-    itl.reserve(size_t(nGaps));
-    if (multi)
-        itlTok.reserve(size_t(nGaps));
+    std::vector<float> itlTok; // filled from the first multi-token chunk on (see add())
     std::vector<qint64> okStarts, okEnds;
-    okStarts.reserve(size_t(nOk));
-    okEnds.reserve(size_t(nOk));
-
     std::vector<double> buckets; // output tokens per 1-second bucket from okMinSend
-    if (nOk > 0 && okMaxLast >= okMinSend)
-        buckets.assign(size_t((okMaxLast - okMinSend) / 1000000000) + 1, 0.0);
-
     qint64 minSend = std::numeric_limits<qint64>::max();
     qint64 maxSend = std::numeric_limits<qint64>::min();
     qint64 maxDone = std::numeric_limits<qint64>::min();
     qint64 minSched = std::numeric_limits<qint64>::max();
 
-    // Pass 2.
-    for (const RequestRecord &r : records) {
-        if (!isMeasured(r))
-            continue;
+    bool isMeasured(const RequestRecord &r) const { return !r.warmup || opts.includeWarmup; }
+
+    void beginPass2()
+    {
+        adding = true;
+        ttft.reserve(size_t(nOk));
+        tpot.reserve(size_t(nOk));
+        e2el.reserve(size_t(nOk));
+        ttftSched.reserve(size_t(nOk));
+        e2elSched.reserve(size_t(nOk));
+        lag.reserve(size_t(nMeasured));
+        queue.reserve(size_t(nMeasured));
+        itl.reserve(size_t(nGaps));
+        okStarts.reserve(size_t(nOk));
+        okEnds.reserve(size_t(nOk));
+    }
+};
+
+SummaryBuilder::SummaryBuilder(const SummaryOptions &opts) : d(std::make_unique<State>())
+{
+    d->opts = opts;
+    RunSummary &s = d->s;
+    s.percentiles = opts.percentiles;
+    s.method = opts.method;
+    s.slo = opts.goodput;
+    s.goodputSet = opts.goodput.any();
+    s.warmupIncluded = opts.includeWarmup;
+}
+
+SummaryBuilder::~SummaryBuilder() = default;
+
+void SummaryBuilder::scan(const RequestRecord &r, qint64 chunkCount)
+{
+    Q_ASSERT(!d->adding);
+    RunSummary &s = d->s;
+    ++s.totalRecords;
+    if (r.warmup)
+        ++s.warmup;
+    if (!d->isMeasured(r))
+        return;
+    ++d->nMeasured;
+    if (!r.ok())
+        return;
+    ++d->nOk;
+    if (chunkCount > 1)
+        d->nGaps += chunkCount - 1;
+    if (r.tSend > 0)
+        d->okMinSend = std::min(d->okMinSend, r.tSend);
+}
+
+void SummaryBuilder::add(const RequestRecord &r)
+{
+    if (!d->adding)
+        d->beginPass2();
+    State &st = *d;
+    RunSummary &s = st.s;
+    if (!st.isMeasured(r))
+        return;
+    if (r.tSched > 0)
+        st.minSched = std::min(st.minSched, r.tSched);
+    if (r.tSend > 0) {
+        ++s.sent;
+        st.minSend = std::min(st.minSend, r.tSend);
+        st.maxSend = std::max(st.maxSend, r.tSend);
+        st.maxDone = std::max(st.maxDone, completionNs(r));
         if (r.tSched > 0)
-            minSched = std::min(minSched, r.tSched);
-        if (r.tSend > 0) {
-            ++s.sent;
-            minSend = std::min(minSend, r.tSend);
-            maxSend = std::max(maxSend, r.tSend);
-            maxDone = std::max(maxDone, completionNs(r));
-            if (r.tSched > 0)
-                lag.push_back(nsToMsD(r.tSend - r.tSched));
-            // The wait for a concurrency slot; the hop to the transport is schedule lag.
-            if (r.tQueued > 0 && r.tDispatch >= r.tQueued)
-                queue.push_back(nsToMsD(r.tDispatch - r.tQueued));
-        }
+            st.lag.push_back(nsToMsD(r.tSend - r.tSched));
+        // The wait for a concurrency slot; the hop to the transport is schedule lag.
+        if (r.tQueued > 0 && r.tDispatch >= r.tQueued)
+            st.queue.push_back(nsToMsD(r.tDispatch - r.tQueued));
+    }
 
-        if (!r.ok()) {
-            ++s.failed;
-            ++s.failedByClass[QString::fromLatin1(errorClassName(r.error))];
-            continue;
-        }
-        ++s.completed;
+    if (!r.ok()) {
+        ++s.failed;
+        ++s.failedByClass[QString::fromLatin1(errorClassName(r.error))];
+        return;
+    }
+    ++s.completed;
 
-        TokenSource inSrc;
-        TokenSource outSrc;
-        const qint32 nIn = effectiveInputTokens(r, &inSrc);
-        const qint32 nOut = effectiveOutputTokens(r, &outSrc);
-        s.inputSources.add(inSrc);
-        s.outputSources.add(outSrc);
-        s.totalInputTokens += nIn;
-        s.totalOutputTokens += nOut;
-        if (r.cachedTokens >= 0) {
-            s.cachedTokens += r.cachedTokens;
-            ++s.cachedTokensReported;
-        }
+    TokenSource inSrc;
+    TokenSource outSrc;
+    const qint32 nIn = effectiveInputTokens(r, &inSrc);
+    const qint32 nOut = effectiveOutputTokens(r, &outSrc);
+    s.inputSources.add(inSrc);
+    s.outputSources.add(outSrc);
+    s.totalInputTokens += nIn;
+    s.totalOutputTokens += nOut;
+    if (r.cachedTokens >= 0) {
+        s.cachedTokens += r.cachedTokens;
+        ++s.cachedTokensReported;
+    }
 
-        const qint64 first = firstTokenNs(r);
-        const qint64 last = lastTokenNs(r);
-        bool good = s.goodputSet;
-        if (r.tSend > 0 && first > 0) {
-            const qint64 ttftNs = first - r.tSend;
-            const qint64 e2elNs = last - r.tSend;
-            ttft.push_back(nsToMsD(ttftNs));
-            e2el.push_back(nsToMsD(e2elNs));
-            double tpotNs = 0; // vLLM: n_out <= 1 counts as TPOT 0 for goodput
-            if (nOut > 1) {
-                tpotNs = double(e2elNs - ttftNs) / double(nOut - 1);
-                tpot.push_back(tpotNs / 1e6);
-            }
-            good = good && withinSlo(double(ttftNs), s.slo.ttftMs) &&
-                   withinSlo(tpotNs, s.slo.tpotMs) && withinSlo(double(e2elNs), s.slo.e2elMs);
-            okStarts.push_back(r.tSend);
-            okEnds.push_back(last);
-        } else {
-            good = false; // no first token or no send time: cannot show it met the SLOs
+    const qint64 first = firstTokenNs(r);
+    const qint64 last = lastTokenNs(r);
+    bool good = s.goodputSet;
+    if (r.tSend > 0 && first > 0) {
+        const qint64 ttftNs = first - r.tSend;
+        const qint64 e2elNs = last - r.tSend;
+        st.ttft.push_back(nsToMsD(ttftNs));
+        st.e2el.push_back(nsToMsD(e2elNs));
+        double tpotNs = 0; // vLLM: n_out <= 1 counts as TPOT 0 for goodput
+        if (nOut > 1) {
+            tpotNs = double(e2elNs - ttftNs) / double(nOut - 1);
+            st.tpot.push_back(tpotNs / 1e6);
         }
-        if (r.tSched > 0 && first > 0) {
-            ttftSched.push_back(nsToMsD(first - r.tSched));
-            e2elSched.push_back(nsToMsD(last - r.tSched));
-        }
-        if (good)
-            ++s.goodRequests;
+        good = good && withinSlo(double(ttftNs), s.slo.ttftMs) && withinSlo(tpotNs, s.slo.tpotMs) &&
+               withinSlo(double(e2elNs), s.slo.e2elMs);
+        st.okStarts.push_back(r.tSend);
+        st.okEnds.push_back(last);
+    } else {
+        good = false; // no first token or no send time: cannot show it met the SLOs
+    }
+    if (r.tSched > 0 && first > 0) {
+        st.ttftSched.push_back(nsToMsD(first - r.tSched));
+        st.e2elSched.push_back(nsToMsD(last - r.tSched));
+    }
+    if (good)
+        ++s.goodRequests;
 
-        // The hot loop of a 100M-chunk run: one pass per request over its chunk times feeds the
-        // ITL pools and the peak-throughput buckets.
-        const qsizetype chunks = r.chunkTimes.size();
-        const qint64 *ct = r.chunkTimes.constData();
-        const bool bucketed = !buckets.empty();
-        for (qsizetype k = 0; k < chunks; ++k) {
-            const qint32 tokens = chunkTokenCount(r, k);
-            if (k > 0) {
-                const double gapMs = nsToMsD(ct[k] - ct[k - 1]);
-                itl.push_back(float(gapMs));
-                if (multi)
-                    itlTok.push_back(float(gapMs / tokens));
-            }
-            if (bucketed) {
-                const qint64 off = ct[k] - okMinSend;
-                const size_t b = off < 0 ? buckets.size() : size_t(off / 1000000000);
-                if (b < buckets.size())
-                    buckets[b] += tokens;
+    // The first chunk after the first that carries > 1 token makes ITL per token differ from
+    // ITL. Every gap pooled before it was over one-token chunks, so ITL per token equals ITL
+    // there: the per-token pool starts as a copy (one pass, no look-ahead needed).
+    const qsizetype chunks = r.chunkTimes.size();
+    if (!st.multi) {
+        const qsizetype nt = std::min(chunks, r.chunkTokens.size());
+        const qint32 *tok = r.chunkTokens.constData();
+        for (qsizetype k = 1; k < nt; ++k) {
+            if (tok[k] > 1) {
+                st.multi = true;
+                st.itlTok.reserve(st.itl.capacity());
+                st.itlTok.assign(st.itl.cbegin(), st.itl.cend());
+                break;
             }
         }
     }
 
+    // The hot loop of a 100M-chunk run: one pass per request over its chunk times feeds the
+    // ITL pools and the peak-throughput buckets.
+    const qint64 *ct = r.chunkTimes.constData();
+    const bool bucketed = st.okMinSend != std::numeric_limits<qint64>::max();
+    for (qsizetype k = 0; k < chunks; ++k) {
+        const qint32 tokens = chunkTokenCount(r, k);
+        if (k > 0) {
+            const double gapMs = nsToMsD(ct[k] - ct[k - 1]);
+            st.itl.push_back(float(gapMs));
+            if (st.multi)
+                st.itlTok.push_back(float(gapMs / tokens));
+        }
+        if (bucketed) {
+            // Buckets grow with the data: a bucket exists once a chunk falls in it.
+            const qint64 off = ct[k] - st.okMinSend;
+            if (off < 0)
+                continue;
+            const size_t b = size_t(off / 1000000000);
+            if (b >= st.buckets.size())
+                st.buckets.resize(b + 1, 0.0);
+            st.buckets[b] += tokens;
+        }
+    }
+}
+
+RunSummary SummaryBuilder::finish()
+{
+    if (!d->adding)
+        d->beginPass2();
+    State &st = *d;
+    RunSummary s = std::move(st.s);
+    s.measured = st.nMeasured;
+    s.multiTokenChunks = st.multi;
     if (s.sent > 0) {
-        s.windowStartNs = minSend;
-        s.windowEndNs = std::max(maxDone, minSend);
+        s.windowStartNs = st.minSend;
+        s.windowEndNs = std::max(st.maxDone, st.minSend);
         s.durationS = double(s.windowEndNs - s.windowStartNs) / 1e9;
-        if (s.sent > 1 && maxSend > minSend)
-            s.achievedRequestRate = double(s.sent - 1) / (double(maxSend - minSend) / 1e9);
+        if (s.sent > 1 && st.maxSend > st.minSend)
+            s.achievedRequestRate = double(s.sent - 1) / (double(st.maxSend - st.minSend) / 1e9);
     }
-    if (minSched != std::numeric_limits<qint64>::max())
-        s.firstSchedNs = minSched;
+    if (st.minSched != std::numeric_limits<qint64>::max())
+        s.firstSchedNs = st.minSched;
     if (s.durationS > 0) {
         s.requestThroughput = double(s.completed) / s.durationS;
         s.outputThroughput = double(s.totalOutputTokens) / s.durationS;
@@ -373,15 +402,15 @@ RunSummary summarize(const QList<RequestRecord> &records, const SummaryOptions &
     if (!s.goodputSet)
         s.goodRequests = 0;
 
-    if (!buckets.empty())
-        s.peakOutputTokensPerS = *std::max_element(buckets.cbegin(), buckets.cend());
+    if (!st.buckets.empty())
+        s.peakOutputTokensPerS = *std::max_element(st.buckets.cbegin(), st.buckets.cend());
     // Sweep over half-open [send, last): an end at t frees its slot before a start at t.
-    std::sort(okStarts.begin(), okStarts.end());
-    std::sort(okEnds.begin(), okEnds.end());
+    std::sort(st.okStarts.begin(), st.okStarts.end());
+    std::sort(st.okEnds.begin(), st.okEnds.end());
     qint64 inFlight = 0;
     size_t j = 0;
-    for (qint64 start : okStarts) {
-        while (j < okEnds.size() && okEnds[j] <= start) {
+    for (qint64 start : st.okStarts) {
+        while (j < st.okEnds.size() && st.okEnds[j] <= start) {
             --inFlight;
             ++j;
         }
@@ -389,20 +418,30 @@ RunSummary summarize(const QList<RequestRecord> &records, const SummaryOptions &
         s.peakConcurrentRequests = std::max(s.peakConcurrentRequests, inFlight);
     }
 
-    const QList<double> &ps = opts.percentiles;
-    const PercentileMethod m = opts.method;
-    s.ttft = computeStats(std::span<double>(ttft), ps, m);
-    s.tpot = computeStats(std::span<double>(tpot), ps, m);
-    s.e2el = computeStats(std::span<double>(e2el), ps, m);
-    s.ttftFromSched = computeStats(std::span<double>(ttftSched), ps, m);
-    s.e2elFromSched = computeStats(std::span<double>(e2elSched), ps, m);
-    s.scheduleLag = computeStats(std::span<double>(lag), ps, m);
-    s.clientQueueTime = computeStats(std::span<double>(queue), ps, m);
-    s.itl = computeStats(std::span<float>(itl), ps, m);
+    const QList<double> &ps = st.opts.percentiles;
+    const PercentileMethod m = st.opts.method;
+    s.ttft = computeStats(std::span<double>(st.ttft), ps, m);
+    s.tpot = computeStats(std::span<double>(st.tpot), ps, m);
+    s.e2el = computeStats(std::span<double>(st.e2el), ps, m);
+    s.ttftFromSched = computeStats(std::span<double>(st.ttftSched), ps, m);
+    s.e2elFromSched = computeStats(std::span<double>(st.e2elSched), ps, m);
+    s.scheduleLag = computeStats(std::span<double>(st.lag), ps, m);
+    s.clientQueueTime = computeStats(std::span<double>(st.queue), ps, m);
+    s.itl = computeStats(std::span<float>(st.itl), ps, m);
     // Without multi-token chunks every gap divides by one: ITL per token is ITL, so skip the
     // second 100M-sample buffer.
-    s.itlPerToken = multi ? computeStats(std::span<float>(itlTok), ps, m) : s.itl;
+    s.itlPerToken = st.multi ? computeStats(std::span<float>(st.itlTok), ps, m) : s.itl;
     return s;
+}
+
+RunSummary summarize(const QList<RequestRecord> &records, const SummaryOptions &opts)
+{
+    SummaryBuilder b(opts);
+    for (const RequestRecord &r : records)
+        b.scan(r, r.chunkTimes.size());
+    for (const RequestRecord &r : records)
+        b.add(r);
+    return b.finish();
 }
 
 } // namespace sb

@@ -8,6 +8,7 @@
 #include <QList>
 #include <QMap>
 #include <QString>
+#include <memory>
 
 namespace sb {
 
@@ -115,5 +116,28 @@ qint32 effectiveInputTokens(const RequestRecord &r, TokenSource *source = nullpt
 // Reduces the records of one run to its summary (DESIGN §5). Records may come in any order.
 // Two passes over the records; the pooled ITL samples are held once, as float milliseconds.
 RunSummary summarize(const QList<RequestRecord> &records, const SummaryOptions &opts = {});
+
+// summarize() as two streamed passes, for records that are not all in memory at once (a stored
+// run of a million requests): scan() every record first (chunk lists not needed, only their
+// count), then add() every record again with its chunks, then finish(). Same arithmetic, same
+// result as summarize() over the same records.
+class SummaryBuilder
+{
+public:
+    explicit SummaryBuilder(const SummaryOptions &opts = {});
+    ~SummaryBuilder();
+    SummaryBuilder(const SummaryBuilder &) = delete;
+    SummaryBuilder &operator=(const SummaryBuilder &) = delete;
+
+    // Pass 1: counts for the buffers and the origin of the 1-second output buckets.
+    void scan(const RequestRecord &r, qint64 chunkCount);
+    // Pass 2, in any order.
+    void add(const RequestRecord &r);
+    RunSummary finish();
+
+private:
+    struct State;
+    std::unique_ptr<State> d;
+};
 
 } // namespace sb

@@ -5,6 +5,7 @@
 #include "metrics/resultjson.h"
 #include "metrics/summary.h"
 #include "metrics/summarytext.h"
+#include "store/projectstore.h"
 
 #include <QJsonArray>
 
@@ -26,7 +27,8 @@ struct Derived
 Derived derive(const RunReportInput &in)
 {
     Derived d;
-    d.summary = summarize(in.records, SummaryOptions::forProfile(in.plan.profile));
+    d.summary = in.summary ? *in.summary
+                           : summarize(in.records, SummaryOptions::forProfile(in.plan.profile));
     d.health = assessClientHealth(in.records, in.plan.profile);
     if (in.plan.profile.scenario != Scenario::None) {
         MlperfConstraints c;
@@ -163,6 +165,33 @@ QByteArray requestsCsv(const RunReportInput &in)
         out += row.join(u',') + u'\n';
     }
     return out.toUtf8();
+}
+
+bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const SummaryOptions &options,
+                            RunReportInput *in, QString *error)
+{
+    SummaryBuilder builder(options);
+    QList<RequestRecord> records;
+    // Pass 1: every record without its chunks (kept for the report), and the builder's counts.
+    if (!store.visitRequestRows(runId, false, [&](const RequestRecord &r, qint64 chunkCount) {
+            builder.scan(r, chunkCount);
+            records.append(r);
+            return true;
+        })) {
+        *error = store.lastError();
+        return false;
+    }
+    // Pass 2: the same rows with their chunks, streamed through the summary and dropped.
+    if (!store.visitRequestRows(runId, true, [&](const RequestRecord &r, qint64) {
+            builder.add(r);
+            return true;
+        })) {
+        *error = store.lastError();
+        return false;
+    }
+    in->records = std::move(records);
+    in->summary = builder.finish();
+    return true;
 }
 
 } // namespace sb

@@ -2,13 +2,17 @@
 
 #include "config/runplan.h"
 #include "metrics/requestrecord.h"
+#include "metrics/summary.h"
 
 #include <QDateTime>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <optional>
 
 namespace sb {
+
+class ProjectStore;
 
 // Everything printed and saved about one run, derived from its plan and raw records only, so
 // `servebench-cli show` recomputes exactly what `run` printed at the end of the run, and the
@@ -24,9 +28,20 @@ struct RunReportInput
     qint64 runStartNs = 0;
     QDateTime wallStart;
     QJsonObject snapshot; // the stored snapshot (plan + run details)
+    // The summary, when it was computed while streaming the records from a project (then the
+    // records may come without their chunk lists: see loadStoredRunForReport()); otherwise
+    // summarize(records) is used.
+    std::optional<RunSummary> summary;
 };
 
 QString formatRunReport(const RunReportInput &in);
+
+// For printing a stored run's summary: its records without chunk lists (a million requests'
+// chunk times would be most of the memory) and the summary computed from the complete records
+// in two streamed passes over the project file. The result equals summarize() of the loaded
+// records. Not for runResultJson(..., detailed) or requestsCsv(), which need the chunks.
+bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const SummaryOptions &options,
+                            RunReportInput *in, QString *error);
 // vLLM's result JSON plus ServeBench's keys (client health, MLPerf judgement, snapshot).
 QJsonObject runResultJson(const RunReportInput &in, bool detailed);
 // Per-request CSV with a header row; times in ms, absolute times in s from run start.

@@ -574,6 +574,14 @@ bool ProjectStore::deleteRun(qint64 runId)
 bool ProjectStore::visitRequests(qint64 runId,
                                  const std::function<bool(const RequestRecord &)> &visit) const
 {
+    return visitRequestRows(runId, true,
+                            [&visit](const RequestRecord &r, qint64) { return visit(r); });
+}
+
+bool ProjectStore::visitRequestRows(
+    qint64 runId, bool withChunks,
+    const std::function<bool(const RequestRecord &, qint64 chunkCount)> &visit) const
+{
     // Rows are read through SQLite's own statement on the Qt connection's handle (the same
     // connection, so the same snapshot and locks): Qt's driver would build a QVariant per
     // column per row, which is most of the cost of reading a million requests.
@@ -597,10 +605,11 @@ bool ProjectStore::visitRequests(qint64 runId,
     RequestRecord r;
     QString error;
     int rc = SQLITE_ROW;
+    qint64 chunkCount = 0;
     while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
-        if (!RequestRows::read(raw, &r, &error))
+        if (!RequestRows::read(raw, &r, &error, withChunks, &chunkCount))
             return fail(u"run %1: %2"_s.arg(runId).arg(error));
-        if (!visit(r))
+        if (!visit(r, chunkCount))
             return true;
     }
     if (rc != SQLITE_DONE)

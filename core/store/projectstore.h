@@ -75,6 +75,11 @@ public:
     // Streams a run's records in schedule order without holding them all; return false from
     // `visit` to stop early. Returns false on a read error (not on an early stop).
     bool visitRequests(qint64 runId, const std::function<bool(const RequestRecord &)> &visit) const;
+    // The same rows with their stored chunk count; withChunks false leaves the chunk lists
+    // empty (not decoded) except for records without an output count (see RequestRows::read).
+    bool visitRequestRows(
+        qint64 runId, bool withChunks,
+        const std::function<bool(const RequestRecord &, qint64 chunkCount)> &visit) const;
 
     qint64 saveBillItem(const BillItemRow &item);
     // Saves every item in one transaction, or none (an import is all or nothing). Returns the

@@ -88,7 +88,8 @@ QLatin1StringView nameColumn(sqlite3_stmt *st, int i)
 }
 } // namespace
 
-bool RequestRows::read(sqlite3_stmt *st, RequestRecord *r, QString *error)
+bool RequestRows::read(sqlite3_stmt *st, RequestRecord *r, QString *error, bool withChunks,
+                       qint64 *chunkCount)
 {
     int i = 0;
     r->index = sqlite3_column_int64(st, i++);
@@ -102,21 +103,29 @@ bool RequestRows::read(sqlite3_stmt *st, RequestRecord *r, QString *error)
     r->tFirst = sqlite3_column_int64(st, i++);
     r->tLast = sqlite3_column_int64(st, i++);
     r->tEnd = sqlite3_column_int64(st, i++);
-    const qint64 chunkCount = sqlite3_column_int64(st, i++);
-    // The blob pointer stays valid until the next step; decoding copies out of it.
-    const auto *blobData = static_cast<const char *>(sqlite3_column_blob(st, i));
-    const QByteArray blob = QByteArray::fromRawData(blobData, sqlite3_column_bytes(st, i));
-    ++i;
-    QString why;
-    if (!decodeChunks(blob, chunkBase(*r), &r->chunkTimes, &r->chunkTokens, &why) ||
-        r->chunkTimes.size() != chunkCount) {
-        if (error)
-            *error = u"request %1: %2"_s.arg(r->index).arg(
-                why.isEmpty() ? u"chunk count does not match its blob"_s : why);
-        return false;
-    }
+    const qint64 storedChunks = sqlite3_column_int64(st, i++);
+    if (chunkCount)
+        *chunkCount = storedChunks;
+    const int blobColumn = i++;
     r->inputTokens = sqlite3_column_int(st, i++);
     r->outputTokens = sqlite3_column_int(st, i++);
+    if (withChunks || r->outputTokens < 0) {
+        // The blob pointer stays valid until the next step; decoding copies out of it.
+        const auto *blobData = static_cast<const char *>(sqlite3_column_blob(st, blobColumn));
+        const QByteArray blob =
+            QByteArray::fromRawData(blobData, sqlite3_column_bytes(st, blobColumn));
+        QString why;
+        if (!decodeChunks(blob, chunkBase(*r), &r->chunkTimes, &r->chunkTokens, &why) ||
+            r->chunkTimes.size() != storedChunks) {
+            if (error)
+                *error = u"request %1: %2"_s.arg(r->index).arg(
+                    why.isEmpty() ? u"chunk count does not match its blob"_s : why);
+            return false;
+        }
+    } else {
+        r->chunkTimes.clear();
+        r->chunkTokens.clear();
+    }
     r->cachedTokens = sqlite3_column_int(st, i++);
     r->inputSource = tokenSourceFromName(nameColumn(st, i++));
     r->outputSource = tokenSourceFromName(nameColumn(st, i++));

@@ -21,7 +21,11 @@ public:
     // Reads the current row of a statement selecting selectColumns(). Straight from SQLite's
     // column accessors: a million rows of QVariants cost seconds that a project's summary
     // should not (issue 6's scale goal).
-    static bool read(sqlite3_stmt *st, RequestRecord *r, QString *error);
+    // withChunks false: the chunk lists stay empty (and the blob is not decoded) unless the
+    // record has no output count of its own, which the summary then takes from its chunks.
+    // *chunkCount (optional) receives the stored number of chunks either way.
+    static bool read(sqlite3_stmt *st, RequestRecord *r, QString *error, bool withChunks = true,
+                     qint64 *chunkCount = nullptr);
 };
 
 } // namespace sb

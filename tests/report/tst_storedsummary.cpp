@@ -1,0 +1,193 @@
+// `show`'s streamed summary of a stored run (two passes over the project file, records kept
+// without their chunk lists) against summarize() of the fully loaded records: the same numbers
+// and the same printed report, for runs that exercise every branch of the summary.
+#include "metrics/summary.h"
+#include "report/runreport.h"
+#include "store/projectstore.h"
+#include "store/runwriter.h"
+
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace sb;
+
+namespace {
+
+// A run with warm-up and failed requests, requests never sent, records without a server token
+// count (the summary counts their chunks), and multi-token chunks that start only part-way
+// through (ITL per token must still cover every earlier gap).
+QList<RequestRecord> makeRecords(int n, int multiFrom, quint32 seed)
+{
+    QRandomGenerator rng(seed);
+    QList<RequestRecord> out;
+    const qint64 t0 = 5'000'000'000'000;
+    for (int i = 0; i < n; ++i) {
+        RequestRecord r;
+        r.index = i;
+        r.datasetItem = i % 17;
+        r.requestId = u"req-%1"_s.arg(i);
+        r.warmup = i < 3;
+        r.tSched = t0 + qint64(i) * 40'000'000;
+        r.tQueued = r.tSched;
+        r.tDispatch = r.tSched + qint64(rng.bounded(50'000));
+        r.inputTokens = 100 + int(rng.bounded(50));
+        r.inputSource = TokenSource::ServerUsage;
+        r.expectedInputTokens = 120;
+        if (i % 23 == 7) { // never sent: refused by the transport before it left
+            r.error = ErrorClass::Connect;
+            r.errorMessage = u"refused"_s;
+            out.append(r);
+            continue;
+        }
+        r.tSend = r.tDispatch + qint64(rng.bounded(100'000));
+        const int chunks = 1 + int(rng.bounded(40));
+        qint64 t = r.tSend + 30'000'000 + qint64(rng.bounded(20'000'000));
+        for (int c = 0; c < chunks; ++c) {
+            r.chunkTimes.append(t);
+            r.chunkTokens.append(i >= multiFrom && c % 3 == 2 ? 3 : 1);
+            t += 5'000'000 + qint64(rng.bounded(10'000'000));
+        }
+        r.tFirst = r.chunkTimes.first();
+        r.tLast = r.chunkTimes.last();
+        r.tEnd = r.tLast + 200'000;
+        r.httpStatus = 200;
+        if (i % 11 == 5) {
+            r.error = ErrorClass::StreamError;
+            r.errorMessage = u"mid-stream error"_s;
+        }
+        if (i % 7 == 3) {
+            r.outputTokens = -1; // no usage: counted from the chunks
+            r.outputSource = TokenSource::Unknown;
+        } else {
+            int tokens = 0;
+            for (qint32 k : std::as_const(r.chunkTokens))
+                tokens += k;
+            r.outputTokens = tokens;
+            r.outputSource = TokenSource::ServerUsage;
+        }
+        r.finishReason = u"length"_s;
+        out.append(r);
+    }
+    return out;
+}
+
+} // namespace
+
+class TestStoredSummary : public QObject
+{
+    Q_OBJECT
+private slots:
+    void streamedEqualsLoaded_data()
+    {
+        QTest::addColumn<int>("requests");
+        QTest::addColumn<int>("multiFrom"); // first request with multi-token chunks
+        QTest::addColumn<bool>("slo");
+        QTest::addColumn<int>("multi"); // expected multiTokenChunks; -1: whatever loading says
+        QTest::newRow("one-token chunks") << 300 << 1'000'000 << false << 0;
+        QTest::newRow("multi-token from the start") << 300 << 0 << true << 1;
+        QTest::newRow("multi-token part-way") << 300 << 150 << true << 1;
+        QTest::newRow("multi-token in the last request") << 120 << 119 << false << -1;
+        QTest::newRow("one request") << 1 << 0 << false << 0;
+    }
+    void streamedEqualsLoaded()
+    {
+        QFETCH(int, requests);
+        QFETCH(int, multiFrom);
+        QFETCH(bool, slo);
+        QFETCH(int, multi);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"p.sbproj"_s);
+        RunPlan plan;
+        plan.name = u"stored"_s;
+        plan.profile.numPrompts = requests;
+        plan.profile.metricPercentiles = {50, 90, 99};
+        if (slo) {
+            plan.profile.goodput.ttftMs = 40;
+            plan.profile.goodput.tpotMs = 9;
+        }
+        const QList<RequestRecord> records = makeRecords(requests, multiFrom, quint32(requests));
+        qint64 runId = 0;
+        {
+            ProjectStore create; // the writer appends to an existing project only
+            QVERIFY2(create.open(path), qPrintable(create.lastError()));
+        }
+        {
+            RunWriter w;
+            QString error;
+            QVERIFY2(w.open(path, &error), qPrintable(error));
+            runId = w.beginRun(plan.toJson(), RunInfo{}, &error);
+            QVERIFY2(runId > 0, qPrintable(error));
+            for (const RequestRecord &r : records)
+                w.append(r);
+            QVERIFY2(w.finishRun(StoredRunStatus::Completed, {}, {}, {}, 0, &error),
+                     qPrintable(error));
+            w.close();
+        }
+        ProjectStore store;
+        QVERIFY2(store.open(path, ProjectStore::OpenMode::ReadOnly), qPrintable(store.lastError()));
+        const SummaryOptions opts = SummaryOptions::forProfile(plan.profile);
+
+        RunReportInput full;
+        full.plan = plan;
+        full.records = store.loadRequests(runId);
+        QCOMPARE(full.records.size(), records.size());
+        const RunSummary loaded = summarize(full.records, opts);
+
+        RunReportInput streamed;
+        streamed.plan = plan;
+        QString error;
+        QVERIFY2(loadStoredRunForReport(store, runId, opts, &streamed, &error), qPrintable(error));
+        QVERIFY(streamed.summary.has_value());
+        const RunSummary &s = *streamed.summary;
+
+        // The records kept for the report carry no chunk lists, except where the output count
+        // has to come from them.
+        QCOMPARE(streamed.records.size(), records.size());
+        int withChunks = 0;
+        for (qsizetype i = 0; i < streamed.records.size(); ++i) {
+            const RequestRecord &r = streamed.records.at(i);
+            QCOMPARE(r.index, full.records.at(i).index);
+            if (r.outputTokens >= 0) {
+                QVERIFY(r.chunkTimes.isEmpty() && r.chunkTokens.isEmpty());
+            } else {
+                QCOMPARE(r.chunkTimes, full.records.at(i).chunkTimes);
+                withChunks += r.chunkTimes.isEmpty() ? 0 : 1;
+            }
+        }
+        QVERIFY(requests < 10 || withChunks > 0); // the fallback was exercised
+
+        QCOMPARE(s.totalRecords, loaded.totalRecords);
+        QCOMPARE(s.measured, loaded.measured);
+        QCOMPARE(s.completed, loaded.completed);
+        QCOMPARE(s.failed, loaded.failed);
+        QCOMPARE(s.failedByClass, loaded.failedByClass);
+        QCOMPARE(s.totalOutputTokens, loaded.totalOutputTokens);
+        QCOMPARE(s.outputSources.describe(), loaded.outputSources.describe());
+        QCOMPARE(s.multiTokenChunks, loaded.multiTokenChunks);
+        if (multi >= 0)
+            QCOMPARE(s.multiTokenChunks, multi == 1);
+        QCOMPARE(s.peakOutputTokensPerS, loaded.peakOutputTokensPerS);
+        QCOMPARE(s.peakConcurrentRequests, loaded.peakConcurrentRequests);
+        QCOMPARE(s.goodRequests, loaded.goodRequests);
+        QCOMPARE(s.durationS, loaded.durationS);
+        for (const char *key : {"ttft", "tpot", "itl", "itl_per_token", "e2el", "schedule_lag",
+                                "client_queue_time"}) {
+            const MetricStats *a = s.stats(QString::fromLatin1(key));
+            const MetricStats *b = loaded.stats(QString::fromLatin1(key));
+            QVERIFY(a && b);
+            QCOMPARE(a->count, b->count);
+            QCOMPARE(a->mean, b->mean);
+            QCOMPARE(a->median, b->median);
+            QCOMPARE(a->max, b->max);
+            for (double p : {90.0, 99.0})
+                QCOMPARE(a->percentile(p), b->percentile(p));
+        }
+        // And what `show` prints is the same text.
+        QCOMPARE(formatRunReport(streamed), formatRunReport(full));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStoredSummary)
+#include "tst_storedsummary.moc"
