@@ -179,8 +179,8 @@ void TestStreamAccumulator::recordedStream_data()
         << u"http500_json.txt"_s << false << 500 << u"http_5xx"_s
         << u"HTTP 500: CUDA out of memory. Tried to allocate 2.00 GiB"_s << QList<qint32>() << 0
         << u"chunk_count"_s << -1 << u"unknown"_s << -1 << qint64(0) << QString();
-    // 你好，世界！😀👍🏽 café: 14 code points, half of the chunks as raw UTF-8 and half
-    // as \u escapes (surrogate pairs included).
+    // 你好，世界！😀👍🏽 café: 14 code points, half of the chunks as raw UTF-8 and
+    // half as \u escapes (surrogate pairs included).
     QTest::newRow("multi-byte UTF-8")
         << u"utf8_chat.txt"_s << true << 200 << u"none"_s << QString() << ones7 << 10
         << u"server_usage"_s << 15 << u"server_usage"_s << -1 << qint64(14) << u"stop"_s;
