@@ -67,35 +67,20 @@ void DatasetEditor::buildUi()
     auto *split = new QSplitter(Qt::Horizontal, this);
     outer->addWidget(split);
 
-    auto *scroll = new QScrollArea(split);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    // Forms reflow to the width they get; a sideways scroll bar would hide the error lines.
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    auto *page = new QWidget(scroll);
-    scroll->setWidget(page);
+    auto *scroll = makeFormScrollArea(split);
+    QWidget *page = scroll->widget();
     scroll->setMinimumWidth(420);
     auto *layout = new QVBoxLayout(page);
-    m_title = new QLabel(page);
-    QFont f = m_title->font();
-    f.setPointSizeF(f.pointSizeF() * 1.3);
-    f.setBold(true);
-    m_title->setFont(f);
+    m_title = makeEditorTitle(page);
     layout->addWidget(m_title);
 
     auto *form = new QFormLayout;
     layout->addLayout(form);
     auto label = [&](const QString &key, QWidget *buddy) {
-        auto *l = new QLabel(page);
-        l->setBuddy(buddy);
-        m_labels.insert(key, l);
-        return l;
+        return m_labels.add(key, buddy, page);
     };
     auto withError = [&](const QString &key, QWidget *field, QWidget *parent) {
-        auto *err = new FieldError(parent);
-        err->setObjectName(u"error_"_s + key);
-        m_errors.insert(key, err);
-        return FieldError::wrap(field, err, parent);
+        return m_errors.wrap(key, field, parent);
     };
     auto spin = [](QWidget *parent, int lo, int hi) {
         auto *s = new QSpinBox(parent);
@@ -263,9 +248,7 @@ void DatasetEditor::retranslateUi()
         {u"prefixLen"_s, tr("Shared prefix tokens:")},
         {u"fixedOutput"_s, tr("Fixed output tokens:")},
     };
-    for (const auto &[key, text] : labels)
-        if (QLabel *l = m_labels.value(key))
-            l->setText(text);
+    m_labels.setTexts(labels);
     m_kind->setItemText(0, tr("Synthetic (random lengths)"));
     m_kind->setItemText(1, tr("ShareGPT JSON"));
     m_kind->setItemText(2, tr("Custom JSONL (prompt, output_tokens)"));

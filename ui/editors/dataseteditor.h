@@ -1,5 +1,6 @@
 #pragma once
 
+#include "editorform.h"
 #include "fielderror.h"
 
 #include "config/runplan.h"
@@ -88,7 +89,7 @@ private:
     DatasetInfo m_info;
     bool m_haveInfo = false;
     FieldErrors m_errors;
-    QHash<QString, QLabel *> m_labels;
+    FormLabels m_labels;
 
     QLabel *m_title;
     QLineEdit *m_name;

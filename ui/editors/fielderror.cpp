@@ -33,6 +33,14 @@ QWidget *FieldError::wrap(QWidget *field, FieldError *error, QWidget *parent)
     return box;
 }
 
+QWidget *FieldErrors::wrap(const QString &key, QWidget *field, QWidget *parent)
+{
+    auto *line = new FieldError(parent);
+    line->setObjectName(u"error_"_s + key);
+    insert(key, line);
+    return FieldError::wrap(field, line, parent);
+}
+
 bool FieldErrors::allClear() const
 {
     for (const FieldError *line : m_lines)

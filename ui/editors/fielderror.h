@@ -31,6 +31,9 @@ class FieldErrors
 {
 public:
     void insert(const QString &key, FieldError *line) { m_lines.insert(key, line); }
+    // A new error line for key (object name "error_<key>", as the tests find it) under field,
+    // wrapped for a QFormLayout row.
+    QWidget *wrap(const QString &key, QWidget *field, QWidget *parent);
     // Shows each field's message (a field without one is cleared); QHash or QMap of key → text.
     template <typename Messages> void show(const Messages &messages)
     {

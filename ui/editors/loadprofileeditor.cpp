@@ -41,36 +41,18 @@ void LoadProfileEditor::buildUi()
     outer->setContentsMargins(0, 0, 0, 0);
     auto *split = new QSplitter(Qt::Horizontal, this);
     outer->addWidget(split);
-    auto *scroll = new QScrollArea(split);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    // Forms reflow to the width they get; a sideways scroll bar would hide the error lines.
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *scroll = makeFormScrollArea(split);
     scroll->setMinimumWidth(440);
-    auto *page = new QWidget(scroll);
-    scroll->setWidget(page);
+    QWidget *page = scroll->widget();
     auto *layout = new QVBoxLayout(page);
-    m_title = new QLabel(page);
-    QFont f = m_title->font();
-    f.setPointSizeF(f.pointSizeF() * 1.3);
-    f.setBold(true);
-    m_title->setFont(f);
+    m_title = makeEditorTitle(page);
     layout->addWidget(m_title);
     auto *form = new QFormLayout;
     layout->addLayout(form);
 
     auto addRow = [&](const QString &key, QWidget *field, const QString &errorKey = {}) {
-        auto *label = new QLabel(page);
-        label->setBuddy(field);
-        m_labels.insert(key, label);
-        if (errorKey.isEmpty()) {
-            form->addRow(label, field);
-            return;
-        }
-        auto *err = new FieldError(page);
-        err->setObjectName(u"error_"_s + errorKey);
-        m_errors.insert(errorKey, err);
-        form->addRow(label, FieldError::wrap(field, err, page));
+        QLabel *label = m_labels.add(key, field, page);
+        form->addRow(label, errorKey.isEmpty() ? field : m_errors.wrap(errorKey, field, page));
     };
     auto dspin = [&](double lo, double hi, int decimals) {
         auto *s = new QDoubleSpinBox(page);
@@ -244,9 +226,7 @@ void LoadProfileEditor::retranslateUi()
         {u"requestSeed"_s, tr("Sampling seed:")},
         {u"extraBody"_s, tr("Extra body (JSON):")},
     };
-    for (const auto &[key, text] : labels)
-        if (QLabel *l = m_labels.value(key))
-            l->setText(text);
+    m_labels.setTexts(labels);
     m_scenario->setItemText(0, tr("None (plain benchmark)"));
     m_scenario->setItemText(1, tr("MLPerf Server"));
     m_scenario->setItemText(2, tr("MLPerf Offline"));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "editorform.h"
 #include "fielderror.h"
 
 #include "config/runplan.h"
@@ -60,7 +61,7 @@ private:
     bool m_filling = false;
     bool m_valid = true;
     FieldErrors m_errors;
-    QHash<QString, QLabel *> m_labels;
+    FormLabels m_labels;
 
     QLabel *m_title;
     QLineEdit *m_name;

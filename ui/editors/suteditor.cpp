@@ -73,20 +73,11 @@ void SutEditor::buildUi()
 {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    auto *scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    // Forms reflow to the width they get; a sideways scroll bar would hide the error lines.
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *scroll = makeFormScrollArea(this);
     outer->addWidget(scroll);
-    auto *page = new QWidget(scroll);
-    scroll->setWidget(page);
+    QWidget *page = scroll->widget();
     auto *layout = new QVBoxLayout(page);
-    m_title = new QLabel(page);
-    QFont f = m_title->font();
-    f.setPointSizeF(f.pointSizeF() * 1.3);
-    f.setBold(true);
-    m_title->setFont(f);
+    m_title = makeEditorTitle(page);
     layout->addWidget(m_title);
 
     auto *form = new QFormLayout;
@@ -94,17 +85,8 @@ void SutEditor::buildUi()
     layout->addLayout(form);
 
     auto addRow = [&](const QString &key, QWidget *field, bool withError) {
-        auto *label = new QLabel(page);
-        label->setBuddy(field);
-        m_labels.insert(key, label);
-        if (withError) {
-            auto *err = new FieldError(page);
-            err->setObjectName(u"error_"_s + key);
-            m_errors.insert(key, err);
-            form->addRow(label, FieldError::wrap(field, err, page));
-        } else {
-            form->addRow(label, field);
-        }
+        QLabel *label = m_labels.add(key, field, page);
+        form->addRow(label, withError ? m_errors.wrap(key, field, page) : field);
     };
     auto spin = [&](int max) {
         auto *s = new QSpinBox(page);
@@ -292,9 +274,7 @@ void SutEditor::retranslateUi()
         {u"apiKey"_s, tr("Variable / account:")},
         {u"keyValue"_s, tr("API key:")},
     };
-    for (const auto &[key, text] : labels)
-        if (QLabel *l = m_labels.value(key))
-            l->setText(text);
+    m_labels.setTexts(labels);
     m_simulator->setText(tr("Start ServeBench's own simulator for runs (no server needed)"));
     m_flavour->setItemText(0, tr("OpenAI completions (/v1/completions)"));
     m_flavour->setItemText(1, tr("OpenAI chat (/v1/chat/completions)"));

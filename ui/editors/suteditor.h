@@ -1,5 +1,6 @@
 #pragma once
 
+#include "editorform.h"
 #include "fielderror.h"
 
 #include "config/runplan.h"
@@ -72,7 +73,7 @@ private:
     quint64 m_keyTicket = 0;
     quint64 m_storeTicket = 0;
     FieldErrors m_errors;
-    QHash<QString, QLabel *> m_labels;
+    FormLabels m_labels;
 
     QLineEdit *m_name;
     QCheckBox *m_simulator;
