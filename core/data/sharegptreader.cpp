@@ -153,16 +153,11 @@ bool ShareGptReader::readItem(qint32 index,
             } else if (!skipValue(2)) {
                 return false;
             }
-            skipWs();
-            if (atEnd())
-                return syntaxError(m_pos, u"the file ends inside an object"_s);
-            if (m_data[m_pos] == '}') {
-                ++m_pos;
+            bool closed = false;
+            if (!nextInContainer('}', &closed))
+                return false;
+            if (closed)
                 break;
-            }
-            if (m_data[m_pos] != ',')
-                return unexpected(m_pos, u"',' or '}' after an object member"_s);
-            ++m_pos;
         }
     }
     if (!sawConversations)
@@ -213,17 +208,27 @@ bool ShareGptReader::readConversations(qint32 index, ShareGptConversation *conv)
             }
         }
         conv->turns = turn + 1;
-        skipWs();
-        if (atEnd())
-            return syntaxError(m_pos, u"the file ends inside an array"_s);
-        if (m_data[m_pos] == ']') {
-            ++m_pos;
+        bool closed = false;
+        if (!nextInContainer(']', &closed))
+            return false;
+        if (closed)
             return true;
-        }
-        if (m_data[m_pos] != ',')
-            return unexpected(m_pos, u"',' or ']' after an array element"_s);
-        ++m_pos;
     }
+}
+
+bool ShareGptReader::nextInContainer(char close, bool *closed)
+{
+    skipWs();
+    const bool object = close == '}';
+    if (atEnd())
+        return syntaxError(m_pos, object ? u"the file ends inside an object"_s
+                                         : u"the file ends inside an array"_s);
+    *closed = m_data[m_pos] == close;
+    if (!*closed && m_data[m_pos] != ',')
+        return unexpected(m_pos, object ? u"',' or '}' after an object member"_s
+                                        : u"',' or ']' after an array element"_s);
+    ++m_pos;
+    return true;
 }
 
 bool ShareGptReader::readTurn(qint32 index, qint32 turn, SourceSpan *from, SourceSpan *value)
@@ -263,16 +268,11 @@ bool ShareGptReader::readTurn(qint32 index, qint32 turn, SourceSpan *from, Sourc
             } else if (!skipValue(4)) {
                 return false;
             }
-            skipWs();
-            if (atEnd())
-                return syntaxError(m_pos, u"the file ends inside an object"_s);
-            if (m_data[m_pos] == '}') {
-                ++m_pos;
+            bool closed = false;
+            if (!nextInContainer('}', &closed))
+                return false;
+            if (closed)
                 break;
-            }
-            if (m_data[m_pos] != ',')
-                return unexpected(m_pos, u"',' or '}' after an object member"_s);
-            ++m_pos;
         }
     }
     if (!haveFrom)
@@ -380,18 +380,11 @@ bool ShareGptReader::skipValue(int depth)
                 return false;
             if (!skipValue(depth + 1))
                 return false;
-            skipWs();
-            if (atEnd())
-                return syntaxError(m_pos, c == '{' ? u"the file ends inside an object"_s
-                                                   : u"the file ends inside an array"_s);
-            if (m_data[m_pos] == close) {
-                ++m_pos;
+            bool closed = false;
+            if (!nextInContainer(close, &closed))
+                return false;
+            if (closed)
                 return true;
-            }
-            if (m_data[m_pos] != ',')
-                return unexpected(m_pos, c == '{' ? u"',' or '}' after an object member"_s
-                                                  : u"',' or ']' after an array element"_s);
-            ++m_pos;
         }
     }
     default:

@@ -52,6 +52,9 @@ private:
     // An object member's `"key":` (whitespace around it skipped); key may be null to skip it.
     bool readKey(SourceSpan *key);
     bool skipValue(int depth);
+    // After a member or element of the object ('}') or array (']') being read: consumes the ','
+    // before the next one or the closing bracket (*closed); false with the syntax error otherwise.
+    bool nextInContainer(char close, bool *closed);
     bool skipLiteral(const char *word);
     bool skipNumber();
     void skipWs();
