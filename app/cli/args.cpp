@@ -1,5 +1,7 @@
 #include "args.h"
 
+#include <QTextStream>
+
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -147,6 +149,12 @@ bool parseHeaderArg(const QString &text, QPair<QString, QString> *out)
         return false;
     *out = {text.left(sep).trimmed(), text.mid(sep + 1).trimmed()};
     return true;
+}
+
+int fail(const QString &command, const QString &message, int code)
+{
+    QTextStream(stderr) << "servebench-cli " << command << ": error: " << message << "\n";
+    return code;
 }
 
 } // namespace sb::cli

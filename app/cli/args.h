@@ -47,4 +47,8 @@ private:
 // either character).
 bool parseHeaderArg(const QString &text, QPair<QString, QString> *out);
 
+// Prints "servebench-cli <command>: error: <message>" on stderr, one line, and returns code (1 for
+// a failure, 2 for a usage error): every command reports errors the same way.
+int fail(const QString &command, const QString &message, int code = 1);
+
 } // namespace sb::cli

@@ -40,8 +40,7 @@ extern "C" void onAuditSignal(int)
 
 int fail(const QString &message, int code = 1)
 {
-    QTextStream(stderr) << "servebench-cli audit-cache: error: " << message << "\n";
-    return code;
+    return sb::cli::fail(u"audit-cache"_s, message, code);
 }
 
 QList<OptionSpec> auditSpecs()

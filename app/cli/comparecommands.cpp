@@ -17,12 +17,6 @@ namespace sb::cli {
 
 namespace {
 
-int fail(const QString &command, const QString &message, int code = 1)
-{
-    QTextStream(stderr) << "servebench-cli " << command << ": error: " << message << "\n";
-    return code;
-}
-
 QList<OptionSpec> comparisonSpecs()
 {
     return {{u"project"_s, OptionSpec::Value, u"project file"_s, {}},

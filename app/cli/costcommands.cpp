@@ -21,12 +21,6 @@ namespace sb::cli {
 
 namespace {
 
-int fail(const QString &command, const QString &message, int code = 1)
-{
-    QTextStream(stderr) << "servebench-cli " << command << ": error: " << message << "\n";
-    return code;
-}
-
 void note(const QString &command, const QString &message)
 {
     QTextStream(stderr) << "servebench-cli " << command << ": note: " << message << "\n";

@@ -25,8 +25,7 @@ namespace {
 
 int fail(const QString &message, int code = 1)
 {
-    QTextStream(stderr) << "servebench-cli merge: error: " << message << "\n";
-    return code;
+    return sb::cli::fail(u"merge"_s, message, code);
 }
 
 QString uniqueName(const QString &base, const QStringList &taken)

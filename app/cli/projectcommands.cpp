@@ -17,12 +17,6 @@ namespace sb::cli {
 
 namespace {
 
-int fail(const QString &command, const QString &message, int code = 1)
-{
-    QTextStream(stderr) << "servebench-cli " << command << ": error: " << message << "\n";
-    return code;
-}
-
 bool openProject(const Args &a, const QString &command, ProjectStore *store, int *code)
 {
     const QString path = a.value(u"project"_s);

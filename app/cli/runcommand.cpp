@@ -47,8 +47,7 @@ extern "C" void onSignal(int)
 
 int fail(const QString &message, int code = 1)
 {
-    QTextStream(stderr) << "servebench-cli run: error: " << message << "\n";
-    return code;
+    return sb::cli::fail(u"run"_s, message, code);
 }
 
 // Python's str(float), as vLLM prints its settings: 1.0, 0.5, inf.
