@@ -37,12 +37,6 @@ namespace sb {
 
 namespace {
 
-const QColor kBlue(0x1f, 0x77, 0xb4);
-const QColor kOrange(0xff, 0x7f, 0x0e);
-const QColor kRed(0xd6, 0x27, 0x28);
-const QColor kGreen(0x2c, 0xa0, 0x2c);
-const QColor kPurple(0x94, 0x67, 0xbd);
-
 QTableView *makeTable(QWidget *parent)
 {
     auto *t = new QTableView(parent);
@@ -224,13 +218,13 @@ QWidget *ResultsView::buildDistributionsTab()
     for (int i = 0; i < keys.size(); ++i) {
         const QString label = metricLabel(keys.at(i));
         auto *cdf = new ChartView(QString(), w);
-        cdf->addSeries(label, ChartView::Kind::Line, kBlue);
+        cdf->addSeries(label, ChartView::Kind::Line, chartcolor::blue());
         cdf->setFixedYRange(0, 1);
         const MetricDefinition *d = metricDefinition(keys.at(i));
         if (d)
             cdf->setToolTip(d->label + u" = "_s + d->definition);
         auto *hist = new ChartView(QString(), w);
-        hist->addSeries(label, ChartView::Kind::Line, kPurple);
+        hist->addSeries(label, ChartView::Kind::Line, chartcolor::purple());
         cdf->setObjectName(u"cdf_"_s + keys.at(i));
         hist->setObjectName(u"hist_"_s + keys.at(i));
         grid->addWidget(cdf, 0, i);
@@ -249,22 +243,22 @@ QWidget *ResultsView::buildTimeTab()
     // Titles, series names and axis titles are set in retranslateUi().
     m_throughputChart = new ChartView(QString(), w);
     m_throughputChart->setObjectName(u"requestsPerSecond"_s);
-    m_throughputChart->addSeries(QString(), ChartView::Kind::Line, kBlue);
-    m_throughputChart->addSeries(QString(), ChartView::Kind::Line, kRed);
+    m_throughputChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::blue());
+    m_throughputChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::red());
     m_tokensChart = new ChartView(QString(), w);
-    m_tokensChart->addSeries(QString(), ChartView::Kind::Line, kGreen);
+    m_tokensChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::green());
     m_inFlightChart = new ChartView(QString(), w);
-    m_inFlightChart->addSeries(QString(), ChartView::Kind::Line, kOrange);
+    m_inFlightChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::orange());
     m_ttftTimeChart = new ChartView(QString(), w);
-    m_ttftTimeChart->addSeries(QString(), ChartView::Kind::Scatter, kBlue);
+    m_ttftTimeChart->addSeries(QString(), ChartView::Kind::Scatter, chartcolor::blue());
     m_itlTimeChart = new ChartView(QString(), w);
-    m_itlTimeChart->addSeries(QString(), ChartView::Kind::Scatter, kPurple);
+    m_itlTimeChart->addSeries(QString(), ChartView::Kind::Scatter, chartcolor::purple());
     grid->addWidget(m_throughputChart, 0, 0);
     grid->addWidget(m_tokensChart, 0, 1);
     grid->addWidget(m_inFlightChart, 0, 2);
     grid->addWidget(m_ttftTimeChart, 1, 0);
     m_lagTimeChart = new ChartView(QString(), w);
-    m_lagTimeChart->addSeries(QString(), ChartView::Kind::Scatter, kRed);
+    m_lagTimeChart->addSeries(QString(), ChartView::Kind::Scatter, chartcolor::red());
     if (const MetricDefinition *d = metricDefinition(u"schedule_lag"_s))
         m_lagTimeChart->setToolTip(d->label + u" = "_s + d->definition);
     grid->addWidget(m_itlTimeChart, 1, 1);

@@ -27,12 +27,6 @@ namespace sb {
 
 namespace {
 
-const QColor kBlue(0x1f, 0x77, 0xb4);
-const QColor kOrange(0xff, 0x7f, 0x0e);
-const QColor kRed(0xd6, 0x27, 0x28);
-const QColor kGreen(0x2c, 0xa0, 0x2c);
-const QColor kPurple(0x94, 0x67, 0xbd);
-
 QString clockText(double s)
 {
     if (!std::isfinite(s) || s < 0)
@@ -187,20 +181,20 @@ RunDashboard::RunDashboard(QWidget *parent)
 
     // Titles, series names and axis titles are set in retranslateUi().
     m_ttftChart = new ChartView(QString(), this);
-    m_ttftChart->addSeries(QString(), ChartView::Kind::Scatter, kBlue);
+    m_ttftChart->addSeries(QString(), ChartView::Kind::Scatter, chartcolor::blue());
     m_itlChart = new ChartView(QString(), this);
-    m_itlChart->addSeries(QString(), ChartView::Kind::Scatter, kPurple);
+    m_itlChart->addSeries(QString(), ChartView::Kind::Scatter, chartcolor::purple());
     m_cdfChart = new ChartView(QString(), this);
-    m_cdfChart->addSeries(QString(), ChartView::Kind::Line, kBlue);
-    m_cdfChart->addSeries(QString(), ChartView::Kind::Line, kOrange);
+    m_cdfChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::blue());
+    m_cdfChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::orange());
     m_cdfChart->setFixedYRange(0, 1);
     m_requestsChart = new ChartView(QString(), this);
-    m_requestsChart->addSeries(QString(), ChartView::Kind::Line, kBlue);
+    m_requestsChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::blue());
     m_tokensChart = new ChartView(QString(), this);
-    m_tokensChart->addSeries(QString(), ChartView::Kind::Line, kGreen);
+    m_tokensChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::green());
     m_flightChart = new ChartView(QString(), this);
-    m_flightChart->addSeries(QString(), ChartView::Kind::Line, kOrange);
-    m_flightChart->addSeries(QString(), ChartView::Kind::Line, kRed);
+    m_flightChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::orange());
+    m_flightChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::red());
 
     auto *charts = new QGridLayout();
     charts->addWidget(m_ttftChart, 0, 0);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QChartView>
+#include <QColor>
 #include <QList>
 #include <QPointF>
 
@@ -12,6 +13,31 @@ namespace sb {
 // The smallest of 1, 2, 2.5, 5 times a power of ten that is >= v: a round axis step (1 for a
 // v that is not positive and finite).
 double niceAxisCeil(double v);
+
+// The workbench's series colours (matplotlib's tab10), cycling; the named ones are its first.
+QColor chartColor(int index);
+namespace chartcolor {
+inline QColor blue()
+{
+    return chartColor(0);
+}
+inline QColor orange()
+{
+    return chartColor(1);
+}
+inline QColor green()
+{
+    return chartColor(2);
+}
+inline QColor red()
+{
+    return chartColor(3);
+}
+inline QColor purple()
+{
+    return chartColor(4);
+}
+} // namespace chartcolor
 
 // One titled chart with a linear x and y axis and any number of line / scatter series, fed
 // with already-thinned point lists through QXYSeries::replace() (one repaint per update instead
