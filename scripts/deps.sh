@@ -3,7 +3,7 @@
 # everything is already there. Uses sudo when not root.
 set -euo pipefail
 PKGS=(cmake ninja-build g++ ccache pkg-config
-      qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite libsqlite3-dev qt6-charts-dev
+      qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite libsqlite3-dev qt6-charts-dev libqt6opengl6-dev
       qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libgl-dev
       xvfb xauth fonts-wqy-microhei python3 python3-fastapi python3-uvicorn
       python3-yaml desktop-file-utils appstream dpkg-dev librsvg2-bin poppler-utils openssl)
