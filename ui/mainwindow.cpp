@@ -111,16 +111,15 @@ MainWindow::MainWindow(Settings *settings, ApiKeyStore *keys, QWidget *parent)
     connect(m_doc, &ProjectDocument::entityChanged, this, planChanged);
     connect(m_doc, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &ProjectDocument::pathChanged, this, &MainWindow::updateTitle);
-    connect(m_doc, &ProjectDocument::pathChanged, this, [this](const QString &path) {
-        if (!path.isEmpty())
-            m_cost->setProject(path);
-        // Also when the path empties (a new project): its runs are not the old file's.
-        m_compare->setProject(path);
+    // Compare and Cost read the project file itself: a new project's temporary one too.
+    connect(m_doc, &ProjectDocument::storeChanged, this, [this](const QString &storePath) {
+        m_cost->setProject(storePath);
+        m_compare->setProject(storePath);
     });
     // A plain Save writes deletions and changes to the same file: the comparison reads it again.
     connect(m_doc, &ProjectDocument::modifiedChanged, this, [this](bool modified) {
-        if (!modified && m_doc->hasFile())
-            m_compare->setProject(m_doc->path());
+        if (!modified)
+            m_compare->setProject(m_doc->storePath());
     });
     connect(m_doc, &ProjectDocument::runRecordsLoaded, this, &MainWindow::onRunRecordsLoaded);
     connect(m_treeModel, &QAbstractItemModel::modelReset, this, [this] {
@@ -889,24 +888,22 @@ void MainWindow::startRun()
     const DocProfile *profile = m_doc->profile(comboId(m_profileCombo));
     if (!sut || !dataset || !profile)
         return;
-    RunPlan plan;
+    RunRequest request;
+    RunPlan &plan = request.plan;
     plan.sut = sut->config;
     plan.dataset = dataset->spec;
     plan.profile = profile->profile;
     plan.params = profile->params;
+    request.setExecution(profile->execution);
     plan.name =
         u"%1 · %2 · %3"_s.arg(sut->config.name, profile->name,
                               QDateTime::currentDateTime().toString(u"yyyy-MM-dd HH:mm:ss"_s));
-    RunInfo links;
-    links.sutId = sut->storeId;
-    links.datasetId = dataset->storeId;
-    links.profileId = profile->storeId;
     m_runSutId = sut->id;
     m_runDatasetId = dataset->id;
     m_runProfileId = profile->id;
 
-    // DESIGN §6: repeating a dataset against the same SUT without cache bust measures a warm
-    // prefix cache. Said in the status bar, not in a dialog.
+    // Repeating a dataset against the same SUT without cache bust measures a warm prefix cache
+    // (docs/design.md, cache policy). Said in the status bar, not in a dialog.
     if (!plan.profile.cacheBust) {
         for (const DocRun &r : m_doc->runs())
             if (r.sutDocId == sut->id && r.datasetDocId == dataset->id) {
@@ -916,11 +913,16 @@ void MainWindow::startRun()
                 break;
             }
     }
+    QString error;
+    RunInfo links;
+    if (!m_doc->storeRunEntities(sut->id, dataset->id, profile->id, &links, &error)) {
+        showMessage(tr("Cannot record the run: %1").arg(error), 0);
+        return;
+    }
 #ifdef SB_HAVE_RUNDASHBOARD
     static_cast<RunDashboard *>(m_dashboard)->detach();
 #endif
-    QString error;
-    if (!m_runner->start(plan, m_doc->hasFile() ? m_doc->path() : QString(), links, &error)) {
+    if (!m_runner->start(request, m_doc->storePath(), links, &error)) {
         showMessage(error, 0);
         return;
     }
@@ -959,9 +961,9 @@ void MainWindow::onRunFinished(const FinishedRun &run)
         m_doc->setDatasetHash(m_runDatasetId, run.datasetHash);
     const int id = m_doc->addRun(r);
     m_shownRunId = id;
-    if (!m_doc->path().isEmpty()) {
-        m_cost->setProject(m_doc->path()); // the new run can now join a test window
-        m_compare->setProject(m_doc->path());
+    if (!m_doc->storePath().isEmpty()) {
+        m_cost->setProject(m_doc->storePath()); // the new run can now join a test window
+        m_compare->setProject(m_doc->storePath());
     }
 #ifdef SB_HAVE_RESULTSVIEW
     static_cast<ResultsView *>(m_results)->showRun(run.plan, run.records);

@@ -1,6 +1,6 @@
 #include "projectdocument.h"
 
-#include "backgroundjobs.h"
+#include "common/backgroundjobs.h"
 #include "common/version.h"
 #include "store/projectstore.h"
 #include "store/runwriter.h"
@@ -83,6 +83,8 @@ void ProjectDocument::clear()
 {
     m_store.reset();
     m_path.clear();
+    m_storePath.clear();
+    m_tempDir.reset();
     m_suts.clear();
     m_datasets.clear();
     m_profiles.clear();
@@ -94,15 +96,35 @@ void ProjectDocument::clear()
     m_nextId = 1;
 }
 
+bool ProjectDocument::openStore(const QString &path, QString *error)
+{
+    auto store = std::make_unique<ProjectStore>();
+    if (!store->open(path)) {
+        if (error)
+            *error = store->lastError();
+        return false;
+    }
+    m_store = std::move(store);
+    m_storePath = path;
+    return true;
+}
+
 void ProjectDocument::newProject()
 {
     clear();
+    // A new project records its runs like a saved one, in a file of its own until Save As.
+    m_tempDir = std::make_unique<QTemporaryDir>();
+    QString error;
+    if (!m_tempDir->isValid() || !openStore(m_tempDir->filePath(u"untitled.sbproj"_s), &error))
+        qWarning("ServeBench: no temporary project file (%s): runs cannot be recorded",
+                 qPrintable(m_tempDir->isValid() ? error : m_tempDir->errorString()));
     m_suts.append({m_nextId++, 0, defaultSimulatorSut()});
     m_datasets.append({m_nextId++, 0, tr("Synthetic 256 → 64 tokens"), defaultDataset(), {}});
     m_profiles.append({m_nextId++, 0, tr("Poisson 20 req/s"), defaultProfile()});
     m_modified = false;
     emit projectReset();
     emit pathChanged(m_path);
+    emit storeChanged(m_storePath);
     emit modifiedChanged(false);
 }
 
@@ -117,16 +139,19 @@ bool ProjectDocument::open(const QString &path, QString *error)
     clear();
     m_store = std::move(store);
     m_path = path;
+    m_storePath = path;
     for (const StoredSut &s : m_store->listSuts())
         m_suts.append({m_nextId++, s.id, s.config});
     for (const StoredDataset &d : m_store->listDatasets())
         m_datasets.append({m_nextId++, d.id, d.name, d.spec, d.contentHash});
     for (const StoredLoadProfile &p : m_store->listLoadProfiles())
-        m_profiles.append({m_nextId++, p.id, p.name, p.profile, p.params});
+        m_profiles.append(
+            {m_nextId++, p.id, p.name, p.profile, p.params, RunExecution::fromJson(p.execution)});
     readRuns();
     m_modified = false;
     emit projectReset();
     emit pathChanged(m_path);
+    emit storeChanged(m_storePath);
     emit modifiedChanged(false);
     return true;
 }
@@ -198,6 +223,7 @@ bool ProjectDocument::writeConfigs(ProjectStore *store, QString *error)
         row.name = p.name;
         row.profile = p.profile;
         row.params = p.params;
+        row.execution = p.execution.toJson();
         const qint64 id = store->saveLoadProfile(row);
         if (id == 0)
             return failed();
@@ -212,7 +238,7 @@ bool ProjectDocument::writeConfigs(ProjectStore *store, QString *error)
 
 bool ProjectDocument::save(QString *error)
 {
-    if (!m_store) {
+    if (!m_store || m_path.isEmpty()) {
         if (error)
             *error = tr("The project has no file yet: use Save As.");
         return false;
@@ -223,93 +249,88 @@ bool ProjectDocument::save(QString *error)
     return true;
 }
 
-bool ProjectDocument::writeRuns(const QString &path, QString *error)
-{
-    // Stored runs of the old file are copied through their records: the new file is a project
-    // of its own, not a link to the old one.
-    RunWriter writer;
-    if (!writer.open(path, error))
-        return false;
-    for (DocRun &r : m_runs) {
-        QList<RequestRecord> records = r.records;
-        RunInfo full = r.info;
-        if (r.storeId != 0 && m_store) {
-            if (auto loaded = m_store->loadRun(r.storeId))
-                full = *loaded;
-            if (!r.recordsLoaded)
-                records = m_store->loadRequests(r.storeId);
-        }
-        RunInfo meta = full;
-        meta.id = 0;
-        const DocSut *s = sut(r.sutDocId);
-        const DocDataset *d = dataset(r.datasetDocId);
-        const DocProfile *p = profile(r.profileDocId);
-        meta.sutId = s ? s->storeId : 0;
-        meta.datasetId = d ? d->storeId : 0;
-        meta.profileId = p ? p->storeId : 0;
-        meta.sweepId = 0;
-        const qint64 id = writer.beginRun(full.snapshot, meta, error);
-        if (id == 0)
-            return false;
-        for (const RequestRecord &rec : std::as_const(records))
-            writer.append(rec);
-        const StoredRunStatus status =
-            full.status == StoredRunStatus::Running ? StoredRunStatus::Interrupted : full.status;
-        if (!writer.finishRun(status, full.summary, full.statusMessage, full.endedUtc,
-                              full.endedMonoNs, error))
-            return false;
-        r.storeId = id;
-        r.info.id = id;
-        r.info.sutId = meta.sutId;
-        r.info.datasetId = meta.datasetId;
-        r.info.profileId = meta.profileId;
-    }
-    writer.close();
-    return true;
-}
-
 bool ProjectDocument::saveAs(const QString &path, QString *error)
 {
-    if (QFileInfo(path) == QFileInfo(m_path))
+    if (!m_path.isEmpty() && QFileInfo(path) == QFileInfo(m_path))
         return save(error);
-    // The file dialog has asked about overwriting; the store would otherwise open the old
-    // project and merge into it.
+    if (!m_store) {
+        if (error)
+            *error = tr("The project has no file to copy.");
+        return false;
+    }
+    // The file dialog has asked about overwriting; the copy needs a free name.
     for (const QString &suffix : {u""_s, u"-wal"_s, u"-shm"_s})
         if (QFile::exists(path + suffix) && !QFile::remove(path + suffix)) {
             if (error)
                 *error = tr("Cannot replace %1.").arg(path + suffix);
             return false;
         }
-    auto store = std::make_unique<ProjectStore>();
-    if (!store->open(path)) {
+    // The whole file is copied (every run with its records, the same row ids), then the unsaved
+    // changes go into the copy: the file left behind keeps its last saved state.
+    if (!m_store->copyTo(path)) {
         if (error)
-            *error = store->lastError();
+            *error = m_store->lastError();
         return false;
     }
-    // Every entity is new in the new file.
-    QList<DocSut> suts = m_suts;
-    QList<DocDataset> datasets = m_datasets;
-    QList<DocProfile> profiles = m_profiles;
-    for (DocSut &s : m_suts)
-        s.storeId = 0;
-    for (DocDataset &d : m_datasets)
-        d.storeId = 0;
-    for (DocProfile &p : m_profiles)
-        p.storeId = 0;
-    m_deletedRuns.clear();
-    m_deletedSuts.clear();
-    m_deletedDatasets.clear();
-    m_deletedProfiles.clear();
-    if (!writeConfigs(store.get(), error) || !writeRuns(path, error)) {
-        m_suts = suts;
-        m_datasets = datasets;
-        m_profiles = profiles;
+    auto store = std::make_unique<ProjectStore>();
+    if (!store->open(path) || !writeConfigs(store.get(), error)) {
+        if (error && error->isEmpty())
+            *error = store->lastError();
+        store.reset();
+        for (const QString &suffix : {u""_s, u"-wal"_s, u"-shm"_s})
+            QFile::remove(path + suffix);
         return false;
     }
     m_store = std::move(store);
+    m_tempDir.reset(); // a new project's temporary file is not needed any more
     m_path = path;
+    m_storePath = path;
     emit pathChanged(m_path);
+    emit storeChanged(m_storePath);
     setModified(false);
+    return true;
+}
+
+bool ProjectDocument::storeRunEntities(int sutId, int datasetId, int profileId, RunInfo *links,
+                                       QString *error)
+{
+    DocSut *s = findById(m_suts, sutId);
+    DocDataset *d = findById(m_datasets, datasetId);
+    DocProfile *p = findById(m_profiles, profileId);
+    if (!m_store || !s || !d || !p) {
+        if (error)
+            *error = m_store ? tr("The run's SUT, dataset or load profile no longer exists.")
+                             : tr("The project has no file to record the run in.");
+        return false;
+    }
+    StoredSut sut;
+    sut.id = s->storeId;
+    sut.config = s->config;
+    StoredDataset dataset;
+    dataset.id = d->storeId;
+    dataset.name = d->name;
+    dataset.spec = d->spec;
+    dataset.contentHash = d->contentHash;
+    StoredLoadProfile profile;
+    profile.id = p->storeId;
+    profile.name = p->name;
+    profile.profile = p->profile;
+    profile.params = p->params;
+    profile.execution = p->execution.toJson();
+    const qint64 sid = m_store->saveSut(sut);
+    const qint64 did = sid ? m_store->saveDataset(dataset) : 0;
+    const qint64 pid = did ? m_store->saveLoadProfile(profile) : 0;
+    if (!pid) {
+        if (error)
+            *error = m_store->lastError();
+        return false;
+    }
+    s->storeId = sid;
+    d->storeId = did;
+    p->storeId = pid;
+    links->sutId = sid;
+    links->datasetId = did;
+    links->profileId = pid;
     return true;
 }
 
@@ -400,8 +421,8 @@ int ProjectDocument::addRun(const DocRun &run)
     DocRun r = run;
     r.id = m_nextId++;
     m_runs.append(r);
-    if (r.storeId == 0)
-        setModified(true); // only in memory until the project is saved
+    if (r.storeId == 0 || isTemporary())
+        setModified(true); // lost unless the project is saved under a name
     emit entityAdded(EntityKind::Run, r.id);
     return r.id;
 }
@@ -444,9 +465,18 @@ void ProjectDocument::setDatasetHash(int id, const QString &hash)
 void ProjectDocument::updateProfile(int id, const QString &name, const LoadProfile &profile,
                                     const RequestParams &params)
 {
+    const DocProfile *p = findById(m_profiles, id);
+    if (p)
+        updateProfile(id, name, profile, params, p->execution);
+}
+
+void ProjectDocument::updateProfile(int id, const QString &name, const LoadProfile &profile,
+                                    const RequestParams &params, const RunExecution &execution)
+{
     DocProfile *p = findById(m_profiles, id);
     if (!p)
         return;
+    p->execution = execution;
     p->name = name;
     p->profile = profile;
     p->params = params;
@@ -514,7 +544,7 @@ void ProjectDocument::loadRunRecords(int runId)
         QList<RequestRecord> records;
         QString error;
     };
-    const QString path = m_path;
+    const QString path = m_storePath;
     const qint64 storeId = r->storeId;
     // One SQLite connection per thread: the worker opens its own, read-only.
     m_jobs->run(

@@ -2,11 +2,13 @@
 
 #include "config/runplan.h"
 #include "metrics/requestrecord.h"
+#include "run/runrequest.h"
 #include "store/storetypes.h"
 
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QTemporaryDir>
 #include <memory>
 
 namespace sb {
@@ -41,7 +43,8 @@ struct DocProfile
     qint64 storeId = 0;
     QString name;
     LoadProfile profile;
-    RequestParams params; // sent with every request of this profile's runs
+    RequestParams params;   // sent with every request of this profile's runs
+    RunExecution execution; // single run, sweep or rate search; the HTTP client
 };
 
 struct DocRun
@@ -58,11 +61,12 @@ struct DocRun
     bool recordsLoaded = false;
 };
 
-// The open project: SUTs, datasets, load profiles and runs, backed by the SQLite project file of
-// core/store once it has a path. Until then (a new project) everything lives in memory and
-// Save As writes it out, runs included. Config rows are small and written on Save in the GUI
-// thread; run records are large and move through RunWriter's thread (while a run records) or a
-// worker thread (loadRunRecords).
+// The open project: SUTs, datasets, load profiles and runs, always backed by a SQLite project
+// file of core/store. A new project lives in a temporary file until it is saved under a name
+// (Save As copies the file), so its runs are recorded, compared and costed exactly like a saved
+// project's. Config rows are small and written on Save (and, for the three entities a run uses,
+// when the run starts) in the GUI thread; run records are large and move through the run
+// pipeline's writer thread or a worker thread (loadRunRecords).
 class ProjectDocument : public QObject
 {
     Q_OBJECT
@@ -79,10 +83,18 @@ public:
     // Writes the whole project (configs and every run) to a new file and continues there.
     bool saveAs(const QString &path, QString *error);
 
+    // The file the user named; empty for a new project that was never saved.
     QString path() const { return m_path; }
+    // The file the project lives in: path(), or the temporary file of a new project.
+    QString storePath() const { return m_storePath; }
+    bool isTemporary() const { return m_path.isEmpty() && !m_storePath.isEmpty(); }
     QString displayName() const;
     bool isModified() const { return m_modified; }
     bool hasFile() const { return !m_path.isEmpty(); }
+
+    // Writes the rows of the SUT, dataset and profile a run is about to use (so the run links
+    // to them) and returns their store ids in *links. False with *error when the file refuses.
+    bool storeRunEntities(int sutId, int datasetId, int profileId, RunInfo *links, QString *error);
 
     const QList<DocSut> &suts() const { return m_suts; }
     const QList<DocDataset> &datasets() const { return m_datasets; }
@@ -103,6 +115,8 @@ public:
     void setDatasetHash(int id, const QString &hash);
     void updateProfile(int id, const QString &name, const LoadProfile &profile,
                        const RequestParams &params);
+    void updateProfile(int id, const QString &name, const LoadProfile &profile,
+                       const RequestParams &params, const RunExecution &execution);
     bool remove(EntityKind kind, int id);
 
     // Loads a stored run's records in a worker thread; runRecordsLoaded follows. Runs in memory
@@ -121,6 +135,9 @@ signals:
     void entityRemoved(sb::EntityKind kind, int id);
     void modifiedChanged(bool modified);
     void pathChanged(const QString &path);
+    // The project now lives in another file (a new project's temporary file, an opened or
+    // saved-as file): views that read the file directly (Compare, Cost) follow it.
+    void storeChanged(const QString &storePath);
     void runRecordsLoaded(int runId, const sb::RunPlan &plan,
                           const QList<sb::RequestRecord> &records, const QString &error);
 
@@ -128,12 +145,14 @@ private:
     void clear();
     void setModified(bool modified);
     bool writeConfigs(ProjectStore *store, QString *error);
-    bool writeRuns(const QString &path, QString *error);
     void readRuns();
+    bool openStore(const QString &path, QString *error);
 
     std::unique_ptr<ProjectStore> m_store;
     BackgroundJobs *m_jobs;
     QString m_path;
+    QString m_storePath;
+    std::unique_ptr<QTemporaryDir> m_tempDir; // a new project's file lives here until saved
     bool m_modified = false;
     int m_nextId = 1;
     QList<DocSut> m_suts;

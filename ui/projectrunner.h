@@ -1,19 +1,18 @@
 #pragma once
 
-#include "client/transport.h"
-#include "config/runplan.h"
-#include "metrics/requestrecord.h"
-#include "run/runcontroller.h"
+#include "run/planvalidation.h"
+#include "run/runrequest.h"
+#include "run/runsession.h"
 #include "store/storetypes.h"
 
 #include <QObject>
+#include <atomic>
 #include <memory>
 
 namespace sb {
 
 class ApiKeyStore;
 class BackgroundJobs;
-class RunWriter;
 class Simulator;
 
 // What a finished run hands back to the workbench.
@@ -24,13 +23,17 @@ struct FinishedRun
     RunStatus status = RunStatus::Failed;
     RunInfo info; // name, times, status, snapshot, summary; id > 0 when stored in the file
     QString datasetHash;
-    QString message; // why it failed or was interrupted; empty when completed
+    QString message;       // why it failed or was interrupted; empty when completed
+    RunDerivation derived; // the pipeline's one derivation of the records
+    QString label;         // a sweep's point ("synchronous", "rate-4.00", …); empty otherwise
+    qint64 sweepId = 0;
 };
 
-// Takes a run plan from "Run" to a finished run without blocking the GUI thread: the dataset is
-// loaded (and the built-in simulator started on a free port, when the SUT is the simulator) in
-// a worker thread, the API key comes from the key store, then a RunController runs the plan and
-// each record streams into the project file through RunWriter's thread when the project has one.
+// The workbench's front end to the run pipeline (core/run): it turns "Run" into a RunRequest's
+// execution without blocking the GUI thread. The API key comes from the key store; preparation
+// (the simulator, the endpoint check, the dataset or trace, the project file) runs in a worker
+// thread; a RunSession then executes the single run, sweep or rate search and records every run
+// into the project file, exactly as `servebench-cli run` does.
 class ProjectRunner : public QObject
 {
     Q_OBJECT
@@ -41,31 +44,37 @@ public:
     explicit ProjectRunner(ApiKeyStore *keys, QObject *parent = nullptr);
     ~ProjectRunner() override;
 
-    // storePath non-empty: records are written to that project file while the run goes.
-    // `links` carries the store ids of the SUT, dataset and profile (0: none).
-    bool start(const RunPlan &plan, const QString &storePath, const RunInfo &links, QString *error);
+    // storePath: the project file the runs are recorded into. `links` carries the store ids of
+    // the SUT, dataset and profile (0: found or created by content). Refuses at once, with the
+    // issues keyed by field, what validateRunRequest() refuses.
+    bool start(const RunRequest &request, const QString &storePath, const RunInfo &links,
+               QString *error);
     // Preparing: cancels; Running: stops issuing and cancels the streams in flight.
     void stop();
 
     State state() const { return m_state; }
     bool isBusy() const { return m_state != State::Idle; }
-    RunController *controller() const { return m_controller; }
+    RunController *controller() const;
     const RunPlan &plan() const { return m_plan; }
+    const RunRequest &request() const { return m_request; }
     // The simulator after the first run that used it (it stays up for the next runs).
     Simulator *simulator() const { return m_simulator.get(); }
+    // The issues of the last refused start (empty when it started).
+    const QList<PlanIssue> &issues() const { return m_issues; }
 
 signals:
     void stateChanged(sb::ProjectRunner::State state);
     void statusMessage(const QString &message);
+    // plan: this run's plan (a sweep's point has its own rate); label: the point's label.
     void runStarted(sb::RunController *controller, const sb::RunPlan &plan);
-    void progress(qint64 completed, qint64 planned);
+    void pointStarted(const QString &label, int position, int plannedPoints);
     void runFinished(const sb::FinishedRun &run);
+    void sessionFinished(const sb::SessionResult &result);
     void runFailed(const QString &error);
 
 private:
     void setState(State s);
-    void launch(const QByteArray &apiKey);
-    void onFinished(RunStatus status);
+    void prepare(const QByteArray &apiKey);
     void fail(const QString &error);
 
     ApiKeyStore *m_keys;
@@ -73,18 +82,15 @@ private:
     State m_state = State::Idle;
     quint64 m_generation = 0;
     quint64 m_keyTicket = 0;
+    RunRequest m_request;
     RunPlan m_plan;
     QString m_storePath;
     RunInfo m_links;
-    QList<PromptItem> m_items;
-    QString m_datasetHash;
-    QJsonObject m_datasetInfo;
-    TransportOptions m_options; // resolved with the dataset, off the GUI thread
-    QJsonObject snapshot() const;
+    QList<PlanIssue> m_issues;
     std::shared_ptr<Simulator> m_simulator;
-    RunController *m_controller = nullptr;
-    RunWriter *m_writer = nullptr;
-    qint64 m_storedRunId = 0;
+    std::shared_ptr<std::atomic<bool>> m_cancelPrepare;
+    std::unique_ptr<RunSession> m_session;
+    std::unique_ptr<RunSession> m_finishedSession; // keeps the last controller readable
 };
 
 } // namespace sb

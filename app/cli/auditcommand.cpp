@@ -1,7 +1,7 @@
 #include "args.h"
 #include "commands.h"
-#include "endpointcheck.h"
 
+#include "client/endpointprobe.h"
 #include "common/version.h"
 #include "config/runplan.h"
 #include "data/dataset.h"
@@ -213,14 +213,17 @@ int auditCacheCommand(const QStringList &argv)
     }
 
     const QByteArray apiKey = qgetenv("OPENAI_API_KEY");
-    const EndpointCheck check = checkEndpoint(sut, apiKey, 10000);
-    if (!check.reachable)
-        return fail(u"cannot reach %1 (--base-url): %2"_s.arg(sut.baseUrl, check.error));
+    TransportOptions options;
+    if (!resolveTransportOptions(sut, QProcessEnvironment::systemEnvironment(), &options, &error))
+        return fail(error);
+    EndpointProbe probe(sut, apiKey, options, int(std::min(timeoutS, 60.0) * 1000));
+    const ModelList models = probe.models();
+    if (!models.reachable)
+        return fail(u"cannot reach %1 (--base-url): %2"_s.arg(sut.baseUrl, models.error));
     if (sut.model.isEmpty()) {
-        if (check.models.isEmpty())
-            return fail(u"--model is required: %1/v1/models lists no model (%2)"_s.arg(
-                sut.baseUrl, check.error.isEmpty() ? u"empty list"_s : check.error));
-        sut.model = check.models.first();
+        if (models.models.isEmpty())
+            return fail(u"--model is required: %1"_s.arg(models.error));
+        sut.model = models.models.first();
     }
     if (sut.name.isEmpty())
         sut.name = sut.baseUrl;

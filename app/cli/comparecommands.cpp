@@ -4,8 +4,9 @@
 #include "args.h"
 
 #include "report/htmlreport.h"
+#include "report/reportoutputs.h"
 #include "report/vllmimport.h"
-#include "reportwriter.h"
+#include "reportrenderer.h"
 #include "store/projectstore.h"
 
 #include <QFileInfo>
@@ -144,7 +145,9 @@ int reportCommand(const QStringList &argv)
     outputs.bundle = a.value(u"bundle"_s);
     QTextStream out(stdout);
     QStringList written;
-    const bool ok = !outputs.any() || writeReportOutputs(content, outputs, &written, &error);
+    const std::unique_ptr<ReportRenderer> renderer = cliReportRenderer();
+    const bool ok =
+        !outputs.any() || writeReportOutputs(content, outputs, renderer.get(), &written, &error);
     for (const QString &path : std::as_const(written)) {
         if (path == outputs.bundle)
             out << "wrote acceptance bundle " << path << " (check with: cd " << path

@@ -2,7 +2,7 @@
 #include "common/version.h"
 #include "comparecommands.h"
 #include "costcommands.h"
-#include "guiapplication.h"
+#include "reportrenderer.h"
 
 #include <QCoreApplication>
 #include <QTextStream>

@@ -3,12 +3,11 @@
 #include "commands.h"
 
 #include "args.h"
+#include "data/dataset.h"
+#include "run/runrecorder.h"
 #include "runreport.h"
-#include "shardmerge.h"
-#include "shardrecords.h"
-
-#include "store/projectstore.h"
-#include "store/runwriter.h"
+#include "shard/shardmerge.h"
+#include "shard/shardrecords.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -26,107 +25,6 @@ namespace {
 int fail(const QString &message, int code = 1)
 {
     return sb::cli::fail(u"merge"_s, message, code);
-}
-
-QString uniqueName(const QString &base, const QStringList &taken)
-{
-    QString name = base;
-    for (int n = 2; taken.contains(name); ++n)
-        name = u"%1 #%2"_s.arg(base).arg(n);
-    return name;
-}
-
-// Links the merged run to the project's SUT, dataset and profile rows like a recorded run,
-// reusing an identical row (the agents' project, a previous merge) when there is one.
-void linkEntities(ProjectStore &store, const MergedRun &m, RunInfo *meta)
-{
-    QStringList names;
-    for (const StoredSut &s : store.listSuts()) {
-        if (s.config.toJson() == m.plan.sut.toJson())
-            meta->sutId = s.id;
-        names.append(s.config.name);
-    }
-    if (meta->sutId == 0) {
-        StoredSut s;
-        s.config = m.plan.sut;
-        s.config.name =
-            uniqueName(m.plan.sut.name.isEmpty() ? m.plan.sut.baseUrl : m.plan.sut.name, names);
-        meta->sutId = store.saveSut(s);
-    }
-    names.clear();
-    for (const StoredDataset &d : store.listDatasets()) {
-        if (d.contentHash == m.datasetHash && d.spec.toJson() == m.plan.dataset.toJson())
-            meta->datasetId = d.id;
-        names.append(d.name);
-    }
-    if (meta->datasetId == 0) {
-        StoredDataset d;
-        d.name = uniqueName(m.plan.dataset.versionLabel.isEmpty()
-                                ? QString::fromLatin1(datasetKindName(m.plan.dataset.kind)) + u' ' +
-                                      m.datasetHash.left(12)
-                                : m.plan.dataset.versionLabel,
-                            names);
-        d.contentHash = m.datasetHash;
-        d.spec = m.plan.dataset;
-        meta->datasetId = store.saveDataset(d);
-    }
-    names.clear();
-    for (const StoredLoadProfile &p : store.listLoadProfiles()) {
-        if (p.profile.toJson() == m.plan.profile.toJson())
-            meta->profileId = p.id;
-        names.append(p.name);
-    }
-    if (meta->profileId == 0) {
-        StoredLoadProfile p;
-        p.name = uniqueName(
-            u"%1 @ %2 req/s"_s.arg(QString::fromLatin1(scenarioName(m.plan.profile.scenario)),
-                                   m.plan.profile.unlimitedRate()
-                                       ? u"inf"_s
-                                       : QString::number(m.plan.profile.requestRate)),
-            names);
-        p.profile = m.plan.profile;
-        meta->profileId = store.saveLoadProfile(p);
-    }
-    meta->sutId = std::max<qint64>(0, meta->sutId);
-    meta->datasetId = std::max<qint64>(0, meta->datasetId);
-    meta->profileId = std::max<qint64>(0, meta->profileId);
-}
-
-qint64 storeMerged(const QString &path, const MergedRun &m, const QString &name,
-                   const QJsonObject &summary, QString *error)
-{
-    RunInfo meta;
-    meta.name = name;
-    meta.host = u"merged: "_s + m.hosts.join(u", "_s);
-    meta.startedUtc = m.wallStart;
-    // The merged run's times are on the UTC axis (see the snapshot's merge.time_axis).
-    meta.startedMonoNs = m.startNs;
-    {
-        ProjectStore store;
-        if (!store.open(path)) {
-            *error = store.lastError();
-            return 0;
-        }
-        linkEntities(store, m, &meta);
-    }
-    RunWriter writer;
-    if (!writer.open(path, error))
-        return 0;
-    const qint64 id = writer.beginRun(m.snapshot, meta, error);
-    if (id <= 0)
-        return 0;
-    for (const RequestRecord &r : m.records)
-        writer.append(r);
-    StoredRunStatus status = StoredRunStatus::Completed;
-    storedRunStatusFromName(m.status, &status);
-    if (!writer.finishRun(status, summary,
-                          status == StoredRunStatus::Completed
-                              ? QString()
-                              : u"merged from agents that did not all complete"_s,
-                          m.wallEnd, m.endNs, error))
-        return 0;
-    writer.close();
-    return id;
 }
 
 } // namespace
@@ -230,7 +128,27 @@ int mergeCommand(const QStringList &argv)
 
     const QJsonObject summary = runResultJson(in, false);
     if (!project.isEmpty()) {
-        const qint64 id = storeMerged(project, merged, in.plan.name, summary, &error);
+        RunRecorder recorder;
+        if (!recorder.open(project, &error))
+            return fail(u"--project %1: %2"_s.arg(project, error));
+        RunInfo meta;
+        meta.name = in.plan.name;
+        meta.host = u"merged: "_s + merged.hosts.join(u", "_s);
+        meta.startedUtc = merged.wallStart;
+        // The merged run's times are on the UTC axis (see the snapshot's merge.time_axis).
+        meta.startedMonoNs = merged.startNs;
+        meta.endedUtc = merged.wallEnd;
+        meta.endedMonoNs = merged.endNs;
+        DatasetInfo dataset;
+        dataset.sha256 = merged.datasetHash;
+        StoredRunStatus status = StoredRunStatus::Completed;
+        storedRunStatusFromName(merged.status, &status);
+        const qint64 id = recorder.recordRun(
+            in.plan, merged.snapshot, dataset, meta, merged.records, status, summary,
+            status == StoredRunStatus::Completed
+                ? QString()
+                : u"merged from agents that did not all complete"_s,
+            &error);
         if (id <= 0)
             return fail(u"--project %1: %2"_s.arg(project, error));
         err << "Merged run " << id << " recorded in " << project << "\n";

@@ -13,20 +13,9 @@ using namespace Qt::StringLiterals;
 
 namespace sb {
 
-namespace {
-
-struct Derived
+RunDerivation deriveRun(const RunReportInput &in)
 {
-    RunSummary summary;
-    ClientHealth health;
-    bool hasMlperf = false;
-    MlperfJudgement mlperf;
-    QString mlperfError;
-};
-
-Derived derive(const RunReportInput &in)
-{
-    Derived d;
+    RunDerivation d;
     d.summary = in.summary ? *in.summary
                            : summarize(in.records, SummaryOptions::forProfile(in.plan.profile));
     d.health = assessClientHealth(in.records, in.plan.profile);
@@ -39,6 +28,8 @@ Derived derive(const RunReportInput &in)
     }
     return d;
 }
+
+namespace {
 
 QString csvField(const QString &s)
 {
@@ -58,7 +49,11 @@ QString msOrEmpty(qint64 ns, bool valid)
 
 QString formatRunReport(const RunReportInput &in)
 {
-    const Derived d = derive(in);
+    return formatRunReport(in, deriveRun(in));
+}
+
+QString formatRunReport(const RunReportInput &in, const RunDerivation &d)
+{
     SummaryTextOptions to = SummaryTextOptions::forProfile(in.plan.profile);
     to.datasetHash = in.datasetHash;
     to.clientHealthWarnings = d.health.warnings;
@@ -97,7 +92,11 @@ QString formatRunReport(const RunReportInput &in)
 
 QJsonObject runResultJson(const RunReportInput &in, bool detailed)
 {
-    const Derived d = derive(in);
+    return runResultJson(in, deriveRun(in), detailed);
+}
+
+QJsonObject runResultJson(const RunReportInput &in, const RunDerivation &d, bool detailed)
+{
     ResultJsonOptions jo = ResultJsonOptions::forProfile(in.plan.profile);
     jo.detailed = detailed;
     jo.backend = QString::fromLatin1(apiFlavourName(in.plan.sut.flavour));

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "config/runplan.h"
+#include "load/mlperf.h"
+#include "metrics/clienthealth.h"
 #include "metrics/requestrecord.h"
 #include "metrics/summary.h"
 
@@ -34,7 +36,22 @@ struct RunReportInput
     std::optional<RunSummary> summary;
 };
 
+// What a run's raw records mean, derived once and used everywhere a run is shown (the CLI's
+// summary, the stored summary, `show`, the Results tab, comparisons and reports): the summary,
+// the client's health, and for MLPerf scenarios the verdict under the constraints of
+// mlperfConstraintsForProfile(), the one source of scenario constraints.
+struct RunDerivation
+{
+    RunSummary summary;
+    ClientHealth health;
+    bool hasMlperf = false; // the plan's scenario is an MLPerf one and its constraints resolve
+    MlperfJudgement mlperf;
+    QString mlperfError; // why there is no verdict for an MLPerf scenario
+};
+RunDerivation deriveRun(const RunReportInput &in);
+
 QString formatRunReport(const RunReportInput &in);
+QString formatRunReport(const RunReportInput &in, const RunDerivation &derived);
 
 // For printing a stored run's summary: its records without chunk lists (a million requests'
 // chunk times would be most of the memory) and the summary computed from the complete records
@@ -44,6 +61,7 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
                             RunReportInput *in, QString *error);
 // vLLM's result JSON plus ServeBench's keys (client health, MLPerf judgement, snapshot).
 QJsonObject runResultJson(const RunReportInput &in, bool detailed);
+QJsonObject runResultJson(const RunReportInput &in, const RunDerivation &derived, bool detailed);
 // Per-request CSV with a header row; times in ms, absolute times in s from run start.
 QByteArray requestsCsv(const RunReportInput &in);
 

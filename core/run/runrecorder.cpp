@@ -17,47 +17,11 @@ QString uniqueName(const QString &base, const QStringList &taken)
         name = u"%1 #%2"_s.arg(base).arg(n);
     return name;
 }
-} // namespace
 
-RunRecorder::RunRecorder(QObject *parent) : QObject(parent) {}
-
-RunRecorder::~RunRecorder()
-{
-    if (m_writer)
-        m_writer->close(); // a run still open is marked interrupted, never lost
-}
-
-bool RunRecorder::open(const QString &projectPath, QString *error)
-{
-    m_store = std::make_unique<ProjectStore>();
-    // The store opens (and migrates) first; the writer thread then gets its own connection.
-    if (!m_store->open(projectPath)) {
-        *error = m_store->lastError();
-        m_store.reset();
-        return false;
-    }
-    m_writer = std::make_unique<RunWriter>();
-    if (!m_writer->open(projectPath, error)) {
-        m_writer.reset();
-        m_store.reset();
-        return false;
-    }
-    m_path = projectPath;
-    connect(
-        m_writer.get(), &RunWriter::writeFailed, this,
-        [this](const QString &message) { m_writeError = message; }, Qt::QueuedConnection);
-    return true;
-}
-
-bool RunRecorder::isOpen() const
-{
-    return m_store && m_writer;
-}
-
-qint64 RunRecorder::ensureSut(const SutConfig &sut)
+qint64 ensureSut(ProjectStore *store, const SutConfig &sut)
 {
     const QJsonObject want = sut.toJson();
-    const QList<StoredSut> suts = m_store->listSuts();
+    const QList<StoredSut> suts = store->listSuts();
     for (const StoredSut &s : suts)
         if (s.config.toJson() == want)
             return s.id;
@@ -69,19 +33,19 @@ qint64 RunRecorder::ensureSut(const SutConfig &sut)
         if (s.config.name == sut.name && s.config.builtInSimulator && sut.builtInSimulator) {
             StoredSut updated = s;
             updated.config = sut;
-            return m_store->saveSut(updated);
+            return store->saveSut(updated);
         }
     }
     StoredSut s;
     s.config = sut;
     s.config.name = uniqueName(sut.name, names);
-    return m_store->saveSut(s);
+    return store->saveSut(s);
 }
 
-qint64 RunRecorder::ensureDataset(const DatasetSpec &spec, const DatasetInfo &info)
+qint64 ensureDataset(ProjectStore *store, const DatasetSpec &spec, const DatasetInfo &info)
 {
     QStringList names;
-    for (const StoredDataset &d : m_store->listDatasets()) {
+    for (const StoredDataset &d : store->listDatasets()) {
         if (d.contentHash == info.sha256 && d.spec.toJson() == spec.toJson())
             return d.id;
         names.append(d.name);
@@ -94,15 +58,15 @@ qint64 RunRecorder::ensureDataset(const DatasetSpec &spec, const DatasetInfo &in
                    names);
     d.contentHash = info.sha256;
     d.spec = spec;
-    return m_store->saveDataset(d);
+    return store->saveDataset(d);
 }
 
-qint64 RunRecorder::ensureProfile(const LoadProfile &profile, const RequestParams &params)
+qint64 ensureProfile(ProjectStore *store, const LoadProfile &profile, const RequestParams &params)
 {
     const QJsonObject want = profile.toJson();
     const QJsonObject wantParams = params.toJson();
     QStringList names;
-    for (const StoredLoadProfile &p : m_store->listLoadProfiles()) {
+    for (const StoredLoadProfile &p : store->listLoadProfiles()) {
         if (p.profile.toJson() == want && p.params.toJson() == wantParams)
             return p.id;
         names.append(p.name);
@@ -115,19 +79,72 @@ qint64 RunRecorder::ensureProfile(const LoadProfile &profile, const RequestParam
                    names);
     p.profile = profile;
     p.params = params;
-    return m_store->saveLoadProfile(p);
+    return store->saveLoadProfile(p);
+}
+} // namespace
+
+RunRecorder::RunRecorder() = default;
+
+RunRecorder::~RunRecorder()
+{
+    if (m_writer)
+        m_writer->close(); // a run still open is marked interrupted, never lost
+}
+
+bool RunRecorder::open(const QString &projectPath, QString *error)
+{
+    {
+        // The store opens (and migrates) first; the writer thread then gets its own connection.
+        ProjectStore store;
+        if (!store.open(projectPath)) {
+            *error = store.lastError();
+            return false;
+        }
+    }
+    m_writer = std::make_unique<RunWriter>();
+    if (!m_writer->open(projectPath, error)) {
+        m_writer.reset();
+        return false;
+    }
+    m_path = projectPath;
+    // Emitted once, from the writer's thread.
+    QObject::connect(
+        m_writer.get(), &RunWriter::writeFailed, m_writer.get(),
+        [this](const QString &message) {
+            QMutexLocker lock(&m_mutex);
+            m_writeError = message;
+        },
+        Qt::DirectConnection);
+    return true;
+}
+
+bool RunRecorder::isOpen() const
+{
+    return m_writer != nullptr;
+}
+
+void RunRecorder::setLinks(qint64 sutId, qint64 datasetId, qint64 profileId)
+{
+    m_sutId = sutId;
+    m_datasetId = datasetId;
+    m_profileId = profileId;
 }
 
 qint64 RunRecorder::createSweep(const QString &name, const QString &kind, const QJsonObject &config,
                                 QString *error)
 {
+    ProjectStore store;
+    if (!store.open(m_path)) {
+        *error = store.lastError();
+        return 0;
+    }
     StoredSweep s;
     s.name = name;
     s.kind = kind;
     s.config = config;
-    const qint64 id = m_store->saveSweep(s);
+    const qint64 id = store.saveSweep(s);
     if (id <= 0)
-        *error = m_store->lastError();
+        *error = store.lastError();
     return id;
 }
 
@@ -135,35 +152,51 @@ qint64 RunRecorder::beginRun(const RunPlan &plan, const QJsonObject &snapshot,
                              const DatasetInfo &dataset, qint64 sweepId, int sweepPosition,
                              qint64 startMonoNs, QString *error)
 {
+    ProjectStore store;
+    if (!store.open(m_path)) {
+        *error = store.lastError();
+        return 0;
+    }
     RunInfo meta;
     meta.name = plan.name;
-    meta.sutId = ensureSut(plan.sut);
-    meta.datasetId = ensureDataset(plan.dataset, dataset);
-    meta.profileId = ensureProfile(plan.profile, plan.params);
+    meta.sutId = m_sutId > 0 ? m_sutId : ensureSut(&store, plan.sut);
+    meta.datasetId = m_datasetId > 0 ? m_datasetId : ensureDataset(&store, plan.dataset, dataset);
+    meta.profileId =
+        m_profileId > 0 ? m_profileId : ensureProfile(&store, plan.profile, plan.params);
     meta.sweepId = sweepId;
     meta.sweepPosition = sweepPosition;
     meta.startedMonoNs = startMonoNs;
     if (meta.sutId <= 0 || meta.datasetId <= 0 || meta.profileId <= 0) {
-        *error = m_store->lastError();
+        *error = store.lastError();
         return 0;
     }
-    m_writeError.clear();
+    {
+        QMutexLocker lock(&m_mutex);
+        m_writeError.clear();
+    }
     m_runId = m_writer->beginRun(snapshot, meta, error);
     return m_runId;
+}
+
+QString RunRecorder::writeError() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_writeError;
 }
 
 void RunRecorder::attach(RunController *controller)
 {
     RunWriter *writer = m_writer.get();
     // append() only queues: cheap enough for the controller's thread at any rate.
-    connect(
+    QObject::connect(
         controller, &RunController::requestCompleted, writer,
         [writer](const RequestRecord &r) { writer->append(r); }, Qt::DirectConnection);
-    connect(writer, &RunWriter::writeFailed, controller, &RunController::stop,
-            Qt::QueuedConnection);
+    QObject::connect(writer, &RunWriter::writeFailed, controller, &RunController::stop,
+                     Qt::QueuedConnection);
 }
 
-bool RunRecorder::finishRun(RunStatus status, const QJsonObject &summary, QString *error)
+bool RunRecorder::finishRun(RunStatus status, const QJsonObject &summary, const QString &message,
+                            const QDateTime &endedUtc, qint64 endedMonoNs, QString *error)
 {
     StoredRunStatus s = StoredRunStatus::Completed;
     if (status == RunStatus::Interrupted)
@@ -172,10 +205,40 @@ bool RunRecorder::finishRun(RunStatus status, const QJsonObject &summary, QStrin
         s = StoredRunStatus::Failed;
     if (m_writer->hasFailed())
         s = StoredRunStatus::Failed;
-    const bool ok = m_writer->finishRun(
-        s, summary, m_writer->hasFailed() ? m_writer->errorString() : QString(), {}, 0, error);
+    const bool ok =
+        m_writer->finishRun(s, summary, m_writer->hasFailed() ? m_writer->errorString() : message,
+                            endedUtc, endedMonoNs, error);
     m_runId = 0;
     return ok;
+}
+
+qint64 RunRecorder::recordRun(const RunPlan &plan, const QJsonObject &snapshot,
+                              const DatasetInfo &dataset, RunInfo meta,
+                              const QList<RequestRecord> &records, StoredRunStatus status,
+                              const QJsonObject &summary, const QString &message, QString *error)
+{
+    {
+        ProjectStore store;
+        if (!store.open(m_path)) {
+            *error = store.lastError();
+            return 0;
+        }
+        meta.sutId = ensureSut(&store, plan.sut);
+        meta.datasetId = ensureDataset(&store, plan.dataset, dataset);
+        meta.profileId = ensureProfile(&store, plan.profile, plan.params);
+        if (meta.sutId <= 0 || meta.datasetId <= 0 || meta.profileId <= 0) {
+            *error = store.lastError();
+            return 0;
+        }
+    }
+    const qint64 id = m_writer->beginRun(snapshot, meta, error);
+    if (id <= 0)
+        return 0;
+    for (const RequestRecord &r : records)
+        m_writer->append(r);
+    if (!m_writer->finishRun(status, summary, message, meta.endedUtc, meta.endedMonoNs, error))
+        return 0;
+    return id;
 }
 
 } // namespace sb

@@ -368,6 +368,8 @@ qint64 ProjectStore::saveLoadProfile(const StoredLoadProfile &p)
     q.addBindValue(QString::fromLatin1(arrivalName(p.profile.arrival)));
     QJsonObject profileJson = p.profile.toJson();
     profileJson[u"request_params"_s] = p.params.toJson();
+    if (!p.execution.isEmpty())
+        profileJson[u"execution"_s] = p.execution;
     q.addBindValue(jsonText(scrubSecrets(profileJson)));
     q.addBindValue(now);
     q.addBindValue(p.id > 0 ? QVariant(p.id) : now);
@@ -395,6 +397,7 @@ QList<StoredLoadProfile> ProjectStore::listLoadProfiles() const
         const QJsonObject profileJson = jsonFrom(q.value(2));
         p.profile = LoadProfile::fromJson(profileJson);
         p.params = RequestParams::fromJson(profileJson.value(u"request_params"_s).toObject());
+        p.execution = profileJson.value(u"execution"_s).toObject();
         p.createdUtc = utcFrom(q.value(3));
         p.updatedUtc = utcFrom(q.value(4));
         out.append(p);
@@ -557,6 +560,21 @@ std::optional<RunInfo> ProjectStore::loadRun(qint64 runId) const
         return std::nullopt;
     }
     return runFrom(q, true);
+}
+
+bool ProjectStore::copyTo(const QString &path)
+{
+    if (!db().isOpen())
+        return fail(u"no project is open"_s);
+    if (QFileInfo::exists(path))
+        return fail(u"%1 exists already"_s.arg(path));
+    QSqlQuery q(db());
+    // The path is a bound parameter: VACUUM INTO takes an expression.
+    q.prepare(u"VACUUM INTO ?"_s);
+    q.addBindValue(path);
+    if (!q.exec())
+        return fail(u"cannot write %1: %2"_s.arg(path, ProjectFile::describe(q.lastError())));
+    return true;
 }
 
 bool ProjectStore::deleteRun(qint64 runId)

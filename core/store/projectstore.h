@@ -69,7 +69,10 @@ public:
     // Runs, oldest first, without snapshot and summary. sweepId > 0: only that sweep's runs,
     // in sweep order.
     QList<RunInfo> listRuns(qint64 sweepId = 0) const;
-    std::optional<RunInfo> loadRun(qint64 runId) const;    // with snapshot and summary
+    std::optional<RunInfo> loadRun(qint64 runId) const; // with snapshot and summary
+    // Writes a consistent copy of the whole project into a new file (SQLite's VACUUM INTO): the
+    // same rows with the same ids, every run with its records. The file must not exist.
+    bool copyTo(const QString &path);
     bool deleteRun(qint64 runId);                          // with its requests
     QList<RequestRecord> loadRequests(qint64 runId) const; // in schedule order
     // Streams a run's records in schedule order without holding them all; return false from

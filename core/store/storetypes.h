@@ -46,6 +46,10 @@ struct StoredLoadProfile
     // profile so the workbench's runs of it send the same requests. Stored inside profile_json
     // under "request_params"; absent in older files (the defaults).
     RequestParams params;
+    // How the workbench executes the profile (single run, sweep, rate search; the HTTP client):
+    // core/run's RunExecution as JSON, stored inside profile_json under "execution"; empty in
+    // older files (a single run).
+    QJsonObject execution;
     QDateTime createdUtc;
     QDateTime updatedUtc;
 };

@@ -1,10 +1,11 @@
 // Sharding a plan over N agents and merging their records back (app/cli/shard*.cpp): the
 // division of the schedule, the plan identity, lossless raw records, the clock measurement
 // against an HTTP Date header, and the merge's checks and time axis.
-#include "shardclock.h"
-#include "shardmerge.h"
-#include "shardrecords.h"
-#include "shardspec.h"
+#include "client/endpointprobe.h"
+#include "shard/shardclock.h"
+#include "shard/shardmerge.h"
+#include "shard/shardrecords.h"
+#include "shard/shardspec.h"
 
 #include "config/runplan.h"
 #include "data/dataset.h"
@@ -23,7 +24,6 @@
 
 using namespace Qt::StringLiterals;
 using namespace sb;
-using namespace sb::cli;
 
 namespace {
 
@@ -429,7 +429,7 @@ private slots:
         QFETCH(QByteArray, text);
         QFETCH(qint64, epoch);
         qint64 got = -1;
-        QCOMPARE(sb::cli::parseHttpDate(text, &got), epoch >= 0);
+        QCOMPARE(sb::parseHttpDate(text, &got), epoch >= 0);
         if (epoch >= 0)
             QCOMPARE(got, epoch);
     }
@@ -441,8 +441,10 @@ private slots:
         DateServer server;
         server.offsetNs = 3'250'000'000;
         QVERIFY(server.listen(QHostAddress::LocalHost));
-        const QUrl url(u"http://127.0.0.1:%1/v1/models"_s.arg(server.serverPort()));
-        const ClockOffset off = measureHttpDateOffset(url, {}, TransportOptions(), 3000, 5);
+        SutConfig sut;
+        sut.baseUrl = u"http://127.0.0.1:%1"_s.arg(server.serverPort());
+        EndpointProbe probe(sut, {}, TransportOptions(), 3000);
+        const ClockOffset off = measureHttpDateOffset(probe, u"/v1/models"_s, 3000, 5);
         QCOMPARE(off.source, u"http-date"_s);
         QCOMPARE(off.method, u"second-edge"_s);
         QVERIFY(off.probes >= 2);
@@ -457,9 +459,10 @@ private slots:
         DateServer server;
         server.sendDate = false;
         QVERIFY(server.listen(QHostAddress::LocalHost));
-        const ClockOffset off =
-            measureHttpDateOffset(QUrl(u"http://127.0.0.1:%1/v1/models"_s.arg(server.serverPort())),
-                                  {}, TransportOptions(), 2000);
+        SutConfig sut;
+        sut.baseUrl = u"http://127.0.0.1:%1"_s.arg(server.serverPort());
+        EndpointProbe probe(sut, {}, TransportOptions(), 2000);
+        const ClockOffset off = measureHttpDateOffset(probe, u"/v1/models"_s, 2000);
         QCOMPARE(off.source, u"none"_s);
         QVERIFY(!off.measured());
         QVERIFY2(off.note.contains("Date"_L1), qPrintable(off.note));

@@ -4,7 +4,7 @@
 // items as a single agent's run of the plan, and statistics that are exactly summarize() of the
 // union of the agents' own records.
 #include "clirun.h"
-#include "shardrecords.h"
+#include "shard/shardrecords.h"
 
 #include "config/runplan.h"
 #include "load/schedule.h"
@@ -132,9 +132,9 @@ private slots:
         QList<RequestRecord> unionRecords;
         QSet<QString> hashes;
         for (int i = 0; i < n; ++i) {
-            QList<cli::ShardRun> runs;
+            QList<ShardRun> runs;
             QString error;
-            QVERIFY2(cli::loadShardRuns(path(u"poisson/shard-%1.json"_s.arg(i)), &runs, &error),
+            QVERIFY2(loadShardRuns(path(u"poisson/shard-%1.json"_s.arg(i)), &runs, &error),
                      qPrintable(error));
             QCOMPARE(runs.size(), 1);
             const QJsonObject shard = runs.first().shard();
@@ -275,7 +275,7 @@ private slots:
     {
         const Result r = runCli({u"run"_s, u"--num-prompts"_s, u"4"_s, u"--shard"_s, u"0/2"_s});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains("--base-url"_L1), qPrintable(r.err));
+        QVERIFY2(r.err.contains("base URL"_L1), qPrintable(r.err));
     }
 };
 

@@ -208,7 +208,9 @@ void TestMainWindow::saveAsAndReopen()
     QTRY_COMPARE(m_window->runner()->state(), ProjectRunner::State::Idle);
 
     ProjectDocument *doc = m_window->document();
-    QVERIFY(doc->isModified()); // the run lives in memory until saved
+    QVERIFY(doc->isModified()); // the run lives in a temporary file until saved
+    QVERIFY(doc->isTemporary());
+    QVERIFY(doc->runs().first().storeId > 0);
     const QString path = m_dir->filePath(u"p.sbproj"_s);
     QString error;
     QVERIFY2(doc->saveAs(path, &error), qPrintable(error));
@@ -263,7 +265,8 @@ void TestMainWindow::compareTab()
     QCOMPARE(view, m_window->comparisonView());
     QCOMPARE(view->objectName(), u"comparisonView"_s);
 
-    // Opening a project lists its runs in the tab; a new project (no file) empties it.
+    // Opening a project lists its runs in the tab; a new project (its own temporary file, no
+    // runs yet) empties it.
     fixture::Project project;
     QString error;
     QVERIFY2(fixture::build(m_dir->filePath(u"compare.sbproj"_s), &project, &error),
@@ -276,7 +279,8 @@ void TestMainWindow::compareTab()
     QTRY_VERIFY_WITH_TIMEOUT(view->comparison() != nullptr, 30000);
     QCOMPARE(view->comparison()->runIds, (QList<qint64>{project.runA, project.runB}));
     m_window->newProject();
-    QCOMPARE(view->projectPath(), QString());
+    QVERIFY(m_window->document()->isTemporary());
+    QCOMPARE(view->projectPath(), m_window->document()->storePath());
     QTRY_VERIFY_WITH_TIMEOUT(view->listedRuns().isEmpty() && !view->isBusy(), 20000);
     QVERIFY(!view->comparison());
 }

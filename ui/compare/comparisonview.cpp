@@ -1,11 +1,12 @@
 #include "comparisonview.h"
 
-#include "backgroundjobs.h"
 #include "charts/chartview.h"
+#include "common/backgroundjobs.h"
 #include "compare/barchartview.h"
 #include "compare/comparisontablemodel.h"
 #include "editors/copyabletableview.h"
 #include "metrics/definitions.h"
+#include "qtreportrenderer.h"
 
 #include <QComboBox>
 #include <QCursor>
@@ -1051,8 +1052,10 @@ bool ComparisonView::exportReport(const ReportOutputs &outputs)
             Exported e;
             // QTextDocument's layout starts timers, which need a thread QThread started (with
             // an event dispatcher); the job's plain thread has none.
-            std::unique_ptr<QThread> t(QThread::create(
-                [&] { e.ok = writeReportOutputs(*content, outputs, &e.written, &e.error); }));
+            std::unique_ptr<QThread> t(QThread::create([&] {
+                const QtReportRenderer renderer;
+                e.ok = writeReportOutputs(*content, outputs, &renderer, &e.written, &e.error);
+            }));
             t->start();
             t->wait();
             return e;

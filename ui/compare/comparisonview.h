@@ -1,7 +1,7 @@
 #pragma once
 
 #include "compare/comparisondata.h"
-#include "reportwriter.h"
+#include "report/reportoutputs.h"
 
 #include <QList>
 #include <QSet>

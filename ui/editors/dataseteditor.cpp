@@ -1,6 +1,6 @@
 #include "dataseteditor.h"
 
-#include "backgroundjobs.h"
+#include "common/backgroundjobs.h"
 #include "copyabletableview.h"
 #include "datasetpreviewmodel.h"
 #include "fielderror.h"

@@ -1,4 +1,4 @@
-#include "backgroundjobs.h"
+#include "common/backgroundjobs.h"
 
 namespace sb {
 

@@ -7,7 +7,7 @@
 #include <QList>
 #include <QString>
 
-namespace sb::cli {
+namespace sb {
 
 // The raw request records of a sharded run in its result JSON ("raw_records"), lossless: times
 // are integers in ns relative to `baseNs` (the agent's ClockAnchor::monoNs) so they stay well
@@ -35,4 +35,4 @@ struct ShardRun
 // with no sharded run is an error that says how to produce one.
 bool loadShardRuns(const QString &path, QList<ShardRun> *out, QString *error);
 
-} // namespace sb::cli
+} // namespace sb

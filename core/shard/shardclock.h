@@ -1,7 +1,5 @@
 #pragma once
 
-#include "client/transport.h"
-
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
@@ -9,7 +7,9 @@
 #include <QString>
 #include <QUrl>
 
-namespace sb::cli {
+namespace sb {
+
+class EndpointProbe;
 
 // A reading of CLOCK_REALTIME taken together with CLOCK_MONOTONIC. Agents on different hosts
 // have unrelated monotonic origins (boot time), so an agent's monotonic record times only mean
@@ -48,21 +48,18 @@ struct ClockOffset
     static ClockOffset fromJson(const QJsonObject &o);
 };
 
-// Measures the offset against the HTTP `Date` header of `url` (RFC 9110: whole seconds, so a
-// single reading only bounds the offset to ±0.5 s plus half the round trip). To do better it
-// probes every `intervalMs` until the Date second changes: the server's clock passed that whole
-// second between the send of the last old-second probe and the answer to the first new-second
-// one, which bounds the offset to about one probe interval plus a round trip. Blocks for at
-// most timeoutMs (one second edge needs up to ~1 s). A server without a Date header gives
-// source "none" with a note.
-// The probes take the run's route (CA file, proxy) from options.
-ClockOffset measureHttpDateOffset(const QUrl &url,
-                                  const QList<QPair<QByteArray, QByteArray>> &headers,
-                                  const TransportOptions &options, int timeoutMs,
+// Measures the offset against the HTTP `Date` header of `path` on the SUT (RFC 9110: whole
+// seconds, so a single reading only bounds the offset to ±0.5 s plus half the round trip). To do
+// better it probes every `intervalMs` until the Date second changes: the server's clock passed
+// that whole second between the send of the last old-second probe and the answer to the first
+// new-second one, which bounds the offset to about one probe interval plus a round trip. Blocks
+// for at most about timeoutMs (one second edge needs up to ~1 s). A server without a Date header
+// gives source "none" with a note. The probes carry the run's headers and take its route.
+ClockOffset measureHttpDateOffset(EndpointProbe &probe, const QString &path, int timeoutMs,
                                   int intervalMs = 5);
 
 // Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) into seconds since the epoch; false
 // for anything else.
 bool parseHttpDate(const QByteArray &text, qint64 *epochSeconds);
 
-} // namespace sb::cli
+} // namespace sb

@@ -9,7 +9,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace sb::cli {
+namespace sb {
 
 QString ShardSpec::text() const
 {
@@ -217,4 +217,4 @@ bool assignShard(const ShardSpec &spec, const RunPlan &full, const QList<PromptI
     return true;
 }
 
-} // namespace sb::cli
+} // namespace sb

@@ -1,18 +1,16 @@
 #include "shardagent.h"
 
-#include "runoptions.h"
-#include "runreport.h"
 #include "shardrecords.h"
 #include "shardspec.h"
 
 #include "data/dataset.h"
+#include "report/runreport.h"
 
 #include <QHostInfo>
-#include <QTextStream>
 
 using namespace Qt::StringLiterals;
 
-namespace sb::cli {
+namespace sb {
 
 namespace {
 constexpr qint64 kMsNs = 1'000'000;
@@ -20,25 +18,12 @@ constexpr qint64 kMsNs = 1'000'000;
 constexpr qint64 kStartAtLateLimitNs = 2'000 * kMsNs;
 } // namespace
 
-bool prepareShard(const RunCliOptions &opts, RunPlan *plan, LoadedDataset *dataset,
-                  QList<qint64> *schedule, const QByteArray &apiKey, ShardSetup *out,
-                  QString *error)
+bool prepareShard(const ShardSpec &spec, qint64 startAtMs, RunPlan *plan, LoadedDataset *dataset,
+                  QList<qint64> *schedule, EndpointProbe &probe, ShardSetup *out,
+                  QStringList *notes, QString *error)
 {
-    QTextStream err(stderr);
     ShardSetup setup;
     setup.active = true;
-    const ShardSpec spec{opts.shardIndex, opts.shardCount};
-    if (spec.isSharded()) {
-        if (opts.sweep > 0 || opts.findMaxValidRate) {
-            *error = u"--shard runs one plan; sweeps and rate searches are not sharded"_s;
-            return false;
-        }
-        if (plan->sut.builtInSimulator) {
-            *error = u"--shard needs an endpoint all agents share (--base-url): without one each "
-                     "agent would benchmark its own built-in simulator"_s;
-            return false;
-        }
-    }
     const RunPlan full = *plan;
     ShardAssignment a;
     if (!assignShard(spec, full, dataset->items, *schedule, &a, error))
@@ -48,25 +33,13 @@ bool prepareShard(const RunCliOptions &opts, RunPlan *plan, LoadedDataset *datas
     else if (spec.isSharded())
         a.plan.name += u" shard %1"_s.arg(spec.text());
 
-    QList<QPair<QByteArray, QByteArray>> headers;
-    if (!apiKey.isEmpty())
-        headers.append({"Authorization", "Bearer " + apiKey});
-    for (const auto &[k, v] : full.sut.extraHeaders)
-        headers.append({k.toUtf8(), v.toUtf8()});
-    QString base = full.sut.baseUrl;
-    if (base.endsWith("/v1"_L1))
-        base.chop(3);
-    TransportOptions route;
-    if (!resolveTransportOptions(full.sut, QProcessEnvironment::systemEnvironment(), &route, error))
-        return false;
-    const ClockOffset offset =
-        measureHttpDateOffset(QUrl(base + u"/v1/models"_s), headers, route, 2500);
+    const ClockOffset offset = measureHttpDateOffset(probe, u"/v1/models"_s, 2500);
     if (offset.measured())
-        err << "Clock offset against " << offset.reference << " (HTTP Date, " << offset.method
-            << "): " << QString::number(double(offset.offsetNs) / 1e6, 'f', 1) << " ms ± "
-            << QString::number(double(offset.uncertaintyNs) / 1e6, 'f', 1) << " ms\n";
+        notes->append(u"Clock offset against %1 (HTTP Date, %2): %3 ms ± %4 ms"_s.arg(
+            offset.reference, offset.method, QString::number(double(offset.offsetNs) / 1e6, 'f', 1),
+            QString::number(double(offset.uncertaintyNs) / 1e6, 'f', 1)));
     else
-        err << offset.note << "\n";
+        notes->append(offset.note);
 
     setup.anchor = ClockAnchor::now();
     QJsonObject block = a.toJson();
@@ -75,21 +48,20 @@ bool prepareShard(const RunCliOptions &opts, RunPlan *plan, LoadedDataset *datas
     block[u"host"_s] = QHostInfo::localHostName();
     block[u"clock"_s] = setup.anchor.toJson();
     block[u"clock_offset"_s] = offset.toJson();
-    if (opts.startAtMs > 0) {
-        const qint64 target = opts.startAtMs * kMsNs;
+    if (startAtMs > 0) {
+        const qint64 target = startAtMs * kMsNs;
         const qint64 now = setup.anchor.wallNs;
         if (now - target > kStartAtLateLimitNs) {
             *error =
-                u"--start-at %1 passed %2 s ago: give a time in the future"_s.arg(opts.startAtMs)
-                    .arg(double(now - target) / 1e9, 0, 'f', 1);
+                u"--start-at %1 passed %2 s ago: give a time in the future"_s.arg(startAtMs).arg(
+                    double(now - target) / 1e9, 0, 'f', 1);
             return false;
         }
         setup.startAtMono = setup.anchor.toMono(target);
-        block[u"start_at_ms"_s] = QString::number(opts.startAtMs);
-        err << "Waiting for --start-at " << opts.startAtMs << " ("
-            << QString::number(double(target - now) / 1e9, 'f', 1) << " s)\n";
+        block[u"start_at_ms"_s] = QString::number(startAtMs);
+        notes->append(u"Waiting for --start-at %1 (%2 s)"_s.arg(startAtMs).arg(
+            double(target - now) / 1e9, 0, 'f', 1));
     }
-    err.flush();
     setup.block = block;
 
     *plan = a.plan;
@@ -120,4 +92,4 @@ void addRawRecords(QJsonObject *resultJson, const RunReportInput &in)
         u"ns after config_snapshot.shard.clock.monotonic_ns (the agent's CLOCK_MONOTONIC)"_s;
 }
 
-} // namespace sb::cli
+} // namespace sb

@@ -7,7 +7,7 @@
 #include <QList>
 #include <QString>
 
-namespace sb::cli {
+namespace sb {
 
 // `--shard I/N`: this agent is number I (0-based) of N agents that together issue one plan.
 struct ShardSpec
@@ -71,4 +71,4 @@ QString shardPlanHash(const RunPlan &full, const QString &datasetSha256);
 // count).
 int shardShare(int total, int index, int count);
 
-} // namespace sb::cli
+} // namespace sb

@@ -8,7 +8,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace sb::cli {
+namespace sb {
 
 namespace {
 
@@ -204,4 +204,4 @@ bool loadShardRuns(const QString &path, QList<ShardRun> *out, QString *error)
     return loadJson(path, f.readAll(), out, error);
 }
 
-} // namespace sb::cli
+} // namespace sb

@@ -1,13 +1,10 @@
-#include "reportwriter.h"
+#include "reportoutputs.h"
 
-#include "chartrenderer.h"
-#include "pdfrenderer.h"
 #include "report/bundle.h"
 #include "report/htmlreport.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QGuiApplication>
 #include <QJsonDocument>
 #include <QSaveFile>
 
@@ -28,22 +25,24 @@ bool writeFile(const QString &path, const QByteArray &data, QString *error)
 } // namespace
 
 bool writeReportOutputs(const ReportContent &content, const ReportOutputs &outputs,
-                        QStringList *written, QString *error)
+                        const ReportRenderer *renderer, QStringList *written, QString *error)
 {
-    if (!qobject_cast<QGuiApplication *>(QCoreApplication::instance())) {
-        *error = u"rendering the report needs a QGuiApplication"_s;
+    if (!outputs.pdf.isEmpty() && !renderer) {
+        *error = u"%1: this servebench-cli was built without QtGui (SERVEBENCH_CLI_RENDER=OFF) "
+                 "and cannot draw a PDF; write --html instead"_s.arg(outputs.pdf);
         return false;
     }
     const bool needHtml =
         !outputs.html.isEmpty() || !outputs.pdf.isEmpty() || !outputs.bundle.isEmpty();
-    const bool needPdf = !outputs.pdf.isEmpty() || !outputs.bundle.isEmpty();
+    const bool needPdf = renderer && (!outputs.pdf.isEmpty() || !outputs.bundle.isEmpty());
     QString html;
     if (needHtml)
-        html = renderHtmlReport(content, renderChartPngs(content.charts));
+        html = renderHtmlReport(content, renderer ? renderer->chartPngs(content.charts)
+                                                  : QMap<QString, QByteArray>());
     QByteArray pdf;
     if (needPdf) {
         QString why;
-        pdf = renderPdfFromHtml(html, content.title, &why);
+        pdf = renderer->pdf(html, content.title, &why);
         if (pdf.isEmpty()) {
             *error = u"PDF: "_s + why;
             return false;

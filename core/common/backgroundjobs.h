@@ -10,9 +10,9 @@
 
 namespace sb {
 
-// Runs work off the GUI thread (QtConcurrent is not available here) and delivers its result
-// back in this object's thread through a queued call. Threads are joined on destruction, before
-// the queued results are discarded with this object, so a result never reaches a dead owner.
+// Runs work off the calling (GUI) thread (QtConcurrent is not available here) and delivers its
+// result back in this object's thread through a queued call. Threads are joined on destruction,
+// before the queued results are discarded with this object, so a result never reaches a dead owner.
 // Callers that may start a newer job before an older one ends carry a generation number and
 // drop stale results (hotspot's job tracker does the same).
 class BackgroundJobs : public QObject

@@ -7,14 +7,12 @@
 #include <QList>
 
 namespace sb {
+
+class EndpointProbe;
 struct LoadedDataset;
 struct RunPlan;
 struct RunReportInput;
-} // namespace sb
-
-namespace sb::cli {
-
-struct RunCliOptions;
+struct ShardSpec;
 
 // What `run --shard I/N` / `--start-at` adds to a run: the agent's share of the plan, its clock
 // anchor and offset, and the shared start.
@@ -27,13 +25,13 @@ struct ShardSetup
 };
 
 // Turns the loaded full plan into this agent's plan (assignShard), reads the clock anchor,
-// measures the clock offset against the server's Date header and converts --start-at into a
-// monotonic instant. `dataset` and `schedule` (trace replay) are replaced by the agent's share.
-// Progress lines go to stderr.
-bool prepareShard(const RunCliOptions &opts, RunPlan *plan, LoadedDataset *dataset,
-                  QList<qint64> *schedule, const QByteArray &apiKey, ShardSetup *out,
-                  QString *error);
-
+// measures the clock offset against the server's Date header (through `probe`, so with the run's
+// headers and route) and converts startAtMs (UTC ms, 0 = none) into a monotonic instant.
+// `dataset` and `schedule` (trace replay) are replaced by the agent's share. What the user should
+// read (the measured offset, the wait) is appended to *notes.
+bool prepareShard(const ShardSpec &spec, qint64 startAtMs, RunPlan *plan, LoadedDataset *dataset,
+                  QList<qint64> *schedule, EndpointProbe &probe, ShardSetup *out,
+                  QStringList *notes, QString *error);
 // The "shard" block with the run's start: start_monotonic_ns and start_wall_utc_ns.
 QJsonObject shardBlockAt(const ShardSetup &setup, qint64 startMono);
 
@@ -41,4 +39,4 @@ QJsonObject shardBlockAt(const ShardSetup &setup, qint64 startMono);
 // themselves, not just their statistics. Does nothing for an unsharded run.
 void addRawRecords(QJsonObject *resultJson, const RunReportInput &in);
 
-} // namespace sb::cli
+} // namespace sb

@@ -1,17 +1,17 @@
 #include "shardclock.h"
 
+#include "client/endpointprobe.h"
+
 #include <QDateTime>
 #include <QElapsedTimer>
-#include <QEventLoop>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
+#include <QThread>
 #include <QTimeZone>
 #include <QTimer>
 #include <time.h>
 
 using namespace Qt::StringLiterals;
 
-namespace sb::cli {
+namespace sb {
 
 namespace {
 qint64 readClock(clockid_t id)
@@ -19,11 +19,6 @@ qint64 readClock(clockid_t id)
     timespec ts;
     clock_gettime(id, &ts);
     return qint64(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-qint64 wallNow()
-{
-    return readClock(CLOCK_REALTIME);
 }
 
 qint64 parseInt64(const QJsonValue &v, bool *ok)
@@ -121,12 +116,11 @@ bool parseHttpDate(const QByteArray &text, qint64 *epochSeconds)
     return true;
 }
 
-ClockOffset measureHttpDateOffset(const QUrl &url,
-                                  const QList<QPair<QByteArray, QByteArray>> &headers,
-                                  const TransportOptions &options, int timeoutMs, int intervalMs)
+ClockOffset measureHttpDateOffset(EndpointProbe &probe, const QString &path, int timeoutMs,
+                                  int intervalMs)
 {
     ClockOffset result;
-    result.reference = url.toString(QUrl::RemoveUserInfo);
+    result.reference = probe.url(path).toString(QUrl::RemoveUserInfo);
     struct Probe
     {
         qint64 sendNs;
@@ -134,59 +128,34 @@ ClockOffset measureHttpDateOffset(const QUrl &url,
         qint64 dateS;
     };
     QList<Probe> probes;
-    QNetworkAccessManager nam;
-    applyTransportOptions(&nam, options);
-    QEventLoop loop;
     QElapsedTimer elapsed;
     elapsed.start();
     QString failure;
     bool edge = false;
-
-    std::function<void()> sendProbe = [&] {
-        QNetworkRequest req(url);
-        applyTransportOptions(&req, options);
-        req.setTransferTimeout(std::max(1, timeoutMs - int(elapsed.elapsed())));
-        for (const auto &[k, v] : headers)
-            req.setRawHeader(k, v);
-        const qint64 send = wallNow();
-        QNetworkReply *reply = nam.get(req);
-        QObject::connect(reply, &QNetworkReply::finished, &loop, [&, reply, send] {
-            const qint64 recv = wallNow();
-            reply->deleteLater();
-            const QByteArray date = reply->rawHeader("Date");
-            qint64 dateS = 0;
-            if (!reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid()) {
-                failure = reply->errorString();
-                loop.quit();
-                return;
-            }
-            if (date.isEmpty() || !parseHttpDate(date, &dateS)) {
-                failure = date.isEmpty()
-                              ? u"the server sends no Date header"_s
-                              : u"unreadable Date header '%1'"_s.arg(QString::fromLatin1(date));
-                loop.quit();
-                return;
-            }
-            probes.append({send, recv, dateS});
-            const int n = int(probes.size());
-            if (n >= 2 && probes[n - 1].dateS == probes[n - 2].dateS + 1) {
-                edge = true;
-                loop.quit();
-                return;
-            }
-            if (elapsed.elapsed() + intervalMs >= timeoutMs) {
-                loop.quit();
-                return;
-            }
-            QTimer::singleShot(intervalMs, &loop, sendProbe);
-        });
-    };
-    QTimer::singleShot(0, &loop, sendProbe);
-    QTimer guard;
-    guard.setSingleShot(true);
-    QObject::connect(&guard, &QTimer::timeout, &loop, &QEventLoop::quit);
-    guard.start(timeoutMs + 1000);
-    loop.exec();
+    while (elapsed.elapsed() < timeoutMs) {
+        const ProbeReply reply = probe.get(path);
+        if (!reply.answered) {
+            failure = reply.error;
+            break;
+        }
+        const QByteArray date = reply.header("Date");
+        qint64 dateS = 0;
+        if (date.isEmpty() || !parseHttpDate(date, &dateS)) {
+            failure = date.isEmpty()
+                          ? u"the server sends no Date header"_s
+                          : u"unreadable Date header '%1'"_s.arg(QString::fromLatin1(date));
+            break;
+        }
+        probes.append({reply.sendWallNs, reply.recvWallNs, dateS});
+        const qsizetype n = probes.size();
+        if (n >= 2 && probes[n - 1].dateS == probes[n - 2].dateS + 1) {
+            edge = true;
+            break;
+        }
+        if (elapsed.elapsed() + intervalMs >= timeoutMs)
+            break;
+        QThread::msleep(ulong(intervalMs));
+    }
 
     result.probes = int(probes.size());
     if (probes.isEmpty()) {
@@ -220,4 +189,4 @@ ClockOffset measureHttpDateOffset(const QUrl &url,
     return result;
 }
 
-} // namespace sb::cli
+} // namespace sb

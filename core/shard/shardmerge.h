@@ -8,7 +8,7 @@
 #include <QList>
 #include <QString>
 
-namespace sb::cli {
+namespace sb {
 
 struct ShardRun;
 
@@ -38,4 +38,4 @@ struct MergedRun
 // and combines their raw records. On refusal names the files and the shard indices involved.
 bool mergeShardRuns(const QList<ShardRun> &runs, MergedRun *out, QString *error);
 
-} // namespace sb::cli
+} // namespace sb

@@ -13,7 +13,7 @@
 
 using namespace Qt::StringLiterals;
 
-namespace sb::cli {
+namespace sb {
 
 namespace {
 
@@ -225,4 +225,4 @@ bool mergeShardRuns(const QList<ShardRun> &runs, MergedRun *out, QString *error)
     return true;
 }
 
-} // namespace sb::cli
+} // namespace sb

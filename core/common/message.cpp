@@ -1,0 +1,210 @@
+#include "message.h"
+
+#include <QCoreApplication>
+#include <QHash>
+
+namespace sb {
+
+namespace {
+
+// The catalogue: identifier and English template. QT_TRANSLATE_NOOP3 marks each template for
+// lupdate under the context "sb::Message" with the identifier as its disambiguation, so the
+// translation catalogue (translations/*.ts) carries one entry per identifier.
+struct Entry
+{
+    const char *text;
+    const char *id;
+};
+
+const Entry kCatalogue[] = {
+    // --- run plan validation (core/run/planvalidation.cpp); the front end names the field ---
+    QT_TRANSLATE_NOOP3("sb::Message", "is required", "plan.url.missing"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be an http:// or https:// URL, got '%1'",
+                       "plan.url.invalid"),
+    QT_TRANSLATE_NOOP3(
+        "sb::Message",
+        "must not hold a user name or password (it would be stored with the run and shown in "
+        "reports): give an API key through the keychain or the OPENAI_API_KEY environment "
+        "variable instead",
+        "plan.url.credentials"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must not contain spaces or control characters",
+                       "plan.url.control"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be a path without spaces or control characters",
+                       "plan.endpoint.control"),
+    QT_TRANSLATE_NOOP3("sb::Message", "needs a header name before the value",
+                       "plan.header.empty_name"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "'%1' is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)",
+                       "plan.header.bad_name"),
+    QT_TRANSLATE_NOOP3(
+        "sb::Message",
+        "the value of '%1' holds a carriage return, line feed or NUL character, which would "
+        "start a header of its own",
+        "plan.header.bad_value"),
+    QT_TRANSLATE_NOOP3(
+        "sb::Message",
+        "must not hold a password (it would be stored with the run and shown in reports); "
+        "put the proxy URL with its credentials in the https_proxy / http_proxy environment "
+        "variable instead",
+        "plan.proxy.password"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 1 and %1", "plan.num_prompts.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 0 and %1 seconds", "plan.duration.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must not be negative", "plan.not_negative"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be shorter than the run's duration",
+                       "plan.warmup_seconds.whole_run"),
+    QT_TRANSLATE_NOOP3(
+        "sb::Message",
+        "needs a finite request rate or a closed loop (with an unlimited rate every request "
+        "is sent at t = 0)",
+        "plan.warmup_seconds.unlimited_rate"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be more than 0 and at most %1 seconds",
+                       "plan.timeout.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be a finite rate", "plan.rate.finite"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between %1 and %2 requests per second",
+                       "plan.rate.range"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "must be between %1 and %2 requests per second, or inf (unlimited)",
+                       "plan.rate.range_or_inf"),
+    QT_TRANSLATE_NOOP3(
+        "sb::Message",
+        "%1 requests at %2 per second would take longer than %3 days; raise the rate or send "
+        "fewer requests",
+        "plan.rate.span"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between %1 and %2", "plan.burstiness.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 1 and %1", "plan.concurrency.range"),
+    QT_TRANSLATE_NOOP3(
+        "sb::Message",
+        "and a concurrency cap exclude each other: choose a closed loop (keep C in flight) or "
+        "a cap on an open loop, not both",
+        "plan.concurrency.both"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 0 and %1", "plan.trace_time_scale.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "replays its own arrival times: a ramp-up cannot apply",
+                       "plan.trace.with_ramp"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "with an unlimited rate needs a concurrency cap or a closed loop",
+                       "plan.duration.unlimited_rate"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be finite for the Server scenario",
+                       "plan.server.finite_rate"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "must be poisson: the MLPerf Server scenario uses Poisson arrivals",
+                       "plan.server.poisson"),
+    QT_TRANSLATE_NOOP3(
+        "sb::Message",
+        "does not apply to the Server scenario, whose arrivals are an open Poisson process",
+        "plan.server.closed_loop"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "must be unlimited (inf): the Offline scenario issues every request at once",
+                       "plan.offline.rate"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be 1 or unset: SingleStream sends one query at a time",
+                       "plan.single_stream.concurrency"),
+    QT_TRANSLATE_NOOP3("sb::Message", "'%1' is not a known MLPerf preset", "plan.mlperf.preset"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be above 0 and below 100", "plan.slo_percentile.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be numbers from 0 to 100, got %1",
+                       "plan.percentile.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "knows ttft, tpot, itl and e2el, got '%1'",
+                       "plan.percentile_metrics.unknown"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be a finite number of milliseconds",
+                       "plan.goodput.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "is required for a %1 dataset", "plan.dataset.path_missing"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 1 and %1 tokens", "plan.tokens.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be at least 0 and below 1", "plan.range_ratio.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 0 and 100", "plan.temperature.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 0 and %1 rates", "plan.sweep.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be above 0 and below 1", "plan.rate_tolerance.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "searches Server rates: the scenario must be server",
+                       "plan.search.server"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "needs latency bounds: a TTFT or TPOT bound or an "
+                       "MLPerf preset",
+                       "plan.search.bounds"),
+    QT_TRANSLATE_NOOP3("sb::Message", "runs one plan: sweeps and rate searches are not sharded",
+                       "plan.shard.single"),
+    QT_TRANSLATE_NOOP3(
+        "sb::Message",
+        "needs an endpoint all agents share (a base URL): each agent would otherwise "
+        "benchmark its own built-in simulator",
+        "plan.shard.simulator"),
+    // --- run preparation (core/run/runpreparation.cpp) ---
+    QT_TRANSLATE_NOOP3("sb::Message", "%1", "prepare.detail"),
+    QT_TRANSLATE_NOOP3("sb::Message", "could not start the built-in simulator: %1",
+                       "prepare.simulator.start"),
+    QT_TRANSLATE_NOOP3("sb::Message", "cannot reach %1: %2", "prepare.unreachable"),
+    QT_TRANSLATE_NOOP3("sb::Message", "cannot reach %1 through proxy %2: %3",
+                       "prepare.unreachable.proxy"),
+    QT_TRANSLATE_NOOP3("sb::Message", "is required: %1", "prepare.model.none"),
+    QT_TRANSLATE_NOOP3("sb::Message", "%1 has no rows", "prepare.trace.empty"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "spans %1 days after scaling; at most %2 days can be replayed",
+                       "prepare.trace.span"),
+    QT_TRANSLATE_NOOP3("sb::Message", "cancelled before the run started", "prepare.cancelled"),
+};
+
+const QHash<QByteArray, const char *> &index()
+{
+    static const QHash<QByteArray, const char *> h = [] {
+        QHash<QByteArray, const char *> m;
+        for (const Entry &e : kCatalogue)
+            m.insert(QByteArray(e.id), e.text);
+        return m;
+    }();
+    return h;
+}
+
+QString fill(QString s, const QStringList &args)
+{
+    // Substitutes %1..%n in one pass, so an argument holding "%2" is never expanded again.
+    QString out;
+    out.reserve(s.size() + 32);
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        if (s.at(i) == u'%' && i + 1 < s.size() && s.at(i + 1).isDigit()) {
+            const int n = s.at(i + 1).digitValue();
+            if (n >= 1 && n <= args.size()) {
+                out += args.at(n - 1);
+                ++i;
+                continue;
+            }
+        }
+        out += s.at(i);
+    }
+    return out;
+}
+
+} // namespace
+
+Message::Message(const char *id, const QStringList &args) : m_id(id), m_args(args)
+{
+    Q_ASSERT_X(known(id), "sb::Message", id);
+}
+
+bool Message::known(const char *id)
+{
+    return id && index().contains(QByteArray(id));
+}
+
+QString Message::text() const
+{
+    if (!m_id)
+        return {};
+    const char *t = index().value(QByteArray(m_id));
+    return t ? fill(QString::fromUtf8(t), m_args) : QString::fromLatin1(m_id);
+}
+
+QString Message::translated() const
+{
+    if (!m_id)
+        return {};
+    const char *t = index().value(QByteArray(m_id));
+    if (!t)
+        return QString::fromLatin1(m_id);
+    return fill(QCoreApplication::translate(kContext, t, m_id), m_args);
+}
+
+QList<QPair<const char *, const char *>> Message::catalogue()
+{
+    QList<QPair<const char *, const char *>> out;
+    for (const Entry &e : kCatalogue)
+        out.append(qMakePair(e.id, e.text));
+    return out;
+}
+
+} // namespace sb

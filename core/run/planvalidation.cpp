@@ -1,0 +1,303 @@
+#include "planvalidation.h"
+
+#include "load/mlperfprofile.h"
+#include "run/runrequest.h"
+
+#include <QUrl>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+QString num(double v)
+{
+    return QString::number(v, 'g', 10);
+}
+
+class Issues
+{
+public:
+    void add(const char *field, const char *id, const QStringList &args = {})
+    {
+        m_list.append({QString::fromLatin1(field), Message(id, args)});
+    }
+    QList<PlanIssue> m_list;
+};
+
+bool finiteIn(double v, double lo, double hi)
+{
+    return std::isfinite(v) && v >= lo && v <= hi;
+}
+
+void checkRate(Issues &is, const char *field, double rate, bool infAllowed)
+{
+    // LoadProfile reads a rate of 0 as unlimited, like inf (the workbench's "unlimited").
+    if ((std::isinf(rate) && rate > 0) || rate == 0) {
+        if (!infAllowed)
+            is.add(field, "plan.rate.finite");
+        return;
+    }
+    if (!finiteIn(rate, limits::kMinRate, limits::kMaxRate))
+        is.add(field, infAllowed ? "plan.rate.range_or_inf" : "plan.rate.range",
+               {num(limits::kMinRate), num(limits::kMaxRate)});
+}
+
+bool isTokenChar(QChar c)
+{
+    if (c.unicode() > 126 || c.unicode() <= 32)
+        return false;
+    return !QStringView(u"\"(),/:;<=>?@[\\]{}").contains(c);
+}
+
+void checkUrl(Issues &is, const char *field, const QString &text)
+{
+    const QUrl url(text);
+    if (!url.isValid() || url.host().isEmpty() ||
+        (url.scheme() != "http"_L1 && url.scheme() != "https"_L1)) {
+        is.add(field, "plan.url.invalid", {text});
+        return;
+    }
+    if (!url.userInfo().isEmpty())
+        is.add(field, "plan.url.credentials");
+    for (QChar c : text)
+        if (c.unicode() < 32 || c.unicode() == 127 || c == u' ') {
+            is.add(field, "plan.url.control");
+            return;
+        }
+}
+
+} // namespace
+
+QString PlanIssue::text() const
+{
+    return field + u": "_s + message.text();
+}
+
+bool validHeader(const QString &name, const QString &value, Message *why)
+{
+    if (name.isEmpty()) {
+        *why = Message("plan.header.empty_name");
+        return false;
+    }
+    for (QChar c : name)
+        if (!isTokenChar(c)) {
+            *why = Message("plan.header.bad_name", {name});
+            return false;
+        }
+    for (QChar c : value)
+        if (c == u'\r' || c == u'\n' || c == QChar(0)) {
+            *why = Message("plan.header.bad_value", {name});
+            return false;
+        }
+    return true;
+}
+
+QList<PlanIssue> validateRunRequest(const RunRequest &request)
+{
+    Issues is;
+    const RunPlan &plan = request.plan;
+    const SutConfig &sut = plan.sut;
+    const LoadProfile &p = plan.profile;
+    const DatasetSpec &d = plan.dataset;
+    const RequestParams &rp = plan.params;
+
+    // --- the SUT: what reaches the wire ---
+    if (!sut.builtInSimulator) {
+        if (sut.baseUrl.isEmpty())
+            is.add("base-url", "plan.url.missing");
+        else
+            checkUrl(is, "base-url", sut.baseUrl);
+    }
+    if (!sut.endpoint.isEmpty() && !sut.endpoint.startsWith("http://"_L1) &&
+        !sut.endpoint.startsWith("https://"_L1)) {
+        for (QChar c : sut.endpoint)
+            if (c.unicode() <= 32 || c.unicode() == 127) {
+                is.add("endpoint", "plan.endpoint.control");
+                break;
+            }
+    } else if (!sut.endpoint.isEmpty()) {
+        checkUrl(is, "endpoint", sut.endpoint);
+    }
+    for (const auto &[name, value] : sut.extraHeaders) {
+        Message why;
+        if (!validHeader(name, value, &why))
+            is.m_list.append({u"header"_s, why});
+    }
+    if (!sut.proxy.isEmpty() && sut.proxy.compare("none"_L1, Qt::CaseInsensitive) != 0) {
+        const QString proxy = sut.proxy.trimmed();
+        const QUrl url(proxy.contains("://"_L1) ? proxy : u"http://"_s + proxy);
+        if (!url.password().isEmpty())
+            is.add("proxy", "plan.proxy.password");
+    }
+
+    // --- counts and times ---
+    const bool durationBound = p.durationS > 0;
+    if (!durationBound && (p.numPrompts < 1 || p.numPrompts > limits::kMaxRequests))
+        is.add("num-prompts", "plan.num_prompts.range", {QString::number(limits::kMaxRequests)});
+    if (durationBound && p.numPrompts > limits::kMaxRequests)
+        is.add("num-prompts", "plan.num_prompts.range", {QString::number(limits::kMaxRequests)});
+    if (p.durationS < 0 || !std::isfinite(p.durationS) || p.durationS > limits::kMaxSpanS)
+        is.add("duration", "plan.duration.range", {num(limits::kMaxSpanS)});
+    if (p.warmupRequests < 0)
+        is.add("warmup-requests", "plan.not_negative");
+    else if (!durationBound && p.numPrompts > 0 && p.warmupRequests > limits::kMaxRequests)
+        is.add("warmup-requests", "plan.num_prompts.range",
+               {QString::number(limits::kMaxRequests)});
+    if (!(p.warmupSeconds >= 0) || !std::isfinite(p.warmupSeconds) ||
+        p.warmupSeconds > limits::kMaxSpanS)
+        is.add("warmup-seconds", "plan.duration.range", {num(limits::kMaxSpanS)});
+    else if (durationBound && p.warmupSeconds >= p.durationS)
+        is.add("warmup-seconds", "plan.warmup_seconds.whole_run");
+    if (!finiteIn(p.timeoutS, 0.001, limits::kMaxTimeoutS))
+        is.add("timeout", "plan.timeout.range", {num(limits::kMaxTimeoutS)});
+
+    // --- the arrival process ---
+    const bool searching = request.mode == RunMode::MaxValidRate;
+    const bool ramp = p.rampUpStrategy != RampUpStrategy::None;
+    const bool trace = !p.tracePath.isEmpty();
+    checkRate(is, "request-rate", p.requestRate, true);
+    if (!finiteIn(p.burstiness, limits::kMinBurstiness, limits::kMaxBurstiness))
+        is.add("burstiness", "plan.burstiness.range",
+               {num(limits::kMinBurstiness), num(limits::kMaxBurstiness)});
+    if (ramp) {
+        checkRate(is, "ramp-up-start-rps", p.rampUpStartRps, false);
+        checkRate(is, "ramp-up-end-rps", p.rampUpEndRps, false);
+    }
+    if (p.maxConcurrency < 0 || p.maxConcurrency > limits::kMaxConcurrency)
+        is.add("max-concurrency", "plan.concurrency.range",
+               {QString::number(limits::kMaxConcurrency)});
+    if (p.closedLoopConcurrency < 0 || p.closedLoopConcurrency > limits::kMaxConcurrency)
+        is.add("concurrency", "plan.concurrency.range", {QString::number(limits::kMaxConcurrency)});
+    if (p.closedLoopConcurrency > 0 && p.maxConcurrency > 0)
+        is.add("concurrency", "plan.concurrency.both");
+    if (!(p.traceTimeScale >= 0) || p.traceTimeScale > limits::kMaxTraceTimeScale)
+        is.add("trace-time-scale", "plan.trace_time_scale.range",
+               {num(limits::kMaxTraceTimeScale)});
+    if (trace && ramp)
+        is.add("trace", "plan.trace.with_ramp");
+
+    // A schedule must fit its nanosecond offsets: the expected span of an open-loop run.
+    if (!p.unlimitedRate() && !ramp && !trace && p.requestRate >= limits::kMinRate) {
+        const double n = durationBound ? 0 : double(p.numPrompts) + p.warmupRequests;
+        if (n / p.requestRate > limits::kMaxSpanS)
+            is.add("request-rate", "plan.rate.span",
+                   {num(n), num(p.requestRate), num(limits::kMaxSpanS / 86400)});
+    }
+    if (ramp && p.rampUpStartRps >= limits::kMinRate && p.rampUpEndRps >= limits::kMinRate &&
+        !durationBound) {
+        const double slowest = std::min(p.rampUpStartRps, p.rampUpEndRps);
+        if (double(p.numPrompts) / slowest > limits::kMaxSpanS)
+            is.add("ramp-up-start-rps", "plan.rate.span",
+                   {num(p.numPrompts), num(slowest), num(limits::kMaxSpanS / 86400)});
+    }
+
+    const bool closedLoop = p.closedLoopConcurrency > 0 || p.scenario == Scenario::SingleStream;
+    if (durationBound && p.unlimitedRate() && !ramp && !trace && p.maxConcurrency <= 0 &&
+        p.closedLoopConcurrency <= 0 && p.scenario != Scenario::SingleStream)
+        is.add("duration", "plan.duration.unlimited_rate");
+    if (p.warmupSeconds > 0 && p.unlimitedRate() && !ramp && !trace && !closedLoop &&
+        !(durationBound && p.maxConcurrency > 0))
+        is.add("warmup-seconds", "plan.warmup_seconds.unlimited_rate");
+
+    // --- scenarios ---
+    switch (p.scenario) {
+    case Scenario::Server:
+        if (p.unlimitedRate() && !ramp && !searching)
+            is.add("request-rate", "plan.server.finite_rate");
+        if (p.arrival != ArrivalProcess::Poisson)
+            is.add("arrival", "plan.server.poisson");
+        if (p.closedLoopConcurrency > 0)
+            is.add("concurrency", "plan.server.closed_loop");
+        break;
+    case Scenario::Offline:
+        if (!p.unlimitedRate())
+            is.add("request-rate", "plan.offline.rate");
+        break;
+    case Scenario::SingleStream:
+        if (p.closedLoopConcurrency > 1 || p.maxConcurrency > 1)
+            is.add("concurrency", "plan.single_stream.concurrency");
+        break;
+    case Scenario::None:
+        break;
+    }
+    if (p.scenario != Scenario::None || searching) {
+        MlperfConstraints c;
+        QString why;
+        if (!p.mlperfPreset.isEmpty() && !mlperfConstraintsForProfile(p, &c, &why))
+            is.add("mlperf-preset", "plan.mlperf.preset", {p.mlperfPreset});
+    }
+    if (p.sloPercentile > 0 && p.sloPercentile >= 100)
+        is.add("slo-percentile", "plan.slo_percentile.range");
+    if (p.minQueryCount < 0)
+        is.add("min-query-count", "plan.not_negative");
+    if (p.minDurationS < 0 || !std::isfinite(p.minDurationS))
+        is.add("min-duration", "plan.not_negative");
+
+    // --- measurement ---
+    for (double pct : p.metricPercentiles)
+        if (!finiteIn(pct, 0, 100)) {
+            is.add("metric-percentiles", "plan.percentile.range", {num(pct)});
+            break;
+        }
+    for (const QString &m : p.percentileMetrics)
+        if (m != "ttft"_L1 && m != "tpot"_L1 && m != "itl"_L1 && m != "e2el"_L1) {
+            is.add("percentile-metrics", "plan.percentile_metrics.unknown", {m});
+            break;
+        }
+    for (double slo : {p.goodput.ttftMs, p.goodput.tpotMs, p.goodput.e2elMs})
+        if (!std::isfinite(slo) || (slo >= 0 && slo > 1e9)) {
+            is.add("goodput", "plan.goodput.range");
+            break;
+        }
+    if (p.ttftSloMs > 1e9 || !std::isfinite(p.ttftSloMs))
+        is.add("ttft-slo-ms", "plan.goodput.range");
+    if (p.tpotSloMs > 1e9 || !std::isfinite(p.tpotSloMs))
+        is.add("tpot-slo-ms", "plan.goodput.range");
+
+    // --- dataset ---
+    if (d.kind != DatasetKind::Random && d.path.isEmpty() && !trace)
+        is.add("dataset-path", "plan.dataset.path_missing",
+               {QString::fromLatin1(datasetKindName(d.kind))});
+    if (d.randomInputLen < 1 || d.randomInputLen > limits::kMaxTokens)
+        is.add("random-input-len", "plan.tokens.range", {QString::number(limits::kMaxTokens)});
+    if (d.randomOutputLen < 1 || d.randomOutputLen > limits::kMaxTokens)
+        is.add("random-output-len", "plan.tokens.range", {QString::number(limits::kMaxTokens)});
+    if (!(d.randomRangeRatio >= 0 && d.randomRangeRatio < 1))
+        is.add("random-range-ratio", "plan.range_ratio.range");
+    if (d.randomPrefixLen < 0 || d.randomPrefixLen > limits::kMaxTokens)
+        is.add("random-prefix-len", "plan.tokens.range", {QString::number(limits::kMaxTokens)});
+    if (d.sharegptOutputLen > limits::kMaxTokens)
+        is.add("sharegpt-output-len", "plan.tokens.range", {QString::number(limits::kMaxTokens)});
+
+    // --- request parameters ---
+    if (rp.temperature >= 0 && !(rp.temperature <= 100))
+        is.add("temperature", "plan.temperature.range");
+    if (!std::isfinite(rp.temperature))
+        is.add("temperature", "plan.temperature.range");
+
+    // --- execution ---
+    if (request.mode == RunMode::Sweep &&
+        (request.sweepRates < 0 || request.sweepRates > limits::kMaxSweepRates))
+        is.add("sweep", "plan.sweep.range", {QString::number(limits::kMaxSweepRates)});
+    if (searching) {
+        if (!(request.rateTolerance > 0 && request.rateTolerance < 1))
+            is.add("rate-tolerance", "plan.rate_tolerance.range");
+        if (p.scenario != Scenario::Server)
+            is.add("find-max-valid-rate", "plan.search.server");
+        if (p.ttftSloMs < 0 && p.tpotSloMs < 0 && p.mlperfPreset.isEmpty())
+            is.add("find-max-valid-rate", "plan.search.bounds");
+    }
+    if (request.isSharded()) {
+        if (request.mode != RunMode::Single)
+            is.add("shard", "plan.shard.single");
+        if (request.shard.count > 1 && sut.builtInSimulator)
+            is.add("shard", "plan.shard.simulator");
+    }
+    return is.m_list;
+}
+
+} // namespace sb

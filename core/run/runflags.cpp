@@ -1,0 +1,771 @@
+#include "runflags.h"
+
+#include "common/args.h"
+
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QUrl>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+// The SUT's descriptive fields settable with --sut KEY=VALUE (SutConfig's JSON keys): they do
+// not change what is sent, but they are what a comparison compares, so a reproduced run must
+// carry them.
+const char *const kSutTextKeys[] = {"weights_revision", "engine", "engine_version",
+                                    "gpu_model",        "image",  "region",
+                                    "client_location",  "notes"};
+const char *const kSutIntKeys[] = {"gpu_count", "replicas", "containers", "workers_per_container"};
+
+QList<OptionSpec> runSpecs()
+{
+    using K = OptionSpec::Kind;
+    const QString unused = u"is accepted for compatibility with vllm bench serve and not used"_s;
+    auto compat = [&](const char *name, K kind, const QString &why) {
+        return OptionSpec{QString::fromLatin1(name),
+                          kind,
+                          {},
+                          u"note: --%1 %2"_s.arg(QString::fromLatin1(name), why)};
+    };
+    return {
+        {u"help"_s, K::Flag, u"show this help"_s, {}},
+        {u"base-url"_s, K::Value, u"server base URL, e.g. http://127.0.0.1:8000"_s, {}},
+        {u"host"_s, K::Value, u"server host (with --port; default 127.0.0.1)"_s, {}},
+        {u"port"_s, K::Value, u"server port (default 8000)"_s, {}},
+        {u"endpoint"_s, K::Value, u"API path (default by backend: /v1/completions)"_s, {}},
+        {u"backend"_s, K::Value, u"openai | openai-chat (vllm = openai)"_s, {}},
+        {u"model"_s, K::Value, u"model id (default: first of /v1/models)"_s, {}},
+        {u"dataset-name"_s, K::Value, u"random | sharegpt | custom"_s, {}},
+        {u"dataset-path"_s,
+         K::Value,
+         u"dataset file (sharegpt JSON, custom JSONL); without --dataset-name the kind is read "
+         "from the file"_s,
+         {}},
+        {u"random-input-len"_s, K::Value, u"synthetic input tokens (default 1024)"_s, {}},
+        {u"random-output-len"_s, K::Value, u"synthetic output tokens (default 128)"_s, {}},
+        {u"random-range-ratio"_s, K::Value, u"uniform length range ratio (default 0)"_s, {}},
+        {u"random-prefix-len"_s, K::Value, u"shared prefix tokens (default 0)"_s, {}},
+        {u"random-distribution"_s,
+         K::Value,
+         u"uniform (vLLM's range ratio) | normal (mean, stdev, min, max)"_s,
+         {}},
+        {u"random-input-stdev"_s, K::Value, u"normal: input length standard deviation"_s, {}},
+        {u"random-output-stdev"_s, K::Value, u"normal: output length standard deviation"_s, {}},
+        {u"random-input-min"_s, K::Value, u"normal: shortest input (default 1)"_s, {}},
+        {u"random-input-max"_s, K::Value, u"normal: longest input (0 = no bound)"_s, {}},
+        {u"random-output-min"_s, K::Value, u"normal: shortest output (default 1)"_s, {}},
+        {u"random-output-max"_s, K::Value, u"normal: longest output (0 = no bound)"_s, {}},
+        {u"tokens-per-word"_s,
+         K::Value,
+         u"synthetic prompt calibration (tokens per word); default: measured with the "
+         "server's POST /tokenize"_s,
+         {}},
+        {u"sharegpt-output-len"_s, K::Value, u"fixed output length for sharegpt"_s, {}},
+        {u"num-prompts"_s, K::Value, u"number of measured requests (default 1000)"_s, {}},
+        {u"request-rate"_s, K::Value, u"requests per second, or inf (default inf)"_s, {}},
+        {u"burstiness"_s, K::Value, u"gamma shape; 1 = Poisson (default 1)"_s, {}},
+        {u"arrival"_s, K::Value, u"poisson | gamma | constant (default poisson)"_s, {}},
+        {u"max-concurrency"_s,
+         K::Value,
+         u"cap on requests in flight (leave it out for no cap)"_s,
+         {}},
+        {u"concurrency"_s, K::Value, u"closed loop: keep exactly C requests in flight"_s, {}},
+        {u"duration"_s, K::Value, u"stop issuing after S seconds"_s, {}},
+        {u"warmup-requests"_s, K::Value, u"requests issued first and excluded from metrics"_s, {}},
+        {u"warmup-seconds"_s, K::Value, u"seconds of warm-up excluded from metrics"_s, {}},
+        {u"scenario"_s, K::Value, u"none | single-stream | server | offline"_s, {}},
+        {u"seed"_s, K::Value, u"random seed (default 0)"_s, {}},
+        {u"ignore-eos"_s, K::Flag, u"ask the server to ignore EOS"_s, {}},
+        {u"temperature"_s, K::Value, u"sampling temperature"_s, {}},
+        {u"request-seed"_s, K::Value, u"sampling seed sent with every request"_s, {}},
+        {u"top-p"_s, K::Value, u"sent as top_p"_s, {}},
+        {u"top-k"_s, K::Value, u"sent as top_k"_s, {}},
+        {u"min-p"_s, K::Value, u"sent as min_p"_s, {}},
+        {u"extra-body"_s, K::Value, u"JSON object merged into every request body"_s, {}},
+        {u"header"_s, K::Repeated, u"extra header K:V or K=V (repeatable)"_s, {}},
+        {u"timeout"_s, K::Value, u"per-request timeout in seconds (default 600)"_s, {}},
+        {u"transport"_s,
+         K::Value,
+         u"HTTP client: socket (default; epoll, kernel receive times) | qnam (Qt's manager "
+         "pool)"_s,
+         {}},
+        {u"ca-file"_s,
+         K::Value,
+         u"PEM file of CA certificates to trust for an https endpoint, besides the system's"_s,
+         {}},
+        {u"proxy"_s,
+         K::Value,
+         u"HTTP proxy URL, or none; default: http_proxy / https_proxy / no_proxy from the "
+         "environment (proxy passwords only there: they are never stored)"_s,
+         {}},
+        {u"goodput"_s, K::MultiValue, u"SLOs, e.g. ttft:200 tpot:50 e2el:1000 (ms)"_s, {}},
+        {u"percentile-metrics"_s, K::Value, u"comma list of ttft,tpot,itl,e2el"_s, {}},
+        {u"metric-percentiles"_s, K::Value, u"comma list of percentiles (default 99)"_s, {}},
+        {u"cache-bust"_s, K::Flag, u"unique random prefix per request"_s, {}},
+        {u"save-result"_s, K::Flag, u"write the result JSON"_s, {}},
+        {u"save-detailed"_s, K::Flag, u"include per-request arrays in the JSON"_s, {}},
+        {u"result-dir"_s, K::Value, u"folder for the result JSON"_s, {}},
+        {u"result-filename"_s, K::Value, u"file name of the result JSON"_s, {}},
+        {u"name"_s, K::Value, u"a name for this run"_s, {}},
+        {u"project"_s,
+         K::Value,
+         u"record the run into this project file (created when missing)"_s,
+         {}},
+        {u"dataset-version"_s, K::Value, u"a version label for the dataset"_s, {}},
+        {u"with-replacement"_s,
+         K::Flag,
+         u"sample prompts with replacement when more are needed"_s,
+         {}},
+        {u"ramp-up-strategy"_s, K::Value, u"linear | exponential request-rate ramp-up"_s, {}},
+        {u"ramp-up-start-rps"_s, K::Value, u"ramp-up start rate"_s, {}},
+        {u"ramp-up-end-rps"_s, K::Value, u"ramp-up end rate"_s, {}},
+        {u"trace"_s,
+         K::Value,
+         u"replay arrivals from a JSONL trace {timestamp, input_tokens, output_tokens | prompt}"_s,
+         {}},
+        {u"trace-time-scale"_s, K::Value, u"multiply trace times (0.5 = twice as fast)"_s, {}},
+        {u"mlperf-preset"_s, K::Value, u"MLPerf latency limits, e.g. llama2-70b-server"_s, {}},
+        {u"ttft-slo-ms"_s, K::Value, u"scenario TTFT bound (ms) at --slo-percentile"_s, {}},
+        {u"tpot-slo-ms"_s, K::Value, u"scenario TPOT bound (ms) at --slo-percentile"_s, {}},
+        {u"slo-percentile"_s,
+         K::Value,
+         u"percentile of the scenario bounds (default 99; single-stream 90)"_s,
+         {}},
+        {u"min-query-count"_s, K::Value, u"scenario minimum query count"_s, {}},
+        {u"min-duration"_s, K::Value, u"scenario minimum duration in seconds"_s, {}},
+        {u"sweep"_s,
+         K::Value,
+         u"N: synchronous baseline, max throughput, then N rates between"_s,
+         {}},
+        {u"find-max-valid-rate"_s,
+         K::Flag,
+         u"search the highest Server rate that stays VALID"_s,
+         {}},
+        {u"rate-tolerance"_s,
+         K::Value,
+         u"bisection stops when the bracket is below this fraction (default 0.05)"_s,
+         {}},
+        {u"sut-name"_s, K::Value, u"a name for the system under test"_s, {}},
+        {u"sut"_s,
+         K::Repeated,
+         u"describe the SUT, KEY=VALUE (repeatable): engine, engine_version, gpu_model, "
+         "gpu_count, image, replicas, containers, workers_per_container, region, "
+         "client_location, weights_revision, notes"_s,
+         {}},
+        {u"shard"_s,
+         K::Value,
+         u"I/N: issue agent I's share of the plan (0-based; see docs/distributed.md)"_s,
+         {}},
+        {u"start-at"_s,
+         K::Value,
+         u"EPOCH_MS: start the schedule at this UTC time (agents start together)"_s,
+         {}},
+        compat("tokenizer", K::Value,
+               u"is not used: token counts come from the server's usage (or chunk counts)"_s),
+        compat("tokenizer-mode", K::Value, unused),
+        compat("trust-remote-code", K::Flag, unused),
+        compat("disable-tqdm", K::Flag, unused),
+        compat("profile", K::Flag, unused),
+        compat("served-model-name", K::Value, unused),
+        compat("label", K::Value, unused),
+        compat("metadata", K::MultiValue, unused),
+        compat("append-result", K::Flag, unused),
+        compat("ready-check-timeout-sec", K::Value, unused),
+        compat("logprobs", K::Value, unused),
+        compat("use-beam-search", K::Flag, unused),
+        compat("disable-shuffle", K::Flag, unused),
+        compat("request-id-prefix", K::Value,
+               u"is not used: ServeBench sets x-request-id to sb-<run>-<index>"_s),
+    };
+}
+
+// The kind of a dataset file from its first non-blank byte: a ShareGPT file is one JSON array,
+// a custom dataset one JSON object per line.
+bool inferDatasetKind(const QString &path, DatasetKind *kind, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = u"--dataset-path %1: %2"_s.arg(path, f.errorString());
+        return false;
+    }
+    char c = 0;
+    while (f.getChar(&c))
+        if (!QChar::fromLatin1(c).isSpace())
+            break;
+    if (c == '[') {
+        *kind = DatasetKind::ShareGpt;
+        return true;
+    }
+    if (c == '{') {
+        *kind = DatasetKind::Custom;
+        return true;
+    }
+    *error = u"--dataset-path %1 is neither a ShareGPT JSON array nor JSONL objects (it starts "
+             "with neither '[' nor '{'); give --dataset-name"_s.arg(path);
+    return false;
+}
+
+bool parseSutField(const QString &text, SutConfig *sut, QString *error)
+{
+    const int eq = text.indexOf(u'=');
+    const QString key = eq > 0 ? text.left(eq).trimmed().replace(u'-', u'_') : QString();
+    const QString value = eq > 0 ? text.mid(eq + 1) : QString();
+    QJsonObject o = sut->toJson();
+    for (const char *k : kSutTextKeys)
+        if (key == QLatin1StringView(k)) {
+            o[key] = value;
+            *sut = SutConfig::fromJson(o);
+            return true;
+        }
+    for (const char *k : kSutIntKeys)
+        if (key == QLatin1StringView(k)) {
+            bool ok = false;
+            const int n = value.toInt(&ok);
+            if (!ok || n < 0) {
+                *error = u"--sut %1 expects a whole number, got '%2'"_s.arg(key, value);
+                return false;
+            }
+            o[key] = n;
+            *sut = SutConfig::fromJson(o);
+            return true;
+        }
+    QStringList known;
+    for (const char *k : kSutTextKeys)
+        known.append(QString::fromLatin1(k));
+    for (const char *k : kSutIntKeys)
+        known.append(QString::fromLatin1(k));
+    *error =
+        u"--sut expects KEY=VALUE with KEY one of %1, got '%2'"_s.arg(known.join(u", "_s), text);
+    return false;
+}
+
+} // namespace
+
+bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions *opts,
+                   QString *error)
+{
+    Args a(runSpecs());
+    if (!a.parse(argv, error))
+        return false;
+    opts->notes = a.notes();
+    opts->helpText = a.helpText();
+    if (a.has(u"help"_s)) {
+        opts->help = true;
+        return true;
+    }
+    if (!a.positional().isEmpty()) {
+        *error = u"unexpected argument '%1'"_s.arg(a.positional().first());
+        return false;
+    }
+    QString e;
+    RunPlan *plan = &request->plan;
+    SutConfig &sut = plan->sut;
+    LoadProfile &p = plan->profile;
+    DatasetSpec &d = plan->dataset;
+    request->frontEnd = u"cli"_s;
+
+    if (a.has(u"backend"_s) && !apiFlavourFromName(a.value(u"backend"_s), &sut.flavour)) {
+        *error =
+            u"--backend must be openai, openai-chat or vllm, got '%1'"_s.arg(a.value(u"backend"_s));
+        return false;
+    }
+    opts->endpointGiven = a.has(u"base-url"_s) || a.has(u"host"_s) || a.has(u"port"_s);
+    if (a.has(u"base-url"_s)) {
+        sut.baseUrl = a.value(u"base-url"_s);
+        while (sut.baseUrl.endsWith(u'/'))
+            sut.baseUrl.chop(1);
+    } else if (opts->endpointGiven) {
+        const int port = a.intValue(u"port"_s, 8000, &e);
+        if (!e.isEmpty() || port <= 0 || port > 65535) {
+            *error = e.isEmpty() ? u"--port must be between 1 and 65535"_s : e;
+            return false;
+        }
+        sut.baseUrl = u"http://%1:%2"_s.arg(a.value(u"host"_s, u"127.0.0.1"_s)).arg(port);
+    }
+    sut.builtInSimulator = !opts->endpointGiven;
+    sut.endpoint = a.value(u"endpoint"_s);
+    if (!sut.endpoint.isEmpty() && !sut.endpoint.startsWith(u'/') &&
+        !sut.endpoint.startsWith("http://"_L1) && !sut.endpoint.startsWith("https://"_L1))
+        sut.endpoint.prepend(u'/');
+    if (sut.endpoint.contains("chat/completions"_L1) && !a.has(u"backend"_s))
+        sut.flavour = ApiFlavour::Chat; // the endpoint says which flavour it speaks
+    sut.model = a.value(u"model"_s);
+    sut.name = a.value(u"sut-name"_s);
+    for (const QString &f : a.values(u"sut"_s))
+        if (!parseSutField(f, &sut, error))
+            return false;
+    for (const QString &h : a.values(u"header"_s)) {
+        QPair<QString, QString> kv;
+        if (!parseHeaderArg(h, &kv)) {
+            *error = u"--header expects NAME:VALUE or NAME=VALUE, got '%1'"_s.arg(h);
+            return false;
+        }
+        sut.extraHeaders.append(kv);
+    }
+    sut.caFile = a.value(u"ca-file"_s);
+    if (!sut.caFile.isEmpty() && !QFileInfo(sut.caFile).isReadable()) {
+        *error = u"--ca-file %1: no such readable file"_s.arg(sut.caFile);
+        return false;
+    }
+    sut.proxy = a.value(u"proxy"_s);
+    if (qEnvironmentVariableIsSet("OPENAI_API_KEY"))
+        sut.apiKeyRef = u"env:OPENAI_API_KEY"_s;
+
+    if (a.has(u"dataset-name"_s) && !datasetKindFromName(a.value(u"dataset-name"_s), &d.kind)) {
+        *error = u"--dataset-name must be random, sharegpt or custom, got '%1'"_s.arg(
+            a.value(u"dataset-name"_s));
+        return false;
+    }
+    d.path = a.value(u"dataset-path"_s);
+    if (!d.path.isEmpty() && !a.has(u"dataset-name"_s)) {
+        // vLLM would silently run a random dataset here; a file given is a file meant.
+        if (!inferDatasetKind(d.path, &d.kind, error))
+            return false;
+        opts->notes.append(
+            u"note: --dataset-path without --dataset-name: %1 reads as a %2 dataset"_s.arg(
+                d.path, QString::fromLatin1(datasetKindName(d.kind))));
+    }
+    if (!d.path.isEmpty() && d.kind == DatasetKind::Random) {
+        *error = u"--dataset-path is not used by --dataset-name random; leave one out"_s;
+        return false;
+    }
+    d.randomInputLen = a.intValue(u"random-input-len"_s, d.randomInputLen, &e);
+    d.randomOutputLen = a.intValue(u"random-output-len"_s, d.randomOutputLen, &e);
+    d.randomRangeRatio = a.doubleValue(u"random-range-ratio"_s, 0.0, &e);
+    d.randomPrefixLen = a.intValue(u"random-prefix-len"_s, 0, &e);
+    d.sharegptOutputLen = a.intValue(u"sharegpt-output-len"_s, -1, &e);
+    if (a.has(u"random-distribution"_s) &&
+        !lengthDistributionFromName(a.value(u"random-distribution"_s), &d.randomDistribution)) {
+        *error = u"--random-distribution must be uniform or normal, got '%1'"_s.arg(
+            a.value(u"random-distribution"_s));
+        return false;
+    }
+    d.randomInputStdev = a.intValue(u"random-input-stdev"_s, d.randomInputStdev, &e);
+    d.randomOutputStdev = a.intValue(u"random-output-stdev"_s, d.randomOutputStdev, &e);
+    d.randomInputMin = a.intValue(u"random-input-min"_s, d.randomInputMin, &e);
+    d.randomInputMax = a.intValue(u"random-input-max"_s, d.randomInputMax, &e);
+    d.randomOutputMin = a.intValue(u"random-output-min"_s, d.randomOutputMin, &e);
+    d.randomOutputMax = a.intValue(u"random-output-max"_s, d.randomOutputMax, &e);
+    if (a.has(u"tokens-per-word"_s)) {
+        d.tokensPerWord = a.doubleValue(u"tokens-per-word"_s, 1.0, &e);
+        if (e.isEmpty() && !(d.tokensPerWord > 0 && d.tokensPerWord < 100)) {
+            *error = u"--tokens-per-word must be above 0 and below 100"_s;
+            return false;
+        }
+        request->calibrateTokens = false;
+    }
+
+    p.numPrompts = a.intValue(u"num-prompts"_s, 1000, &e);
+    p.requestRate = a.doubleValue(u"request-rate"_s, std::numeric_limits<double>::infinity(), &e);
+    if (e.isEmpty() && !(p.requestRate > 0)) {
+        *error =
+            u"--request-rate must be positive or inf, got '%1'"_s.arg(a.value(u"request-rate"_s));
+        return false;
+    }
+    p.burstiness = a.doubleValue(u"burstiness"_s, 1.0, &e);
+    p.maxConcurrency = a.intValue(u"max-concurrency"_s, 0, &e);
+    if (e.isEmpty() && a.has(u"max-concurrency"_s) && p.maxConcurrency < 1) {
+        // vLLM reads 0 as "no cap"; a cap of 0 given on purpose is more likely a mistake.
+        *error = u"--max-concurrency must be at least 1 (leave it out for no cap)"_s;
+        return false;
+    }
+    p.closedLoopConcurrency = a.intValue(u"concurrency"_s, 0, &e);
+    if (e.isEmpty() && a.has(u"concurrency"_s) && p.closedLoopConcurrency < 1) {
+        *error = u"--concurrency must be at least 1"_s;
+        return false;
+    }
+    p.durationS = a.doubleValue(u"duration"_s, 0, &e);
+    p.warmupRequests = a.intValue(u"warmup-requests"_s, 0, &e);
+    p.warmupSeconds = a.doubleValue(u"warmup-seconds"_s, 0, &e);
+    p.timeoutS = a.doubleValue(u"timeout"_s, 600, &e);
+    p.cacheBust = a.has(u"cache-bust"_s);
+    if (a.has(u"seed"_s)) {
+        bool ok = false;
+        p.seed = a.value(u"seed"_s).toULongLong(&ok);
+        if (!ok) {
+            *error = u"--seed expects a non-negative integer, got '%1'"_s.arg(a.value(u"seed"_s));
+            return false;
+        }
+    }
+    if (!e.isEmpty()) {
+        *error = e;
+        return false;
+    }
+    if (a.has(u"arrival"_s) && !arrivalFromName(a.value(u"arrival"_s), &p.arrival)) {
+        *error =
+            u"--arrival must be poisson, gamma or constant, got '%1'"_s.arg(a.value(u"arrival"_s));
+        return false;
+    }
+    if (!a.has(u"arrival"_s) && p.burstiness != 1.0)
+        p.arrival = ArrivalProcess::Gamma; // vLLM: burstiness != 1 means a gamma process
+    if (a.has(u"scenario"_s) && !scenarioFromName(a.value(u"scenario"_s), &p.scenario)) {
+        *error = u"--scenario must be single-stream, server, offline or none, got '%1'"_s.arg(
+            a.value(u"scenario"_s));
+        return false;
+    }
+
+    for (const QString &g : a.values(u"goodput"_s)) {
+        const int colon = g.indexOf(u':');
+        bool ok = false;
+        const double v = colon > 0 ? g.mid(colon + 1).toDouble(&ok) : 0;
+        const QString key = g.left(colon).toLower();
+        if (!ok || v < 0) {
+            *error = u"--goodput expects NAME:MILLISECONDS, got '%1'"_s.arg(g);
+            return false;
+        }
+        if (key == "ttft"_L1)
+            p.goodput.ttftMs = v;
+        else if (key == "tpot"_L1)
+            p.goodput.tpotMs = v;
+        else if (key == "e2el"_L1)
+            p.goodput.e2elMs = v;
+        else {
+            *error = u"--goodput knows ttft, tpot and e2el, got '%1'"_s.arg(key);
+            return false;
+        }
+    }
+    if (a.has(u"percentile-metrics"_s)) {
+        p.percentileMetrics.clear();
+        for (const QString &m : a.value(u"percentile-metrics"_s).split(u',', Qt::SkipEmptyParts))
+            p.percentileMetrics.append(m.trimmed().toLower());
+    }
+    if (a.has(u"metric-percentiles"_s)) {
+        p.metricPercentiles.clear();
+        for (const QString &m : a.value(u"metric-percentiles"_s).split(u',', Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const double v = m.trimmed().toDouble(&ok);
+            if (!ok) {
+                *error = u"--metric-percentiles expects numbers in [0, 100], got '%1'"_s.arg(m);
+                return false;
+            }
+            p.metricPercentiles.append(v);
+        }
+    }
+
+    RequestParams &rp = plan->params;
+    rp.ignoreEos = a.has(u"ignore-eos"_s);
+    rp.temperature = a.doubleValue(u"temperature"_s, -1, &e);
+    if (a.has(u"request-seed"_s)) {
+        bool ok = false;
+        rp.seed = a.value(u"request-seed"_s).toLongLong(&ok);
+        if (!ok || rp.seed < 0) {
+            *error = u"--request-seed expects a non-negative integer, got '%1'"_s.arg(
+                a.value(u"request-seed"_s));
+            return false;
+        }
+    }
+    if (a.has(u"extra-body"_s)) {
+        QJsonParseError pe;
+        const auto doc = QJsonDocument::fromJson(a.value(u"extra-body"_s).toUtf8(), &pe);
+        if (!doc.isObject()) {
+            *error = u"--extra-body must be a JSON object (%1)"_s.arg(
+                pe.error == QJsonParseError::NoError ? u"got another JSON value"_s
+                                                     : pe.errorString());
+            return false;
+        }
+        rp.extraBody = doc.object();
+    }
+    for (const char *name : {"top-p", "top-k", "min-p"}) {
+        const QString flag = QString::fromLatin1(name);
+        if (!a.has(flag))
+            continue;
+        const double v = a.doubleValue(flag, 0, &e);
+        QString key = flag;
+        key.replace(u'-', u'_');
+        if (!rp.extraBody.contains(key))
+            rp.extraBody[key] = flag == "top-k"_L1 ? QJsonValue(int(v)) : QJsonValue(v);
+    }
+    if (!e.isEmpty()) {
+        *error = e;
+        return false;
+    }
+
+    d.versionLabel = a.value(u"dataset-version"_s);
+    d.withReplacement = a.has(u"with-replacement"_s);
+    if (a.has(u"ramp-up-strategy"_s)) {
+        if (!rampUpStrategyFromName(a.value(u"ramp-up-strategy"_s), &p.rampUpStrategy)) {
+            *error = u"--ramp-up-strategy must be linear or exponential, got '%1'"_s.arg(
+                a.value(u"ramp-up-strategy"_s));
+            return false;
+        }
+        if (!a.has(u"ramp-up-start-rps"_s) || !a.has(u"ramp-up-end-rps"_s)) {
+            *error = u"--ramp-up-strategy needs --ramp-up-start-rps and --ramp-up-end-rps"_s;
+            return false;
+        }
+    }
+    p.rampUpStartRps = a.doubleValue(u"ramp-up-start-rps"_s, 0, &e);
+    p.rampUpEndRps = a.doubleValue(u"ramp-up-end-rps"_s, 0, &e);
+    p.tracePath = a.value(u"trace"_s);
+    p.traceTimeScale = a.doubleValue(u"trace-time-scale"_s, 1.0, &e);
+    p.mlperfPreset = a.value(u"mlperf-preset"_s);
+    p.ttftSloMs = a.doubleValue(u"ttft-slo-ms"_s, -1, &e);
+    p.tpotSloMs = a.doubleValue(u"tpot-slo-ms"_s, -1, &e);
+    p.sloPercentile = a.doubleValue(u"slo-percentile"_s, -1, &e);
+    p.minQueryCount = a.intValue(u"min-query-count"_s, 0, &e);
+    p.minDurationS = a.doubleValue(u"min-duration"_s, 0, &e);
+    if (a.has(u"sweep"_s)) {
+        request->mode = RunMode::Sweep;
+        request->sweepRates = a.intValue(u"sweep"_s, 0, &e);
+    }
+    if (a.has(u"find-max-valid-rate"_s)) {
+        if (a.has(u"sweep"_s)) {
+            *error = u"--find-max-valid-rate and --sweep are separate searches; give one"_s;
+            return false;
+        }
+        request->mode = RunMode::MaxValidRate;
+        if (p.scenario == Scenario::None)
+            p.scenario = Scenario::Server;
+    }
+    request->rateTolerance = a.doubleValue(u"rate-tolerance"_s, 0.05, &e);
+    opts->project = a.value(u"project"_s);
+    if (a.has(u"shard"_s) && !ShardSpec::parse(a.value(u"shard"_s), &request->shard, error))
+        return false;
+    if (a.has(u"start-at"_s)) {
+        bool ok = false;
+        request->startAtMs = a.value(u"start-at"_s).toLongLong(&ok);
+        if (!ok || request->startAtMs <= 0) {
+            *error = u"--start-at expects milliseconds since the Unix epoch (date +%s%3N), "
+                     "got '%1'"_s.arg(a.value(u"start-at"_s));
+            return false;
+        }
+    }
+    if (!e.isEmpty()) {
+        *error = e;
+        return false;
+    }
+
+    opts->saveResult = a.has(u"save-result"_s);
+    opts->saveDetailed = a.has(u"save-detailed"_s);
+    if (opts->saveDetailed)
+        opts->saveResult = true;
+    if (a.has(u"transport"_s) &&
+        !transportKindFromName(a.value(u"transport"_s), &request->transport)) {
+        *error = u"--transport must be socket or qnam, got '%1'"_s.arg(a.value(u"transport"_s));
+        return false;
+    }
+    opts->resultDir = a.value(u"result-dir"_s);
+    opts->resultFilename = a.value(u"result-filename"_s);
+    plan->name = a.value(u"name"_s);
+    return true;
+}
+
+QString shellQuote(const QString &word)
+{
+    static const QRegularExpression plain(u"^[A-Za-z0-9_./:=,@%+-]+$"_s);
+    if (!word.isEmpty() && plain.match(word).hasMatch())
+        return word;
+    QString w = word;
+    return u'\'' + w.replace(u"'"_s, u"'\\''"_s) + u'\'';
+}
+
+namespace {
+
+QString number(double v)
+{
+    if (std::isinf(v))
+        return u"inf"_s;
+    return QString::number(v, 'g', QLocale::FloatingPointShortest); // round-trips exactly
+}
+
+} // namespace
+
+QStringList runFlags(const RunRequest &request)
+{
+    const RunPlan &plan = request.plan;
+    const SutConfig &sut = plan.sut;
+    const DatasetSpec &d = plan.dataset;
+    const LoadProfile &p = plan.profile;
+    const RequestParams &rp = plan.params;
+    // The defaults are what parseRunFlags() gives for no flags at all.
+    RunRequest defaults;
+    RunFlagOptions ignored;
+    QString error;
+    parseRunFlags({}, &defaults, &ignored, &error);
+    const RunPlan &dp = defaults.plan;
+    QStringList f;
+    const auto add = [&](const char *flag, const QString &value) {
+        f << u"--"_s + QLatin1StringView(flag) << value;
+    };
+    const auto flag = [&](const char *name) {
+        f << u"--"_s + QLatin1StringView(name);
+    };
+
+    // --- SUT ---
+    if (!sut.builtInSimulator)
+        add("base-url", sut.baseUrl);
+    if (sut.flavour != dp.sut.flavour)
+        add("backend", QString::fromLatin1(apiFlavourName(sut.flavour)));
+    if (!sut.endpoint.isEmpty())
+        add("endpoint", sut.endpoint);
+    if (!sut.model.isEmpty())
+        add("model", sut.model);
+    if (!sut.name.isEmpty())
+        add("sut-name", sut.name);
+    const QJsonObject sj = sut.toJson();
+    const QJsonObject dj = dp.sut.toJson();
+    for (const char *k : kSutTextKeys) {
+        const QString key = QString::fromLatin1(k);
+        if (sj.value(key) != dj.value(key))
+            add("sut", key + u'=' + sj.value(key).toString());
+    }
+    for (const char *k : kSutIntKeys) {
+        const QString key = QString::fromLatin1(k);
+        if (sj.value(key) != dj.value(key))
+            add("sut", key + u'=' + QString::number(sj.value(key).toInt()));
+    }
+    for (const auto &[name, value] : sut.extraHeaders)
+        add("header", name + u':' + (looksLikeSecretKey(name) ? u"<redacted>"_s : value));
+    if (!sut.caFile.isEmpty())
+        add("ca-file", sut.caFile);
+    if (!sut.proxy.isEmpty())
+        add("proxy", sut.proxy);
+    if (request.transport != defaults.transport)
+        add("transport", QString::fromLatin1(transportKindName(request.transport)));
+
+    // --- dataset ---
+    add("dataset-name", QString::fromLatin1(datasetKindName(d.kind)));
+    if (!d.path.isEmpty())
+        add("dataset-path", d.path);
+    if (!d.versionLabel.isEmpty())
+        add("dataset-version", d.versionLabel);
+    if (d.kind == DatasetKind::Random) {
+        add("random-input-len", QString::number(d.randomInputLen));
+        add("random-output-len", QString::number(d.randomOutputLen));
+        if (d.randomRangeRatio != dp.dataset.randomRangeRatio)
+            add("random-range-ratio", number(d.randomRangeRatio));
+        if (d.randomPrefixLen != dp.dataset.randomPrefixLen)
+            add("random-prefix-len", QString::number(d.randomPrefixLen));
+        if (d.randomDistribution != dp.dataset.randomDistribution)
+            add("random-distribution",
+                QString::fromLatin1(lengthDistributionName(d.randomDistribution)));
+        const QList<std::pair<const char *, std::pair<int, int>>> ints = {
+            {"random-input-stdev", {d.randomInputStdev, dp.dataset.randomInputStdev}},
+            {"random-output-stdev", {d.randomOutputStdev, dp.dataset.randomOutputStdev}},
+            {"random-input-min", {d.randomInputMin, dp.dataset.randomInputMin}},
+            {"random-input-max", {d.randomInputMax, dp.dataset.randomInputMax}},
+            {"random-output-min", {d.randomOutputMin, dp.dataset.randomOutputMin}},
+            {"random-output-max", {d.randomOutputMax, dp.dataset.randomOutputMax}},
+        };
+        for (const auto &[name, values] : ints)
+            if (values.first != values.second)
+                add(name, QString::number(values.first));
+        // The calibration the run used: a new measurement could pick other words.
+        add("tokens-per-word", number(d.tokensPerWord));
+    }
+    if (d.sharegptOutputLen != dp.dataset.sharegptOutputLen)
+        add("sharegpt-output-len", QString::number(d.sharegptOutputLen));
+    if (d.withReplacement)
+        flag("with-replacement");
+
+    // --- load profile ---
+    if (p.scenario != Scenario::None &&
+        !(request.mode == RunMode::MaxValidRate && p.scenario == Scenario::Server))
+        add("scenario", QString::fromLatin1(scenarioName(p.scenario)));
+    if (p.durationS > 0)
+        add("duration", number(p.durationS));
+    if (p.durationS <= 0 || p.numPrompts != dp.profile.numPrompts)
+        add("num-prompts", QString::number(p.numPrompts));
+    if (request.mode != RunMode::MaxValidRate || !p.unlimitedRate())
+        add("request-rate", number(p.requestRate));
+    const bool gammaByBurstiness = p.arrival == ArrivalProcess::Gamma && p.burstiness != 1.0;
+    if (p.arrival != dp.profile.arrival && !gammaByBurstiness)
+        add("arrival", QString::fromLatin1(arrivalName(p.arrival)));
+    if (p.burstiness != dp.profile.burstiness)
+        add("burstiness", number(p.burstiness));
+    if (p.rampUpStrategy != RampUpStrategy::None) {
+        add("ramp-up-strategy", QString::fromLatin1(rampUpStrategyName(p.rampUpStrategy)));
+        add("ramp-up-start-rps", number(p.rampUpStartRps));
+        add("ramp-up-end-rps", number(p.rampUpEndRps));
+    }
+    if (!p.tracePath.isEmpty())
+        add("trace", p.tracePath);
+    if (p.traceTimeScale != dp.profile.traceTimeScale)
+        add("trace-time-scale", number(p.traceTimeScale));
+    if (p.maxConcurrency > 0)
+        add("max-concurrency", QString::number(p.maxConcurrency));
+    if (p.closedLoopConcurrency > 0)
+        add("concurrency", QString::number(p.closedLoopConcurrency));
+    if (p.warmupRequests > 0)
+        add("warmup-requests", QString::number(p.warmupRequests));
+    if (p.warmupSeconds > 0)
+        add("warmup-seconds", number(p.warmupSeconds));
+    add("seed", QString::number(p.seed));
+    if (p.timeoutS != dp.profile.timeoutS)
+        add("timeout", number(p.timeoutS));
+    if (p.cacheBust)
+        flag("cache-bust");
+    if (p.goodput.any()) {
+        f << u"--goodput"_s;
+        if (p.goodput.ttftMs >= 0)
+            f << u"ttft:"_s + number(p.goodput.ttftMs);
+        if (p.goodput.tpotMs >= 0)
+            f << u"tpot:"_s + number(p.goodput.tpotMs);
+        if (p.goodput.e2elMs >= 0)
+            f << u"e2el:"_s + number(p.goodput.e2elMs);
+    }
+    if (p.percentileMetrics != dp.profile.percentileMetrics)
+        add("percentile-metrics", p.percentileMetrics.join(u','));
+    if (p.metricPercentiles != dp.profile.metricPercentiles) {
+        QStringList ps;
+        for (double v : p.metricPercentiles)
+            ps << number(v);
+        add("metric-percentiles", ps.join(u','));
+    }
+    if (!p.mlperfPreset.isEmpty())
+        add("mlperf-preset", p.mlperfPreset);
+    if (p.ttftSloMs >= 0)
+        add("ttft-slo-ms", number(p.ttftSloMs));
+    if (p.tpotSloMs >= 0)
+        add("tpot-slo-ms", number(p.tpotSloMs));
+    if (p.sloPercentile > 0)
+        add("slo-percentile", number(p.sloPercentile));
+    if (p.minQueryCount > 0)
+        add("min-query-count", QString::number(p.minQueryCount));
+    if (p.minDurationS > 0)
+        add("min-duration", number(p.minDurationS));
+
+    // --- request parameters ---
+    if (rp.ignoreEos)
+        flag("ignore-eos");
+    if (rp.temperature >= 0)
+        add("temperature", number(rp.temperature));
+    if (rp.seed >= 0)
+        add("request-seed", QString::number(rp.seed));
+    if (!rp.extraBody.isEmpty())
+        add("extra-body",
+            QString::fromUtf8(
+                QJsonDocument(scrubSecrets(rp.extraBody)).toJson(QJsonDocument::Compact)));
+
+    // --- execution ---
+    if (request.mode == RunMode::Sweep)
+        add("sweep", QString::number(request.sweepRates));
+    if (request.mode == RunMode::MaxValidRate) {
+        flag("find-max-valid-rate");
+        if (request.rateTolerance != defaults.rateTolerance)
+            add("rate-tolerance", number(request.rateTolerance));
+    }
+    if (request.shard.count > 1)
+        add("shard", request.shard.text());
+    if (request.startAtMs > 0)
+        add("start-at", QString::number(request.startAtMs));
+    if (!plan.name.isEmpty())
+        add("name", plan.name);
+    return f;
+}
+
+QString reproduceCommand(const RunRequest &request)
+{
+    QStringList words = {u"servebench-cli"_s, u"run"_s};
+    for (const QString &w : runFlags(request))
+        words << shellQuote(w);
+    return words.join(u' ');
+}
+
+} // namespace sb

@@ -1,0 +1,233 @@
+#include "runpreparation.h"
+
+#include "client/endpointprobe.h"
+#include "common/version.h"
+#include "data/syntheticprompt.h"
+#include "load/tracereplay.h"
+#include "sim/simulator.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+PlanIssue issue(const char *field, const char *id, const QStringList &args = {})
+{
+    return {QString::fromLatin1(field), Message(id, args)};
+}
+
+int probeTimeoutMs(const LoadProfile &p)
+{
+    // The run's own timeout: a server that takes longer to list its models would time out the
+    // run's requests too. Capped so a 10-minute generation timeout does not make a dead host
+    // hang the start for 10 minutes.
+    return int(std::clamp(p.timeoutS, 0.001, 60.0) * 1000);
+}
+
+// The slope of the server's token count over word count between two prompt lengths, so a BOS
+// token or chat template does not bias it. 0 when the server has no /tokenize.
+double measureTokensPerWord(EndpointProbe &probe, const QString &model, QString *note)
+{
+    constexpr int kShort = 100, kLong = 400;
+    QString why;
+    const int a = probe.tokenizeCount(model, syntheticPrompt(kShort, 1), &why);
+    if (a < 0) {
+        *note = u"the server offers no POST /tokenize (%1): synthetic prompt lengths are "
+                "approximate (one token per word)"_s.arg(why);
+        return 0;
+    }
+    const int b = probe.tokenizeCount(model, syntheticPrompt(kLong, 1), &why);
+    if (b <= a) {
+        *note = u"POST /tokenize gave inconsistent counts (%1, %2): not calibrated"_s.arg(a).arg(b);
+        return 0;
+    }
+    const double ratio = double(b - a) / double(kLong - kShort);
+    *note = u"calibrated synthetic prompts against POST /tokenize: %1 tokens per word"_s.arg(
+        ratio, 0, 'f', 3);
+    return ratio;
+}
+
+bool loadTraceDataset(const RunPlan &plan, PreparedRun *out, PlanIssue *error)
+{
+    const QString &path = plan.profile.tracePath;
+    QList<TraceRow> rows;
+    QString why;
+    if (!loadTrace(path, &rows, &why)) {
+        *error = issue("trace", "prepare.detail", {why});
+        return false;
+    }
+    if (rows.isEmpty()) {
+        *error = issue("trace", "prepare.trace.empty", {path});
+        return false;
+    }
+    const double spanS =
+        (rows.constLast().timestampS - rows.constFirst().timestampS) * plan.profile.traceTimeScale;
+    if (!(spanS <= limits::kMaxSpanS)) {
+        *error = issue("trace", "prepare.trace.span",
+                       {QString::number(spanS / 86400, 'f', 1),
+                        QString::number(limits::kMaxSpanS / 86400, 'f', 0)});
+        return false;
+    }
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = issue("trace", "prepare.detail", {u"%1: %2"_s.arg(path, f.errorString())});
+        return false;
+    }
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(&f);
+    LoadedDataset &ds = out->dataset;
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        PromptItem item;
+        item.prompt = rows[i].prompt.isEmpty()
+                          ? syntheticPrompt(rows[i].inputTokens, plan.profile.seed + quint64(i))
+                          : rows[i].prompt;
+        item.inputTokens = rows[i].inputTokens;
+        item.outputTokens =
+            rows[i].outputTokens > 0 ? rows[i].outputTokens : plan.dataset.randomOutputLen;
+        item.sourceIndex = rows[i].line;
+        ds.items.append(item);
+    }
+    ds.info.kind = plan.dataset.kind;
+    ds.info.sha256 = QString::fromLatin1(hash.result().toHex());
+    ds.info.sourceSha256 = ds.info.sha256;
+    ds.info.path = path;
+    ds.info.itemCount = rows.size();
+    ds.info.sampled = rows.size();
+    out->traceSchedule = buildTraceSchedule(rows, plan.profile.traceTimeScale);
+    return true;
+}
+
+} // namespace
+
+bool prepareRun(const RunRequest &request, const PrepareContext &context, PreparedRun *out,
+                PlanIssue *error)
+{
+    const QList<PlanIssue> issues = validateRunRequest(request);
+    if (!issues.isEmpty()) {
+        *error = issues.first();
+        return false;
+    }
+    const auto step = [&](const QString &what) {
+        if (context.progress)
+            context.progress(what);
+        return !(context.cancelled && context.cancelled->load());
+    };
+    const auto cancelled = [&] {
+        *error = issue("run", "prepare.cancelled");
+        return false;
+    };
+
+    PreparedRun p;
+    p.request = request;
+    p.apiKey = context.apiKey;
+    RunPlan &plan = p.request.plan;
+    SutConfig &sut = plan.sut;
+
+    // --- the SUT ---
+    if (sut.builtInSimulator) {
+        p.simulator = context.simulator;
+        if (!p.simulator) {
+            if (!step(u"Starting the built-in simulator …"_s))
+                return cancelled();
+            auto sim = std::make_shared<Simulator>();
+            if (!sim->start()) {
+                *error = issue("base-url", "prepare.simulator.start", {sim->errorString()});
+                return false;
+            }
+            p.simulator = sim;
+        }
+        const SimConfig cfg = p.simulator->config();
+        sut.baseUrl = p.simulator->baseUrl().toString();
+        if (sut.name.isEmpty())
+            sut.name = u"built-in simulator"_s;
+        if (sut.model.isEmpty())
+            sut.model = cfg.modelName;
+        sut.engine = u"servebench-sim"_s;
+        sut.engineVersion = QString::fromLatin1(toolVersion());
+        p.notes.append(u"No endpoint given: running against the built-in simulator at %1 (TTFT "
+                       "%2 ms, %3 ms per token)."_s.arg(sut.baseUrl)
+                           .arg(cfg.ttftMs)
+                           .arg(cfg.itlMs));
+    }
+    if (sut.name.isEmpty())
+        sut.name = sut.baseUrl;
+
+    QString why;
+    if (!resolveTransportOptions(sut, context.environment, &p.transportOptions, &why)) {
+        *error = issue(sut.caFile.isEmpty() ? "proxy" : "ca-file", "prepare.detail", {why});
+        return false;
+    }
+    p.route = connectionRoute(sut, p.transportOptions);
+
+    // --- the endpoint answers, and says which models it serves ---
+    EndpointProbe probe(sut, p.apiKey, p.transportOptions, probeTimeoutMs(plan.profile));
+    if (!step(u"Checking %1 …"_s.arg(probe.url(u"/v1/models"_s).toDisplayString())))
+        return cancelled();
+    const ModelList models = probe.models();
+    if (!models.reachable) {
+        const QString route = probe.route(probe.url(u"/v1/models"_s));
+        *error = route.startsWith("direct"_L1)
+                     ? issue("base-url", "prepare.unreachable", {sut.baseUrl, models.error})
+                     : issue("base-url", "prepare.unreachable.proxy",
+                             {sut.baseUrl, route, models.error});
+        return false;
+    }
+    if (sut.model.isEmpty()) {
+        if (models.models.isEmpty()) {
+            *error = issue("model", "prepare.model.none", {models.error});
+            return false;
+        }
+        sut.model = models.models.first();
+        p.notes.append(
+            u"No model given: using %1, the first model %2 lists."_s.arg(sut.model, sut.baseUrl));
+    }
+
+    // --- the dataset ---
+    if (!plan.profile.tracePath.isEmpty()) {
+        if (!step(u"Reading the trace %1 …"_s.arg(plan.profile.tracePath)))
+            return cancelled();
+        if (!loadTraceDataset(plan, &p, error))
+            return false;
+    } else {
+        if (plan.dataset.kind == DatasetKind::Random && request.calibrateTokens) {
+            if (!step(u"Calibrating synthetic prompts against POST /tokenize …"_s))
+                return cancelled();
+            QString note;
+            const double ratio = measureTokensPerWord(probe, sut.model, &note);
+            plan.dataset.tokensPerWord = ratio > 0 ? ratio : 1.0;
+            p.notes.append(note);
+        }
+        if (!step(u"Loading the dataset …"_s))
+            return cancelled();
+        // Duration-bound runs cycle through the list; 1000 distinct prompts keep them varied.
+        const int wanted = plan.profile.numPrompts > 0 ? plan.profile.numPrompts : 1000;
+        if (!loadDataset(plan.dataset, wanted, plan.profile.seed, &p.dataset, &why)) {
+            *error =
+                issue(plan.dataset.kind == DatasetKind::Random ? "dataset-name" : "dataset-path",
+                      "prepare.detail", {why});
+            return false;
+        }
+    }
+    p.fullPlan = plan;
+
+    // --- this agent's share ---
+    if (request.isSharded()) {
+        if (!step(u"Measuring the clock offset …"_s))
+            return cancelled();
+        if (!prepareShard(request.shard, request.startAtMs, &plan, &p.dataset, &p.traceSchedule,
+                          probe, &p.shard, &p.notes, &why)) {
+            *error = issue("shard", "prepare.detail", {why});
+            return false;
+        }
+    }
+    *out = std::move(p);
+    return true;
+}
+
+} // namespace sb

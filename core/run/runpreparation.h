@@ -1,0 +1,62 @@
+#pragma once
+
+#include "client/transport.h"
+#include "data/dataset.h"
+#include "run/planvalidation.h"
+#include "run/runrequest.h"
+#include "shard/shardagent.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QProcessEnvironment>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace sb {
+
+class Simulator;
+
+// A run request made ready to execute: every file read, every endpoint question asked.
+struct PreparedRun
+{
+    RunRequest request;    // with what preparation resolved: the simulator's URL, the model, the
+                           // SUT name, the token calibration
+    RunPlan fullPlan;      // the plan before sharding (what a sharded agent's command reproduces)
+    LoadedDataset dataset; // prompts and the dataset's identity (a trace's items and hash)
+    QList<qint64> traceSchedule; // trace replay: send offsets (ns), one per request
+    TransportOptions transportOptions;
+    QJsonObject route; // how the SUT is reached (proxy, CA file), for the snapshot
+    QByteArray apiKey; // memory only: never stored, printed or put in a command
+    std::shared_ptr<Simulator> simulator; // the built-in simulator when it is the SUT
+    ShardSetup shard;
+    QStringList notes; // lines for the user: the simulator, the calibration, the clock offset
+};
+
+// What preparation may use from the front end.
+struct PrepareContext
+{
+    QByteArray apiKey;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    // A simulator kept from an earlier run (the workbench keeps one); otherwise one is started.
+    std::shared_ptr<Simulator> simulator;
+    // Called (in the preparing thread) before each step that may take a while.
+    std::function<void(const QString &)> progress;
+    const std::atomic<bool> *cancelled = nullptr;
+};
+
+// Validates (validateRunRequest), then prepares: starts the built-in simulator when the SUT is
+// the simulator, resolves the route (CA file, proxy), checks that the endpoint answers and which
+// models it lists (the run's headers, credentials and timeout), loads and hashes the dataset or
+// trace (synthetic prompts calibrated against POST /tokenize unless the request fixes the
+// calibration) and, for a shard, takes this agent's share and measures its clock offset.
+//
+// Blocks on disk and network: the workbench calls it from a worker thread. On failure returns
+// false with the issue (keyed by the field to blame, e.g. "base-url", "dataset-path", "trace")
+// and leaves *out unusable: nothing runs half-prepared.
+bool prepareRun(const RunRequest &request, const PrepareContext &context, PreparedRun *out,
+                PlanIssue *issue);
+
+} // namespace sb

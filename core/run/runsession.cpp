@@ -1,0 +1,411 @@
+#include "runsession.h"
+
+#include "common/backgroundjobs.h"
+#include "common/clock.h"
+#include "run/runcontroller.h"
+#include "run/runflags.h"
+#include "run/runrecorder.h"
+#include "run/runsnapshot.h"
+
+#include <QSysInfo>
+
+#include <cmath>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+// The schedule starts this long after the run row is stored, so the stored start is the start.
+constexpr qint64 kStartLeadNs = 200'000'000;
+} // namespace
+
+RunSession::RunSession(PreparedRun prepared, QObject *parent)
+    : QObject(parent), m_prepared(std::move(prepared)), m_jobs(new BackgroundJobs(this))
+{
+    qRegisterMetaType<sb::RunOutcome>();
+    qRegisterMetaType<sb::SessionResult>();
+    qRegisterMetaType<sb::RunPlan>();
+}
+
+RunSession::~RunSession()
+{
+    // Join the workers first: one may be storing a run through m_recorder.
+    delete m_jobs;
+    m_jobs = nullptr;
+    if (m_controller) {
+        m_controller->disconnect(this);
+        if (m_controller->status() == RunStatus::Running)
+            m_controller->stop();
+        delete m_controller;
+    }
+    // m_recorder's destructor closes the writer: a run still open is marked interrupted.
+}
+
+template <class Work, class Done> void RunSession::inWorker(Work work, Done done)
+{
+    m_jobs->run(std::move(work), std::move(done));
+}
+
+bool RunSession::openProject(const QString &path, QString *error)
+{
+    m_recorder = std::make_unique<RunRecorder>();
+    if (!m_recorder->open(path, error)) {
+        m_recorder.reset();
+        return false;
+    }
+    m_recorder->setLinks(m_sutId, m_datasetId, profileLink());
+    return true;
+}
+
+void RunSession::setRecorder(std::unique_ptr<RunRecorder> recorder)
+{
+    m_recorder = std::move(recorder);
+    if (m_recorder)
+        m_recorder->setLinks(m_sutId, m_datasetId, profileLink());
+}
+
+void RunSession::setLinks(qint64 sutId, qint64 datasetId, qint64 profileId)
+{
+    m_sutId = sutId;
+    m_datasetId = datasetId;
+    m_profileId = profileId;
+    if (m_recorder)
+        m_recorder->setLinks(sutId, datasetId, profileLink());
+}
+
+qint64 RunSession::profileLink() const
+{
+    // A sweep's points change the profile's rate: each is stored as the profile it ran.
+    return m_prepared.request.mode == RunMode::Single ? m_profileId : 0;
+}
+
+int RunSession::plannedPoints() const
+{
+    switch (m_prepared.request.mode) {
+    case RunMode::Single:
+        return 1;
+    case RunMode::Sweep:
+        return 2 + m_prepared.request.sweepRates;
+    case RunMode::MaxValidRate:
+        return std::max(2, m_position + (m_running ? 1 : 0));
+    }
+    return 1;
+}
+
+bool RunSession::start(QString *error)
+{
+    if (m_running) {
+        *error = u"the session is already running"_s;
+        return false;
+    }
+    m_running = true;
+    m_result = {};
+    const RunRequest &req = m_prepared.request;
+    if (!m_recorder || req.mode == RunMode::Single) {
+        QMetaObject::invokeMethod(this, &RunSession::beginNext, Qt::QueuedConnection);
+        return true;
+    }
+    // A sweep is one row of its own that its runs point to.
+    const bool search = req.mode == RunMode::MaxValidRate;
+    const QString name = !req.plan.name.isEmpty() ? req.plan.name
+                         : search                 ? u"max valid rate"_s
+                                                  : u"sweep"_s;
+    RunRequest whole = req;
+    whole.calibrateTokens = false;
+    const QJsonObject config{{u"rates"_s, req.sweepRates},
+                             {u"tolerance"_s, req.rateTolerance},
+                             {u"command"_s, reproduceCommand(whole)}};
+    RunRecorder *recorder = m_recorder.get();
+    const QString kind = search ? u"find-max-valid-rate"_s : u"sweep"_s;
+    struct Created
+    {
+        qint64 id = 0;
+        QString error;
+    };
+    inWorker(
+        [recorder, name, kind, config] {
+            Created c;
+            c.id = recorder->createSweep(name, kind, config, &c.error);
+            return c;
+        },
+        [this](Created c) {
+            if (c.id <= 0) {
+                finishSession(u"the sweep could not be stored: %1"_s.arg(c.error));
+                return;
+            }
+            m_result.sweepId = c.id;
+            beginNext();
+        });
+    return true;
+}
+
+void RunSession::stop()
+{
+    if (!m_running)
+        return;
+    m_stopRequested = true;
+    if (m_controller && m_controller->status() == RunStatus::Running)
+        m_controller->stop();
+}
+
+bool RunSession::nextPoint(Point *out)
+{
+    const RunRequest &req = m_prepared.request;
+    const RunPlan &plan = req.plan;
+    const auto named = [&](const QString &label) {
+        return (plan.name.isEmpty() ? QString() : plan.name + u' ') + label;
+    };
+    if (req.mode == RunMode::Single) {
+        if (m_position > 0)
+            return false;
+        *out = {plan, QString(), plan.profile.unlimitedRate() ? 0 : plan.profile.requestRate};
+        return true;
+    }
+    // Both searches start from a synchronous baseline (one request at a time) and the client's
+    // maximum throughput, GuideLLM's way.
+    if (m_position == 0) {
+        Point p{plan, u"synchronous"_s, 0};
+        p.plan.profile.scenario = Scenario::None;
+        p.plan.profile.closedLoopConcurrency = 1;
+        p.plan.profile.maxConcurrency = 0;
+        p.plan.profile.requestRate = std::numeric_limits<double>::infinity();
+        p.plan.profile.rampUpStrategy = RampUpStrategy::None;
+        p.plan.name = named(p.label);
+        *out = p;
+        return true;
+    }
+    if (m_position == 1) {
+        Point p{plan, u"throughput"_s, 0};
+        p.plan.profile.scenario = Scenario::None;
+        p.plan.profile.requestRate = std::numeric_limits<double>::infinity();
+        p.plan.profile.rampUpStrategy = RampUpStrategy::None;
+        p.plan.name = named(p.label);
+        *out = p;
+        return true;
+    }
+    if (req.mode == RunMode::Sweep) {
+        if (m_sweepIndex > req.sweepRates)
+            return false;
+        Point p{plan, {}, m_low + (m_high - m_low) * m_sweepIndex / (req.sweepRates + 1)};
+        p.plan.profile.requestRate = p.targetRate;
+        p.label = u"rate-%1"_s.arg(p.targetRate, 0, 'f', 2);
+        p.plan.name = named(p.label);
+        ++m_sweepIndex;
+        *out = p;
+        return true;
+    }
+    // Bisection on the Server rate between 0 and a little above the measured maximum.
+    if (!(m_bad - m_good > req.rateTolerance * m_high))
+        return false;
+    Point p{plan, {}, (m_good + m_bad) / 2};
+    p.plan.profile.scenario = Scenario::Server;
+    p.plan.profile.arrival = ArrivalProcess::Poisson;
+    p.plan.profile.requestRate = p.targetRate;
+    p.label = u"server-%1"_s.arg(p.targetRate, 0, 'f', 2);
+    p.plan.name = named(p.label);
+    *out = p;
+    return true;
+}
+
+void RunSession::beginNext()
+{
+    if (m_stopRequested) {
+        finishSession({});
+        return;
+    }
+    Point point;
+    if (!nextPoint(&point)) {
+        finishSession({});
+        return;
+    }
+    m_current = point;
+    const qint64 shardStart = m_prepared.shard.startAtMono;
+    const PreparedRun *prepared = &m_prepared;
+    RunRecorder *recorder = m_recorder.get();
+    const qint64 sweepId = m_result.sweepId;
+    const int position = m_prepared.request.mode == RunMode::Single ? -1 : m_position;
+    struct Begun
+    {
+        qint64 startAt = 0;
+        QJsonObject snapshot;
+        qint64 runId = 0;
+        QString error;
+    };
+    inWorker(
+        [prepared, recorder, point, shardStart, sweepId, position] {
+            Begun b;
+            b.startAt = shardStart > 0 ? shardStart : monotonicNs() + kStartLeadNs;
+            b.snapshot = buildRunSnapshot(*prepared, point.plan, b.startAt);
+            if (recorder)
+                b.runId = recorder->beginRun(point.plan, b.snapshot, prepared->dataset.info,
+                                             sweepId, position, b.startAt, &b.error);
+            return b;
+        },
+        [this, point, recorder](Begun b) {
+            if (recorder && b.runId <= 0) {
+                finishSession(
+                    u"the run could not be stored in %1: %2"_s.arg(recorder->path(), b.error));
+                return;
+            }
+            launch(point, b.runId, b.startAt, b.snapshot);
+        });
+}
+
+void RunSession::launch(const Point &point, qint64 runId, qint64 startAt,
+                        const QJsonObject &snapshot)
+{
+    if (m_controller) {
+        m_controller->disconnect(this);
+        m_controller->deleteLater();
+    }
+    m_currentSnapshot = snapshot;
+    m_currentRunId = runId;
+    m_controller = new RunController(this);
+    m_controller->setTransportKind(m_prepared.request.transport);
+    m_controller->configure(point.plan, m_prepared.dataset.items, m_prepared.apiKey);
+    if (!m_prepared.traceSchedule.isEmpty())
+        m_controller->setScheduleOverride(m_prepared.traceSchedule);
+    m_controller->setTransportOptions(m_prepared.transportOptions);
+    m_controller->setStartAt(startAt);
+    if (m_recorder)
+        m_recorder->attach(m_controller);
+    connect(m_controller, &RunController::finished, this, &RunSession::onControllerFinished);
+    QString error;
+    if (!m_controller->start(&error)) {
+        RunRecorder *recorder = m_recorder.get();
+        inWorker(
+            [recorder, error] {
+                QString ignored;
+                if (recorder)
+                    recorder->finishRun(RunStatus::Failed, QJsonObject{{u"error"_s, error}}, error,
+                                        {}, 0, &ignored);
+                return error;
+            },
+            [this](QString e) { finishSession(e); });
+        return;
+    }
+    if (m_stopRequested)
+        m_controller->stop();
+    emit runStarted(m_controller, point.plan, point.label,
+                    m_prepared.request.mode == RunMode::Single ? -1 : m_position);
+}
+
+void RunSession::onControllerFinished()
+{
+    RunController *c = m_controller;
+    RunOutcome o;
+    RunReportInput &in = o.input;
+    in.plan = m_current.plan;
+    in.records = c->records();
+    in.datasetHash = m_prepared.dataset.info.sha256;
+    in.datasetInfo = m_prepared.dataset.info.toJson();
+    in.status = QString::fromLatin1(runStatusName(c->status()));
+    in.transport = c->transportName();
+    in.runStartNs = c->runStartNs();
+    in.wallStart = c->wallStart();
+    in.snapshot = m_currentSnapshot;
+    o.wallEnd = c->wallEnd();
+    o.runEndNs = c->runEndNs();
+    o.storedRunId = m_currentRunId;
+    o.label = m_current.label;
+    o.targetRate = m_current.targetRate;
+    o.position = m_prepared.request.mode == RunMode::Single ? -1 : m_position;
+    const RunStatus status = c->status();
+    const bool server = m_current.plan.profile.scenario == Scenario::Server;
+    RunRecorder *recorder = m_recorder.get();
+    struct Stored
+    {
+        RunOutcome outcome;
+        QString error;
+    };
+    // Deriving a large run and committing its last records wait on the CPU and the disk: not in
+    // the caller's (GUI) thread.
+    inWorker(
+        [o = std::move(o), status, server, recorder]() mutable {
+            Stored s;
+            o.derived = deriveRun(o.input);
+            o.summaryJson = runResultJson(o.input, o.derived, false);
+            if (server && o.derived.hasMlperf)
+                o.validity = o.derived.mlperf.valid ? u"VALID"_s : u"INVALID"_s;
+            if (recorder) {
+                const QString message = status == RunStatus::Interrupted ? u"stopped by the user"_s
+                                        : status == RunStatus::Failed    ? u"the run failed"_s
+                                                                         : QString();
+                if (!recorder->finishRun(status, o.summaryJson, message, o.wallEnd, o.runEndNs,
+                                         &s.error))
+                    s.error =
+                        u"the run could not be stored in %1: %2"_s.arg(recorder->path(), s.error);
+                else if (!recorder->writeError().isEmpty())
+                    s.error = u"the project file stopped accepting records: %1"_s.arg(
+                        recorder->writeError());
+            }
+            s.outcome = std::move(o);
+            return s;
+        },
+        [this](Stored s) {
+            if (!s.error.isEmpty()) {
+                emit runFinished(s.outcome);
+                finishSession(s.error);
+                return;
+            }
+            onStored(std::move(s.outcome));
+        });
+}
+
+void RunSession::onStored(RunOutcome outcome)
+{
+    RunOutcome point = outcome;
+    if (!m_keepRecords)
+        outcome.input.records.clear();
+    point.input.records.clear(); // the result keeps the numbers, not the raw records
+    m_result.points.append(point);
+    emit runFinished(outcome);
+    ++m_position;
+
+    const RunRequest &req = m_prepared.request;
+    if (!outcome.completed()) {
+        finishSession(m_stopRequested || outcome.input.status == "interrupted"_L1
+                          ? QString()
+                          : u"the run %1 failed"_s.arg(outcome.input.plan.name));
+        return;
+    }
+    if (req.mode != RunMode::Single) {
+        const double tput = outcome.derived.summary.requestThroughput;
+        if (point.label == "synchronous"_L1) {
+            m_low = tput;
+        } else if (point.label == "throughput"_L1) {
+            m_high = tput;
+            if (!(m_high > 0)) {
+                finishSession(u"the max-throughput run completed no request; nothing to sweep"_s);
+                return;
+            }
+            m_good = 0;
+            m_bad = m_high * 1.05;
+            m_sweepIndex = 1;
+            m_result.maxThroughput = m_high;
+        } else if (req.mode == RunMode::MaxValidRate) {
+            if (outcome.validity == "VALID"_L1)
+                m_good = outcome.targetRate;
+            else
+                m_bad = outcome.targetRate;
+            m_result.validRate = m_good;
+            m_result.lowestTried = m_bad;
+        }
+    }
+    beginNext();
+}
+
+void RunSession::finishSession(const QString &error)
+{
+    if (!m_running)
+        return;
+    m_running = false;
+    m_result.stopped = m_stopRequested;
+    m_result.error = error;
+    m_result.ok = error.isEmpty() && !m_stopRequested;
+    emit finished(m_result);
+}
+
+} // namespace sb
