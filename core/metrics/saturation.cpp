@@ -47,13 +47,25 @@ SlopeTest fitSlope(const std::vector<double> &x, const std::vector<double> &y, d
         return t;
     }
     const double b = sxy / sxx;
+    std::vector<double> e(x.size());
     double rss = 0;
     for (size_t i = 0; i < x.size(); ++i) {
-        const double r = y[i] - (my + b * (x[i] - mx));
-        rss += r * r;
+        e[i] = y[i] - (my + b * (x[i] - mx));
+        rss += e[i] * e[i];
     }
-    const double se = std::sqrt(rss / (n - 2) / sxx);
-    const double q = studentTQuantile(0.5 + confidence / 2, n - 2);
+    // Neighbouring slices share queued requests, so their residuals are correlated and plain
+    // least squares overstates the evidence. The lag-1 autocorrelation r of the residuals
+    // shrinks the sample to n (1 - r) / (1 + r) effective points (AR(1) model) and widens the
+    // standard error by sqrt((1 + r) / (1 - r)).
+    double lag = 0;
+    for (size_t i = 1; i < e.size(); ++i)
+        lag += e[i] * e[i - 1];
+    const double r = rss > 0 ? std::clamp(lag / rss, 0.0, 0.95) : 0.0;
+    const double inflation = (1 + r) / (1 - r);
+    const double nEff = std::max(3.0, n / inflation);
+    const double se = std::sqrt(rss / (n - 2) / sxx * inflation);
+    const double q = studentTQuantile(0.5 + confidence / 2, nEff - 2);
+    t.autocorrelation = r;
     t.available = true;
     t.slope = b;
     t.lo = b - q * se;
@@ -76,6 +88,7 @@ QJsonObject SlopeTest::toJson() const
                   {u"slope_hi"_s, number(hi)},
                   {u"mean"_s, number(mean)},
                   {u"rise"_s, number(rise)},
+                  {u"residual_autocorrelation"_s, number(autocorrelation)},
                   {u"significantly_positive"_s, significantlyPositive},
                   {u"rising_materially"_s, risingMaterially}};
     if (!available)

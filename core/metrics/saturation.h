@@ -21,16 +21,20 @@ namespace sb {
 struct SaturationOptions
 {
     double sliceSeconds = 1.0;
-    double windowSeconds = 30.0; // the recent window the slopes are fitted over
-    int minSlices = 10;       // closed slices needed before any verdict (also the shortest window)
-    double confidence = 0.95; // two-sided slope intervals; "significant" = interval above 0
+    double windowSeconds = 60.0; // the recent window the slopes are fitted over
+    int minSlices = 20; // closed slices needed before any verdict (also the shortest window)
+    // Two-sided slope intervals; "significant" = the interval lies above 0. 99 %, not 95 %: the
+    // check repeats every slice, and a 95 % test repeated a hundred times over a loaded but
+    // stable run would cry wolf (docs/statistics.md measures the trade-off).
+    double confidence = 0.99;
     // Practical significance: the fitted rise over the window (slope x window length) must reach
     // this fraction of the window's mean, for TTFT and for in-flight alike.
-    double minRelativeRise = 0.25;
+    double minRelativeRise = 0.5;
 };
 
 // An ordinary least-squares slope of y on time (seconds) over the window's slices, with its
-// Student's t interval (n - 2 degrees of freedom).
+// Student's t interval, the standard error and the degrees of freedom corrected for the lag-1
+// autocorrelation of the residuals (AR(1): n_eff = n (1 - r) / (1 + r), r clamped to [0, 0.95]).
 struct SlopeTest
 {
     bool available = false;
@@ -41,6 +45,7 @@ struct SlopeTest
     double hi = std::numeric_limits<double>::quiet_NaN();
     double mean = std::numeric_limits<double>::quiet_NaN(); // mean y over the window
     double rise = std::numeric_limits<double>::quiet_NaN(); // slope x window length
+    double autocorrelation = 0;                             // lag-1, of the residuals
     bool significantlyPositive = false;                     // lo > 0
     bool risingMaterially = false; // significantlyPositive and rise >= minRelativeRise x mean
 
