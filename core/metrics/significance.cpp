@@ -575,8 +575,13 @@ Ranking rankSamples(const QList<QList<double>> &samples, const QString &statisti
         if (!ok)
             percent = -1;
     }
-    const bool useMean = statistic == "mean"_L1 || percent < 0;
+    const bool useMean = statistic == "mean"_L1;
     const qsizetype k = samples.size();
+    if (!useMean && !(percent > 0 && percent < 100)) {
+        // An unknown statistic ranks nobody rather than silently ranking by something else.
+        QList<QList<Verdict>> none(k, QList<Verdict>(k, Verdict::NotAvailable));
+        return rankWithTies(QList<double>(k, kNaN), direction, none);
+    }
     QList<double> estimates(k, kNaN);
     QList<QList<Verdict>> pairwise(k, QList<Verdict>(k, Verdict::NotAvailable));
     for (qsizetype i = 0; i < k; ++i) {

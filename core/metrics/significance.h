@@ -139,7 +139,8 @@ Ranking rankWithTies(const QList<double> &estimates, Direction direction,
                      const QList<QList<Verdict>> &pairwise);
 
 // Pairwise comparisons of per-request samples by "mean", "median" or "p<N>" (p90, p99.9), then
-// rankWithTies. Each pair is tested at `confidence` (no multiple-comparison correction).
+// rankWithTies. Each pair is tested at `confidence` (no multiple-comparison correction). Any
+// other statistic leaves every candidate unranked.
 Ranking rankSamples(const QList<QList<double>> &samples, const QString &statistic,
                     Direction direction, double confidence = kDefaultConfidence,
                     const PercentileComparisonOptions &options = {});

@@ -437,6 +437,8 @@ void TestSignificance::rankSamplesMarksTies()
     QVERIFY(j.value(u"rule"_s).toString().contains(u"significantly better"_s));
     const Ranking p = rankSamples(samples, u"p90"_s, Direction::LowerIsBetter);
     QCOMPARE(p.order[2].index, 0);
+    const Ranking bad = rankSamples(samples, u"p1000"_s, Direction::LowerIsBetter);
+    QCOMPARE(bad.order[0].rank, 0);
 }
 
 void TestSignificance::differenceJson()
