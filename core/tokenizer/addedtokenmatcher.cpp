@@ -1,5 +1,7 @@
 #include "tokenizer/addedtokenmatcher.h"
 
+#include <cstring>
+
 namespace sb::tok {
 
 uint32_t AddedTokenMatcher::child(uint32_t node, unsigned char c) const
@@ -29,7 +31,12 @@ void AddedTokenMatcher::add(std::string_view content, int32_t id)
     // The first registration of a content wins (the files list each once).
     if (m_nodes[node].id < 0)
         m_nodes[node].id = id;
-    m_first[static_cast<unsigned char>(content[0])] = true;
+    const auto first = static_cast<unsigned char>(content[0]);
+    if (!m_first[first]) {
+        m_first[first] = true;
+        ++m_firstCount;
+        m_onlyFirst = first;
+    }
 }
 
 void AddedTokenMatcher::split(std::string_view text, uint32_t begin, uint32_t end,
@@ -40,7 +47,13 @@ void AddedTokenMatcher::split(std::string_view text, uint32_t begin, uint32_t en
     uint32_t i = begin;
     while (i < end) {
         if (!m_first[p[i]]) {
-            ++i;
+            // Most tokenizers' added tokens all start with '<': let memchr find the next one.
+            if (m_firstCount == 1) {
+                const void *hit = std::memchr(p + i, m_onlyFirst, end - i);
+                i = hit ? uint32_t(static_cast<const unsigned char *>(hit) - p) : end;
+            } else {
+                ++i;
+            }
             continue;
         }
         uint32_t node = 0;

@@ -36,6 +36,8 @@ private:
 
     std::vector<Node> m_nodes{Node{}};
     bool m_first[256] = {};
+    int m_firstCount = 0;
+    unsigned char m_onlyFirst = 0; // the first byte of every token when m_firstCount == 1
 };
 
 } // namespace sb::tok

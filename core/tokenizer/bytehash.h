@@ -110,7 +110,8 @@ private:
     size_t m_count = 0;
 };
 
-// (left id, right id) -> (rank, merged id), open addressing on the packed 64-bit pair.
+// (left id, right id) -> (rank, merged id), open addressing on the packed 64-bit pair. Key and
+// value share one 16-byte slot: building a 500k-merge table is bound by cache misses.
 class PairMap
 {
 public:
@@ -124,8 +125,7 @@ public:
         size_t cap = 16;
         while (cap < count * 2)
             cap *= 2;
-        m_keys.assign(cap, kEmpty);
-        m_values.assign(cap, Value{0, 0});
+        m_slots.assign(cap, Slot{kEmpty, {0, 0}});
         m_mask = cap - 1;
         m_count = 0;
     }
@@ -133,7 +133,7 @@ public:
     // implementations (they collect the merges list into a map).
     void insert(int32_t a, int32_t b, Value v)
     {
-        if ((m_count + 1) * 2 > m_keys.size())
+        if ((m_count + 1) * 2 > m_slots.size())
             grow();
         insertNoGrow(pack(a, b), v);
     }
@@ -141,9 +141,10 @@ public:
     {
         const uint64_t key = pack(a, b);
         for (size_t i = mix(key) & m_mask;; i = (i + 1) & m_mask) {
-            if (m_keys[i] == key)
-                return &m_values[i];
-            if (m_keys[i] == kEmpty)
+            const Slot &s = m_slots[i];
+            if (s.key == key)
+                return &s.value;
+            if (s.key == kEmpty)
                 return nullptr;
         }
     }
@@ -151,6 +152,11 @@ public:
 
 private:
     static constexpr uint64_t kEmpty = ~uint64_t(0);
+    struct Slot
+    {
+        uint64_t key;
+        Value value;
+    };
     static uint64_t pack(int32_t a, int32_t b)
     {
         return (uint64_t(uint32_t(a)) << 32) | uint32_t(b);
@@ -165,33 +171,30 @@ private:
     void insertNoGrow(uint64_t key, Value v)
     {
         for (size_t i = mix(key) & m_mask;; i = (i + 1) & m_mask) {
-            if (m_keys[i] == kEmpty) {
-                m_keys[i] = key;
-                m_values[i] = v;
+            Slot &s = m_slots[i];
+            if (s.key == kEmpty) {
+                s = {key, v};
                 ++m_count;
                 return;
             }
-            if (m_keys[i] == key) {
-                m_values[i] = v;
+            if (s.key == key) {
+                s.value = v;
                 return;
             }
         }
     }
     void grow()
     {
-        std::vector<uint64_t> keys;
-        std::vector<Value> values;
-        keys.swap(m_keys);
-        values.swap(m_values);
-        reserve(keys.empty() ? 8 : keys.size());
-        for (size_t i = 0; i < keys.size(); ++i) {
-            if (keys[i] != kEmpty)
-                insertNoGrow(keys[i], values[i]);
+        std::vector<Slot> old;
+        old.swap(m_slots);
+        reserve(old.empty() ? 8 : old.size());
+        for (const Slot &s : old) {
+            if (s.key != kEmpty)
+                insertNoGrow(s.key, s.value);
         }
     }
 
-    std::vector<uint64_t> m_keys;
-    std::vector<Value> m_values;
+    std::vector<Slot> m_slots;
     size_t m_mask = 0;
     size_t m_count = 0;
 };

@@ -50,6 +50,19 @@ bool ByteLevelMap::toBytes(std::string_view text, std::string *bytes)
     return true;
 }
 
+bool ByteLevelMap::toBytes(QStringView text, std::string *bytes)
+{
+    const Tables &t = tables();
+    bytes->clear();
+    for (QChar c : text) {
+        const char16_t u = c.unicode();
+        if (u >= 512 || t.charToByte[u] < 0)
+            return false;
+        bytes->push_back(char(t.charToByte[u]));
+    }
+    return true;
+}
+
 std::string ByteLevelMap::toBytes(std::string_view text)
 {
     const Tables &t = tables();

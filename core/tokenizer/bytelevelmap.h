@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QStringView>
+
 #include <string>
 #include <string_view>
 
@@ -14,6 +16,8 @@ class ByteLevelMap
 public:
     // The characters of `text` mapped back to bytes; false if one is not in the table.
     static bool toBytes(std::string_view text, std::string *bytes);
+    // The same from UTF-16 (what the JSON parser gives), without a UTF-8 step.
+    static bool toBytes(QStringView text, std::string *bytes);
     // The same, keeping characters outside the table as they are (for decoding).
     static std::string toBytes(std::string_view text);
     // Raw bytes written in the table's characters (UTF-8).

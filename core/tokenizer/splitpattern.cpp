@@ -13,7 +13,7 @@ inline uint16_t clsAt(const unsigned char *p, size_t i, int *len)
 {
     if (p[i] < 0x80) {
         *len = 1;
-        return charClass(p[i]);
+        return kAsciiClass[p[i]];
     }
     char32_t cp;
     *len = decodeUtf8(p + i, &cp);

@@ -80,11 +80,10 @@ bool parseJson(const QString &file, const QByteArray &original, QJsonObject *out
 // The model's key for a token written in the file: raw bytes for byte-level vocabularies.
 bool modelKey(const TokenizerData &d, QStringView text, std::string *key)
 {
-    if (!d.byteLevel) {
-        *key = toStd(text);
-        return true;
-    }
-    return ByteLevelMap::toBytes(toStd(text), key);
+    if (d.byteLevel)
+        return ByteLevelMap::toBytes(text, key);
+    *key = toStd(text);
+    return true;
 }
 
 void setToken(TokenizerData *d, qint32 id, std::string text)
@@ -319,7 +318,8 @@ bool TokenizerLoader::loadModel(const QJsonObject &model, TokenizerData *d, QStr
             *error = u"model.vocab[%1]: expected a non-negative integer id"_s.arg(quoted(it.key()));
             return false;
         }
-        std::string text = toStd(it.key());
+        const QString tokenKey = it.key();
+        std::string text = toStd(tokenKey);
         if (size_t(id) < d->tokenText.size() && !d->tokenText[size_t(id)].empty()) {
             *error = u"model.vocab[%1]: id %2 is already used by %3"_s.arg(
                 quoted(it.key()), QString::number(id),
@@ -328,7 +328,7 @@ bool TokenizerLoader::loadModel(const QJsonObject &model, TokenizerData *d, QStr
         }
         // A byte-level vocabulary entry outside the byte alphabet can never be produced (the
         // input is always mapped into it): it stays decodable but is not matched.
-        if (modelKey(*d, it.key(), &key))
+        if (modelKey(*d, tokenKey, &key))
             d->model.addToken(key, qint32(id));
         setToken(d, qint32(id), std::move(text));
     }
@@ -338,37 +338,48 @@ bool TokenizerLoader::loadModel(const QJsonObject &model, TokenizerData *d, QStr
     };
     for (qsizetype i = 0; i < merges.size(); ++i) {
         const QJsonValue m = merges.at(i);
-        QString left;
-        QString right;
+        QString whole;
+        QString second;
+        QStringView left;
+        QStringView right;
         if (m.isString()) {
-            const QString s = m.toString();
-            const qsizetype space = s.indexOf(u' ');
-            if (space < 0 || s.indexOf(u' ', space + 1) >= 0) {
+            whole = m.toString();
+            const qsizetype space = whole.indexOf(u' ');
+            if (space < 0 || whole.indexOf(u' ', space + 1) >= 0) {
                 *error =
                     u"model.merges[%1]: expected two tokens separated by one space, got %2"_s.arg(i)
-                        .arg(quoted(s));
+                        .arg(quoted(whole));
                 return false;
             }
-            left = s.left(space);
-            right = s.mid(space + 1);
+            left = QStringView(whole).left(space);
+            right = QStringView(whole).mid(space + 1);
         } else if (m.isArray() && m.toArray().size() == 2 && m.toArray().at(0).isString() &&
                    m.toArray().at(1).isString()) {
-            left = m.toArray().at(0).toString();
-            right = m.toArray().at(1).toString();
+            const QJsonArray pair = m.toArray();
+            whole = pair.at(0).toString();
+            second = pair.at(1).toString();
+            left = whole;
+            right = second;
         } else {
             *error = u"model.merges[%1]: expected \"a b\" or [\"a\", \"b\"]"_s.arg(i);
             return false;
         }
-        const qint32 a = lookup(left);
-        const qint32 b = lookup(right);
-        const qint32 merged = lookup(QString(left + right));
-        const QString missing = a < 0        ? left
-                                : b < 0      ? right
-                                : merged < 0 ? left + right
-                                             : QString();
+        std::string leftKey;
+        std::string rightKey;
+        const qint32 a = modelKey(*d, left, &leftKey) ? d->model.find(leftKey) : -1;
+        const qint32 b = modelKey(*d, right, &rightKey) ? d->model.find(rightKey) : -1;
+        qint32 merged = -1;
+        if (a >= 0 && b >= 0) {
+            leftKey += rightKey;
+            merged = d->model.find(leftKey);
+        }
         if (a < 0 || b < 0 || merged < 0) {
+            const QString missing = a < 0   ? left.toString()
+                                    : b < 0 ? right.toString()
+                                            : left.toString() + right.toString();
             *error = u"model.merges[%1] (%2 %3): token %4 is not in model.vocab"_s.arg(
-                QString::number(i), quoted(left), quoted(right), quoted(missing));
+                QString::number(i), quoted(left.toString()), quoted(right.toString()),
+                quoted(missing));
             return false;
         }
         d->model.addMerge(a, b, uint32_t(i), merged);

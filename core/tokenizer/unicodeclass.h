@@ -30,6 +30,26 @@ enum CharClass : uint16_t {
 // category lookup is a few table hops; the pre-tokenizer asks several questions per character).
 uint16_t charClass(char32_t cp);
 
+// The flags of the ASCII characters, written out so the common case needs no call.
+inline constexpr uint16_t kAsciiClass[128] = {
+    // 0x00-0x1F: controls; \t \n \v \f \r are White_Space, \n and \r also kCrLf
+    0, 0, 0, 0, 0, 0, 0, 0, 0, kSpace, kSpace | kCrLf, kSpace, kSpace, kSpace | kCrLf, 0, 0, //
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,                                          //
+    // space ! " # $ % & ' ( ) * + , - . /
+    kSpace, kP, kP, kP, kS, kP, kP, kP, kP, kP, kP, kS, kP, kP, kP, kP, //
+    // 0-9 : ; < = > ?
+    kN | kNd, kN | kNd, kN | kNd, kN | kNd, kN | kNd, kN | kNd, kN | kNd, kN | kNd, kN | kNd,
+    kN | kNd, kP, kP, kS, kS, kS, kP, //
+    // @ A-O
+    kP, kLu, kLu, kLu, kLu, kLu, kLu, kLu, kLu, kLu, kLu, kLu, kLu, kLu, kLu, kLu, //
+    // P-Z [ \ ] ^ _
+    kLu, kLu, kLu, kLu, kLu, kLu, kLu, kLu, kLu, kLu, kLu, kP, kP, kP, kS, kP, //
+    // ` a-o
+    kS, kLl, kLl, kLl, kLl, kLl, kLl, kLl, kLl, kLl, kLl, kLl, kLl, kLl, kLl, kLl, //
+    // p-z { | } ~ DEL
+    kLl, kLl, kLl, kLl, kLl, kLl, kLl, kLl, kLl, kLl, kLl, kP, kS, kP, kS, 0, //
+};
+
 // One code point from valid UTF-8 at p (the tokenizer validates its input once, up front).
 // Returns its length in bytes.
 inline int decodeUtf8(const unsigned char *p, char32_t *cp)
