@@ -78,8 +78,10 @@ inline unsigned char asciiLower(unsigned char c)
 }
 
 // 's|'t|'re|'ve|'m|'ll|'d at p[i] (which is '\''), in that order of alternatives. Returns the end
-// or 0. caseFold: (?i:...); foldLongS: U+017F also matches 's' (Unicode simple case folding).
-inline size_t contraction(const unsigned char *p, size_t i, size_t n, bool caseFold, bool foldLongS)
+// or 0. caseFold: (?i:...), ASCII only, as the JavaScript reference spells it. (Rust's regex
+// would also fold U+017F long s to 's'; no text was found where that changes the ids of
+// cl100k_base or o200k_base, see docs/tokenizers.md.)
+inline size_t contraction(const unsigned char *p, size_t i, size_t n, bool caseFold)
 {
     if (i + 1 >= n)
         return 0;
@@ -89,8 +91,6 @@ inline size_t contraction(const unsigned char *p, size_t i, size_t n, bool caseF
     const unsigned char c1 = fold(p[i + 1]);
     if (c1 == 's' || c1 == 't' || c1 == 'm' || c1 == 'd')
         return i + 2;
-    if (caseFold && foldLongS && p[i + 1] == 0xC5 && i + 2 < n && p[i + 2] == 0xBF)
-        return i + 3;
     if (i + 2 < n) {
         const unsigned char c2 = fold(p[i + 2]);
         if ((c1 == 'r' || c1 == 'v') && c2 == 'e')
@@ -195,7 +195,7 @@ QString SplitPattern::name() const
 size_t SplitPattern::matchCl100k(const unsigned char *p, size_t i, size_t n, int maxDigits) const
 {
     if (p[i] == '\'') {
-        if (size_t e = contraction(p, i, n, true, m_foldLongS))
+        if (size_t e = contraction(p, i, n, true))
             return e;
     }
     int len0;
@@ -227,7 +227,7 @@ size_t SplitPattern::matchO200k(const unsigned char *p, size_t i, size_t n) cons
     constexpr uint16_t lower = kLl | kLm | kLo | kM;
     const auto contractionOpt = [&](size_t e) {
         if (e < n && p[e] == '\'') {
-            if (size_t c = contraction(p, e, n, true, m_foldLongS))
+            if (size_t c = contraction(p, e, n, true))
                 return c;
         }
         return e;
@@ -295,7 +295,7 @@ size_t SplitPattern::matchO200k(const unsigned char *p, size_t i, size_t n) cons
 size_t SplitPattern::matchGpt2(const unsigned char *p, size_t i, size_t n) const
 {
     if (p[i] == '\'') {
-        if (size_t e = contraction(p, i, n, false, false))
+        if (size_t e = contraction(p, i, n, false))
             return e;
     }
     int len0;

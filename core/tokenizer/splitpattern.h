@@ -39,9 +39,6 @@ public:
 
     Kind kind() const { return m_kind; }
     QString name() const;
-    // Rust's regex crate folds U+017F (long s) to 's' under (?i); the JavaScript reference does
-    // not. tiktoken encodings (Rust regex) turn it on.
-    void setFoldLongS(bool on) { m_foldLongS = on; }
 
     // Appends the successive leftmost-first, non-overlapping matches in text[begin, end).
     void findMatches(std::string_view text, uint32_t begin, uint32_t end,
@@ -53,7 +50,6 @@ private:
     size_t matchGpt2(const unsigned char *p, size_t i, size_t n) const;
 
     Kind m_kind = Kind::Literal;
-    bool m_foldLongS = false;
     std::string m_literal;
 };
 

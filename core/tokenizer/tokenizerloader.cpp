@@ -604,8 +604,7 @@ bool TokenizerLoader::loadTiktoken(const QString &file, TokenizerData *d, QStrin
         d->addedByContent.insert(content, id);
         d->rawAdded.add(content, id);
     }
-    SplitPattern pattern = SplitPattern::ofKind(enc->pattern);
-    pattern.setFoldLongS(true);
+    const SplitPattern pattern = SplitPattern::ofKind(enc->pattern);
     d->preTokenizer = PreTokenizer::split(pattern);
     d->decoder = TokenDecoder::byteLevel();
     d->byteLevel = true;

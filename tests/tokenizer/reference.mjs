@@ -181,4 +181,38 @@ for (const encoding of ["cl100k_base", "o200k_base"]) {
   manifest[encoding] = rankFile;
 }
 
+// The pre-tokenizer splits alone, by JavaScript's own regex engine (backtracking, leftmost-first,
+// like Oniguruma and Rust's fancy-regex), with \s as White_Space as the references define it and
+// (?i:...) spelled out, since Node 20 has no inline modifiers. This checks the hand-written
+// matchers directly, including the GPT-2 pattern that no tokenizer above uses.
+const patterns = {
+  gpt2: String.raw`'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`,
+  cl100k: String.raw`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+  qwen2: String.raw`(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+  o200k: String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+};
+const toJs = (p) =>
+  new RegExp(
+    p
+      .replaceAll("(?i:'s|'t|'re|'ve|'m|'ll|'d)", "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])")
+      .replaceAll("\\s", "\\p{White_Space}")
+      .replaceAll("\\S", "\\P{White_Space}"),
+    "gu"
+  );
+const splitTexts = corpus
+  .concat(randomCases(randomRows, []))
+  .concat([
+    { name: "o200k upper after both", text: "中A b 日本ABC def ʰA ǅX y ABCǅ x 是A。ᾈB Ǆa ªS x" },
+    { name: "o200k marks", text: "\u0301A \u0301a A\u0301b a\u0301B \u0308\u0308 x" },
+  ]);
+const splitLines = [];
+for (const [name, p] of Object.entries(patterns)) {
+  const re = toJs(p);
+  for (const c of splitTexts) {
+    splitLines.push(JSON.stringify({ pattern: name, name: c.name, text: c.text, pieces: c.text.match(re) ?? [] }));
+  }
+}
+fs.writeFileSync(path.join(outDir, "splits.jsonl"), splitLines.join("\n") + "\n");
+console.log(`splits: ${splitLines.length} cases`);
+
 fs.writeFileSync(path.join(outDir, "manifest.json"), JSON.stringify(manifest, null, 1) + "\n");

@@ -1,4 +1,6 @@
+#include "tokenizer/splitpattern.h"
 #include "tokenizer/tokenizer.h"
+#include "tokenizer/unicodeclass.h"
 
 #include <QDir>
 #include <QFile>
@@ -168,6 +170,51 @@ private slots:
         const QString back = roundTrip(tokenizer, c.text, &applies);
         if (applies)
             QCOMPARE(t.decode(raw), back);
+    }
+
+    // The hand-written split matchers against JavaScript's regex engine on the same pattern
+    // (splits.jsonl): the pre-token boundaries themselves, for the GPT-2, cl100k/Llama 3, Qwen 2
+    // and o200k patterns.
+    void splitsMatchRegex_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QStringList>("pieces");
+        QFile f(QDir(expectedDir()).filePath(u"splits.jsonl"_s));
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(f.fileName()));
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            if (line.trimmed().isEmpty())
+                continue;
+            QByteArray escaped = line;
+            escaped.replace("\xEF\xBB\xBF", "\\ufeff");
+            const QJsonObject o = QJsonDocument::fromJson(escaped).object();
+            QStringList pieces;
+            for (const QJsonValue &p : o.value("pieces"_L1).toArray())
+                pieces << p.toString();
+            QTest::addRow("%s: %s", qPrintable(o.value("pattern"_L1).toString()),
+                          qPrintable(o.value("name"_L1).toString()))
+                << o.value("pattern"_L1).toString() << o.value("text"_L1).toString() << pieces;
+        }
+    }
+    void splitsMatchRegex()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QString, text);
+        QFETCH(QStringList, pieces);
+        using K = tok::SplitPattern::Kind;
+        const K kind = pattern == "gpt2"_L1     ? K::Gpt2
+                       : pattern == "cl100k"_L1 ? K::Cl100k
+                       : pattern == "qwen2"_L1  ? K::Qwen2
+                                                : K::O200k;
+        const tok::SplitPattern p = tok::SplitPattern::ofKind(kind);
+        const QByteArray utf8 = text.toUtf8();
+        const std::string_view view(utf8.constData(), size_t(utf8.size()));
+        std::vector<tok::Span> spans;
+        p.findMatches(view, 0, uint32_t(view.size()), &spans);
+        QStringList got;
+        for (const tok::Span &s : spans)
+            got << tok::utf8ToQString(view.substr(s.begin, s.end - s.begin));
+        QCOMPARE(got, pieces);
     }
 
     // encode() from several threads at once gives what it gives on one.
