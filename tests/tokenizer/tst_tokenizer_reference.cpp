@@ -74,6 +74,11 @@ private:
     QString roundTrip(const QString &tokenizer, const QString &text, bool *applies) const
     {
         *applies = true;
+        if (tokenizer.contains(u'-')) {
+            // The variants: only the reference's own decode is compared.
+            *applies = false;
+            return text;
+        }
         bool hasAdded = false;
         for (const QString &a : m_added.at(tokenizer))
             hasAdded = hasAdded || text.contains(a);
@@ -116,8 +121,9 @@ private slots:
                  qPrintable(u"%1 is missing: run the tokenizer_reference_setup fixture (ctest -R "
                             u"tokenizer) first"_s.arg(manifestFile.fileName())));
         const QJsonObject manifest = QJsonDocument::fromJson(manifestFile.readAll()).object();
-        const QStringList expected = {u"qwen3"_s,  u"llama3"_s,      u"llama2"_s,
-                                      u"gemma3"_s, u"cl100k_base"_s, u"o200k_base"_s};
+        const QStringList expected = {
+            u"qwen3"_s,       u"llama3"_s,     u"llama2"_s,           u"gemma3"_s,
+            u"cl100k_base"_s, u"o200k_base"_s, u"llama2-metaspace"_s, u"qwen3-nfkc-digits"_s};
         for (const QString &name : expected) {
             QVERIFY2(manifest.contains(name), qPrintable(name));
             QString error;
