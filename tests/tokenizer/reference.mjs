@@ -160,7 +160,7 @@ const variants = {
     j.pre_tokenizer = { type: "Metaspace", replacement: "\u2581", prepend_scheme: "first", split: false };
     j.decoder = { type: "Metaspace", replacement: "\u2581", prepend_scheme: "first", split: false };
   }],
-  "qwen3-nfkc-digits": ["qwen3", (j) => {
+  "llama3-nfkc-digits": ["llama3", (j) => {
     j.normalizer = { type: "NFKC" };
     j.pre_tokenizer.pretokenizers.unshift({ type: "Digits", individual_digits: true });
   }],

@@ -123,7 +123,7 @@ private slots:
         const QJsonObject manifest = QJsonDocument::fromJson(manifestFile.readAll()).object();
         const QStringList expected = {
             u"qwen3"_s,       u"llama3"_s,     u"llama2"_s,           u"gemma3"_s,
-            u"cl100k_base"_s, u"o200k_base"_s, u"llama2-metaspace"_s, u"qwen3-nfkc-digits"_s};
+            u"cl100k_base"_s, u"o200k_base"_s, u"llama2-metaspace"_s, u"llama3-nfkc-digits"_s};
         for (const QString &name : expected) {
             QVERIFY2(manifest.contains(name), qPrintable(name));
             QString error;
