@@ -16,6 +16,8 @@ constexpr size_t kSmallWord = 64;
 
 thread_local std::vector<int32_t> t_ids;
 
+constexpr std::string_view kMeta = "\xE2\x96\x81"; // U+2581, SentencePiece's space
+
 } // namespace
 
 void BpeModel::reserve(size_t tokens, size_t merges)
@@ -26,6 +28,23 @@ void BpeModel::reserve(size_t tokens, size_t merges)
 
 void BpeModel::finish()
 {
+    m_joinsMeta.clear();
+    m_cutAtMeta = m_symbols == Symbols::Characters;
+    if (m_cutAtMeta) {
+        m_vocab.forEach([this](std::string_view token, int32_t) {
+            for (size_t k = token.find(kMeta, 1); k != std::string_view::npos;
+                 k = token.find(kMeta, k + 1)) {
+                size_t start = k - 1;
+                while (start > 0 && (static_cast<unsigned char>(token[start]) & 0xC0) == 0x80)
+                    --start;
+                char32_t cp;
+                decodeUtf8(reinterpret_cast<const unsigned char *>(token.data()) + start, &cp);
+                if (cp != 0x2581 &&
+                    std::find(m_joinsMeta.begin(), m_joinsMeta.end(), cp) == m_joinsMeta.end())
+                    m_joinsMeta.push_back(cp);
+            }
+        });
+    }
     for (int b = 0; b < 256; ++b) {
         const char c = char(b);
         m_byteId[b] = m_vocab.find(std::string_view(&c, 1));
@@ -165,7 +184,42 @@ void BpeModel::mergeLarge(std::vector<int32_t> &ids) const
     ids.resize(out);
 }
 
+bool BpeModel::safeBeforeMeta(std::string_view word, size_t at) const
+{
+    size_t start = at - 1;
+    while (start > 0 && (static_cast<unsigned char>(word[start]) & 0xC0) == 0x80)
+        --start;
+    char32_t cp;
+    decodeUtf8(reinterpret_cast<const unsigned char *>(word.data()) + start, &cp);
+    if (cp == 0x2581)
+        return false; // inside a run of "▁": tokens such as "▁▁▁" span it
+    if (std::find(m_joinsMeta.begin(), m_joinsMeta.end(), cp) != m_joinsMeta.end())
+        return false;
+    // A character outside the vocabulary becomes byte-fallback or unknown symbols: keep the
+    // boundary out of the argument.
+    return m_vocab.find(word.substr(start, at - start)) >= 0;
+}
+
 void BpeModel::encodeWord(std::string_view word, std::vector<int32_t> *out) const
+{
+    if (word.empty())
+        return;
+    if (m_cutAtMeta) {
+        size_t begin = 0;
+        for (size_t k = word.find(kMeta, 1); k != std::string_view::npos;
+             k = word.find(kMeta, k + kMeta.size())) {
+            if (safeBeforeMeta(word, k)) {
+                encodeSegment(word.substr(begin, k - begin), out);
+                begin = k;
+            }
+        }
+        encodeSegment(word.substr(begin), out);
+        return;
+    }
+    encodeSegment(word, out);
+}
+
+void BpeModel::encodeSegment(std::string_view word, std::vector<int32_t> *out) const
 {
     if (word.empty())
         return;

@@ -62,6 +62,13 @@ public:
         }
     }
     size_t size() const { return m_count; }
+    template <typename F> void forEach(F f) const
+    {
+        for (const Slot &s : m_slots) {
+            if (s.length != UINT32_MAX)
+                f(std::string_view(m_arena).substr(s.offset, s.length), s.value);
+        }
+    }
 
 private:
     struct Slot
