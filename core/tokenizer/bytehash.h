@@ -39,6 +39,7 @@ public:
             cap *= 2;
         m_slots.assign(cap, Slot{});
         m_mask = cap - 1;
+        m_arena.reserve(count * 8); // tokens average under 8 bytes
     }
     // Returns false if the key was already present (the first value stays).
     bool insert(std::string_view key, int32_t value)

@@ -353,9 +353,8 @@ bool TokenizerLoader::loadModel(const QJsonObject &model, TokenizerData *d, QStr
             }
             left = QStringView(whole).left(space);
             right = QStringView(whole).mid(space + 1);
-        } else if (m.isArray() && m.toArray().size() == 2 && m.toArray().at(0).isString() &&
-                   m.toArray().at(1).isString()) {
-            const QJsonArray pair = m.toArray();
+        } else if (const QJsonArray pair = m.toArray();
+                   pair.size() == 2 && pair.at(0).isString() && pair.at(1).isString()) {
             whole = pair.at(0).toString();
             second = pair.at(1).toString();
             left = whole;
