@@ -110,10 +110,9 @@ void TestEngineCatalog::payloads_data()
         << QStringList{u"ttft"_s, u"prompt_tokens_total"_s, u"preemptions_total"_s};
     // The user guide's hand-written histogram has _sum and _count but no _bucket series: the
     // TTFT resolves with no buckets (a mean, no quantiles).
-    QTest::newRow("triton user guide")
-        << u"triton_user_guide_examples.txt"_s << u"triton"_s
-        << QStringList{u"requests_total=161"_s, u"ttft=0 buckets"_s}
-        << QStringList{u"e2e"_s, u"running"_s, u"kv_cache_usage"_s};
+    QTest::newRow("triton user guide") << u"triton_user_guide_examples.txt"_s << u"triton"_s
+                                       << QStringList{u"requests_total=161"_s, u"ttft=0 buckets"_s}
+                                       << QStringList{u"e2e"_s, u"running"_s, u"kv_cache_usage"_s};
     QTest::newRow("tgi") << u"tgi_router_constructed.txt"_s << u"tgi"_s
                          << QStringList{u"running=2"_s,
                                         u"waiting=3"_s,
