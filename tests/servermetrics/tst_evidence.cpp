@@ -70,12 +70,13 @@ QByteArray ttft(double b01, double b02, double b05, double inf, double sum)
     return p;
 }
 
-// Power rising and falling linearly between scrapes, an energy counter (mJ) that is its exact
-// integral: 1000 J at t=0, then +150, +250, +300, +250, +150 J.
+// Power changing linearly between scrapes, an energy counter (mJ) that is its exact integral:
+// 1000 J at t=0, then +150, +300, +350, +250, +175 J (trapezoids; deliberately unlike the
+// left or right rectangles, 1200 and 1250 J).
 QByteArray dcgmAt(int i, bool withEnergy, int gpus = 1)
 {
-    static const double power[] = {100, 200, 300, 300, 200, 100};
-    static const double energyJ[] = {1000, 1150, 1400, 1700, 1950, 2100};
+    static const double power[] = {100, 200, 400, 300, 200, 150};
+    static const double energyJ[] = {1000, 1150, 1450, 1800, 2050, 2225};
     static const double util[] = {0, 50, 100, 100, 50, 0};
     QByteArray p;
     for (int g = 0; g < gpus; ++g) {
@@ -249,15 +250,15 @@ void TestEvidence::energyFromCounterEqualsIntegratedPower()
         in.stores = {&gpu};
         in.t0Ns = kS / 2; // bracket [0 s, 5 s]
         in.t1Ns = 4 * kS + kS / 2;
-        in.client.outputTokens = 220;
+        in.client.outputTokens = 245;
         const ServerEvidence ev = ServerEvidence::compute(in);
-        // Counter: (2100 - 1000) J. Trapezoids of power: 150 + 250 + 300 + 250 + 150 J.
-        QCOMPARE(value(ev, "energy_j"), 1100.0);
+        // Counter: (2225 - 1000) J. Trapezoids of power: 150 + 300 + 350 + 250 + 175 J.
+        QCOMPARE(value(ev, "energy_j"), 1225.0);
         QCOMPARE(ev.item(u"energy_j"_s)->detail.value("method"_L1).toString(),
                  withCounter ? u"energy counter"_s : u"integrated power"_s);
         QCOMPARE(value(ev, "joules_per_output_token"), 5.0);
-        // In-window scrapes 1..4 s: power 200, 300, 300, 200 -> (250 + 300 + 250) / 3
-        QCOMPARE(value(ev, "power_mean_w"), 800.0 / 3.0);
+        // In-window scrapes 1..4 s: power 200, 400, 300, 200 -> (300 + 350 + 250) / 3
+        QCOMPARE(value(ev, "power_mean_w"), 300.0);
         // util 50, 100, 100, 50 -> (75 + 100 + 75) / 3
         QCOMPARE(value(ev, "gpu_util_mean"), 250.0 / 3.0);
         QCOMPARE(value(ev, "fb_used_peak_bytes"), 1040.0 * 1048576.0);
@@ -274,14 +275,14 @@ void TestEvidence::gpuFilterAndSeveralGpus()
     in.t0Ns = kS / 2;
     in.t1Ns = 4 * kS + kS / 2;
     const ServerEvidence both = ServerEvidence::compute(in);
-    QCOMPARE(value(both, "energy_j"), 3300.0);                    // 1100 + 2200, summed
-    QCOMPARE(value(both, "power_mean_w"), 800.0);                 // 266.7 + 533.3
+    QCOMPARE(value(both, "energy_j"), 3675.0);                    // 1225 + 2450, summed
+    QCOMPARE(value(both, "power_mean_w"), 900.0);                 // 300 + 600
     QCOMPARE(value(both, "gpu_util_mean"), (250.0 / 3.0) * 0.75); // mean of 100 % and 50 %
     QCOMPARE(reason(both, "joules_per_output_token"), u"no client output tokens given"_s);
     in.gpuLabel = "gpu";
     in.gpuValues = {"1"};
     const ServerEvidence one = ServerEvidence::compute(in);
-    QCOMPARE(value(one, "energy_j"), 2200.0);
+    QCOMPARE(value(one, "energy_j"), 2450.0);
     QCOMPARE(value(one, "gpu_util_mean"), 125.0 / 3.0);
 }
 
@@ -391,7 +392,7 @@ void TestEvidence::jsonHasDefinitionsAndNoNaN()
     // Engine figures from the SUT, GPU figures from the exporter.
     QVERIFY(ev.item(u"running_peak"_s)->source.startsWith(u"sut:"_s));
     QVERIFY(ev.item(u"energy_j"_s)->source.startsWith(u"dcgm:"_s));
-    QCOMPARE(value(ev, "joules_per_output_token"), 1100.0 / 500.0);
+    QCOMPARE(value(ev, "joules_per_output_token"), 1225.0 / 500.0);
     const QJsonObject json = ev.toJson();
     const QByteArray text = QJsonDocument(json).toJson(QJsonDocument::Compact);
     QVERIFY(!text.contains("nan") && !text.contains("inf"));
