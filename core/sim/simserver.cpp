@@ -739,9 +739,10 @@ void SimServer::completeNonStreamed(Stream *s)
 
 void SimServer::finalize(Stream *s, After how, const QByteArray &bytes)
 {
-    // The engine finished the request: every token generated, and not an engine failure (an
-    // error event is one; a malformed event is the transport's fault, not the engine's).
-    if (how == After::Finish && s->written >= s->maxTokens && s->fault != SimFault::ErrorEvent)
+    // The engine finished the request: every token generated. An error event comes before the
+    // last token (an engine failure); a malformed event is the transport's fault, not the
+    // engine's, and the request still finishes.
+    if (how == After::Finish && s->written >= s->maxTokens)
         m_metrics->finished(s->log.tAccept, s->lastChunkNs);
     // Logged before the last write, so a client that has seen the end finds the entry.
     releaseSlot(s);
