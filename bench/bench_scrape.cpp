@@ -10,6 +10,7 @@
 #include "benchutil.h"
 
 #include "servermetrics/metricsscraper.h"
+#include "servermetrics/seriescodec.h"
 
 using namespace bench;
 
@@ -26,7 +27,9 @@ struct ScrapeFigures
     int scrapes = 0;
     int failed = 0;
     double meanDurationMs = 0;
-    qint64 bytes = 0;
+    qint64 bytes = 0;     // payload bytes read
+    qint64 blobBytes = 0; // the stored blobs (encodeSeriesStore) of every target
+    qint64 points = 0;
 };
 
 std::unique_ptr<MetricsScraper> startScraper(const QString &base, int intervalMs)
@@ -55,6 +58,8 @@ ScrapeFigures stopScraper(MetricsScraper *s)
     s->stop();
     double total = 0;
     for (const MetricSeriesStore &store : s->stores()) {
+        f.blobBytes += encodeSeriesStore(store).size();
+        f.points += store.pointCount();
         for (const ScrapeRecord &r : store.scrapes()) {
             ++f.scrapes;
             f.failed += r.ok() ? 0 : 1;
@@ -85,10 +90,11 @@ int main(int argc, char **argv)
                 seconds, runs);
 
     // --- schedule lag: open loop, Poisson 1000 req/s -------------------------------------
-    std::printf("\n%-8s %-24s %-24s %-24s %-22s %s\n", "scraper", "lag p50 (ms)", "lag p99 (ms)",
-                "lag max (ms)", "scrapes (failed)", "scrape ms, KB");
+    std::printf("\n%-8s %-24s %-24s %-24s %-18s %-16s %-18s %s\n", "scraper", "lag p50 (ms)",
+                "lag p99 (ms)", "lag max (ms)", "scrapes (failed)", "scrape ms, KB",
+                "stored B/scrape", "scraper CPU %");
     {
-        std::vector<double> p50[3], p99[3], pmax[3];
+        std::vector<double> p50[3], p99[3], pmax[3], cpu[3];
         ScrapeFigures figs[3];
         for (int i = 0; i < runs; ++i) {
             for (int v = 0; v < 3; ++v) {
@@ -99,8 +105,17 @@ int main(int argc, char **argv)
                 p.profile.numPrompts = int(1000 * seconds);
                 p.profile.seed = quint64(i + 1);
                 auto scraper = startScraper(sim.url(), variants[v].intervalMs);
+                const QMap<QByteArray, double> cpu0 = threadCpu();
                 const EngineRun r = runEngine(p, items(1000, 4), TransportKind::Socket, 120000);
+                // The scraper's thread and the network manager's own HTTP thread.
+                double scraperCpu = 0;
+                for (const QByteArray &name :
+                     {QByteArray("sb-scraper"), QByteArray("QNetworkAccessM")})
+                    scraperCpu += r.threadCpu.value(name) - cpu0.value(name);
+                cpu[v].push_back(r.seconds > 0 ? 100.0 * scraperCpu / r.seconds : 0);
                 const ScrapeFigures f = stopScraper(scraper.get());
+                figs[v].blobBytes += f.blobBytes;
+                figs[v].points += f.points;
                 figs[v].scrapes += f.scrapes;
                 figs[v].failed += f.failed;
                 figs[v].meanDurationMs += f.meanDurationMs / runs;
@@ -118,10 +133,23 @@ int main(int argc, char **argv)
         for (int v = 0; v < 3; ++v) {
             const QByteArray scrapes = QByteArray::number(figs[v].scrapes) + " (" +
                                        QByteArray::number(figs[v].failed) + ")";
-            std::printf("%-8s %-24s %-24s %-24s %-22s %.2f, %.1f\n", variants[v].name,
+            const QByteArray transfer =
+                QByteArray::number(figs[v].meanDurationMs, 'f', 2) + ", " +
+                QByteArray::number(
+                    figs[v].scrapes ? double(figs[v].bytes) / figs[v].scrapes / 1024 : 0.0, 'f', 1);
+            const QByteArray stored =
+                figs[v].scrapes
+                    ? QByteArray::number(double(figs[v].blobBytes) / figs[v].scrapes, 'f', 0) +
+                          " (" +
+                          QByteArray::number(double(figs[v].blobBytes) /
+                                                 double(qMax<qint64>(1, figs[v].points)),
+                                             'f', 2) +
+                          "/pt)"
+                    : QByteArray("-");
+            std::printf("%-8s %-24s %-24s %-24s %-18s %-16s %-18s %s\n", variants[v].name,
                         mmm(p50[v], 3).constData(), mmm(p99[v], 3).constData(),
-                        mmm(pmax[v], 3).constData(), scrapes.constData(), figs[v].meanDurationMs,
-                        figs[v].scrapes ? double(figs[v].bytes) / figs[v].scrapes / 1024 : 0.0);
+                        mmm(pmax[v], 3).constData(), scrapes.constData(), transfer.constData(),
+                        stored.constData(), mmm(cpu[v], 2).constData());
             std::fflush(stdout);
         }
     }
