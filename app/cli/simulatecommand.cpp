@@ -86,7 +86,8 @@ int simulateCommand(const QStringList &args)
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     p.setApplicationDescription(
         u"Serve the built-in OpenAI-compatible streaming simulator "
-        "(/v1/completions, /v1/chat/completions, /v1/models, /tokenize)."_s);
+        "(/v1/completions, /v1/chat/completions, /v1/models, /tokenize), with Prometheus "
+        "metrics in vLLM's names at /metrics and a simulated DCGM exporter at /dcgm/metrics."_s);
     const QCommandLineOption help(QStringList{u"h"_s, u"help"_s}, u"Show this help."_s);
     p.addOption(help);
     p.addOptions({
@@ -115,6 +116,10 @@ int simulateCommand(const QStringList &args)
         {u"prefix-cache-blocks"_s,
          u"Prefix-cache capacity in blocks, least recently used evicted "
          "(default %1)."_s.arg(c.prefixCacheBlocks),
+         u"N"_s},
+        {u"kv-cache-tokens"_s,
+         u"KV-cache capacity in tokens behind vllm:kv_cache_usage_perc at /metrics "
+         "(default %1)."_s.arg(c.kvCacheTokens),
          u"N"_s},
         {u"default-max-tokens"_s,
          u"Tokens when a request gives no max_tokens (default %1)."_s.arg(c.defaultMaxTokens),
@@ -174,6 +179,7 @@ int simulateCommand(const QStringList &args)
         !parseInt(p, u"capacity"_s, 0, 1 << 24, &c.capacity, &error) ||
         !parseDouble(p, u"prefill-ms-per-token"_s, 0, &c.prefillMsPerToken, &error) ||
         !parseInt(p, u"default-max-tokens"_s, 1, 1 << 24, &c.defaultMaxTokens, &error) ||
+        !parseInt(p, u"kv-cache-tokens"_s, 1, 1 << 30, &c.kvCacheTokens, &error) ||
         !parseInt(p, u"max-model-len"_s, 0, 1 << 30, &c.maxModelLen, &error) ||
         !parseInt(p, u"fault-after"_s, 0, 1 << 24, &c.faultAfterTokens, &error) ||
         !parseInt(p, u"prefix-block-tokens"_s, 1, 1 << 20, &c.prefixBlockTokens, &error) ||

@@ -66,6 +66,17 @@ struct SimConfig
     int prefixBlockTokens = 16;
     int prefixCacheBlocks = 100000;
 
+    // What GET /metrics and GET /dcgm/metrics report (SimMetrics); none of it changes timing.
+    // vllm:kv_cache_usage_perc is the tokens held by the running sequences (prompt + generated
+    // so far) over kvCacheTokens, capped at 1.
+    int kvCacheTokens = 131072;
+    // The simulated GPU: utilisation = running / gpuSaturationRunning (capped at 100 %; 0 means
+    // `capacity` when set, else 64), power = gpuIdleW + (gpuMaxW - gpuIdleW) x utilisation, and
+    // an energy counter that integrates that power exactly.
+    double gpuIdleW = 60.0;
+    double gpuMaxW = 350.0;
+    int gpuSaturationRunning = 0;
+
     bool recordLog = true;
     int maxLogEntries = 100000; // oldest entries are dropped beyond this
     int maxLoggedPromptChars = 4096;

@@ -4,6 +4,7 @@
 #include "simconnection.h"
 #include "simhttprequest.h"
 #include "simlogentry.h"
+#include "simmetrics.h"
 #include "simprefixcache.h"
 #include "simrenderer.h"
 #include "simscheduler.h"
@@ -95,11 +96,15 @@ struct SimServer::Stream
     bool holdsSlot = false;
     bool logged = false;
     qint64 nextDue = 0;
+    qint64 firstDue = 0;      // when the first token is due (non-streamed: it is not written then)
+    qint64 lastChunkNs = 0;   // the last token chunk's write time
+    qint64 kvHeld = 0;        // this sequence's tokens in the KV-cache model
     QList<quint64> blockKeys; // prefix-cache keys of the prompt's full blocks (cache on only)
 };
 
 SimServer::SimServer(SimStats *stats, QObject *parent)
-    : QObject(parent), m_stats(stats), m_prefixCache(std::make_unique<SimPrefixCache>())
+    : QObject(parent), m_stats(stats), m_prefixCache(std::make_unique<SimPrefixCache>()),
+      m_metrics(std::make_unique<SimMetrics>())
 {}
 
 SimServer::~SimServer()
@@ -113,6 +118,8 @@ bool SimServer::listen(const SimConfig &config, QString *error)
     m_faultRng.seed(config.seed);
     // A different stream for jitter, so enabling jitter does not change which requests fail.
     m_jitterRng.seed(config.seed ^ 0x9E3779B97F4A7C15ull);
+
+    updateLoad(monotonicNs()); // the energy counter starts with the server
 
     m_scheduler = new SimScheduler(this);
     m_scheduler->setHandler([this](quint64 key, qint64 due) { onDue(key, due); });
@@ -152,6 +159,11 @@ void SimServer::setConfig(const SimConfig &config)
     m_config.capacity = qMax(0, m_config.capacity);
     m_stats->configure(m_config.recordLog, m_config.maxLogEntries);
     m_prefixCache->configure(m_config.prefixBlockTokens, m_config.prefixCacheBlocks);
+    const int saturation = m_config.gpuSaturationRunning > 0 ? m_config.gpuSaturationRunning
+                           : m_config.capacity > 0           ? m_config.capacity
+                                                             : 64;
+    m_metrics->configure(m_config.modelName, m_config.kvCacheTokens, m_config.gpuIdleW,
+                         m_config.gpuMaxW, saturation);
     if (m_scheduler)
         admitWaiting();
 }
@@ -203,6 +215,7 @@ void SimServer::onConnectionClosed(SimConnection *connection)
         if (s->phase == Stream::Phase::Waiting) {
             m_waiting.erase(std::remove(m_waiting.begin(), m_waiting.end(), id), m_waiting.end());
             m_stats->dequeued();
+            updateLoad(monotonicNs());
         }
         releaseSlot(s);
         if (!s->logged) {
@@ -304,6 +317,15 @@ void SimServer::onRequest(SimConnection *connection, const SimHttpRequest &reque
                                  {"tokens"_L1, tokens}};
         return respondNow(connection, request, seq, 200, "application/json",
                           QJsonDocument(answer).toJson(QJsonDocument::Compact));
+    }
+    if (path == "/metrics" || path == "/dcgm/metrics") {
+        if (method != "GET")
+            return respondError(connection, request, seq, 405, u"use GET"_s, "allow: GET\r\n");
+        // The engine's metrics (vLLM's names) and a simulated DCGM exporter on the same port.
+        const qint64 now = monotonicNs();
+        return respondNow(connection, request, seq, 200, "text/plain; version=0.0.4; charset=utf-8",
+                          path == "/metrics" ? m_metrics->renderVllm()
+                                             : m_metrics->renderDcgm(now));
     }
     if (path == "/health") {
         if (method != "GET")
@@ -485,6 +507,8 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
         s->phase = Stream::Phase::Active;
         s->log.tAdmit = monotonicNs();
         applyPrefixCache(s);
+        m_metrics->admitted(s->log.promptTokens, s->log.cachedTokens, m_config.prefixCache);
+        s->firstDue = s->log.tAdmit;
         if (s->streamed)
             runUnpaced(s);
         else
@@ -496,6 +520,7 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     } else {
         m_waiting.push_back(s->id);
         m_stats->queued();
+        updateLoad(monotonicNs());
     }
 }
 
@@ -507,6 +532,8 @@ void SimServer::admitWaiting()
         m_stats->dequeued();
         if (Stream *s = m_streams.value(id))
             admit(s);
+        else
+            updateLoad(monotonicNs());
     }
 }
 
@@ -519,10 +546,15 @@ void SimServer::admit(Stream *s)
     const qint64 now = monotonicNs();
     s->log.tAdmit = now;
     applyPrefixCache(s);
+    m_metrics->admitted(s->log.promptTokens, s->log.cachedTokens, m_config.prefixCache);
+    s->kvHeld = s->log.promptTokens;
+    m_kvHeld += s->kvHeld;
+    updateLoad(now);
     // Cached tokens skip prefill; the rest of the prompt is computed.
     const double ttft =
         m_config.ttftMs + m_config.prefillMsPerToken * (s->log.promptTokens - s->log.cachedTokens);
     qint64 due = now + msToNs(jitteredMs(ttft));
+    s->firstDue = due;
     if (!s->streamed) {
         // The whole answer is ready when its last chunk would have been written.
         const int chunks = (s->maxTokens + s->tokensPerChunk - 1) / s->tokensPerChunk;
@@ -553,6 +585,14 @@ void SimServer::releaseSlot(Stream *s)
     s->holdsSlot = false;
     --m_active;
     m_stats->streamEnded();
+    m_kvHeld -= s->kvHeld;
+    s->kvHeld = 0;
+    updateLoad(monotonicNs());
+}
+
+void SimServer::updateLoad(qint64 now)
+{
+    m_metrics->load(m_active, int(m_waiting.size()), m_kvHeld, now);
 }
 
 void SimServer::logEntry(Stream *s, qint64 tEnd)
@@ -612,6 +652,17 @@ SimServer::After SimServer::step(Stream *s, qint64 now, QByteArray *out)
         SimRenderer::appendChunk(out, r.roleEvent());
     SimRenderer::appendChunk(out, r.tokenEvent(text, last, s->written + tokens));
     s->written += tokens;
+    m_metrics->tokens(tokens);
+    if (s->log.chunkWriteNs.isEmpty())
+        m_metrics->firstToken(s->log.tAccept, now, s->log.promptTokens);
+    else
+        m_metrics->interTokenGap(now - s->lastChunkNs);
+    s->lastChunkNs = now;
+    if (s->holdsSlot) {
+        s->kvHeld += tokens;
+        m_kvHeld += tokens;
+        m_metrics->load(m_active, int(m_waiting.size()), m_kvHeld, now);
+    }
     s->log.chunkWriteNs.append(now);
     s->log.chunkTokens.append(tokens);
     if (!s->log.tFirstWrite)
@@ -672,6 +723,11 @@ void SimServer::completeNonStreamed(Stream *s)
     for (int i = 0; i < s->maxTokens; ++i)
         SimRenderer::appendTokenText(&text, s->seq, i);
     s->written = s->maxTokens;
+    // The whole answer was generated by now: its first token when it was due, the rest since
+    // (gaps are not observed for a non-streamed answer).
+    m_metrics->tokens(s->maxTokens);
+    m_metrics->firstToken(s->log.tAccept, qMin(s->firstDue, now), s->log.promptTokens);
+    s->lastChunkNs = now;
     QByteArray body = s->renderer.fullResponse(text, s->written);
     if (s->fault == SimFault::MalformedJson)
         body.chop(body.size() / 2);
@@ -683,6 +739,11 @@ void SimServer::completeNonStreamed(Stream *s)
 
 void SimServer::finalize(Stream *s, After how, const QByteArray &bytes)
 {
+    // The engine finished the request: every token generated. An error event comes before the
+    // last token (an engine failure); a malformed event is the transport's fault, not the
+    // engine's, and the request still finishes.
+    if (how == After::Finish && s->written >= s->maxTokens)
+        m_metrics->finished(s->log.tAccept, s->lastChunkNs);
     // Logged before the last write, so a client that has seen the end finds the entry.
     releaseSlot(s);
     logEntry(s, monotonicNs());

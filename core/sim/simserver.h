@@ -13,6 +13,7 @@ class QTcpServer;
 namespace sb {
 
 class SimConnection;
+class SimMetrics;
 class SimPrefixCache;
 class SimScheduler;
 class SimStats;
@@ -64,6 +65,8 @@ private:
     void finalize(Stream *s, After how, const QByteArray &bytes);
     void releaseSlot(Stream *s);
     void logEntry(Stream *s, qint64 tEnd);
+    // The running set or the queue changed: the metrics' load (and power) follow.
+    void updateLoad(qint64 now);
 
     SimStats *m_stats;
     SimConfig m_config;
@@ -79,6 +82,8 @@ private:
     std::mt19937_64 m_faultRng;
     std::mt19937_64 m_jitterRng;
     std::unique_ptr<SimPrefixCache> m_prefixCache;
+    std::unique_ptr<SimMetrics> m_metrics;
+    qint64 m_kvHeld = 0; // tokens held by the running sequences (the KV-cache model)
 };
 
 } // namespace sb

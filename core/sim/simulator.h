@@ -15,9 +15,10 @@ namespace sb {
 
 class SimServer;
 
-// The built-in OpenAI-compatible streaming simulator (DESIGN §10): POST /v1/completions,
+// The built-in OpenAI-compatible streaming simulator: POST /v1/completions,
 // POST /v1/chat/completions (SSE when "stream": true, one JSON answer otherwise), GET /v1/models,
-// POST /tokenize, GET /health.
+// POST /tokenize, GET /health; GET /metrics (Prometheus text with vLLM's metric names) and
+// GET /dcgm/metrics (a simulated DCGM exporter), both driven by its real state (SimMetrics).
 //
 // It runs in a thread of its own, so it keeps its schedule whatever the caller's thread does,
 // and every method here may be called from any thread. Every response has exactly max_tokens
