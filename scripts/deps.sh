@@ -7,6 +7,12 @@ PKGS=(cmake ninja-build g++ ccache pkg-config
       qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libgl-dev
       xvfb xauth fonts-wqy-microhei python3 python3-fastapi python3-uvicorn
       python3-yaml desktop-file-utils appstream dpkg-dev librsvg2-bin poppler-utils openssl)
+# Node.js and npm run the tokenizer reference implementations the tests compare against. A
+# machine may already have them from NodeSource (whose nodejs bundles npm and conflicts with
+# Debian's npm package): only when the commands are missing are Debian's packages installed.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    PKGS+=(nodejs npm)
+fi
 missing=()
 for p in "${PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
