@@ -394,17 +394,6 @@ void ResultsView::updateDistributionTitles()
     }
 }
 
-void ResultsView::setMlperfConstraints(const MlperfConstraints &constraints)
-{
-    m_constraints = constraints;
-    m_hasConstraints = true;
-}
-
-void ResultsView::resetMlperfConstraints()
-{
-    m_hasConstraints = false;
-}
-
 int ResultsView::chartColumns() const
 {
     int cols = 0;
@@ -457,20 +446,18 @@ void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &recor
     updateHeader();
     updateStatus();
 
-    const MlperfConstraints constraints =
-        m_hasConstraints ? m_constraints : defaultMlperfConstraints(plan);
     const int columns = chartColumns();
     const std::shared_ptr<std::atomic<quint64>> latest = m_latest;
     // QList copies share the records (implicit sharing): handing them over costs nothing.
     QMetaObject::invokeMethod(
         m_worker,
-        [this, latest, gen, plan, records, constraints, columns] {
+        [this, latest, gen, plan, records, columns] {
             const auto cancelled = [latest, gen] {
                 return latest->load() != gen;
             };
             if (cancelled())
                 return;
-            const ResultsSummaryStage summary = computeResultsSummary(plan, records, constraints);
+            const ResultsSummaryStage summary = computeResultsSummary(plan, records);
             if (cancelled())
                 return;
             QMetaObject::invokeMethod(
@@ -497,13 +484,17 @@ void ResultsView::applySummary(quint64 generation, const ResultsSummaryStage &st
     m_summaryModel->setSummary(stage.summary);
     m_totalsModel->setSummary(stage.summary);
     m_summaryTable->resizeColumnsToContents();
-    m_mlperfBox->setVisible(stage.hasMlperf);
+    m_mlperfBox->setVisible(stage.hasMlperf || !stage.mlperfError.isEmpty());
     m_hasMlperf = stage.hasMlperf;
     if (stage.hasMlperf) {
         m_mlperfValid = stage.mlperf.valid;
         m_mlperfFailed = stage.mlperf.failedConstraints;
         updateMlperfVerdict();
         m_mlperfText->setPlainText(stage.mlperfText);
+    } else if (!stage.mlperfError.isEmpty()) {
+        // An MLPerf scenario whose constraints do not resolve: say why, as `show` does.
+        m_mlperfVerdict->clear();
+        m_mlperfText->setPlainText(tr("MLPerf judgement not possible: %1").arg(stage.mlperfError));
     }
     m_stage = Stage::Requests;
     updateStatus();

@@ -49,9 +49,6 @@ public:
 
     void showRun(const sb::RunPlan &plan, const QList<sb::RequestRecord> &records);
     void clear();
-    // Used by the next showRun(); without it defaultMlperfConstraints(plan) applies.
-    void setMlperfConstraints(const sb::MlperfConstraints &constraints);
-    void resetMlperfConstraints();
 
     // True from showRun() until the last stage of that run has been applied.
     bool isBusy() const { return m_busy; }
@@ -114,8 +111,6 @@ private:
     quint64 m_generation = 0;
     bool m_busy = false;
     qint64 m_failedRows = 0;
-    bool m_hasConstraints = false;
-    MlperfConstraints m_constraints;
 
     // The shown run's texts, kept so a language switch renders them again without recomputing.
     bool m_hasRun = false;

@@ -4,6 +4,7 @@
 #include "uiviewstestutil.h"
 
 #include "charts/chartview.h"
+#include "load/mlperfprofile.h"
 #include "metrics/definitions.h"
 #include "metrics/summary.h"
 #include "models/requestfilterproxy.h"
@@ -179,8 +180,9 @@ private slots:
     {
         RunPlan plan = m_plan;
         plan.profile.scenario = Scenario::Server;
-        plan.profile.goodput.ttftMs = 2000;
-        plan.profile.goodput.tpotMs = 200;
+        // The scenario's bounds, not the goodput SLOs: one source of constraints for every view.
+        plan.profile.ttftSloMs = 2000;
+        plan.profile.tpotSloMs = 200;
         ResultsView view;
         view.resize(1300, 850);
         view.show();
@@ -188,8 +190,11 @@ private slots:
         QVERIFY(waitShown(view));
         auto *box = view.findChild<QGroupBox *>(u"mlperfBox"_s);
         QVERIFY(box && box->isVisible());
-        const MlperfJudgement j =
-            judgeScenario(Scenario::Server, m_records, defaultMlperfConstraints(plan));
+        MlperfConstraints c;
+        QString why;
+        QVERIFY(mlperfConstraintsForProfile(plan.profile, &c, &why));
+        QCOMPARE(c.ttftBoundMs, 2000.0);
+        const MlperfJudgement j = judgeScenario(Scenario::Server, m_records, c);
         QCOMPARE(view.findChild<QPlainTextEdit *>(u"mlperfText"_s)->toPlainText(),
                  j.formatMlperfBlock());
         QVERIFY(view.findChild<QPlainTextEdit *>(u"mlperfText"_s)
@@ -224,8 +229,9 @@ private slots:
     {
         RunPlan plan = m_plan;
         plan.profile.scenario = Scenario::Server; // the MLPerf verdict is shown too
-        plan.profile.goodput.ttftMs = 2000;
-        plan.profile.goodput.tpotMs = 200;
+        // The scenario's bounds, not the goodput SLOs: one source of constraints for every view.
+        plan.profile.ttftSloMs = 2000;
+        plan.profile.tpotSloMs = 200;
         ResultsView view;
         QAbstractItemModelTester tt(view.totalsModel(),
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);

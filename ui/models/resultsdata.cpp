@@ -1,6 +1,7 @@
 #include "resultsdata.h"
 
 #include "config/runplan.h"
+#include "report/runreport.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,35 +12,19 @@ using namespace Qt::StringLiterals;
 
 namespace sb {
 
-MlperfConstraints defaultMlperfConstraints(const RunPlan &plan)
+ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<RequestRecord> &records)
 {
-    MlperfConstraints c;
-    switch (plan.profile.scenario) {
-    case Scenario::Server:
-        c.percentile = 0.99;
-        c.ttftBoundMs = plan.profile.goodput.ttftMs;
-        c.tpotBoundMs = plan.profile.goodput.tpotMs;
-        break;
-    case Scenario::SingleStream:
-        c.percentile = 0.90;
-        break;
-    case Scenario::Offline:
-    case Scenario::None:
-        break;
-    }
-    return c;
-}
-
-ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<RequestRecord> &records,
-                                          const MlperfConstraints &constraints)
-{
+    RunReportInput in;
+    in.plan = plan;
+    in.records = records;
+    const RunDerivation d = deriveRun(in);
     ResultsSummaryStage st;
-    st.summary = summarize(records, SummaryOptions::forProfile(plan.profile));
-    if (plan.profile.scenario != Scenario::None) {
-        st.hasMlperf = true;
-        st.mlperf = judgeScenario(plan.profile.scenario, records, constraints);
-        st.mlperfText = st.mlperf.formatMlperfBlock();
-    }
+    st.summary = d.summary;
+    st.hasMlperf = d.hasMlperf;
+    st.mlperf = d.mlperf;
+    st.mlperfError = d.mlperfError;
+    if (d.hasMlperf)
+        st.mlperfText = d.mlperf.formatMlperfBlock();
     return st;
 }
 

@@ -22,9 +22,10 @@ struct RunPlan;
 struct ResultsSummaryStage
 {
     RunSummary summary;
-    bool hasMlperf = false; // the plan's scenario is an MLPerf one
+    bool hasMlperf = false; // the plan's scenario is an MLPerf one and its constraints resolve
     MlperfJudgement mlperf;
-    QString mlperfText; // formatMlperfBlock()
+    QString mlperfText;  // formatMlperfBlock()
+    QString mlperfError; // an MLPerf scenario whose constraints do not resolve: why
 };
 
 struct ResultsChartStage
@@ -51,14 +52,9 @@ struct ResultsChartStage
     double spanS = 0;                // x extent of the run
 };
 
-// The constraints a plan is judged by when the caller sets none: Server uses the plan's goodput
-// TTFT/TPOT SLOs as its p99 bounds (MLPerf's own presets are opt-in, since their 600 s minimum
-// duration fails every short exploratory run); SingleStream uses LoadGen's p90 without
-// minimums; Offline has no bounds. Minimum duration and query count stay 0 (unchecked).
-MlperfConstraints defaultMlperfConstraints(const RunPlan &plan);
-
-ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<RequestRecord> &records,
-                                          const MlperfConstraints &constraints);
+// The summary and MLPerf verdict through the run pipeline's one derivation (deriveRun): the
+// same numbers and verdict as `servebench-cli show`, the Compare tab and the reports.
+ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<RequestRecord> &records);
 
 // Zero point of the run's time axis: the earliest t_sched, else the earliest t_send.
 qint64 runZeroNs(const QList<RequestRecord> &records);
