@@ -1,8 +1,8 @@
 // How punctually the client sends: Poisson arrivals at 100, 1000 and 5000 req/s with short
 // outputs (4 tokens, 1 ms TTFT, 1 ms per token), no concurrency cap.
 //   bench_schedule [seconds-per-run=3] [runs=3]
-// Schedule lag = t_send - t_sched (DESIGN §5). Achieved rate = (sent - 1) / (last t_send - first
-// t_send). Median [min – max] over the runs.
+// Schedule lag = t_send - t_sched (docs/metrics.md). Achieved rate = (sent - 1) / (last t_send -
+// first t_send). Median [min – max] over the runs.
 #include "benchutil.h"
 
 using namespace bench;

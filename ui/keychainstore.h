@@ -11,7 +11,7 @@ namespace sb {
 class KeychainBackend;
 
 // Resolves a SUT's apiKeyRef to the key itself, and saves keys, without ever putting a key into
-// the project file (DESIGN §1). A reference is
+// the project file (docs/design.md, vocabulary). A reference is
 //   "keychain:ACCOUNT"  the platform keychain (service "ServeBench")
 //   "env:NAME"          an environment variable
 //   ""                  OPENAI_API_KEY when set (the OpenAI SDK's and the CLI's habit), else none

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "cacheauditdialog.h"
 #include "compare/comparisonview.h"
 #include "costpage.h"
 #include "editors/dataseteditor.h"
@@ -145,6 +146,25 @@ MainWindow::MainWindow(Settings *settings, ApiKeyStore *keys, QWidget *parent)
             [this](const QString &m) { showMessage(m); });
     connect(m_runner, &ProjectRunner::runStarted, this, &MainWindow::onRunStarted);
     connect(m_runner, &ProjectRunner::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_runner, &ProjectRunner::pointStarted, this,
+            [this](const QString &label, int position, int planned) {
+                showMessage(
+                    tr("Sweep point %1 of %2: %3").arg(position + 1).arg(planned).arg(label), 0);
+            });
+    connect(m_runner, &ProjectRunner::sessionFinished, this, [this](const SessionResult &r) {
+        if (m_runner->request().mode == RunMode::MaxValidRate && r.ok)
+            showMessage(r.validRate > 0
+                            ? tr("Highest VALID Server rate: %1 req/s (to within %2 % of the "
+                                 "maximum throughput %3 req/s).")
+                                  .arg(r.validRate, 0, 'f', 2)
+                                  .arg(m_runner->request().rateTolerance * 100)
+                                  .arg(r.maxThroughput, 0, 'f', 2)
+                            : tr("No Server rate tried was VALID (lowest tried: %1 req/s).")
+                                  .arg(r.lowestTried, 0, 'f', 2),
+                        0);
+        else if (m_runner->request().mode == RunMode::Sweep && r.ok)
+            showMessage(tr("Sweep finished: %1 runs.").arg(r.points.size()), 0);
+    });
     connect(m_runner, &ProjectRunner::runFailed, this,
             [this](const QString &e) { showMessage(e, 0); });
     connect(m_language, &LanguageSwitcher::languageChanged, this, [this](const QString &code) {
@@ -217,6 +237,9 @@ void MainWindow::createActions()
     m_stopAct->setObjectName(u"stopAction"_s);
     m_stopAct->setShortcut(Qt::Key_Escape);
     connect(m_stopAct, &QAction::triggered, this, &MainWindow::stopRun);
+    m_auditAct = new QAction(this);
+    m_auditAct->setObjectName(u"cacheAuditAction"_s);
+    connect(m_auditAct, &QAction::triggered, this, &MainWindow::openCacheAudit);
 
     m_aboutAct = new QAction(this);
     connect(m_aboutAct, &QAction::triggered, this, [this] {
@@ -264,6 +287,8 @@ void MainWindow::createMenus()
     m_runMenu = menuBar()->addMenu(QString());
     m_runMenu->addAction(m_runAct);
     m_runMenu->addAction(m_stopAct);
+    m_runMenu->addSeparator();
+    m_runMenu->addAction(m_auditAct);
 
     m_viewMenu = menuBar()->addMenu(QString());
     m_viewMenu->addAction(m_treeDock->toggleViewAction());
@@ -443,6 +468,9 @@ void MainWindow::retranslateUi()
     m_addProfileAct->setText(tr("Add &Load Profile"));
     m_removeAct->setText(tr("&Remove"));
     m_runAct->setText(tr("&Run"));
+    m_auditAct->setText(tr("Prefix-cache &audit of the SUT…"));
+    m_auditAct->setToolTip(tr("Sends prompts cold, repeated and cold again, and tells whether "
+                              "the server's prefix cache makes repeated prompts faster"));
     m_runAct->setToolTip(tr("Run the selected SUT × dataset × load profile (F5)"));
     m_runAct->setStatusTip(m_runAct->toolTip());
     m_stopAct->setText(tr("&Stop"));
@@ -671,7 +699,7 @@ void MainWindow::editEntity(EntityKind kind, int id)
         break;
     case EntityKind::Profile:
         if (const DocProfile *p = m_doc->profile(id)) {
-            m_profileEditor->setProfile(p->name, p->profile, p->params);
+            m_profileEditor->setProfile(p->name, p->profile, p->params, p->execution);
             m_editorStack->setCurrentWidget(m_profileEditor);
             combo = m_profileCombo;
         }
@@ -716,7 +744,7 @@ void MainWindow::onEditorEdited()
         valid = m_profileEditor->isValid();
         if (valid) {
             m_doc->updateProfile(m_editId, m_profileEditor->name(), m_profileEditor->profile(),
-                                 m_profileEditor->params());
+                                 m_profileEditor->params(), m_profileEditor->execution());
             m_datasetEditor->setSampling(m_profileEditor->profile().numPrompts,
                                          m_profileEditor->profile().seed);
         }
@@ -929,6 +957,18 @@ void MainWindow::startRun()
     m_tabs->setCurrentWidget(m_dashboard);
 }
 
+void MainWindow::openCacheAudit()
+{
+    const DocSut *sut = m_doc->sut(comboId(m_sutCombo));
+    if (!sut) {
+        showMessage(tr("Choose a SUT first."));
+        return;
+    }
+    auto *dialog = new CacheAuditDialog(sut->config, m_keys, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+}
+
 void MainWindow::stopRun()
 {
     if (m_runner->isBusy())
@@ -955,6 +995,7 @@ void MainWindow::onRunFinished(const FinishedRun &run)
     r.sutDocId = m_runSutId;
     r.datasetDocId = m_runDatasetId;
     r.profileDocId = m_runProfileId;
+    r.sweepName = run.sweepName;
     r.records = run.records;
     r.recordsLoaded = true;
     if (!run.datasetHash.isEmpty() && m_doc->dataset(m_runDatasetId))

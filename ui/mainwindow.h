@@ -74,6 +74,8 @@ public slots:
     bool saveProjectAs();
     void startRun();
     void stopRun();
+    // Tools: the prefix-cache audit of the selected SUT, in a dialog of its own.
+    void openCacheAudit();
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -154,6 +156,7 @@ private:
     QAction *m_removeAct = nullptr;
     QAction *m_runAct = nullptr;
     QAction *m_stopAct = nullptr;
+    QAction *m_auditAct = nullptr;
     QAction *m_aboutAct = nullptr;
     QAction *m_clearRecentAct = nullptr;
     QActionGroup *m_languageGroup = nullptr;

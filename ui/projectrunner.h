@@ -27,6 +27,7 @@ struct FinishedRun
     RunDerivation derived; // the pipeline's one derivation of the records
     QString label;         // a sweep's point ("synchronous", "rate-4.00", …); empty otherwise
     qint64 sweepId = 0;
+    QString sweepName;
 };
 
 // The workbench's front end to the run pipeline (core/run): it turns "Run" into a RunRequest's

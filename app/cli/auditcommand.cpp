@@ -1,15 +1,7 @@
 #include "args.h"
 #include "commands.h"
 
-#include "client/endpointprobe.h"
-#include "common/version.h"
-#include "config/runplan.h"
-#include "data/dataset.h"
-#include "data/seededrng.h"
-#include "data/syntheticprompt.h"
-#include "metrics/cacheaudit.h"
-#include "run/runcontroller.h"
-#include "sim/simulator.h"
+#include "run/cacheauditrun.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -74,34 +66,6 @@ QList<OptionSpec> auditSpecs()
     };
 }
 
-// Runs one pass to its end. Returns false only when the run could not start or was interrupted.
-bool runPass(const RunPlan &plan, const QList<PromptItem> &items, const QByteArray &apiKey,
-             QList<RequestRecord> *records, QString *error)
-{
-    RunController controller;
-    controller.configure(plan, items, apiKey);
-    if (!controller.start(error))
-        return false;
-    QEventLoop loop;
-    QObject::connect(&controller, &RunController::finished, &loop, &QEventLoop::quit);
-    QTimer signalPoll;
-    QObject::connect(&signalPoll, &QTimer::timeout, &loop, [&] {
-        if (g_auditInterrupts.load() > 0 && controller.status() == RunStatus::Running) {
-            QTextStream(stderr) << "Interrupted: cancelling the requests in flight...\n";
-            controller.stop();
-        }
-    });
-    signalPoll.start(100);
-    if (controller.status() == RunStatus::Running)
-        loop.exec();
-    *records = controller.records();
-    if (controller.status() == RunStatus::Interrupted) {
-        *error = u"interrupted"_s;
-        return false;
-    }
-    return true;
-}
-
 } // namespace
 
 int auditCacheCommand(const QStringList &argv)
@@ -127,21 +91,16 @@ int auditCacheCommand(const QStringList &argv)
     if (!a.positional().isEmpty())
         return fail(u"unexpected argument '%1'"_s.arg(a.positional().first()), 2);
 
-    RunPlan plan;
-    SutConfig &sut = plan.sut;
+    CacheAuditRequest request;
+    SutConfig &sut = request.sut;
     if (a.has(u"backend"_s) && !apiFlavourFromName(a.value(u"backend"_s), &sut.flavour))
         return fail(
             u"--backend must be openai, openai-chat or vllm, got '%1'"_s.arg(a.value(u"backend"_s)),
             2);
     const bool endpointGiven = a.has(u"base-url"_s) || a.has(u"host"_s) || a.has(u"port"_s);
+    sut.builtInSimulator = !endpointGiven;
     QString e;
     if (a.has(u"base-url"_s)) {
-        const QUrl url(a.value(u"base-url"_s));
-        if (!url.isValid() || url.host().isEmpty() ||
-            (url.scheme() != "http"_L1 && url.scheme() != "https"_L1))
-            return fail(u"--base-url must be an http:// or https:// URL, got '%1'"_s.arg(
-                            a.value(u"base-url"_s)),
-                        2);
         sut.baseUrl = a.value(u"base-url"_s);
         while (sut.baseUrl.endsWith(u'/'))
             sut.baseUrl.chop(1);
@@ -163,163 +122,82 @@ int auditCacheCommand(const QStringList &argv)
             return fail(u"--header expects NAME:VALUE or NAME=VALUE, got '%1'"_s.arg(h), 2);
         sut.extraHeaders.append(kv);
     }
-
-    const int numPrompts = a.intValue(u"num-prompts"_s, 32, &e);
-    const int inputLen = a.intValue(u"random-input-len"_s, 512, &e);
-    const int outputLen = a.intValue(u"random-output-len"_s, 1, &e);
-    const int maxConcurrency = a.intValue(u"max-concurrency"_s, 1, &e);
-    const double timeoutS = a.doubleValue(u"timeout"_s, 600, &e);
-    quint64 seed = 0;
+    request.numPrompts = a.intValue(u"num-prompts"_s, 32, &e);
+    request.inputLen = a.intValue(u"random-input-len"_s, 512, &e);
+    request.outputLen = a.intValue(u"random-output-len"_s, 1, &e);
+    request.maxConcurrency = a.intValue(u"max-concurrency"_s, 1, &e);
+    request.timeoutS = a.doubleValue(u"timeout"_s, 600, &e);
     if (a.has(u"seed"_s)) {
         bool ok = false;
-        seed = a.value(u"seed"_s).toULongLong(&ok);
+        request.seed = a.value(u"seed"_s).toULongLong(&ok);
         if (!ok)
             return fail(
                 u"--seed expects a non-negative integer, got '%1'"_s.arg(a.value(u"seed"_s)), 2);
     }
     if (!e.isEmpty())
         return fail(e, 2);
-    if (numPrompts < 2)
-        return fail(u"--num-prompts must be at least 2 (the interval needs two pairs)"_s, 2);
-    if (inputLen < 2)
-        return fail(u"--random-input-len must be at least 2 (a prefix and a body)"_s, 2);
-    if (outputLen < 1)
-        return fail(u"--random-output-len must be at least 1"_s, 2);
-    if (maxConcurrency < 1)
-        return fail(u"--max-concurrency must be at least 1"_s, 2);
-    if (timeoutS <= 0)
-        return fail(u"--timeout must be positive"_s, 2);
+    const QList<PlanIssue> issues = validateCacheAudit(request);
+    if (!issues.isEmpty())
+        return fail(u"--"_s + issues.first().field + u' ' + issues.first().message.translated(), 2);
     const QString jsonPath = a.value(u"json"_s);
 
-    // Without an endpoint the built-in simulator is audited, with a prefix cache to find: the
-    // audit then demonstrates itself, and its test has a known answer.
-    std::unique_ptr<Simulator> sim;
-    if (!endpointGiven) {
-        SimConfig cfg;
-        cfg.prefixCache = true;
-        cfg.prefillMsPerToken = 0.1;
-        cfg.recordLog = false;
-        sim = std::make_unique<Simulator>(cfg);
-        if (!sim->start())
-            return fail(u"could not start the built-in simulator: %1"_s.arg(sim->errorString()));
-        sut.baseUrl = u"http://127.0.0.1:%1"_s.arg(sim->port());
-        sut.builtInSimulator = true;
-        sut.name = u"built-in simulator"_s;
-        err << "No endpoint given (--base-url, --host/--port): auditing the built-in simulator at "
-            << sut.baseUrl << " with its prefix cache ON (blocks of " << cfg.prefixBlockTokens
-            << " tokens) and prefill " << cfg.prefillMsPerToken
-            << " ms per uncached prompt token (TTFT " << cfg.ttftMs << " ms + prefill).\n";
-        err.flush();
-    }
-
-    const QByteArray apiKey = qgetenv("OPENAI_API_KEY");
-    TransportOptions options;
-    if (!resolveTransportOptions(sut, QProcessEnvironment::systemEnvironment(), &options, &error))
-        return fail(error);
-    EndpointProbe probe(sut, apiKey, options, int(std::min(timeoutS, 60.0) * 1000));
-    const ModelList models = probe.models();
-    if (!models.reachable)
-        return fail(u"cannot reach %1 (--base-url): %2"_s.arg(sut.baseUrl, models.error));
-    if (sut.model.isEmpty()) {
-        if (models.models.isEmpty())
-            return fail(u"--model is required: %1"_s.arg(models.error));
-        sut.model = models.models.first();
-    }
-    if (sut.name.isEmpty())
-        sut.name = sut.baseUrl;
-
-    plan.name = u"audit-cache"_s;
-    plan.dataset.kind = DatasetKind::Random;
-    plan.dataset.randomInputLen = inputLen;
-    plan.dataset.randomOutputLen = outputLen;
-    LoadProfile &p = plan.profile;
-    p.numPrompts = numPrompts;
-    p.requestRate = std::numeric_limits<double>::infinity();
-    p.maxConcurrency = maxConcurrency;
-    p.seed = seed;
-    p.timeoutS = timeoutS;
-    p.cacheBust = false; // the audit places its own prefixes
-    plan.params.ignoreEos = true;
-
-    // Prompt bodies from the seed; prefixes from a fresh nonce, so a second audit against the
-    // same server starts cold too. One prefix word changes every block hash after it, which is
-    // all a prefix cache keys on.
-    SeededRng rng(seed);
-    QStringList bodies;
-    for (int i = 0; i < numPrompts; ++i)
-        bodies.append(SyntheticPromptBuilder::build(inputLen - 1, rng));
-    const QString nonce = QString::number(QRandomGenerator::system()->generate64(), 36);
-    auto itemsFor = [&](QChar pass) {
-        QList<PromptItem> items;
-        for (int i = 0; i < numPrompts; ++i) {
-            PromptItem item;
-            item.prompt = u"audit-%1-%2%3: "_s.arg(nonce).arg(pass).arg(i) + bodies.at(i);
-            item.inputTokens = inputLen;
-            item.outputTokens = outputLen;
-            item.sourceIndex = i; // the pairing key (RequestRecord::datasetItem)
-            items.append(item);
-        }
-        return items;
-    };
-    const QList<PromptItem> coldItems = itemsFor(u'A');
-    const QList<PromptItem> controlItems = itemsFor(u'C');
-
-    out << "Prefix-cache audit of " << sut.baseUrl << " (model " << sut.model << "): " << numPrompts
-        << " prompts of about " << inputLen << " tokens per pass, max_tokens " << outputLen
-        << ", max concurrency " << maxConcurrency << "\n";
+    PreparedCacheAudit prepared;
+    PlanIssue issue;
+    if (!prepareCacheAudit(request, qgetenv("OPENAI_API_KEY"), &prepared, &issue))
+        return fail(u"--"_s + issue.field + u' ' + issue.message.translated());
+    if (!prepared.note.isEmpty())
+        err << prepared.note << "\n";
+    err.flush();
+    const SutConfig &target = prepared.request.sut;
+    out << "Prefix-cache audit of " << target.baseUrl << " (model " << target.model
+        << "): " << request.numPrompts << " prompts of about " << request.inputLen
+        << " tokens per pass, max_tokens " << request.outputLen << ", max concurrency "
+        << request.maxConcurrency << "\n";
     out.flush();
 
+    CacheAuditRun audit(std::move(prepared));
+    QObject::connect(&audit, &CacheAuditRun::passStarted, &audit, [&](int, const QString &label) {
+        err << "Pass " << label << "...\n";
+        err.flush();
+    });
     g_auditInterrupts = 0;
     std::signal(SIGINT, onAuditSignal);
     std::signal(SIGTERM, onAuditSignal);
-    struct PassRun
-    {
-        const char *label;
-        const QList<PromptItem> *items;
-        QList<RequestRecord> records;
-    };
-    PassRun passes[] = {{"A (cold: new unique prefixes)", &coldItems, {}},
-                        {"B (warm: A's prompts again)", &coldItems, {}},
-                        {"C (control: new unique prefixes)", &controlItems, {}}};
-    int rc = 0;
-    for (PassRun &pass : passes) {
-        err << "Pass " << pass.label << "...\n";
-        err.flush();
-        if (!runPass(plan, *pass.items, apiKey, &pass.records, &error)) {
-            rc = error == "interrupted"_L1 ? 130 : 1;
-            break;
+    QEventLoop loop;
+    bool ok = false;
+    error.clear();
+    QObject::connect(&audit, &CacheAuditRun::finished, &loop, [&](bool done, const QString &why) {
+        ok = done;
+        error = why;
+        loop.quit();
+    });
+    QTimer signalPoll;
+    QObject::connect(&signalPoll, &QTimer::timeout, &loop, [&] {
+        if (g_auditInterrupts.load() > 0 && audit.isRunning()) {
+            err << "Interrupted: cancelling the requests in flight...\n";
+            err.flush();
+            audit.stop();
         }
-    }
+    });
+    signalPoll.start(100);
+    if (!audit.start(&error))
+        return fail(error);
+    loop.exec();
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
-    if (rc == 130)
+    if (!ok && error.isEmpty())
         return fail(u"interrupted before the audit finished"_s, 130);
-    if (rc != 0)
+    if (!ok)
         return fail(error);
 
-    const CacheAuditResult result =
-        auditCache(passes[0].records, passes[1].records, passes[2].records);
-    out << result.formatText();
+    out << audit.result().formatText();
     out.flush();
-
     if (!jsonPath.isEmpty()) {
-        QJsonObject j = result.toJson();
-        j[u"tool_version"_s] = QString::fromLatin1(toolVersion());
-        j[u"date"_s] = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
-        j[u"sut"_s] = QJsonObject{{u"base_url"_s, sut.baseUrl},
-                                  {u"endpoint"_s, sut.endpoint},
-                                  {u"backend"_s, QString::fromLatin1(apiFlavourName(sut.flavour))},
-                                  {u"model"_s, sut.model},
-                                  {u"built_in_simulator"_s, sut.builtInSimulator}};
-        j[u"parameters"_s] =
-            QJsonObject{{u"num_prompts"_s, numPrompts},      {u"random_input_len"_s, inputLen},
-                        {u"random_output_len"_s, outputLen}, {u"max_concurrency"_s, maxConcurrency},
-                        {u"seed"_s, QString::number(seed)},  {u"timeout_s"_s, timeoutS}};
-        const QString dir = QFileInfo(jsonPath).absolutePath();
-        QDir().mkpath(dir);
+        QDir().mkpath(QFileInfo(jsonPath).absolutePath());
         QSaveFile f(jsonPath);
         if (!f.open(QIODevice::WriteOnly) ||
-            f.write(QJsonDocument(j).toJson(QJsonDocument::Indented)) < 0 || !f.commit())
+            f.write(QJsonDocument(audit.resultJson()).toJson(QJsonDocument::Indented)) < 0 ||
+            !f.commit())
             return fail(u"cannot write %1: %2"_s.arg(jsonPath, f.errorString()));
         err << "Audit saved to " << jsonPath << "\n";
     }

@@ -137,6 +137,12 @@ const Entry kCatalogue[] = {
                        "spans %1 days after scaling; at most %2 days can be replayed",
                        "prepare.trace.span"),
     QT_TRANSLATE_NOOP3("sb::Message", "cancelled before the run started", "prepare.cancelled"),
+
+    // --- the prefix-cache audit (core/run/cacheauditrun.cpp) ---
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 2 and %1 (the interval needs two pairs)",
+                       "audit.num_prompts"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 2 and %1 tokens (a prefix and a body)",
+                       "audit.input_len"),
 };
 
 const QHash<QByteArray, const char *> &index()

@@ -12,7 +12,7 @@ class QJsonObject;
 
 namespace sb {
 
-// The categories of DESIGN §8: total = GPU + CPU + storage + network + platform + other.
+// The categories of docs/cost.md: total = GPU + CPU + storage + network + platform + other.
 enum class BillCategory { Gpu, Cpu, Storage, Network, Platform, Other };
 constexpr int kBillCategoryCount = 6;
 const char *billCategoryName(BillCategory c); // stored name: "gpu", "cpu", "storage", ...
@@ -38,7 +38,7 @@ enum class BillSource { Unspecified, Invoice, Quote, PricingPage };
 const char *billSourceName(BillSource s); // "" | "invoice" | "quote" | "pricing_page"
 bool billSourceFromName(QStringView name, BillSource *out); // also "pricing page", "pricing-page"
 
-// One cost line (DESIGN §1 "Bill item"). The interval is half-open, [start, end), UTC, in
+// One cost line (docs/design.md, vocabulary). The interval is half-open, [start, end), UTC, in
 // milliseconds; start == end is an instant (a one-off fee).
 //
 // Amount kinds:

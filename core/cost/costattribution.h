@@ -26,7 +26,7 @@ struct CostOptions
 enum class Placement { Inside, Overlapping, Outside };
 Placement placementOf(qint64 itemStart, qint64 itemEnd, qint64 windowStart, qint64 windowEnd);
 
-// Attributes the SUT's bill items to the window (DESIGN §8): items inside count whole; items
+// Attributes the SUT's bill items to the window (docs/cost.md): items inside count whole; items
 // that overlap count by the window's rule for them (prorate by time / include whole) or are
 // listed as needing a decision and left out; items outside are listed as excluded. Invalid
 // items or window, mixed currencies without a rate, or overflow give a breakdown whose

@@ -8,7 +8,8 @@
 
 namespace sb {
 
-// MLPerf early stopping, as LoadGen's early_stopping.cc and results.cc define it (DESIGN §6).
+// MLPerf early stopping, as LoadGen's early_stopping.cc and results.cc define it (docs/design.md,
+// load generation).
 //
 // With N queries of which t exceed the latency bound, the run supports "the p-th percentile is
 // under the bound" with confidence c when the chance of seeing t or fewer over-latency queries,

@@ -9,8 +9,8 @@
 
 namespace sb {
 
-// The prefix-cache audit (DESIGN §6 "Cache policy"): does the server answer a repeated prompt
-// faster than a new one? Three passes over the same N prompt bodies:
+// The prefix-cache audit (docs/design.md, load generation, cache policy): does the server answer a
+// repeated prompt faster than a new one? Three passes over the same N prompt bodies:
 //   A (cold)    every prompt behind a new unique prefix, so nothing can be cached;
 //   B (warm)    exactly A's prompts again: cached if the server caches prefixes;
 //   C (control) the same bodies behind new unique prefixes: cold again, run after B, so drift

@@ -6,7 +6,7 @@ using namespace Qt::StringLiterals;
 
 const QList<MetricDefinition> &metricDefinitions()
 {
-    // The `definition` strings are DESIGN.md §5, character for character (U+2212 minus, U+03A3
+    // The `definition` strings are docs/metrics.md, character for character (U+2212 minus, U+03A3
     // sigma, U+2264); edit them only together with kMetricDefinitionsVersion.
     static const QList<MetricDefinition> defs = {
         {u"ttft"_s, u"TTFT"_s, u"ms"_s, u"t_first − t_send"_s,

@@ -11,7 +11,7 @@ namespace sb {
 inline constexpr int kMetricDefinitionsVersion = 1;
 
 // One metric's definition as printed in reports and stored with runs. `definition` is the
-// sentence from DESIGN.md §5 verbatim (ttft_from_sched/e2el_from_sched quote §5's MLPerf rule;
+// sentence from docs/metrics.md verbatim (ttft_from_sched/e2el_from_sched quote its MLPerf rule;
 // achieved_request_rate is ServeBench's own); `detail` says how ServeBench applies it to its
 // records where §5 leaves a choice (which requests count, which timestamps bound the window).
 struct MetricDefinition
@@ -19,7 +19,7 @@ struct MetricDefinition
     QString key;        // stable id, also the JSON key stem: "ttft", "tpot", "itl", ...
     QString label;      // short name: "TTFT"
     QString unit;       // "ms", "s", "req/s", "tok/s"
-    QString definition; // DESIGN §5 sentence
+    QString definition; // docs/metrics.md sentence
     QString detail;     // ServeBench's precise application of it
 };
 

@@ -18,7 +18,7 @@ struct SummaryOptions
     // (default 99); use forProfile() so those are always among these.
     QList<double> percentiles = {50, 90, 95, 99, 99.9};
     Slo goodput;                // ms; < 0 = unset. Goodput is reported only when any() is set
-    bool includeWarmup = false; // never by default: DESIGN §5
+    bool includeWarmup = false; // never by default: docs/metrics.md
     PercentileMethod method = PercentileMethod::Linear;
 
     // Defaults ∪ profile.metricPercentiles, goodput SLOs from the profile.
@@ -113,7 +113,7 @@ qint32 effectiveOutputTokens(const RequestRecord &r, TokenSource *source = nullp
 // Input count: usage when reported, else the dataset's length, else 0 (source Unknown).
 qint32 effectiveInputTokens(const RequestRecord &r, TokenSource *source = nullptr);
 
-// Reduces the records of one run to its summary (DESIGN §5). Records may come in any order.
+// Reduces the records of one run to its summary (docs/metrics.md). Records may come in any order.
 // Two passes over the records; the pooled ITL samples are held once, as float milliseconds.
 RunSummary summarize(const QList<RequestRecord> &records, const SummaryOptions &opts = {});
 

@@ -15,7 +15,7 @@ struct RunSummary;
 // columns, a space, and the value left-justified to 10 (Python "{:<40} {:<10}", trailing spaces
 // included), floats with two decimals.
 enum class VllmTextStyle : quint8 {
-    // benchmarks/benchmark_serving.py of vLLM <= 0.9 — the block in DESIGN.md §13: Successful
+    // benchmarks/benchmark_serving.py of vLLM <= 0.9 — the block in docs/metrics.md: Successful
     // requests, duration, token totals, throughputs (goodput only with SLOs), then sections.
     Classic,
     // vllm/benchmarks/serve.py of vLLM 0.10/0.11: adds "Failed requests:", "Maximum request

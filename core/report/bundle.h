@@ -8,8 +8,8 @@ namespace sb {
 
 struct ReportContent;
 
-// The acceptance bundle (DESIGN §9): one folder per comparison holding everything needed to
-// check and reproduce the numbers.
+// The acceptance bundle (docs/design.md, comparison and acceptance): one folder per comparison
+// holding everything needed to check and reproduce the numbers.
 //
 //   README.txt                     what each file is
 //   report/report.html, report.pdf the rendered report (PDF only when given)

@@ -7,7 +7,7 @@
 
 namespace sb {
 
-// What kind of setting a compared field is (DESIGN §9).
+// What kind of setting a compared field is (docs/design.md, comparison and acceptance).
 enum class FieldRole {
     Workload,    // must match for a fair comparison: model, dataset, load, request parameters...
     Sut,         // what is being compared: endpoint, engine, GPUs... — never a blocker

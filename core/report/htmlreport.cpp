@@ -187,8 +187,9 @@ QString comparabilitySection(const ReportContent &c)
     for (const QString &w : cb.warnings)
         h += u"<p class=\"warn\">%1</p>\n"_s.arg(esc(w));
     h += u"<p>Highlighted rows differ; blue cells are unknown for that run. Workload settings "
-         "must match for a fair comparison; SUT settings are what is compared (DESIGN §9: "
-         "change one thing at a time).</p>\n"_s;
+         "must match for a fair comparison; SUT settings are what is compared (change one thing at "
+         "a "
+         "time).</p>\n"_s;
     h += tableOpen() + u"<tr>"_s + th(u"setting"_s) + th(u"role"_s);
     for (const QString &l : cb.runLabels)
         h += th(esc(l));

@@ -13,7 +13,7 @@ class ProjectStore;
 struct ReportRun;
 
 // The cost side of one run in a report: the test window that holds it and that window's
-// breakdown (DESIGN §8), as core/costproject's CostStore computes it for `servebench-cli cost`.
+// breakdown (docs/cost.md), as core/costproject's CostStore computes it for `servebench-cli cost`.
 // A run no window holds has no cost — never zero.
 struct RunCost
 {

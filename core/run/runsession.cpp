@@ -103,15 +103,17 @@ bool RunSession::start(QString *error)
     m_running = true;
     m_result = {};
     const RunRequest &req = m_prepared.request;
+    const bool search = req.mode == RunMode::MaxValidRate;
+    if (req.mode != RunMode::Single)
+        m_result.sweepName = !req.plan.name.isEmpty() ? req.plan.name
+                             : search                 ? u"max valid rate"_s
+                                                      : u"sweep"_s;
     if (!m_recorder || req.mode == RunMode::Single) {
         QMetaObject::invokeMethod(this, &RunSession::beginNext, Qt::QueuedConnection);
         return true;
     }
     // A sweep is one row of its own that its runs point to.
-    const bool search = req.mode == RunMode::MaxValidRate;
-    const QString name = !req.plan.name.isEmpty() ? req.plan.name
-                         : search                 ? u"max valid rate"_s
-                                                  : u"sweep"_s;
+    const QString name = m_result.sweepName;
     RunRequest whole = req;
     whole.calibrateTokens = false;
     const QJsonObject config{{u"rates"_s, req.sweepRates},

@@ -41,6 +41,7 @@ struct SessionResult
     QString error;            // why it ended early (empty when stopped by the user)
     QList<RunOutcome> points; // without their raw records (those are in the outcomes emitted)
     qint64 sweepId = 0;
+    QString sweepName; // the sweep row's name (empty for a single run)
     // Rate search: the highest rate found VALID (0: none), the maximum throughput searched up
     // to, and the lowest rate tried.
     double validRate = 0;

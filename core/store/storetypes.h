@@ -91,7 +91,7 @@ struct RunInfo
     QJsonObject summary;
 };
 
-// A cost line (DESIGN §8) as the project file holds it. Money is an integer: amountMinor /
+// A cost line (docs/cost.md) as the project file holds it. Money is an integer: amountMinor /
 // 10^amountScale in `currency` (scale 2 = cents; pricing-page rates often need more digits than
 // an invoice). The columns carry what queries and reports need; `details` keeps the cost
 // module's whole item (BillItem::toJson: quantity, increment unit, notes ...) so nothing the

@@ -28,9 +28,10 @@ class ComparisonTableModel;
 class CopyableTableView;
 
 // The Compare tab: pick two or more of the project's runs, see whether they may be compared at
-// all (the comparability verdict, DESIGN §9), the side-by-side table with differences against a
-// baseline and a ranking by the chosen metric, overlaid latency CDFs, throughput bars and
-// latency-versus-throughput curves per SUT across the sweeps the runs belong to.
+// all (the comparability verdict, docs/design.md, comparison and acceptance), the side-by-side
+// table with differences against a baseline and a ranking by the chosen metric, overlaid latency
+// CDFs, throughput bars and latency-versus-throughput curves per SUT across the sweeps the runs
+// belong to.
 //
 // The runs are read from the project file, never from memory, by worker threads with their own
 // read-only connection; the comparison is core's buildComparison() as `servebench-cli compare`

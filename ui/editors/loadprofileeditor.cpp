@@ -3,10 +3,14 @@
 #include "fielderror.h"
 #include "schedulepreview.h"
 
+#include "load/mlperf.h"
+#include "run/planvalidation.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -18,6 +22,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -85,7 +90,7 @@ void LoadProfileEditor::buildUi()
     addRow(u"rate"_s, m_rate, u"rate"_s);
     m_burstiness = dspin(0.01, 1000, 2);
     m_burstiness->setObjectName(u"burstiness"_s);
-    addRow(u"burstiness"_s, m_burstiness);
+    addRow(u"burstiness"_s, m_burstiness, u"burstiness"_s);
     m_rampUp = new QComboBox(page);
     m_rampUp->setObjectName(u"rampUpStrategy"_s);
     for (RampUpStrategy r :
@@ -131,24 +136,86 @@ void LoadProfileEditor::buildUi()
     m_sloTpot = dspin(0, 1e7, 1);
     m_sloE2el = dspin(0, 1e7, 1);
     m_sloTtft->setObjectName(u"sloTtft"_s);
-    addRow(u"sloTtft"_s, m_sloTtft);
+    addRow(u"sloTtft"_s, m_sloTtft, u"slo"_s);
     addRow(u"sloTpot"_s, m_sloTpot);
     addRow(u"sloE2el"_s, m_sloE2el);
     m_percentiles = new QLineEdit(page);
     m_percentiles->setObjectName(u"percentiles"_s);
     addRow(u"percentiles"_s, m_percentiles, u"percentiles"_s);
     m_timeout = dspin(1, 1e6, 0);
-    addRow(u"timeout"_s, m_timeout);
+    m_timeout->setObjectName(u"timeout"_s);
+    addRow(u"timeout"_s, m_timeout, u"timeout"_s);
+    auto *traceRow = new QWidget(page);
+    auto *tl = new QHBoxLayout(traceRow);
+    tl->setContentsMargins(0, 0, 0, 0);
+    m_tracePath = new QLineEdit(traceRow);
+    m_tracePath->setObjectName(u"tracePath"_s);
+    auto *browse = new QToolButton(traceRow);
+    browse->setText(u"…"_s);
+    connect(browse, &QToolButton::clicked, this, &LoadProfileEditor::browseTrace);
+    tl->addWidget(m_tracePath, 1);
+    tl->addWidget(browse);
+    addRow(u"trace"_s, traceRow, u"trace"_s);
+    m_traceScale = dspin(0, 1000, 3);
+    m_traceScale->setObjectName(u"traceScale"_s);
+    addRow(u"traceScale"_s, m_traceScale);
     m_cacheBust = new QCheckBox(page);
     m_cacheBust->setObjectName(u"cacheBust"_s);
     addRow(u"cache"_s, m_cacheBust);
 
+    auto sectionTitle = [&] {
+        auto *l = new QLabel(page);
+        QFont sub = l->font();
+        sub.setBold(true);
+        l->setFont(sub);
+        form->addRow(l);
+        return l;
+    };
+    // MLPerf scenario constraints (--mlperf-preset, --ttft-slo-ms, …): whether a scenario run is
+    // VALID depends on them.
+    m_mlperfTitle = sectionTitle();
+    m_mlperfPreset = new QComboBox(page);
+    m_mlperfPreset->setObjectName(u"mlperfPreset"_s);
+    m_mlperfPreset->addItem({}, QString());
+    for (const QString &name : mlperfPresetNames())
+        m_mlperfPreset->addItem(name, name);
+    addRow(u"mlperfPreset"_s, m_mlperfPreset, u"mlperf"_s);
+    m_boundTtft = dspin(0, 1e7, 1);
+    m_boundTtft->setObjectName(u"boundTtft"_s);
+    addRow(u"boundTtft"_s, m_boundTtft);
+    m_boundTpot = dspin(0, 1e7, 1);
+    m_boundTpot->setObjectName(u"boundTpot"_s);
+    addRow(u"boundTpot"_s, m_boundTpot);
+    m_sloPercentile = dspin(0, 99.999, 3);
+    m_sloPercentile->setObjectName(u"sloPercentile"_s);
+    addRow(u"sloPercentile"_s, m_sloPercentile);
+    m_minQueryCount = ispin(0, 100000000);
+    addRow(u"minQueryCount"_s, m_minQueryCount);
+    m_minDuration = dspin(0, 1e6, 0);
+    addRow(u"minDuration"_s, m_minDuration);
+
+    // How the profile runs (--sweep, --find-max-valid-rate, --rate-tolerance, --transport).
+    m_executionTitle = sectionTitle();
+    m_mode = new QComboBox(page);
+    m_mode->setObjectName(u"mode"_s);
+    for (RunMode m : {RunMode::Single, RunMode::Sweep, RunMode::MaxValidRate})
+        m_mode->addItem({}, int(m));
+    addRow(u"mode"_s, m_mode, u"execution"_s);
+    m_sweepRates = ispin(0, 100);
+    m_sweepRates->setObjectName(u"sweepRates"_s);
+    addRow(u"sweepRates"_s, m_sweepRates);
+    m_tolerance = dspin(0.1, 50, 1);
+    m_tolerance->setObjectName(u"tolerance"_s);
+    m_tolerance->setSuffix(u" %"_s);
+    addRow(u"tolerance"_s, m_tolerance);
+    m_transport = new QComboBox(page);
+    m_transport->setObjectName(u"transport"_s);
+    for (TransportKind k : {TransportKind::Socket, TransportKind::Qnam})
+        m_transport->addItem({}, int(k));
+    addRow(u"transport"_s, m_transport);
+
     // The requests themselves (vLLM's --temperature, --ignore-eos, --seed, --extra-body).
-    m_requestTitle = new QLabel(page);
-    QFont sub = m_requestTitle->font();
-    sub.setBold(true);
-    m_requestTitle->setFont(sub);
-    form->addRow(m_requestTitle);
+    m_requestTitle = sectionTitle();
     m_ignoreEos = new QCheckBox(page);
     m_ignoreEos->setObjectName(u"ignoreEos"_s);
     addRow(u"ignoreEos"_s, m_ignoreEos);
@@ -182,16 +249,19 @@ void LoadProfileEditor::buildUi()
         validate();
         emit edited();
     };
-    for (QLineEdit *e : {m_name, m_seed, m_percentiles, m_temperature, m_requestSeed})
+    for (QLineEdit *e : {m_name, m_seed, m_percentiles, m_temperature, m_requestSeed, m_tracePath})
         connect(e, &QLineEdit::textChanged, this, changed);
     connect(m_ignoreEos, &QCheckBox::toggled, this, changed);
     connect(m_extraBody, &QPlainTextEdit::textChanged, this, changed);
-    for (QComboBox *c : {m_scenario, m_arrival, m_rampUp})
+    for (QComboBox *c : {m_scenario, m_arrival, m_rampUp, m_mlperfPreset, m_mode, m_transport})
         connect(c, &QComboBox::currentIndexChanged, this, changed);
-    for (QDoubleSpinBox *s : {m_rate, m_burstiness, m_rampStart, m_rampEnd, m_duration,
-                              m_warmupSeconds, m_sloTtft, m_sloTpot, m_sloE2el, m_timeout})
+    for (QDoubleSpinBox *s :
+         {m_rate, m_burstiness, m_rampStart, m_rampEnd, m_duration, m_warmupSeconds, m_sloTtft,
+          m_sloTpot, m_sloE2el, m_timeout, m_boundTtft, m_boundTpot, m_sloPercentile, m_minDuration,
+          m_traceScale, m_tolerance})
         connect(s, &QDoubleSpinBox::valueChanged, this, changed);
-    for (QSpinBox *s : {m_maxConcurrency, m_closedLoop, m_numPrompts, m_warmupRequests})
+    for (QSpinBox *s : {m_maxConcurrency, m_closedLoop, m_numPrompts, m_warmupRequests,
+                        m_minQueryCount, m_sweepRates})
         connect(s, &QSpinBox::valueChanged, this, changed);
     connect(m_cacheBust, &QCheckBox::toggled, this, changed);
 }
@@ -220,6 +290,18 @@ void LoadProfileEditor::retranslateUi()
         {u"sloE2el"_s, tr("SLO E2EL (ms):")},
         {u"percentiles"_s, tr("Percentiles:")},
         {u"timeout"_s, tr("Request timeout (s):")},
+        {u"trace"_s, tr("Trace replay (JSONL):")},
+        {u"traceScale"_s, tr("Trace time scale:")},
+        {u"mlperfPreset"_s, tr("MLPerf preset:")},
+        {u"boundTtft"_s, tr("TTFT bound (ms):")},
+        {u"boundTpot"_s, tr("TPOT bound (ms):")},
+        {u"sloPercentile"_s, tr("Bound percentile:")},
+        {u"minQueryCount"_s, tr("Minimum queries:")},
+        {u"minDuration"_s, tr("Minimum duration (s):")},
+        {u"mode"_s, tr("Run as:")},
+        {u"sweepRates"_s, tr("Sweep rates:")},
+        {u"tolerance"_s, tr("Search tolerance:")},
+        {u"transport"_s, tr("HTTP client:")},
         {u"cache"_s, tr("Cache policy:")},
         {u"ignoreEos"_s, tr("End of sequence:")},
         {u"temperature"_s, tr("Temperature:")},
@@ -256,6 +338,30 @@ void LoadProfileEditor::retranslateUi()
     m_sloTtft->setToolTip(tr("Goodput counts requests meeting every SLO that is set"));
     m_warmupRequests->setToolTip(tr("Issued and stored, excluded from every metric"));
     m_requestTitle->setText(tr("Request parameters"));
+    m_mlperfTitle->setText(tr("MLPerf scenario constraints"));
+    m_executionTitle->setText(tr("Execution"));
+    m_mlperfPreset->setItemText(0, tr("none (bounds below)"));
+    for (QDoubleSpinBox *s : {m_boundTtft, m_boundTpot})
+        s->setSpecialValueText(tr("not set"));
+    m_sloPercentile->setSpecialValueText(tr("scenario default (Server 99, SingleStream 90)"));
+    m_minQueryCount->setSpecialValueText(tr("not checked"));
+    m_minDuration->setSpecialValueText(tr("not checked"));
+    m_boundTtft->setToolTip(tr("The Server scenario is VALID when TTFT at the bound percentile "
+                               "stays under this (with early stopping)"));
+    m_tracePath->setPlaceholderText(tr("empty: arrivals from the rate above"));
+    m_tracePath->setToolTip(tr("Replays send times and lengths from a JSONL trace: one object "
+                               "per line with timestamp, input_tokens (or prompt) and "
+                               "output_tokens"));
+    m_traceScale->setToolTip(tr("Multiplies the trace's times: 0.5 replays twice as fast"));
+    m_mode->setItemText(0, tr("One run"));
+    m_mode->setItemText(1, tr("Rate sweep (synchronous, max throughput, rates between)"));
+    m_mode->setItemText(2, tr("Search the highest VALID Server rate"));
+    m_sweepRates->setToolTip(tr("Rates between the synchronous baseline and the maximum "
+                                "throughput"));
+    m_tolerance->setToolTip(tr("The search stops when the bracket is narrower than this "
+                               "fraction of the maximum throughput"));
+    m_transport->setItemText(0, tr("socket (kernel receive times)"));
+    m_transport->setItemText(1, tr("Qt network manager pool"));
     m_ignoreEos->setText(tr("Ignore EOS"));
     m_ignoreEos->setToolTip(tr("Sends ignore_eos: true (vLLM), so every request produces the "
                                "dataset's output length and runs stay comparable"));
@@ -284,11 +390,25 @@ void LoadProfileEditor::updateWidgets()
     m_burstiness->setEnabled(arrival == ArrivalProcess::Gamma);
     m_rampStart->setEnabled(ramp);
     m_rampEnd->setEnabled(ramp);
-    m_rate->setEnabled(!ramp && !closed);
+    const bool trace = !m_tracePath->text().trimmed().isEmpty();
+    m_rate->setEnabled(!ramp && !closed && !trace);
+    m_traceScale->setEnabled(trace);
+    const auto mode = RunMode(m_mode->currentData().toInt());
+    m_sweepRates->setEnabled(mode == RunMode::Sweep);
+    m_tolerance->setEnabled(mode == RunMode::MaxValidRate);
+}
+
+void LoadProfileEditor::browseTrace()
+{
+    const QString file =
+        QFileDialog::getOpenFileName(this, tr("Trace to replay"), m_tracePath->text(),
+                                     tr("JSONL traces (*.jsonl);;All files (*)"));
+    if (!file.isEmpty())
+        m_tracePath->setText(file);
 }
 
 void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p,
-                                   const RequestParams &params)
+                                   const RequestParams &params, const RunExecution &execution)
 {
     m_filling = true;
     m_base = p;
@@ -315,6 +435,18 @@ void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p,
         pcts << QString::number(v);
     m_percentiles->setText(pcts.join(u", "_s));
     m_timeout->setValue(p.timeoutS);
+    m_tracePath->setText(p.tracePath);
+    m_traceScale->setValue(p.traceTimeScale);
+    m_mlperfPreset->setCurrentIndex(std::max(0, m_mlperfPreset->findData(p.mlperfPreset)));
+    m_boundTtft->setValue(std::max(0.0, p.ttftSloMs));
+    m_boundTpot->setValue(std::max(0.0, p.tpotSloMs));
+    m_sloPercentile->setValue(std::max(0.0, p.sloPercentile));
+    m_minQueryCount->setValue(int(std::min<qint64>(p.minQueryCount, 100000000)));
+    m_minDuration->setValue(p.minDurationS);
+    m_mode->setCurrentIndex(m_mode->findData(int(execution.mode)));
+    m_sweepRates->setValue(execution.sweepRates);
+    m_tolerance->setValue(execution.rateTolerance * 100);
+    m_transport->setCurrentIndex(m_transport->findData(int(execution.transport)));
     m_cacheBust->setChecked(p.cacheBust);
     m_ignoreEos->setChecked(params.ignoreEos);
     m_temperature->setText(params.temperature >= 0 ? QString::number(params.temperature)
@@ -365,8 +497,26 @@ LoadProfile LoadProfileEditor::profile() const
             p.metricPercentiles.append(v);
     }
     p.timeoutS = m_timeout->value();
+    p.tracePath = m_tracePath->text().trimmed();
+    p.traceTimeScale = m_traceScale->value();
+    p.mlperfPreset = m_mlperfPreset->currentData().toString();
+    p.ttftSloMs = m_boundTtft->value() > 0 ? m_boundTtft->value() : -1;
+    p.tpotSloMs = m_boundTpot->value() > 0 ? m_boundTpot->value() : -1;
+    p.sloPercentile = m_sloPercentile->value() > 0 ? m_sloPercentile->value() : -1;
+    p.minQueryCount = m_minQueryCount->value();
+    p.minDurationS = m_minDuration->value();
     p.cacheBust = m_cacheBust->isChecked();
     return p;
+}
+
+RunExecution LoadProfileEditor::execution() const
+{
+    RunExecution e;
+    e.mode = RunMode(m_mode->currentData().toInt());
+    e.sweepRates = m_sweepRates->value();
+    e.rateTolerance = m_tolerance->value() / 100.0;
+    e.transport = TransportKind(m_transport->currentData().toInt());
+    return e;
 }
 
 RequestParams LoadProfileEditor::params() const
@@ -388,18 +538,6 @@ void LoadProfileEditor::validate()
     const LoadProfile p = profile();
     if (name().isEmpty())
         e[u"name"_s] = tr("Give the load profile a name.");
-    if (p.rampUpStrategy != RampUpStrategy::None) {
-        if (!(p.rampUpStartRps > 0) || !(p.rampUpEndRps > 0))
-            e[u"rampUp"_s] = tr("Both ramp-up rates must be above 0.");
-        else if (p.rampUpStartRps > p.rampUpEndRps)
-            e[u"rampUp"_s] = tr("The start rate exceeds the end rate.");
-    }
-    if (p.numPrompts <= 0 && p.durationS <= 0)
-        e[u"count"_s] = tr("Set a number of requests or a duration.");
-    if (p.numPrompts > 0 && p.warmupRequests >= p.numPrompts)
-        e[u"warmup"_s] = tr("Warm-up would use every request: nothing would be measured.");
-    if (p.closedLoopConcurrency > 0 && p.maxConcurrency > 0)
-        e[u"concurrency"_s] = tr("Choose a cap (open loop) or a closed loop, not both.");
     bool seedOk = false;
     m_seed->text().trimmed().toULongLong(&seedOk);
     if (!seedOk)
@@ -414,14 +552,6 @@ void LoadProfileEditor::validate()
             break;
         }
     }
-    if (p.scenario == Scenario::Server && p.unlimitedRate() &&
-        p.rampUpStrategy == RampUpStrategy::None)
-        e[u"rate"_s] = tr("The Server scenario needs a finite target rate.");
-    if (p.scenario == Scenario::Offline && !p.unlimitedRate())
-        e[u"rate"_s] = tr("The Offline scenario issues every request at once: set the rate to "
-                          "unlimited.");
-    if (p.scenario == Scenario::Server && p.arrival != ArrivalProcess::Poisson)
-        e[u"scenario"_s] = tr("MLPerf Server uses Poisson arrivals.");
     if (const QString t = m_temperature->text().trimmed(); !t.isEmpty()) {
         bool ok = false;
         const double v = t.toDouble(&ok);
@@ -441,6 +571,47 @@ void LoadProfileEditor::validate()
                 tr("Not valid JSON at character %1: %2").arg(pe.offset + 1).arg(pe.errorString());
         else if (!doc.isObject())
             e[u"extraBody"_s] = tr("A JSON object, e.g. {\"top_p\": 0.9}.");
+    }
+
+    // Everything a run would refuse, in the run pipeline's own words: the profile is checked as
+    // part of a request whose SUT and dataset are known to be fine.
+    RunRequest request;
+    request.plan.sut.builtInSimulator = true;
+    request.plan.profile = p;
+    request.plan.params = params();
+    request.setExecution(execution());
+    static const QHash<QString, QString> fieldKeys = {
+        {u"request-rate"_s, u"rate"_s},
+        {u"burstiness"_s, u"burstiness"_s},
+        {u"arrival"_s, u"scenario"_s},
+        {u"ramp-up-start-rps"_s, u"rampUp"_s},
+        {u"ramp-up-end-rps"_s, u"rampUp"_s},
+        {u"num-prompts"_s, u"count"_s},
+        {u"duration"_s, u"count"_s},
+        {u"warmup-requests"_s, u"warmup"_s},
+        {u"warmup-seconds"_s, u"warmup"_s},
+        {u"max-concurrency"_s, u"concurrency"_s},
+        {u"concurrency"_s, u"concurrency"_s},
+        {u"timeout"_s, u"timeout"_s},
+        {u"trace"_s, u"trace"_s},
+        {u"trace-time-scale"_s, u"trace"_s},
+        {u"mlperf-preset"_s, u"mlperf"_s},
+        {u"ttft-slo-ms"_s, u"mlperf"_s},
+        {u"tpot-slo-ms"_s, u"mlperf"_s},
+        {u"slo-percentile"_s, u"mlperf"_s},
+        {u"min-query-count"_s, u"mlperf"_s},
+        {u"min-duration"_s, u"mlperf"_s},
+        {u"metric-percentiles"_s, u"percentiles"_s},
+        {u"goodput"_s, u"slo"_s},
+        {u"temperature"_s, u"temperature"_s},
+        {u"sweep"_s, u"execution"_s},
+        {u"rate-tolerance"_s, u"execution"_s},
+        {u"find-max-valid-rate"_s, u"execution"_s},
+    };
+    for (const PlanIssue &issue : validateRunRequest(request)) {
+        const QString key = fieldKeys.value(issue.field, u"scenario"_s);
+        if (!e.contains(key))
+            e[key] = issue.message.translated();
     }
 
     m_errors.show(e);

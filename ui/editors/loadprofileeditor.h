@@ -4,6 +4,7 @@
 #include "fielderror.h"
 
 #include "config/runplan.h"
+#include "run/runrequest.h"
 
 #include <QHash>
 #include <QWidget>
@@ -21,9 +22,12 @@ namespace sb {
 class FieldError;
 class SchedulePreview;
 
-// Edits one load profile (DESIGN §6): scenario, arrival process, rate and burstiness, ramp-up,
-// concurrency (open loop with a cap, or closed loop), request count or duration, warm-up, SLOs,
-// seed and cache policy, with a plot of the arrival schedule the run will use.
+// Edits one load profile (docs/design.md, load generation): scenario, arrival process, rate and
+// burstiness, ramp-up or trace replay, concurrency (open loop with a cap, or closed loop),
+// request count or duration, warm-up, goodput SLOs and MLPerf constraints, seed and cache
+// policy, how the profile is executed (one run, a rate sweep, the max-valid-rate search), with a
+// plot of the arrival schedule the run will use. The settings are checked by the run pipeline's
+// own validation (validateRunRequest), so the editor refuses exactly what a run would.
 class LoadProfileEditor : public QWidget
 {
     Q_OBJECT
@@ -32,15 +36,18 @@ public:
     ~LoadProfileEditor() override;
 
     void setProfile(const QString &name, const LoadProfile &profile,
-                    const RequestParams &params = RequestParams());
+                    const RequestParams &params = RequestParams(),
+                    const RunExecution &execution = RunExecution());
     QString name() const;
     LoadProfile profile() const;
     // What every request of the profile's runs sends besides the prompt and max_tokens.
     RequestParams params() const;
+    RunExecution execution() const;
 
     bool isValid() const;
     QStringList errors() const;
-    // Field keys: name, rate, rampUp, count, warmup, concurrency, seed, percentiles, scenario.
+    // Field keys: name, rate, burstiness, rampUp, count, warmup, concurrency, seed, percentiles,
+    // scenario, slo, mlperf, timeout, trace, execution, temperature, requestSeed, extraBody.
     QString errorFor(const QString &field) const;
     SchedulePreview *preview() const { return m_preview; }
 
@@ -57,7 +64,9 @@ private:
     void validate();
     void updateWidgets();
 
-    LoadProfile m_base; // keeps what this editor does not show (trace, percentile metrics)
+    void browseTrace();
+
+    LoadProfile m_base; // keeps what this editor does not show (percentile metrics)
     bool m_filling = false;
     bool m_valid = true;
     FieldErrors m_errors;
@@ -90,6 +99,20 @@ private:
     QLineEdit *m_requestSeed;
     QPlainTextEdit *m_extraBody;
     QLineEdit *m_percentiles;
+    QLabel *m_mlperfTitle;
+    QComboBox *m_mlperfPreset;
+    QDoubleSpinBox *m_boundTtft;
+    QDoubleSpinBox *m_boundTpot;
+    QDoubleSpinBox *m_sloPercentile;
+    QSpinBox *m_minQueryCount;
+    QDoubleSpinBox *m_minDuration;
+    QLineEdit *m_tracePath;
+    QDoubleSpinBox *m_traceScale;
+    QLabel *m_executionTitle;
+    QComboBox *m_mode;
+    QSpinBox *m_sweepRates;
+    QDoubleSpinBox *m_tolerance;
+    QComboBox *m_transport;
     QLabel *m_previewTitle;
     SchedulePreview *m_preview;
 };

@@ -14,7 +14,8 @@ struct LoadProfile;
 
 // When the profile's requests are due: cumulative requests over time from core's buildSchedule()
 // (the schedule a run will really use, same seed), next to the target rate line. Long schedules
-// are thinned to kMaxPoints points (DESIGN §3: about the plot's pixel width).
+// are thinned to kMaxPoints points (docs/design.md, transport and threading: about the plot's pixel
+// width).
 class SchedulePreview : public QWidget
 {
     Q_OBJECT

@@ -23,9 +23,9 @@ class ConnectionProbe;
 class FieldError;
 struct ConnectionProbeResult;
 
-// Edits one SUT (DESIGN §1): every descriptive field, the API key's reference (never the key
-// itself: it goes to the keychain), and a connection test. Validates as the user types; each
-// problem is shown under its field.
+// Edits one SUT (docs/design.md, vocabulary): every descriptive field, the API key's reference
+// (never the key itself: it goes to the keychain), and a connection test. Validates as the user
+// types; each problem is shown under its field.
 class SutEditor : public QWidget
 {
     Q_OBJECT

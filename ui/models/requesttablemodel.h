@@ -7,7 +7,7 @@
 
 namespace sb {
 
-// One row per request of a finished run, failed ones included and marked (DESIGN §5: failures
+// One row per request of a finished run, failed ones included and marked (docs/metrics.md: failures
 // are shown, never hidden). Rows are RequestRow values built off the GUI thread; setRows()
 // swaps them in one reset.
 class RequestTableModel : public QAbstractTableModel
