@@ -71,6 +71,8 @@ const Entry kCatalogue[] = {
         "fewer requests",
         "plan.rate.span"),
     QT_TRANSLATE_NOOP3("sb::Message", "must be between %1 and %2", "plan.burstiness.range"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be at least the start rate: a ramp-up climbs",
+                       "plan.ramp.down"),
     QT_TRANSLATE_NOOP3("sb::Message", "must be between 1 and %1", "plan.concurrency.range"),
     QT_TRANSLATE_NOOP3(
         "sb::Message",

@@ -206,7 +206,7 @@ bool writeAcceptanceBundle(const QString &dir, const ReportContent &c, const QSt
         w.write(base + u"command.txt"_s, commandText.toUtf8());
         w.write(base + u"snapshot.json"_s, json(snapshot));
         if (r.rawRecords) {
-            w.write(base + u"result.json"_s, json(runResultJson(r.input, true)));
+            w.write(base + u"result.json"_s, json(runResultJson(r.input, r.derived, true)));
             w.write(base + u"requests.csv"_s, requestsCsv(r.input));
         } else {
             w.write(base + u"result.json"_s, json(r.info.summary));

@@ -146,6 +146,8 @@ QString formatCell(const ComparisonRow &row, const ComparisonCell &cell)
 {
     if (!cell.value)
         return u"n/a"_s;
+    if (row.verdict)
+        return *cell.value > 0 ? u"VALID"_s : u"INVALID"_s;
     return QString::number(*cell.value, 'f', row.decimals);
 }
 
@@ -230,6 +232,32 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
                 return std::nullopt;
             }
             return r.summary.requestGoodput;
+        });
+    }
+
+    // --- the MLPerf verdict, as the run pipeline derived it ---
+    bool anyScenario = false;
+    for (const ReportRun &r : runs)
+        anyScenario = anyScenario || r.input.plan.profile.scenario != Scenario::None;
+    if (anyScenario) {
+        ComparisonRow row;
+        row.key = u"mlperf.valid"_s;
+        row.label = u"MLPerf result"_s;
+        row.group = u"MLPerf"_s;
+        row.diffs = false;
+        row.verdict = true;
+        row.decimals = 0;
+        row.lowerIsBetter = false;
+        addRow(row, [](const ReportRun &r, int, QString *note) -> std::optional<double> {
+            if (r.input.plan.profile.scenario == Scenario::None) {
+                *note = u"no MLPerf scenario"_s;
+                return std::nullopt;
+            }
+            if (!r.derived.hasMlperf) {
+                *note = r.rawRecords ? r.derived.mlperfError : u"imported without records"_s;
+                return std::nullopt;
+            }
+            return r.derived.mlperf.valid ? 1.0 : 0.0;
         });
     }
 

@@ -45,6 +45,9 @@ struct ComparisonRow
     bool lowerIsBetter = true;
     bool diffs = true; // false: differences are not meaningful (e.g. costs over unlike windows)
     int decimals = 2;
+    // A verdict, not a quantity: cells hold 1 (VALID) or 0 (INVALID) and read as the words; no
+    // differences, never ranked.
+    bool verdict = false;
     QList<ComparisonCell> cells; // one per run
 };
 

@@ -264,8 +264,7 @@ QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &
     for (const ReportRun &r : c.runs) {
         if (!r.rawRecords)
             continue;
-        const ClientHealth health = assessClientHealth(r.input.records, r.input.plan.profile);
-        for (const QString &w : health.warnings)
+        for (const QString &w : r.derived.health.warnings)
             h += u"<p class=\"warn\">%1: WARNING: %2</p>\n"_s.arg(esc(r.label), esc(w));
     }
 
@@ -402,13 +401,12 @@ QString mlperfSection(const ReportContent &c)
             h += u"<p class=\"warn\">Not judged: no per-request results.</p>\n"_s;
             continue;
         }
-        MlperfConstraints constraints;
-        QString why;
-        if (!mlperfConstraintsForProfile(p, &constraints, &why)) {
-            h += u"<p class=\"warn\">Not judged: %1</p>\n"_s.arg(esc(why));
+        // The run pipeline's derivation: the verdict every view shows.
+        if (!r.derived.hasMlperf) {
+            h += u"<p class=\"warn\">Not judged: %1</p>\n"_s.arg(esc(r.derived.mlperfError));
             continue;
         }
-        const MlperfJudgement j = judgeScenario(p.scenario, r.input.records, constraints);
+        const MlperfJudgement &j = r.derived.mlperf;
         h += u"<p class=\"%1\">%2</p>\n"_s.arg(j.valid ? u"verdict"_s : u"bad"_s,
                                                j.valid ? u"VALID"_s : u"INVALID"_s);
         for (const QString &f : j.failedConstraints)
@@ -537,7 +535,7 @@ QJsonObject reportJson(const ReportContent &c)
                       {u"raw_records"_s, r.rawRecords},
                       {u"notes"_s, QJsonArray::fromStringList(r.notes)},
                       {u"snapshot"_s, r.info.snapshot}};
-        o[u"result"_s] = r.rawRecords ? runResultJson(r.input, false) : r.info.summary;
+        o[u"result"_s] = r.rawRecords ? runResultJson(r.input, r.derived, false) : r.info.summary;
         const RunCost rc = c.costs.value(i);
         o[u"cost"_s] = rc.covered ? rc.breakdown.toJson()
                                   : QJsonObject{{u"available"_s, false}, {u"reason"_s, rc.reason}};

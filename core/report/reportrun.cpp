@@ -50,7 +50,8 @@ bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QStr
     r.imported = !imported.isEmpty();
     r.rawRecords = !r.imported || imported.value(u"raw_records"_s).toBool(true);
     if (r.rawRecords) {
-        r.summary = summarize(in.records, SummaryOptions::forProfile(in.plan.profile));
+        r.derived = deriveRun(in);
+        r.summary = r.derived.summary;
     } else {
         r.summary = runSummaryFromVllmJson(
             run->summary.value(u"imported_file_summary"_s).toObject(run->summary));

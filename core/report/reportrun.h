@@ -22,6 +22,9 @@ struct ReportRun
     RunInfo info;         // with snapshot and summary
     RunReportInput input; // plan, records, dataset hash, status, ...
     RunSummary summary;
+    // The run pipeline's derivation of the records (deriveRun): the MLPerf verdict under the
+    // plan's own constraints, the client's health. Empty for runs imported without records.
+    RunDerivation derived;
     bool rawRecords = true; // false: imported without --save-detailed; summary from the file
     bool imported = false;
     QStringList notes; // what this run's numbers cannot show (imported runs)

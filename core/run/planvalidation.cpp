@@ -166,6 +166,9 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
     if (ramp) {
         checkRate(is, "ramp-up-start-rps", p.rampUpStartRps, false);
         checkRate(is, "ramp-up-end-rps", p.rampUpEndRps, false);
+        // A ramp-up climbs; a falling rate is no ramp-up.
+        if (p.rampUpEndRps < p.rampUpStartRps)
+            is.add("ramp-up-end-rps", "plan.ramp.down");
     }
     if (p.maxConcurrency < 0 || p.maxConcurrency > limits::kMaxConcurrency)
         is.add("max-concurrency", "plan.concurrency.range",

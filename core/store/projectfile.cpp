@@ -4,6 +4,8 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
+#include <QMutex>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -17,6 +19,39 @@ namespace sb {
 namespace {
 
 constexpr int kHeaderSize = 100;
+
+// SQLite locks the project file with POSIX advisory locks, and POSIX drops every lock a process
+// holds on a file as soon as the process closes ANY descriptor of that file. Reading the header
+// with QFile while a connection of this process has the file open would silently unlock that
+// connection: another process (a CLI run recording into the project the workbench has open)
+// could then checkpoint the WAL under it, and this process would read a damaged database. So the
+// files this process has open are counted here, and probe() leaves their bytes to SQLite.
+struct OpenFiles
+{
+    QMutex mutex;
+    QHash<QString, int> count;            // canonical path -> connections open on it
+    QHash<QString, QString> byConnection; // connection name -> canonical path
+};
+
+OpenFiles &openFiles()
+{
+    static OpenFiles f;
+    return f;
+}
+
+QString canonical(const QString &path)
+{
+    const QFileInfo info(path);
+    const QString c = info.canonicalFilePath();
+    return c.isEmpty() ? info.absoluteFilePath() : c;
+}
+
+bool openInThisProcess(const QString &path)
+{
+    OpenFiles &f = openFiles();
+    QMutexLocker lock(&f.mutex);
+    return f.count.value(canonical(path)) > 0;
+}
 
 quint32 be32(const QByteArray &h, int offset)
 {
@@ -125,11 +160,26 @@ ProjectFile::Probe ProjectFile::probe(const QString &path)
     }
     if (!info.isFile())
         return refuse(State::Unreadable, path, u"not a regular file"_s);
+    const bool writable = info.isWritable() && dir.isWritable();
+    if (openInThisProcess(path)) {
+        // A connection of ours has it open, so it was a project when it opened; closing a
+        // descriptor of our own here would drop that connection's locks (see OpenFiles).
+        const QFileInfo wal(path + u"-wal"_s);
+        const SqlProbe s = sqlProbe(path, false);
+        if (!s.ok)
+            return refuse(State::Corrupt, path,
+                          u"damaged: SQLite cannot read it (%1)"_s.arg(s.error));
+        Probe p;
+        p.state = s.userVersion > ProjectSchema::currentVersion() ? State::Newer : State::Project;
+        p.writable = writable;
+        p.walPending = wal.exists() && wal.size() > 0;
+        p.version = s.userVersion;
+        return p;
+    }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return refuse(State::Unreadable, path, u"cannot be read (%1)"_s.arg(f.errorString()));
     const qint64 size = f.size();
-    const bool writable = info.isWritable() && dir.isWritable();
     if (size == 0) {
         Probe p;
         p.state = State::Empty;
@@ -213,6 +263,13 @@ bool ProjectFile::openConnection(const QString &connectionName, const QString &p
             *error = describe(db.lastError());
         return false;
     }
+    {
+        OpenFiles &f = openFiles();
+        QMutexLocker lock(&f.mutex);
+        const QString c = canonical(path);
+        ++f.count[c];
+        f.byConnection.insert(connectionName, c);
+    }
     // synchronous=FULL: in WAL mode that is one fsync of the WAL per commit, and commits come
     // in batches (a few per second), so it costs little; in exchange a power loss or OS crash,
     // not only a killed process, loses at most the last batch. NORMAL would only sync at
@@ -233,6 +290,11 @@ void ProjectFile::closeConnection(const QString &connectionName)
             db.close();
     }
     QSqlDatabase::removeDatabase(connectionName);
+    OpenFiles &f = openFiles();
+    QMutexLocker lock(&f.mutex);
+    const QString c = f.byConnection.take(connectionName);
+    if (!c.isEmpty() && --f.count[c] <= 0)
+        f.count.remove(c);
 }
 
 QString ProjectFile::describe(const QSqlError &error)

@@ -301,8 +301,11 @@ void TestEditors::profileRejects_data()
         << u"p"_s << u"1"_s << u"99"_s << u"rampUp"_s;
     QTest::newRow("no count") << uR"({"num_prompts":0,"duration_s":0})"_s << u"p"_s << u"1"_s
                               << u"99"_s << u"count"_s;
-    QTest::newRow("all warm-up") << uR"({"num_prompts":10,"warmup_requests":10})"_s << u"p"_s
-                                 << u"1"_s << u"99"_s << u"warmup"_s;
+    // Warm-up requests come on top of the measured ones (the run sends warmup + num_prompts),
+    // so 10 and 10 is a valid plan; a negative duration is not.
+    QTest::newRow("warm-up longer than the run")
+        << uR"({"duration_s":5,"warmup_seconds":10,"request_rate":5})"_s << u"p"_s << u"1"_s
+        << u"99"_s << u"warmup"_s;
     QTest::newRow("cap and closed loop")
         << uR"({"max_concurrency":8,"closed_loop_concurrency":4})"_s << u"p"_s << u"1"_s << u"99"_s
         << u"concurrency"_s;
