@@ -5,15 +5,13 @@
 
 #include <QList>
 #include <QObject>
-#include <QPointer>
 #include <QStringList>
-
-class QNetworkAccessManager;
-class QNetworkReply;
+#include <memory>
 
 namespace sb {
 
-class SseParser;
+class BackgroundJobs;
+class EndpointProbe;
 
 struct ConnectionProbeResult
 {
@@ -37,7 +35,9 @@ struct ConnectionProbeResult
 // "Test connection" for a SUT: lists /v1/models, then sends one short streamed request and judges
 // from the arrival times of its token chunks whether the endpoint really streams or buffers the
 // whole answer (a proxy or gateway with buffering on makes TTFT equal E2EL, and every latency
-// measured through it is meaningless). Non-blocking: results arrive through finished().
+// measured through it is meaningless). The requests are core's EndpointProbe's, the one probe
+// the CLI's endpoint check and the shard clock use too, read by the run's StreamAccumulator;
+// they run in a worker thread and results arrive through finished().
 class ConnectionProbe : public QObject
 {
     Q_OBJECT
@@ -49,11 +49,9 @@ public:
     void cancel();
     bool isRunning() const { return m_running; }
 
-    // The rule behind the verdict, apart so it can be tested on recorded times. A streaming
-    // endpoint spreads its chunks over the generation time; a buffering one delivers them
-    // together, whatever its TTFT. Streams when first-to-last spans at least 5 ms and the chunks
-    // came in at least three separate arrivals (more than 1 ms apart; two for two chunks). The
-    // time before the first chunk plays no part: a long TTFT with fast tokens is streaming.
+    // The rule behind the verdict (EndpointProbe::judge), apart so it can be tested on recorded
+    // times. The time before the first chunk plays no part: a long TTFT with fast tokens is
+    // streaming.
     static ConnectionProbeResult::Verdict judge(const QList<qint64> &chunkTimesNs, qint64 sendNs);
 
 signals:
@@ -61,27 +59,12 @@ signals:
     void finished(const sb::ConnectionProbeResult &result);
 
 private:
-    void onModelsFinished();
-    void startStream();
-    void onStreamData();
-    void onStreamFinished();
-    void handleEvent(QByteArrayView data, qint64 nowNs);
-    void finish();
-    QString describe() const;
+    static QString describe(const ConnectionProbeResult &r);
 
-    QNetworkAccessManager *m_nam;
-    QPointer<QNetworkReply> m_reply;
-    SseParser *m_parser;
-    SutConfig m_sut;
-    TransportOptions m_options;
-    QByteArray m_key;
-    int m_timeoutMs = 20000;
+    BackgroundJobs *m_jobs;
+    std::shared_ptr<EndpointProbe> m_probe; // the one in flight: cancel() reaches it
+    quint64 m_generation = 0;
     bool m_running = false;
-    bool m_sawDone = false;
-    qint64 m_sendNs = 0;
-    qint64 m_lastReadWithToken = -1;
-    QList<qint64> m_chunkTimes;
-    ConnectionProbeResult m_result;
 };
 
 } // namespace sb

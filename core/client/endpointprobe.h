@@ -97,7 +97,11 @@ public:
     // streaming.
     static StreamProbe::Verdict judge(const QList<qint64> &chunkTimesNs);
 
+    // Before the first request: the route (CA file, proxy) when it is resolved later than the
+    // probe is made (the workbench resolves it in the worker that probes).
+    void setTransportOptions(const TransportOptions &options) { m_options = options; }
     void cancel() { m_cancelled = true; }
+    bool isCancelled() const { return m_cancelled.load(); }
 
 private:
     ProbeReply exchange(const QByteArray &method, const QUrl &url, const QByteArray &body,
