@@ -122,9 +122,37 @@ QString sweepTable(const QList<RunOutcome> &points)
                    .arg(s.failed, 7);
         if (!p.validity.isEmpty())
             out += u' ' + p.validity;
+        if (p.saturated)
+            out += u" SATURATED (stopped early)"_s;
         out += u'\n';
     }
     out += u"(latencies in ms; percentiles by linear interpolation)\n"_s;
+    return out;
+}
+
+// A series (--num-runs): per metric, the mean over runs with its 95 % interval and the
+// coefficient of variation (docs/statistics.md).
+QString seriesTable(const SessionResult &result)
+{
+    QString out =
+        u"\n================ Series of %1 runs ================\n"_s.arg(result.points.size());
+    out += u"Cache between runs: %1\n"_s.arg(result.cacheState);
+    out += u"%1 %2 %3 %4\n"_s.arg(u"metric"_s, -30)
+               .arg(u"mean"_s, 10)
+               .arg(u"95 % interval"_s, 24)
+               .arg(u"CV"_s, 8);
+    for (const SeriesMetric &m : result.series) {
+        const SeriesStats &s = m.stats;
+        const QString interval =
+            s.meanInterval.available
+                ? u"[%1, %2]"_s.arg(s.meanInterval.lo, 0, 'f', 2).arg(s.meanInterval.hi, 0, 'f', 2)
+                : u"n/a"_s;
+        out += u"%1 %2 %3 %4\n"_s.arg(m.key, -30)
+                   .arg(s.runs > 0 ? QString::number(s.mean, 'f', 2) : u"n/a"_s, 10)
+                   .arg(interval, 24)
+                   .arg(std::isnan(s.cv) ? u"n/a"_s : u"%1 %"_s.arg(s.cv * 100, 0, 'f', 1), 8);
+    }
+    out += u"(interval: Student's t over the runs; CV: standard deviation / mean)\n"_s;
     return out;
 }
 
@@ -173,7 +201,7 @@ int runCommand(const QStringList &argv)
     RunSession session(std::move(prepared));
     if (!opts.project.isEmpty() && !session.openProject(opts.project, &error))
         return fail(u"--project %1: %2"_s.arg(opts.project, error));
-    const bool single = request.mode == RunMode::Single;
+    const bool single = request.mode == RunMode::Single && request.numRuns <= 1;
     int saveError = 0;
     QObject::connect(&session, &RunSession::runStarted, &session,
                      [&](RunController *, const RunPlan &, const QString &label, int) {
@@ -226,7 +254,10 @@ int runCommand(const QStringList &argv)
     std::signal(SIGTERM, SIG_DFL);
 
     const SessionResult &result = session.result();
-    if (!single && !result.points.isEmpty()) {
+    if (!single && request.mode == RunMode::Single && !result.points.isEmpty()) {
+        out << seriesTable(result);
+        out.flush();
+    } else if (!single && !result.points.isEmpty()) {
         out << sweepTable(result.points);
         if (request.mode == RunMode::MaxValidRate && result.ok) {
             if (result.validRate > 0)

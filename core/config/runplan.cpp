@@ -306,6 +306,7 @@ QJsonObject LoadProfile::toJson() const
         {u"seed"_s, QString::number(seed)},
         {u"goodput"_s, sloToJson(goodput)},
         {u"timeout_s"_s, timeoutS},
+        {u"max_error_rate"_s, maxErrorRate},
         {u"cache_bust"_s, cacheBust},
         {u"metric_percentiles"_s, pcts},
         {u"percentile_metrics"_s, metrics},
@@ -340,6 +341,7 @@ LoadProfile LoadProfile::fromJson(const QJsonObject &o)
     p.seed = seed.isString() ? seed.toString().toULongLong() : quint64(seed.toInteger());
     p.goodput = sloFromJson(o.value(u"goodput"_s).toObject());
     p.timeoutS = o.value(u"timeout_s"_s).toDouble(p.timeoutS);
+    p.maxErrorRate = o.value(u"max_error_rate"_s).toDouble(-1);
     p.cacheBust = o.value(u"cache_bust"_s).toBool();
     if (o.contains(u"metric_percentiles"_s)) {
         p.metricPercentiles.clear();

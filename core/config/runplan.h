@@ -126,6 +126,9 @@ struct LoadProfile
     quint64 seed = 0;
     Slo goodput;
     double timeoutS = 600;
+    // --max-error-rate: stop a run once more than this fraction of its recent requests failed
+    // (ErrorRateStopper over the last 50); < 0: never.
+    double maxErrorRate = -1;
     bool cacheBust = false;
     QList<double> metricPercentiles = {99};
     QList<QString> percentileMetrics = {QStringLiteral("ttft"), QStringLiteral("tpot"),

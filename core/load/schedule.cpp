@@ -57,6 +57,10 @@ QString scheduleError(const LoadProfile &profile)
     return {};
 }
 
+namespace {
+constexpr double kMaxScheduleSeconds = 100.0 * 365 * 86400;
+} // namespace
+
 QList<qint64> buildSchedule(const LoadProfile &profile, int n, quint64 seed)
 {
     QList<qint64> out;
@@ -82,6 +86,11 @@ QList<qint64> buildSchedule(const LoadProfile &profile, int n, quint64 seed)
                 gap = rng.gamma(profile.burstiness, 1.0 / (rate * profile.burstiness));
         }
         t += gap;
+        // A schedule beyond ~100 years cannot be a run; and llround of a value past 2^63 ns
+        // would be undefined. Refuse it whole rather than send at wrapped-around times (the
+        // plan's validation refuses such rates first; this guards every other caller).
+        if (!(t < kMaxScheduleSeconds))
+            return {};
         out.append(qint64(std::llround(t * 1e9)));
     }
     return out;

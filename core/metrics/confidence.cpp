@@ -37,12 +37,12 @@ QString badConfidence(double c)
 // Largest k in [0, n-1] with P(B <= k) <= a, or -1 when even P(B <= 0) > a.
 qint64 largestKWithCdfAtMost(qint64 n, double q, double a)
 {
-    if (binomialCdf(0, n, q) > a)
+    if (binomialCdfAtMost(0, n, q) > a)
         return -1;
     qint64 lo = 0, hi = n - 1; // invariant: cdf(lo) <= a
     while (lo < hi) {
         const qint64 mid = lo + (hi - lo + 1) / 2;
-        if (binomialCdf(mid, n, q) <= a)
+        if (binomialCdfAtMost(mid, n, q) <= a)
             lo = mid;
         else
             hi = mid - 1;
@@ -53,12 +53,12 @@ qint64 largestKWithCdfAtMost(qint64 n, double q, double a)
 // Smallest k in [0, n-1] with P(B <= k) >= 1 - a, or n when P(B <= n-1) < 1 - a.
 qint64 smallestKWithCdfAtLeast(qint64 n, double q, double a)
 {
-    if (binomialCdf(n - 1, n, q) < 1 - a)
+    if (binomialCdfAtMost(n - 1, n, q) < 1 - a)
         return n;
     qint64 lo = 0, hi = n - 1; // invariant: cdf(hi) >= 1 - a
     while (lo < hi) {
         const qint64 mid = lo + (hi - lo) / 2;
-        if (binomialCdf(mid, n, q) >= 1 - a)
+        if (binomialCdfAtMost(mid, n, q) >= 1 - a)
             hi = mid;
         else
             lo = mid + 1;
@@ -163,7 +163,7 @@ double normalQuantile(double p)
     return x - u / (1 + x * u / 2);
 }
 
-double binomialCdf(qint64 k, qint64 n, double q)
+double binomialCdfAtMost(qint64 k, qint64 n, double q)
 {
     if (k < 0)
         return 0;
@@ -230,13 +230,13 @@ OrderStatisticRanks percentileRanks(qint64 n, double percent, double confidence)
     if (kHi >= n) {
         // Not enough ranks above: take the largest observation, whose miss probability is
         // P(B = n) = q^n, and give the lower side what is left of alpha.
-        const double upperTail = 1 - binomialCdf(n - 1, n, q);
+        const double upperTail = 1 - binomialCdfAtMost(n - 1, n, q);
         if (upperTail > alpha)
             return r;
         kHi = n - 1;
         kLo = largestKWithCdfAtMost(n, q, alpha - upperTail);
     } else if (kLo < 0) {
-        const double lowerTail = binomialCdf(0, n, q);
+        const double lowerTail = binomialCdfAtMost(0, n, q);
         if (lowerTail > alpha)
             return r;
         kLo = 0;
@@ -247,7 +247,7 @@ OrderStatisticRanks percentileRanks(qint64 n, double percent, double confidence)
     r.available = true;
     r.lower = kLo + 1;
     r.upper = kHi + 1;
-    r.coverage = binomialCdf(kHi, n, q) - binomialCdf(kLo, n, q);
+    r.coverage = binomialCdfAtMost(kHi, n, q) - binomialCdfAtMost(kLo, n, q);
     return r;
 }
 

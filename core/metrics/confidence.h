@@ -55,7 +55,9 @@ double normalCdf(double x);
 double normalQuantile(double p);
 
 // P(B <= k) for B ~ Binomial(n, q), through the regularized incomplete beta function.
-double binomialCdf(qint64 k, qint64 n, double q);
+// (Named apart from load/earlystopping.h's binomialCdf(n, k, q), whose arguments come in the
+// other order.)
+double binomialCdfAtMost(qint64 k, qint64 n, double q);
 
 // --- means -----------------------------------------------------------------------------------
 

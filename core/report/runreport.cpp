@@ -3,6 +3,7 @@
 #include "load/mlperfprofile.h"
 #include "metrics/clienthealth.h"
 #include "metrics/resultjson.h"
+#include "metrics/samples.h"
 #include "metrics/summary.h"
 #include "metrics/summarytext.h"
 #include "store/projectstore.h"
@@ -13,12 +14,77 @@ using namespace Qt::StringLiterals;
 
 namespace sb {
 
+namespace {
+
+// Intervals for the latency metrics a user reads first. ITL gaps of one request are not
+// independent samples, so ITL gets a bootstrap over requests (clusters), not over gaps.
+void deriveStatistics(const RunReportInput &in, RunDerivation *d)
+{
+    if (in.records.isEmpty())
+        return;
+    const SummaryOptions opts = SummaryOptions::forProfile(in.plan.profile);
+    for (const char *metric : {"ttft", "tpot", "e2el"}) {
+        const QString key = QString::fromLatin1(metric);
+        const QList<double> samples = requestSamples(in.records, key);
+        QList<QPair<QString, Interval>> stats;
+        stats.append({u"mean"_s, meanInterval(samples)});
+        for (double p : opts.percentiles)
+            stats.append({u"p"_s + percentileWord(p), percentileInterval(samples, p)});
+        d->intervals.append({key, stats});
+    }
+    const QList<QList<double>> itl = itlByRequest(in.records);
+    if (!itl.isEmpty() && itl.size() <= 20000) {
+        QList<QPair<QString, Interval>> stats;
+        for (double p : {50.0, 99.0})
+            stats.append(
+                {u"p"_s + percentileWord(p), bootstrapPercentileIntervalClustered(itl, p)});
+        d->intervals.append({u"itl"_s, stats});
+    }
+    d->steady = detectSteadyState(in.records);
+    if (d->steady.available)
+        d->steadySummary = summarizeSteadyState(in.records, d->steady, opts);
+    d->slices = timeSlices(in.records);
+    d->saturation = detectSaturation(in.records);
+    d->statisticsComputed = true;
+}
+
+QJsonObject intervalsJson(const RunDerivation &d)
+{
+    QJsonObject o;
+    for (const auto &[metric, stats] : d.intervals) {
+        QJsonObject m;
+        for (const auto &[stat, interval] : stats)
+            m[stat] = interval.toJson();
+        o[metric] = m;
+    }
+    return o;
+}
+
+} // namespace
+
+QString formatIntervals(const RunDerivation &d)
+{
+    // TTFT and E2EL only: they need no per-chunk data, so `show` (which streams a stored run
+    // without its chunk lists) prints exactly what the run printed. The JSON has every metric.
+    QString out;
+    for (const auto &[metric, stats] : d.intervals)
+        for (const auto &[stat, interval] : stats)
+            if (metric == "ttft"_L1 || metric == "e2el"_L1)
+                out += u"%1 %2"_s.arg(u"%1 %2 (ms):"_s.arg(metric.toUpper(), stat), -40)
+                           .arg(interval.format(2)) +
+                       (interval.available ? u" (%1, n = %2)"_s.arg(interval.method).arg(interval.n)
+                                           : QString()) +
+                       u'\n';
+    return out;
+}
+
 RunDerivation deriveRun(const RunReportInput &in)
 {
     RunDerivation d;
     d.summary = in.summary ? *in.summary
                            : summarize(in.records, SummaryOptions::forProfile(in.plan.profile));
     d.health = assessClientHealth(in.records, in.plan.profile);
+    deriveStatistics(in, &d);
     if (in.plan.profile.scenario != Scenario::None) {
         MlperfConstraints c;
         if (mlperfConstraintsForProfile(in.plan.profile, &c, &d.mlperfError)) {
@@ -87,6 +153,23 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &d)
         out += d.mlperf.formatMlperfBlock();
     else if (!d.mlperfError.isEmpty())
         out += u"MLPerf judgement not possible: %1\n"_s.arg(d.mlperfError);
+    if (d.statisticsComputed) {
+        out += u"------95 % confidence intervals [low, high]-------\n"_s;
+        out += formatIntervals(d);
+        if (d.steady.available)
+            out += u"%1 %2\n"_s.arg(u"Steady state (s from first send):"_s, -40)
+                       .arg(u"%1 to %2 (warm-up %3 s, drain %4 s); %5 req/s, p99 TTFT %6 ms"_s
+                                .arg(d.steady.warmupSeconds(), 0, 'f', 2)
+                                .arg(d.steady.warmupSeconds() + d.steady.seconds(), 0, 'f', 2)
+                                .arg(d.steady.warmupSeconds(), 0, 'f', 2)
+                                .arg(d.steady.drainSeconds(), 0, 'f', 2)
+                                .arg(d.steadySummary.requestThroughput, 0, 'f', 2)
+                                .arg(d.steadySummary.ttft.percentile(99), 0, 'f', 2));
+        else
+            out += u"%1 n/a (%2)\n"_s.arg(u"Steady state:"_s, -40).arg(d.steady.reason);
+        if (d.saturation.evaluated && d.saturation.saturated)
+            out += u"WARNING: the server was over-saturated: %1\n"_s.arg(d.saturation.reason);
+    }
     return out;
 }
 
@@ -112,6 +195,26 @@ QJsonObject runResultJson(const RunReportInput &in, const RunDerivation &d, bool
     o[u"transport"_s] = in.transport;
     if (d.hasMlperf)
         o[u"mlperf"_s] = d.mlperf.toJson();
+    if (d.statisticsComputed) {
+        // Uncertainty, steady state, time slices and saturation (docs/statistics.md).
+        o[u"confidence_intervals"_s] = intervalsJson(d);
+        QJsonObject steady = d.steady.toJson();
+        if (d.steady.available) {
+            const RunSummary &s = d.steadySummary;
+            steady[u"summary"_s] = QJsonObject{
+                {u"completed"_s, s.completed},
+                {u"request_throughput"_s, s.requestThroughput},
+                {u"output_throughput"_s, s.outputThroughput},
+                {u"mean_ttft_ms"_s, s.ttft.mean},
+                {u"p99_ttft_ms"_s, s.ttft.percentile(99)},
+                {u"mean_tpot_ms"_s, s.tpot.mean},
+                {u"p99_tpot_ms"_s, s.tpot.percentile(99)},
+            };
+        }
+        o[u"steady_state"_s] = steady;
+        o[u"time_slices"_s] = d.slices.toJson();
+        o[u"saturation"_s] = d.saturation.toJson();
+    }
     return o;
 }
 

@@ -3,8 +3,12 @@
 #include "config/runplan.h"
 #include "load/mlperf.h"
 #include "metrics/clienthealth.h"
+#include "metrics/confidence.h"
 #include "metrics/requestrecord.h"
+#include "metrics/saturation.h"
+#include "metrics/steadystate.h"
 #include "metrics/summary.h"
+#include "metrics/timeslices.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -47,8 +51,22 @@ struct RunDerivation
     bool hasMlperf = false; // the plan's scenario is an MLPerf one and its constraints resolve
     MlperfJudgement mlperf;
     QString mlperfError; // why there is no verdict for an MLPerf scenario
+
+    // The uncertainty of the summary's own numbers (docs/statistics.md): per metric key
+    // ("ttft", "tpot", "e2el", "itl"), per statistic ("mean", "p50", "p99", …), a 95 %
+    // interval or the reason there is none.
+    QList<QPair<QString, QList<QPair<QString, Interval>>>> intervals;
+    // Warm-up and drain detected from the records, and the summary of the window between.
+    SteadyStateWindow steady;
+    RunSummary steadySummary;
+    TimeSlices slices;               // per second by default
+    SaturationVerdict saturation;    // the whole run replayed through the detector
+    bool statisticsComputed = false; // false for runs read without their records
 };
 RunDerivation deriveRun(const RunReportInput &in);
+
+// "ttft p99: 52.10 [51.20, 53.00] (order-statistic, n = 1000)" lines, as `show` prints them.
+QString formatIntervals(const RunDerivation &derived);
 
 QString formatRunReport(const RunReportInput &in);
 QString formatRunReport(const RunReportInput &in, const RunDerivation &derived);

@@ -152,6 +152,10 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
         is.add("warmup-seconds", "plan.duration.range", {num(limits::kMaxSpanS)});
     else if (durationBound && p.warmupSeconds >= p.durationS)
         is.add("warmup-seconds", "plan.warmup_seconds.whole_run");
+    if (p.maxErrorRate >= 0 && !(p.maxErrorRate < 1))
+        is.add("max-error-rate", "plan.max_error_rate.range");
+    if (std::isnan(p.maxErrorRate))
+        is.add("max-error-rate", "plan.max_error_rate.range");
     if (!finiteIn(p.timeoutS, 0.001, limits::kMaxTimeoutS))
         is.add("timeout", "plan.timeout.range", {num(limits::kMaxTimeoutS)});
 
@@ -294,8 +298,14 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
         if (p.ttftSloMs < 0 && p.tpotSloMs < 0 && p.mlperfPreset.isEmpty())
             is.add("find-max-valid-rate", "plan.search.bounds");
     }
+    if (!finiteIn(request.saturationWindowS, 5, limits::kMaxSpanS))
+        is.add("saturation-window", "plan.saturation_window.range");
+    if (request.numRuns < 1 || request.numRuns > limits::kMaxSeriesRuns)
+        is.add("num-runs", "plan.num_runs.range", {QString::number(limits::kMaxSeriesRuns)});
+    else if (request.numRuns > 1 && request.mode != RunMode::Single)
+        is.add("num-runs", "plan.num_runs.single");
     if (request.isSharded()) {
-        if (request.mode != RunMode::Single)
+        if (request.mode != RunMode::Single || request.numRuns > 1)
             is.add("shard", "plan.shard.single");
         if (request.shard.count > 1 && sut.builtInSimulator)
             is.add("shard", "plan.shard.simulator");

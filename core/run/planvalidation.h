@@ -35,6 +35,7 @@ inline constexpr double kMinBurstiness = 0.01;
 inline constexpr double kMaxBurstiness = 1000;
 inline constexpr double kMaxTraceTimeScale = 1000;
 inline constexpr int kMaxSweepRates = 100;
+inline constexpr int kMaxSeriesRuns = 1000;
 } // namespace limits
 
 // Checks a request before anything is loaded or sent: every range, every combination that

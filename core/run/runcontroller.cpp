@@ -212,6 +212,10 @@ bool RunController::start(QString *error)
             Qt::QueuedConnection);
 
     m_records.clear();
+    m_stopReason.clear();
+    m_errorStopper.reset();
+    if (p.maxErrorRate >= 0)
+        m_errorStopper = std::make_unique<ErrorRateStopper>(p.maxErrorRate);
     m_received = 0;
     m_issued = 0;
     m_stopRequested = false;
@@ -222,6 +226,15 @@ bool RunController::start(QString *error)
     m_runStartNs = std::max(m_startAt, monotonicNs() + kStartLeadNs);
     m_dispatcher = std::thread([this] { dispatchLoop(); });
     return true;
+}
+
+void RunController::stopBecause(const QString &reason)
+{
+    if (m_status != RunStatus::Running)
+        return;
+    if (m_stopReason.isEmpty())
+        m_stopReason = reason;
+    stop();
 }
 
 void RunController::stop()
@@ -362,6 +375,9 @@ void RunController::onRecord(const RequestRecord &record)
     if (m_keepRecords)
         m_records.append(record);
     emit requestCompleted(record);
+    if (m_errorStopper && m_errorStopper->add(record) && m_stopReason.isEmpty())
+        stopBecause(
+            u"stopped: the error rate exceeded its bound (%1)"_s.arg(m_errorStopper->reason()));
     maybeFinish();
 }
 

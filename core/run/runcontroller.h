@@ -2,6 +2,7 @@
 
 #include "client/transport.h"
 #include "config/runplan.h"
+#include "metrics/errorrate.h"
 #include "metrics/requestrecord.h"
 
 #include <QDateTime>
@@ -69,6 +70,11 @@ public:
     qint64 plannedRequests() const { return m_planned; }
     int openStreamsCap() const { return m_cap; }
     QString transportName() const;
+    // Why the run stopped by itself (--max-error-rate tripped, a saturated sweep step); empty
+    // when it ran to its end or the user stopped it.
+    QString stopReason() const { return m_stopReason; }
+    // Stops the run as stop() does, remembering why (the run's status message says it).
+    void stopBecause(const QString &reason);
     // Random per run; makes request ids and cache-bust prefixes unique across runs.
     QString runTag() const { return m_runTag; }
     // Keep records in memory (default). A store-backed run may turn this off for huge runs.
@@ -122,6 +128,8 @@ private:
     QString m_runTag;
     RunStatus m_status = RunStatus::Idle;
     QList<RequestRecord> m_records;
+    std::unique_ptr<ErrorRateStopper> m_errorStopper;
+    QString m_stopReason;
     qint64 m_runStartNs = 0;
     qint64 m_runEndNs = 0;
     QDateTime m_wallStart;

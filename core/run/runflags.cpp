@@ -91,6 +91,22 @@ QList<OptionSpec> runSpecs()
         {u"extra-body"_s, K::Value, u"JSON object merged into every request body"_s, {}},
         {u"header"_s, K::Repeated, u"extra header K:V or K=V (repeatable)"_s, {}},
         {u"timeout"_s, K::Value, u"per-request timeout in seconds (default 600)"_s, {}},
+        {u"max-error-rate"_s,
+         K::Value,
+         u"stop a run once more than this fraction of its last 50 requests failed (e.g. 0.1)"_s,
+         {}},
+        {u"stop-when-saturated"_s,
+         K::Flag,
+         u"stop an open-loop run early once it over-saturates the server (always on for sweeps)"_s,
+         {}},
+        {u"saturation-window"_s,
+         K::Value,
+         u"seconds of recent load the saturation test looks at (default 60)"_s,
+         {}},
+        {u"num-runs"_s,
+         K::Value,
+         u"run the plan N times as a series; reports the mean, 95 % interval and CV over runs"_s,
+         {}},
         {u"transport"_s,
          K::Value,
          u"HTTP client: socket (default; epoll, kernel receive times) | qnam (Qt's manager "
@@ -385,6 +401,10 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
     p.warmupRequests = a.intValue(u"warmup-requests"_s, 0, &e);
     p.warmupSeconds = a.doubleValue(u"warmup-seconds"_s, 0, &e);
     p.timeoutS = a.doubleValue(u"timeout"_s, 600, &e);
+    p.maxErrorRate = a.doubleValue(u"max-error-rate"_s, -1, &e);
+    request->numRuns = a.intValue(u"num-runs"_s, 1, &e);
+    request->stopWhenSaturated = a.has(u"stop-when-saturated"_s);
+    request->saturationWindowS = a.doubleValue(u"saturation-window"_s, 60, &e);
     p.cacheBust = a.has(u"cache-bust"_s);
     if (a.has(u"seed"_s)) {
         bool ok = false;
@@ -699,6 +719,8 @@ QStringList runFlags(const RunRequest &request)
     add("seed", QString::number(p.seed));
     if (p.timeoutS != dp.profile.timeoutS)
         add("timeout", number(p.timeoutS));
+    if (p.maxErrorRate >= 0)
+        add("max-error-rate", number(p.maxErrorRate));
     if (p.cacheBust)
         flag("cache-bust");
     if (p.goodput.any()) {
@@ -744,6 +766,12 @@ QStringList runFlags(const RunRequest &request)
                 QJsonDocument(scrubSecrets(rp.extraBody)).toJson(QJsonDocument::Compact)));
 
     // --- execution ---
+    if (request.numRuns > 1)
+        add("num-runs", QString::number(request.numRuns));
+    if (request.stopWhenSaturated)
+        flag("stop-when-saturated");
+    if (request.saturationWindowS != defaults.saturationWindowS)
+        add("saturation-window", number(request.saturationWindowS));
     if (request.mode == RunMode::Sweep)
         add("sweep", QString::number(request.sweepRates));
     if (request.mode == RunMode::MaxValidRate) {

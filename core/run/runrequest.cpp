@@ -32,7 +32,8 @@ QJsonObject RunExecution::toJson() const
     return {{u"mode"_s, QString::fromLatin1(runModeName(mode))},
             {u"sweep_rates"_s, sweepRates},
             {u"rate_tolerance"_s, rateTolerance},
-            {u"transport"_s, QString::fromLatin1(transportKindName(transport))}};
+            {u"transport"_s, QString::fromLatin1(transportKindName(transport))},
+            {u"num_runs"_s, numRuns}};
 }
 
 RunExecution RunExecution::fromJson(const QJsonObject &o)
@@ -42,6 +43,7 @@ RunExecution RunExecution::fromJson(const QJsonObject &o)
     e.sweepRates = o.value(u"sweep_rates"_s).toInt(e.sweepRates);
     e.rateTolerance = o.value(u"rate_tolerance"_s).toDouble(e.rateTolerance);
     transportKindFromName(o.value(u"transport"_s).toString(), &e.transport);
+    e.numRuns = o.value(u"num_runs"_s).toInt(1);
     return e;
 }
 
@@ -51,6 +53,7 @@ void RunRequest::setExecution(const RunExecution &e)
     sweepRates = e.sweepRates;
     rateTolerance = e.rateTolerance;
     transport = e.transport;
+    numRuns = e.numRuns;
 }
 
 } // namespace sb

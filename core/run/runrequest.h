@@ -24,6 +24,7 @@ struct RunExecution
     int sweepRates = 4;
     double rateTolerance = 0.05;
     TransportKind transport = TransportKind::Socket;
+    int numRuns = 1; // > 1: the plan runs that many times as a series
 
     QJsonObject toJson() const;
     static RunExecution fromJson(const QJsonObject &o);
@@ -40,6 +41,15 @@ struct RunRequest
     int sweepRates = 0;          // Sweep: rates between the baseline and the maximum
     double rateTolerance = 0.05; // MaxValidRate: stop when the bracket is below this fraction
     TransportKind transport = TransportKind::Socket;
+    // Single mode: run the plan this many times as a series (--num-runs): each run stored on
+    // its own, and the spread over runs reported per metric (mean, 95 % interval, CV).
+    int numRuns = 1;
+    // Stop an open-loop run of finite rate early when it over-saturates the server (its queue
+    // and TTFT grow without bound while throughput stays flat): always for the rate steps of a
+    // sweep or search, on request for a single run (--stop-when-saturated). The detector looks
+    // at the last saturationWindowS seconds (docs/statistics.md, saturation).
+    bool stopWhenSaturated = false;
+    double saturationWindowS = 60;
     ShardSpec shard;      // this agent's share of the plan (count 1: the whole plan)
     qint64 startAtMs = 0; // shared start, UTC ms since the epoch; 0 = now
     QString frontEnd;     // "cli" | "workbench": recorded with the run, changes nothing

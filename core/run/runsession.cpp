@@ -7,6 +7,8 @@
 #include "run/runrecorder.h"
 #include "run/runsnapshot.h"
 
+#include <QTimer>
+
 #include <QSysInfo>
 
 #include <cmath>
@@ -81,11 +83,16 @@ qint64 RunSession::profileLink() const
     return m_prepared.request.mode == RunMode::Single ? m_profileId : 0;
 }
 
+bool RunSession::isGrouped() const
+{
+    return m_prepared.request.mode != RunMode::Single || m_prepared.request.numRuns > 1;
+}
+
 int RunSession::plannedPoints() const
 {
     switch (m_prepared.request.mode) {
     case RunMode::Single:
-        return 1;
+        return std::max(1, m_prepared.request.numRuns);
     case RunMode::Sweep:
         return 2 + m_prepared.request.sweepRates;
     case RunMode::MaxValidRate:
@@ -104,11 +111,18 @@ bool RunSession::start(QString *error)
     m_result = {};
     const RunRequest &req = m_prepared.request;
     const bool search = req.mode == RunMode::MaxValidRate;
-    if (req.mode != RunMode::Single)
+    const bool series = req.mode == RunMode::Single && req.numRuns > 1;
+    if (isGrouped())
         m_result.sweepName = !req.plan.name.isEmpty() ? req.plan.name
                              : search                 ? u"max valid rate"_s
+                             : series                 ? u"series of %1 runs"_s.arg(req.numRuns)
                                                       : u"sweep"_s;
-    if (!m_recorder || req.mode == RunMode::Single) {
+    if (series)
+        m_result.cacheState =
+            req.plan.profile.cacheBust
+                ? u"cache-busted: every request of every run has a new random prefix"_s
+                : u"not cache-busted: runs after the first may hit the server's prefix cache"_s;
+    if (!m_recorder || !isGrouped()) {
         QMetaObject::invokeMethod(this, &RunSession::beginNext, Qt::QueuedConnection);
         return true;
     }
@@ -116,11 +130,15 @@ bool RunSession::start(QString *error)
     const QString name = m_result.sweepName;
     RunRequest whole = req;
     whole.calibrateTokens = false;
-    const QJsonObject config{{u"rates"_s, req.sweepRates},
-                             {u"tolerance"_s, req.rateTolerance},
-                             {u"command"_s, reproduceCommand(whole)}};
+    QJsonObject config{{u"rates"_s, req.sweepRates},
+                       {u"tolerance"_s, req.rateTolerance},
+                       {u"command"_s, reproduceCommand(whole)}};
+    if (series) {
+        config[u"runs"_s] = req.numRuns;
+        config[u"cache_state"_s] = m_result.cacheState;
+    }
     RunRecorder *recorder = m_recorder.get();
-    const QString kind = search ? u"find-max-valid-rate"_s : u"sweep"_s;
+    const QString kind = search ? u"find-max-valid-rate"_s : series ? u"series"_s : u"sweep"_s;
     struct Created
     {
         qint64 id = 0;
@@ -160,9 +178,13 @@ bool RunSession::nextPoint(Point *out)
         return (plan.name.isEmpty() ? QString() : plan.name + u' ') + label;
     };
     if (req.mode == RunMode::Single) {
-        if (m_position > 0)
+        if (m_position >= std::max(1, req.numRuns))
             return false;
         *out = {plan, QString(), plan.profile.unlimitedRate() ? 0 : plan.profile.requestRate};
+        if (req.numRuns > 1) {
+            out->label = u"run-%1"_s.arg(m_position + 1);
+            out->plan.name = named(out->label);
+        }
         return true;
     }
     // Both searches start from a synchronous baseline (one request at a time) and the client's
@@ -227,7 +249,7 @@ void RunSession::beginNext()
     const PreparedRun *prepared = &m_prepared;
     RunRecorder *recorder = m_recorder.get();
     const qint64 sweepId = m_result.sweepId;
-    const int position = m_prepared.request.mode == RunMode::Single ? -1 : m_position;
+    const int position = isGrouped() ? m_position : -1;
     struct Begun
     {
         qint64 startAt = 0;
@@ -290,8 +312,8 @@ void RunSession::launch(const Point &point, qint64 runId, qint64 startAt,
     }
     if (m_stopRequested)
         m_controller->stop();
-    emit runStarted(m_controller, point.plan, point.label,
-                    m_prepared.request.mode == RunMode::Single ? -1 : m_position);
+    startSaturationWatch(point, startAt);
+    emit runStarted(m_controller, point.plan, point.label, isGrouped() ? m_position : -1);
 }
 
 void RunSession::onControllerFinished()
@@ -313,7 +335,12 @@ void RunSession::onControllerFinished()
     o.storedRunId = m_currentRunId;
     o.label = m_current.label;
     o.targetRate = m_current.targetRate;
-    o.position = m_prepared.request.mode == RunMode::Single ? -1 : m_position;
+    o.position = isGrouped() ? m_position : -1;
+    o.stopReason = c->stopReason();
+    if (m_saturationTimer)
+        m_saturationTimer->stop();
+    o.saturated = m_saturatedNow;
+    o.saturation = m_saturationEvidence;
     const RunStatus status = c->status();
     const bool server = m_current.plan.profile.scenario == Scenario::Server;
     RunRecorder *recorder = m_recorder.get();
@@ -329,12 +356,20 @@ void RunSession::onControllerFinished()
             Stored s;
             o.derived = deriveRun(o.input);
             o.summaryJson = runResultJson(o.input, o.derived, false);
+            if (!o.stopReason.isEmpty()) {
+                QJsonObject early{{u"reason"_s, o.stopReason}};
+                if (o.saturated)
+                    early[u"saturation"_s] = o.saturation;
+                o.summaryJson[u"stopped_early"_s] = early;
+            }
             if (server && o.derived.hasMlperf)
                 o.validity = o.derived.mlperf.valid ? u"VALID"_s : u"INVALID"_s;
             if (recorder) {
-                const QString message = status == RunStatus::Interrupted ? u"stopped by the user"_s
-                                        : status == RunStatus::Failed    ? u"the run failed"_s
-                                                                         : QString();
+                const QString message = !o.stopReason.isEmpty() ? o.stopReason
+                                        : status == RunStatus::Interrupted
+                                            ? u"stopped by the user"_s
+                                        : status == RunStatus::Failed ? u"the run failed"_s
+                                                                      : QString();
                 if (!recorder->finishRun(status, o.summaryJson, message, o.wallEnd, o.runEndNs,
                                          &s.error))
                     s.error =
@@ -367,8 +402,13 @@ void RunSession::onStored(RunOutcome outcome)
     ++m_position;
 
     const RunRequest &req = m_prepared.request;
-    if (!outcome.completed()) {
-        finishSession(m_stopRequested || outcome.input.status == "interrupted"_L1
+    // A saturated sweep step was stopped early on purpose: the sweep moves on.
+    const bool movesOn = outcome.saturated && !m_stopRequested;
+    if (!outcome.completed() && !movesOn) {
+        finishSession(m_stopRequested ? QString()
+                      : !outcome.stopReason.isEmpty()
+                          ? u"the run %1 %2"_s.arg(outcome.input.plan.name, outcome.stopReason)
+                      : outcome.input.status == "interrupted"_L1
                           ? QString()
                           : u"the run %1 failed"_s.arg(outcome.input.plan.name));
         return;
@@ -388,7 +428,7 @@ void RunSession::onStored(RunOutcome outcome)
             m_sweepIndex = 1;
             m_result.maxThroughput = m_high;
         } else if (req.mode == RunMode::MaxValidRate) {
-            if (outcome.validity == "VALID"_L1)
+            if (outcome.validity == "VALID"_L1 && !outcome.saturated)
                 m_good = outcome.targetRate;
             else
                 m_bad = outcome.targetRate;
@@ -399,10 +439,63 @@ void RunSession::onStored(RunOutcome outcome)
     beginNext();
 }
 
+void RunSession::startSaturationWatch(const Point &point, qint64 startAt)
+{
+    // Rate steps of a sweep or search only: a step whose queue grows without bound measures the
+    // queue, so it stops early with the evidence (docs/statistics.md, saturation) and the
+    // sweep moves on. The synchronous and max-throughput baselines saturate by design.
+    m_saturatedNow = false;
+    m_saturationEvidence = {};
+    m_detector.reset();
+    const RunRequest &req = m_prepared.request;
+    const bool step = req.mode != RunMode::Single;
+    if ((!step && !req.stopWhenSaturated) || point.targetRate <= 0 ||
+        point.plan.profile.closedLoopConcurrency > 0)
+        return;
+    SaturationOptions options;
+    options.windowSeconds = req.saturationWindowS;
+    options.minSlices = std::max(5, int(req.saturationWindowS / 3));
+    m_detector = std::make_unique<SaturationDetector>(startAt, options);
+    m_sentFed = 0;
+    RunController *c = m_controller;
+    connect(c, &RunController::requestCompleted, this, [this](const RequestRecord &r) {
+        if (m_detector)
+            m_detector->addFinished(r);
+    });
+    if (!m_saturationTimer) {
+        m_saturationTimer = new QTimer(this);
+        m_saturationTimer->setInterval(1000);
+        connect(m_saturationTimer, &QTimer::timeout, this, [this] {
+            if (!m_detector || !m_controller || m_controller->status() != RunStatus::Running)
+                return;
+            // Sends are only known as the transport takes them; a send counts in the second
+            // it was noticed, well inside the detector's one-second slices.
+            const qint64 now = monotonicNs();
+            for (qint64 issued = m_controller->issued(); m_sentFed < issued; ++m_sentFed)
+                m_detector->addSent(now);
+            const SaturationVerdict v = m_detector->evaluate(now);
+            if (v.evaluated && v.saturated && !m_saturatedNow) {
+                m_saturatedNow = true;
+                m_saturationEvidence = v.toJson();
+                m_controller->stopBecause(u"stopped early: over-saturated (%1)"_s.arg(v.reason));
+            }
+        });
+    }
+    m_saturationTimer->start();
+}
+
 void RunSession::finishSession(const QString &error)
 {
     if (!m_running)
         return;
+    if (m_prepared.request.numRuns > 1 && m_prepared.request.mode == RunMode::Single) {
+        QList<RunSummary> summaries;
+        for (const RunOutcome &p : std::as_const(m_result.points))
+            if (p.completed())
+                summaries.append(p.derived.summary);
+        m_result.series = summarizeSeries(
+            summaries, defaultSeriesKeys(m_prepared.request.plan.profile.metricPercentiles));
+    }
     m_running = false;
     m_result.stopped = m_stopRequested;
     m_result.error = error;

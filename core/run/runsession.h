@@ -1,5 +1,7 @@
 #pragma once
 
+#include "metrics/saturation.h"
+#include "metrics/series.h"
 #include "report/runreport.h"
 #include "run/runpreparation.h"
 
@@ -7,6 +9,8 @@
 #include <QString>
 
 #include <memory>
+
+class QTimer;
 
 namespace sb {
 
@@ -29,6 +33,9 @@ struct RunOutcome
     double targetRate = 0;  // the point's target rate (0: closed loop or unlimited)
     int position = -1;      // place in the sweep (-1: not part of one)
     QString validity;       // rate search: "VALID" | "INVALID"
+    QString stopReason;     // the run stopped itself (error rate, saturation): why
+    bool saturated = false; // a sweep step stopped early as over-saturated
+    QJsonObject saturation; // its evidence (SaturationVerdict::toJson)
 
     bool completed() const { return input.status == QLatin1StringView("completed"); }
 };
@@ -47,6 +54,10 @@ struct SessionResult
     double validRate = 0;
     double maxThroughput = 0;
     double lowestTried = 0;
+    // A series (--num-runs): the spread over its completed runs per metric, and what the
+    // server's prefix cache could see between runs.
+    QList<SeriesMetric> series;
+    QString cacheState;
 };
 
 // Executes a prepared run request — a single run, a rate sweep or a max-valid-rate search,
@@ -107,6 +118,8 @@ private:
     bool nextPoint(Point *out);
     template <class Work, class Done> void inWorker(Work work, Done done);
     qint64 profileLink() const;
+    bool isGrouped() const; // a sweep, a search or a series: one group row, positions
+    void startSaturationWatch(const Point &point, qint64 startAt);
 
     PreparedRun m_prepared;
     std::unique_ptr<RunRecorder> m_recorder;
@@ -125,6 +138,11 @@ private:
     double m_good = 0, m_bad = 0; // search bracket
     int m_sweepIndex = 0;         // next sweep rate (1-based)
     BackgroundJobs *m_jobs;       // storing and deriving finished runs, off the caller's thread
+    std::unique_ptr<SaturationDetector> m_detector;
+    QTimer *m_saturationTimer = nullptr;
+    qint64 m_sentFed = 0;
+    bool m_saturatedNow = false;
+    QJsonObject m_saturationEvidence;
 };
 
 } // namespace sb

@@ -48,11 +48,11 @@ inline Bounds binomialBounds(qint64 k, double pLow, double pHigh, double tail = 
 {
     Bounds b;
     b.lo = 0;
-    while (b.lo < k && sb::binomialCdf(b.lo, k, pLow) <= tail)
+    while (b.lo < k && sb::binomialCdfAtMost(b.lo, k, pLow) <= tail)
         ++b.lo;
     // b.lo is now the smallest count with P(X <= lo) > tail, so P(X < lo) <= tail.
     b.hi = k;
-    while (b.hi > 0 && 1 - sb::binomialCdf(b.hi - 1, k, pHigh) <= tail)
+    while (b.hi > 0 && 1 - sb::binomialCdfAtMost(b.hi - 1, k, pHigh) <= tail)
         --b.hi;
     return b;
 }

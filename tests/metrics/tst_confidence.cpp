@@ -22,8 +22,8 @@ private slots:
     void prngBelowIsInRangeAndUniform();
     void normalQuantile_data();
     void normalQuantile();
-    void binomialCdf_data();
-    void binomialCdf();
+    void binomialCdfAtMost_data();
+    void binomialCdfAtMost();
     void meanIntervalByHand();
     void meanIntervalTooSmall();
     void percentileRanks_data();
@@ -99,7 +99,7 @@ void TestConfidence::normalQuantile()
     QVERIFY(std::fabs(normalCdf(z) - p) < 1e-12);
 }
 
-void TestConfidence::binomialCdf_data()
+void TestConfidence::binomialCdfAtMost_data()
 {
     QTest::addColumn<qint64>("k");
     QTest::addColumn<qint64>("n");
@@ -116,14 +116,14 @@ void TestConfidence::binomialCdf_data()
     QTest::newRow("scipy 83/100/.9") << qint64(83) << qint64(100) << 0.9 << 0.020598810145300142;
 }
 
-void TestConfidence::binomialCdf()
+void TestConfidence::binomialCdfAtMost()
 {
     QFETCH(qint64, k);
     QFETCH(qint64, n);
     QFETCH(double, q);
     QFETCH(double, expected);
-    QVERIFY2(std::fabs(sb::binomialCdf(k, n, q) - expected) < 1e-10,
-             qPrintable(u"%1"_s.arg(sb::binomialCdf(k, n, q), 0, 'g', 15)));
+    QVERIFY2(std::fabs(sb::binomialCdfAtMost(k, n, q) - expected) < 1e-10,
+             qPrintable(u"%1"_s.arg(sb::binomialCdfAtMost(k, n, q), 0, 'g', 15)));
 }
 
 // {10, 12, 14}: mean 12, s = 2, t(0.975, 2) = 4.302652729911275 (scipy), half-width t s / sqrt 3.

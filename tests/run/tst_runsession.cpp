@@ -1,0 +1,191 @@
+// RunSession against the built-in simulator: a series of runs (--num-runs) with its statistics
+// over runs, the error-rate stop (--max-error-rate) and the saturation stop, each recorded in a
+// project file with why it ended.
+
+#include "run/runpreparation.h"
+#include "run/runsession.h"
+#include "sim/simulator.h"
+#include "store/projectstore.h"
+
+#include <QEventLoop>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+using namespace sb;
+
+namespace {
+
+struct Finished
+{
+    SessionResult result;
+    QList<RunOutcome> outcomes;
+};
+
+// Prepares and runs `request` against `sim`, recording into `project`; waits for the end.
+bool runSession(RunRequest request, const std::shared_ptr<Simulator> &sim, const QString &project,
+                Finished *out, QString *error)
+{
+    request.plan.sut.builtInSimulator = true;
+    PrepareContext context;
+    context.simulator = sim;
+    PreparedRun prepared;
+    PlanIssue issue;
+    if (!prepareRun(request, context, &prepared, &issue)) {
+        *error = issue.text();
+        return false;
+    }
+    RunSession session(std::move(prepared));
+    if (!session.openProject(project, error))
+        return false;
+    QObject::connect(&session, &RunSession::runFinished, &session,
+                     [out](const RunOutcome &o) { out->outcomes.append(o); });
+    QEventLoop loop;
+    QObject::connect(&session, &RunSession::finished, &loop, [&](const SessionResult &r) {
+        out->result = r;
+        loop.quit();
+    });
+    if (!session.start(error))
+        return false;
+    QTimer::singleShot(240000, &loop, &QEventLoop::quit);
+    loop.exec();
+    return true;
+}
+
+RunRequest shortPlan(int prompts, double rate)
+{
+    RunRequest r;
+    r.plan.dataset.randomInputLen = 16;
+    r.plan.dataset.randomOutputLen = 4;
+    r.plan.profile.numPrompts = prompts;
+    r.plan.profile.requestRate = rate;
+    r.calibrateTokens = false;
+    return r;
+}
+
+} // namespace
+
+class TestRunSession : public QObject
+{
+    Q_OBJECT
+private slots:
+    void seriesRunsThePlanNTimes()
+    {
+        QTemporaryDir dir;
+        auto sim = std::make_shared<Simulator>();
+        QVERIFY(sim->start());
+        RunRequest r = shortPlan(30, 60);
+        r.numRuns = 3;
+        Finished f;
+        QString error;
+        QVERIFY2(runSession(r, sim, dir.filePath(u"p.sbproj"_s), &f, &error), qPrintable(error));
+        QVERIFY2(f.result.ok, qPrintable(f.result.error));
+        QCOMPARE(f.outcomes.size(), 3);
+        QCOMPARE(f.outcomes.at(2).label, u"run-3"_s);
+        QVERIFY(f.result.cacheState.startsWith(u"not cache-busted"_s));
+        // The spread over the three runs, per metric.
+        const auto metric = [&](const QString &key) -> const SeriesMetric * {
+            for (const SeriesMetric &m : f.result.series)
+                if (m.key == key)
+                    return &m;
+            return nullptr;
+        };
+        QVERIFY(metric(u"ttft.mean"_s) && metric(u"request_throughput"_s));
+        const SeriesStats &s = metric(u"ttft.mean"_s)->stats;
+        QCOMPARE(s.runs, 3);
+        double mean = 0;
+        for (const RunOutcome &o : std::as_const(f.outcomes))
+            mean += o.derived.summary.ttft.mean / 3;
+        QVERIFY(qAbs(s.mean - mean) < 1e-9);
+        QVERIFY(s.meanInterval.available && s.meanInterval.contains(s.mean));
+        // Stored as one series row whose runs keep their place.
+        ProjectStore store;
+        QVERIFY(store.open(dir.filePath(u"p.sbproj"_s), ProjectStore::OpenMode::ReadOnly));
+        const QList<StoredSweep> sweeps = store.listSweeps();
+        QCOMPARE(sweeps.size(), 1);
+        QCOMPARE(sweeps.first().kind, u"series"_s);
+        QCOMPARE(sweeps.first().config.value(u"runs"_s).toInt(), 3);
+        QVERIFY(!sweeps.first().config.value(u"cache_state"_s).toString().isEmpty());
+        const QList<RunInfo> runs = store.listRuns();
+        QCOMPARE(runs.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(runs.at(i).sweepId, sweeps.first().id);
+            QCOMPARE(runs.at(i).sweepPosition, i);
+        }
+    }
+
+    void errorRateStopsTheRun()
+    {
+        QTemporaryDir dir;
+        SimConfig cfg;
+        cfg.setFaultRate(SimFault::Http500, 0.6);
+        auto sim = std::make_shared<Simulator>(cfg);
+        QVERIFY(sim->start());
+        RunRequest r = shortPlan(600, 200);
+        r.plan.profile.maxErrorRate = 0.2;
+        Finished f;
+        QString error;
+        QVERIFY2(runSession(r, sim, dir.filePath(u"p.sbproj"_s), &f, &error), qPrintable(error));
+        QCOMPARE(f.outcomes.size(), 1);
+        const RunOutcome &o = f.outcomes.first();
+        QVERIFY2(o.stopReason.contains(u"error rate"_s), qPrintable(o.stopReason));
+        QVERIFY2(o.input.records.size() < 600, qPrintable(QString::number(o.input.records.size())));
+        QCOMPARE(o.input.status, u"interrupted"_s);
+        QVERIFY(o.summaryJson.value(u"stopped_early"_s).toObject().contains(u"reason"_s));
+        QVERIFY(!f.result.ok);
+        QVERIFY2(f.result.error.contains(u"error rate"_s), qPrintable(f.result.error));
+        ProjectStore store;
+        QVERIFY(store.open(dir.filePath(u"p.sbproj"_s), ProjectStore::OpenMode::ReadOnly));
+        const RunInfo run = *store.loadRun(store.listRuns().first().id);
+        QCOMPARE(run.status, StoredRunStatus::Interrupted);
+        QVERIFY2(run.statusMessage.contains(u"error rate"_s), qPrintable(run.statusMessage));
+    }
+
+    void saturationStopsAnOverloadedRun_data()
+    {
+        QTest::addColumn<double>("rate");
+        QTest::addColumn<bool>("saturates");
+        // One sequence at a time of ~35 ms: about 28 requests per second.
+        QTest::newRow("3x capacity") << 80.0 << true;
+        QTest::newRow("third of capacity") << 10.0 << false;
+    }
+
+    void saturationStopsAnOverloadedRun()
+    {
+        QFETCH(double, rate);
+        QFETCH(bool, saturates);
+        QTemporaryDir dir;
+        SimConfig cfg;
+        cfg.capacity = 1;
+        cfg.ttftMs = 20;
+        cfg.itlMs = 5;
+        auto sim = std::make_shared<Simulator>(cfg);
+        QVERIFY(sim->start());
+        const int prompts = int(rate * (saturates ? 30 : 12));
+        RunRequest r = shortPlan(prompts, rate);
+        r.stopWhenSaturated = true;
+        r.saturationWindowS = 6;
+        Finished f;
+        QString error;
+        QVERIFY2(runSession(r, sim, dir.filePath(u"p.sbproj"_s), &f, &error), qPrintable(error));
+        QCOMPARE(f.outcomes.size(), 1);
+        const RunOutcome &o = f.outcomes.first();
+        QCOMPARE(o.saturated, saturates);
+        if (saturates) {
+            QVERIFY2(o.input.records.size() < prompts,
+                     qPrintable(QString::number(o.input.records.size())));
+            const QJsonObject early = o.summaryJson.value(u"stopped_early"_s).toObject();
+            QVERIFY(early.value(u"saturation"_s).toObject().value(u"saturated"_s).toBool());
+            QVERIFY2(o.stopReason.contains(u"saturated"_s), qPrintable(o.stopReason));
+            QVERIFY2(f.result.ok, qPrintable(f.result.error)); // a deliberate stop, not a failure
+        } else {
+            QCOMPARE(o.input.records.size(), prompts);
+            QCOMPARE(o.input.status, u"completed"_s);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunSession)
+#include "tst_runsession.moc"
