@@ -23,6 +23,7 @@ constexpr ErrorName kErrorNames[] = {
     {ErrorClass::NoTokens, "no_tokens"},
     {ErrorClass::Cancelled, "cancelled"},
     {ErrorClass::Transport, "transport"},
+    {ErrorClass::Oversize, "oversize"},
 };
 } // namespace
 
@@ -63,6 +64,29 @@ const char *tokenSourceName(TokenSource s)
         break;
     }
     return "unknown";
+}
+
+const char *connectionUseName(ConnectionUse u)
+{
+    switch (u) {
+    case ConnectionUse::New:
+        return "new";
+    case ConnectionUse::Reused:
+        return "reused";
+    case ConnectionUse::Prewarmed:
+        return "prewarmed";
+    case ConnectionUse::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+ConnectionUse connectionUseFromName(QAnyStringView name)
+{
+    for (auto u : {ConnectionUse::New, ConnectionUse::Reused, ConnectionUse::Prewarmed})
+        if (name == QLatin1StringView(connectionUseName(u)))
+            return u;
+    return ConnectionUse::Unknown;
 }
 
 TokenSource tokenSourceFromName(QAnyStringView name)
