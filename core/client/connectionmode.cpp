@@ -1,5 +1,7 @@
 #include "connectionmode.h"
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace sb {
@@ -28,6 +30,17 @@ bool connectionModeFromName(const QString &name, ConnectionMode *out)
         }
     }
     return false;
+}
+
+int warmConnectionCount(int cap, bool capped, const QList<qint64> &scheduleOffsetsNs)
+{
+    if (capped || scheduleOffsetsNs.isEmpty())
+        return cap;
+    constexpr qint64 kFirstSecondNs = 1'000'000'000;
+    int due = 0;
+    for (qint64 offset : scheduleOffsetsNs)
+        due += offset < kFirstSecondNs ? 1 : 0;
+    return std::clamp(due, 1, std::max(1, cap));
 }
 
 } // namespace sb

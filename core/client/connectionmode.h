@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QString>
 
 namespace sb {
@@ -19,5 +20,11 @@ enum class ConnectionMode : quint8 { Warm, PerRequest, Lazy };
 const char *connectionModeName(ConnectionMode mode);
 // Accepts the names above (case-insensitive, '_' for '-'); false for anything else.
 bool connectionModeFromName(const QString &name, ConnectionMode *out);
+
+// How many connections warm mode opens before a run: the concurrency cap when the run has one
+// (closed loop or --max-concurrency); otherwise (an uncapped open loop, whose cap is only its
+// request count) the requests due in the schedule's first second, at least one, at most the
+// cap — later ones reuse what finished requests leave or open their own.
+int warmConnectionCount(int cap, bool capped, const QList<qint64> &scheduleOffsetsNs);
 
 } // namespace sb

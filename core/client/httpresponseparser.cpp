@@ -7,7 +7,6 @@
 namespace sb {
 
 namespace {
-constexpr qsizetype kMaxHead = 64 * 1024;
 
 bool equalsIgnoreCase(QByteArrayView a, const char *b)
 {
@@ -42,12 +41,15 @@ void HttpResponseParser::reset()
     m_head.resize(0);
     m_chunked.reset();
     m_remaining = 0;
+    m_bodyWire = 0;
     m_extra = 0;
     m_status = 0;
     m_state = State::Head;
     m_body = BodyKind::None;
     m_keepAlive = true;
     m_headAnnounced = false;
+    m_headTooLarge = false;
+    m_headBytes = 0;
     m_error = "";
 }
 
@@ -84,13 +86,15 @@ qsizetype HttpResponseParser::feedHead(const char *p, qsizetype n)
             break;
         }
     }
-    if (endOfHead < 0) {
-        if (size > kMaxHead) {
-            fail("response head too large");
-            return -1;
-        }
-        return n;
+    const qint64 headSoFar = m_headBytes + (endOfHead < 0 ? size : endOfHead);
+    if (m_maxHead > 0 && headSoFar > m_maxHead) {
+        m_headTooLarge = true;
+        fail("response head too large");
+        return -1;
     }
+    if (endOfHead < 0)
+        return n;
+    m_headBytes += endOfHead;
     const qsizetype used = endOfHead - before;
     m_head.truncate(endOfHead);
     if (!parseHead())

@@ -19,8 +19,7 @@ class SslWorker;
 // worker thread. Keep-alive connections are reused per host:port, one request in flight per
 // connection (no pipelining), so C concurrent streams are C open connections.
 //
-// Not supported, by design: proxies (system or environment — the manager-pool transport keeps
-// them), HTTP/2, redirects, compression (Accept-Encoding: identity is sent).
+// Not supported, by design: HTTP/2, redirects, compression (Accept-Encoding: identity is sent).
 class SocketTransport : public Transport
 {
     Q_OBJECT
@@ -31,6 +30,7 @@ public:
     // Raises RLIMIT_NOFILE as far as the hard limit allows when the streams need it.
     void prepare(int maxConcurrentStreams) override;
     // Thread-safe: the run controller's dispatcher thread calls it directly.
+    bool prewarm(const QUrl &target, int connections, qint64 deadlineNs, QString *error) override;
     void submit(RequestJob job) override;
     void cancelAll() override;
     QString name() const override;
@@ -43,6 +43,11 @@ public:
     void setKernelTimestamps(bool on) { m_kernelTimestamps = on; }
     // Before the first https request: certificates trusted beside the system's CA store.
     void addCaCertificates(const QList<QSslCertificate> &certificates);
+    // Before prepare(). Asks for this nice value for the plain-http worker threads (environment:
+    // SB_SOCKET_WORKER_NICE). Negative values need CAP_SYS_NICE or RLIMIT_NICE and are
+    // dropped silently otherwise; a worker that gets its time slice sooner reads each socket
+    // before the server's next chunk merges with the one waiting (see EpollWorker).
+    void setWorkerNice(int nice) { m_workerNice = nice; }
 
     int workerThreads() const { return int(m_workers.size()); }
     // Connections currently open over every plain-http worker.
@@ -50,6 +55,10 @@ public:
     // Reads stamped by the kernel vs. by the wake-up time (plain http only).
     quint64 kernelStampedReads() const;
     quint64 userStampedReads() const;
+    // Kernel-stamped reads whose bytes had waited over 1 ms in the socket (the worker was late).
+    quint64 lateReads() const;
+    // Whether the workers got the higher priority asked for with setWorkerNice().
+    bool workerPriorityRaised() const;
 
 private:
     void shutdown();
@@ -60,6 +69,7 @@ private:
     QThread *m_sslThread = nullptr;
     SslWorker *m_ssl = nullptr;
     int m_threadsWanted = 0;
+    int m_workerNice = 0;
     bool m_kernelTimestamps = true;
 };
 
