@@ -697,7 +697,12 @@ void EpollWorker::onConnected(Conn *c)
 void EpollWorker::trySend(Conn *c)
 {
     const QByteArray &req = c->ex->requestBytes();
+    qint64 beforeSend = 0;
     while (c->sent < req.size()) {
+        // The request is handed to the kernel during the call that takes its last byte; the time
+        // before that call is when it was written (on loopback the server may even have answered
+        // before the call returns).
+        beforeSend = monotonicNs();
         const ssize_t w =
             ::send(c->fd, req.constData() + c->sent, size_t(req.size() - c->sent), MSG_NOSIGNAL);
         if (w > 0) {
@@ -726,9 +731,8 @@ void EpollWorker::trySend(Conn *c)
         return;
     }
     c->requestSent = true;
-    const qint64 now = monotonicNs();
-    c->ex->markRequestWritten(now);
-    c->lastActivityNs = now;
+    c->ex->markRequestWritten(beforeSend);
+    c->lastActivityNs = beforeSend;
     c->ex->releaseRequestBytes();
     watch(c, EPOLLIN);
 }

@@ -191,12 +191,14 @@ void SslWorker::send(Conn *c)
 {
     if (!c->ex || c->ex->requestBytes().isEmpty())
         return;
+    // Before the write: the bytes reach the kernel during flush(), and on loopback the server may
+    // answer before it returns.
+    const qint64 before = monotonicNs();
     c->socket->write(c->ex->requestBytes());
     // Encrypted and handed to the kernel now rather than on the next turn of the event loop.
     c->socket->flush();
-    const qint64 now = monotonicNs();
-    c->ex->markRequestWritten(now);
-    c->lastActivityNs = now;
+    c->ex->markRequestWritten(before);
+    c->lastActivityNs = before;
     c->ex->releaseRequestBytes();
 }
 

@@ -74,7 +74,7 @@ struct RequestRecord
     qint64 tConnectStart = 0;   // connect() called (after name resolution)
     qint64 tConnected = 0;      // TCP connection established (through a proxy: to the proxy)
     qint64 tTlsDone = 0;        // TLS handshake completed (https only)
-    qint64 tRequestWritten = 0; // the request's last byte was handed to the kernel
+    qint64 tRequestWritten = 0; // right before the call that handed the request's last byte over
     qint64 tHeadReceived = 0;   // receive time of the read that completed the response head
     ConnectionUse connection = ConnectionUse::Unknown;
 
