@@ -2,6 +2,9 @@
 
 #include <QAnyStringView>
 #include <QList>
+#include <QStringList>
+
+class QJsonObject;
 #include <QMetaType>
 #include <QString>
 
@@ -97,6 +100,22 @@ struct RequestRecord
 
     bool ok() const { return error == ErrorClass::None; }
 };
+
+// The connection-phase times under the names the store's columns, raw-record JSON and CSV use,
+// in phase order: t_connect_start, t_connected, t_tls_done, t_request_written, t_head_received.
+struct RecordTimeField
+{
+    const char *name;
+    qint64 RequestRecord::*member;
+};
+QList<RecordTimeField> connectionPhaseFields();
+// Raw-record JSON: the phase times relative to baseNs (left out when 0, as the t_* fields are)
+// and "connection" by its name. readConnectionPhases() is the inverse (absent times: 0).
+void writeConnectionPhases(const RequestRecord &r, qint64 baseNs, QJsonObject *out);
+void readConnectionPhases(const QJsonObject &in, qint64 baseNs, RequestRecord *r);
+// CSV: the header cells and one record's cells (times in ns relative to baseNs, empty when 0).
+QStringList connectionPhaseCsvHeader();
+QStringList connectionPhaseCsvCells(const RequestRecord &r, qint64 baseNs);
 
 } // namespace sb
 
