@@ -16,7 +16,12 @@
 //   wave1    ttft error of the first wave (index < streams)                  p99 max
 //   late     chunks received more than ITL/2 after their write (a chunk stamped with a later
 //            read's time shows here)
-// then, per configuration, the median [min – max] over the runs of each of those statistics.
+// then, per configuration, the median [min – max] over the runs of each of those statistics,
+// and how the requests found their connection (new/reused/prewarmed). With lazy and per-request
+// connections, "send" includes the TCP handshake of a request that opened one: set-up time the
+// request's TTFT really contains, not an error of the clock.
+// SB_BENCH_DUMP_LATE=1 lists every late chunk (request, index, error, whether it shares its
+// receive time with the next chunk: the kernel merged them while the client was not reading).
 #include "benchutil.h"
 
 #include "../tests/servers/pacedserverclient.h"

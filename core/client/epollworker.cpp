@@ -17,7 +17,6 @@
 #include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -262,8 +261,6 @@ void EpollWorker::run()
     // Named so profiles and `top -H` tell the transport's threads apart.
     const QByteArray name = "sb-socket-" + QByteArray::number(m_index);
     pthread_setname_np(pthread_self(), name.constData());
-    if (m_config.nice != 0)
-        priorityRaised = ::setpriority(PRIO_PROCESS, 0, m_config.nice) == 0 && m_config.nice < 0;
     std::vector<epoll_event> events(kMaxEvents);
     while (!m_stop.load(std::memory_order_relaxed)) {
         // Work left over from the last iteration (a connection at its read budget, requests

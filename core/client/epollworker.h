@@ -42,9 +42,6 @@ public:
     {
         bool kernelTimestamps = true;
         ConnectionMode mode = ConnectionMode::Warm;
-        // setpriority() of the worker thread when not 0 (a negative value needs CAP_SYS_NICE or
-        // RLIMIT_NICE; refused silently otherwise: see priorityRaised).
-        int nice = 0;
     };
 
     EpollWorker(int index, const Config &config, Finished finished);
@@ -74,7 +71,6 @@ public:
     // the thread was late, and a chunk that came before the newest one in such a read carries
     // the newer one's time.
     std::atomic<quint64> lateReads{0};
-    std::atomic<bool> priorityRaised{false};
 
 private:
     struct Conn;

@@ -39,7 +39,6 @@ SocketTransport::SocketTransport(QObject *parent) : Transport(parent)
     // user space at each wake-up instead of from the kernel.
     m_kernelTimestamps = qEnvironmentVariable("SB_SOCKET_KERNEL_TIMESTAMPS") != "0"_L1;
     m_threadsWanted = qEnvironmentVariableIntValue("SB_SOCKET_WORKERS");
-    m_workerNice = qEnvironmentVariableIntValue("SB_SOCKET_WORKER_NICE");
 }
 
 SocketTransport::~SocketTransport()
@@ -71,7 +70,6 @@ void SocketTransport::prepare(int maxConcurrentStreams)
     EpollWorker::Config config;
     config.kernelTimestamps = m_kernelTimestamps;
     config.mode = m_options.connectionMode;
-    config.nice = m_workerNice;
     for (int i = 0; i < threads; ++i) {
         auto w = std::make_unique<EpollWorker>(
             i, config, [this](RequestRecord &&r) { finished(std::move(r)); });
@@ -221,14 +219,6 @@ quint64 SocketTransport::lateReads() const
     for (const auto &w : m_workers)
         n += w->lateReads.load(std::memory_order_relaxed);
     return n;
-}
-
-bool SocketTransport::workerPriorityRaised() const
-{
-    for (const auto &w : m_workers)
-        if (!w->priorityRaised.load(std::memory_order_relaxed))
-            return false;
-    return !m_workers.empty();
 }
 
 quint64 SocketTransport::userStampedReads() const

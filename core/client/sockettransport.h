@@ -43,11 +43,6 @@ public:
     void setKernelTimestamps(bool on) { m_kernelTimestamps = on; }
     // Before the first https request: certificates trusted beside the system's CA store.
     void addCaCertificates(const QList<QSslCertificate> &certificates);
-    // Before prepare(). Asks for this nice value for the plain-http worker threads (environment:
-    // SB_SOCKET_WORKER_NICE). Negative values need CAP_SYS_NICE or RLIMIT_NICE and are
-    // dropped silently otherwise; a worker that gets its time slice sooner reads each socket
-    // before the server's next chunk merges with the one waiting (see EpollWorker).
-    void setWorkerNice(int nice) { m_workerNice = nice; }
 
     int workerThreads() const { return int(m_workers.size()); }
     // Connections currently open over every plain-http worker.
@@ -57,8 +52,6 @@ public:
     quint64 userStampedReads() const;
     // Kernel-stamped reads whose bytes had waited over 1 ms in the socket (the worker was late).
     quint64 lateReads() const;
-    // Whether the workers got the higher priority asked for with setWorkerNice().
-    bool workerPriorityRaised() const;
 
 private:
     void shutdown();
@@ -69,7 +62,6 @@ private:
     QThread *m_sslThread = nullptr;
     SslWorker *m_ssl = nullptr;
     int m_threadsWanted = 0;
-    int m_workerNice = 0;
     bool m_kernelTimestamps = true;
 };
 
