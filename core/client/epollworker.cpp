@@ -34,9 +34,10 @@ constexpr size_t kReadBuffer = 128 * 1024;
 // turn: a server flooding one connection must not starve the rest or its own timeout.
 constexpr size_t kReadBudget = 4 * kReadBuffer;
 constexpr int kMaxEvents = 256;
-// Requests started per loop iteration at most, and for how long: sending on loopback also runs
-// the server's receive path in this thread (~30 us a request), so a burst of a thousand would
-// otherwise keep every open stream unread for tens of milliseconds.
+// Requests started (or, once connected, sent) per loop iteration at most, and for how long:
+// sending on loopback also runs the server's receive path in this thread (~30 us a request, ~90
+// with a connect), so a burst of a thousand would otherwise keep every open stream unread for
+// tens of milliseconds.
 constexpr int kStartsPerSlice = 32;
 constexpr qint64 kStartSliceNs = 300'000;
 // After [DONE] (or a stream error) the response should end at once; a server that keeps it
@@ -265,7 +266,7 @@ void EpollWorker::run()
     while (!m_stop.load(std::memory_order_relaxed)) {
         // Work left over from the last iteration (a connection at its read budget, requests
         // not started yet): look for events without sleeping, then carry on with it.
-        const bool busy = m_moreToRead || !m_pending.empty();
+        const bool busy = m_moreToRead || !m_pending.empty() || !m_toSend.empty();
         const int n = ::epoll_wait(m_epoll, events.data(), kMaxEvents,
                                    busy ? 0 : waitTimeoutMs(monotonicNs()));
         // Taken before anything else: deadlines and drain times count from here.
@@ -302,7 +303,8 @@ void EpollWorker::run()
         }
         m_closedInBatch.clear();
         if (n > 0 && n < kNapBelowEvents && m_config.kernelTimestamps && m_batchStamped &&
-            m_batchLatenessNs < kNapMaxLatenessNs && !m_moreToRead && m_pending.empty())
+            m_batchLatenessNs < kNapMaxLatenessNs && !m_moreToRead && m_pending.empty() &&
+            m_toSend.empty())
             nap();
         m_batchStamped = true;
     }
@@ -404,15 +406,26 @@ void EpollWorker::drainInbox()
 
 void EpollWorker::startPending()
 {
-    if (m_pending.empty())
+    if (m_pending.empty() && m_toSend.empty())
         return;
     const qint64 until = monotonicNs() + kStartSliceNs;
-    for (int started = 0; !m_pending.empty();) {
+    int done = 0;
+    // Connected ones first: they waited longest.
+    while (!m_toSend.empty()) {
+        const auto [c, serial] = m_toSend.front();
+        m_toSend.pop_front();
+        if (c->serial != serial || !c->ex || c->state != Conn::State::Active || c->requestSent)
+            continue; // ended (timeout, cancel) while it waited
+        trySend(c);
+        if (++done >= kStartsPerSlice || monotonicNs() >= until)
+            return;
+    }
+    while (!m_pending.empty()) {
         std::unique_ptr<HttpExchange> ex = std::move(m_pending.front());
         m_pending.pop_front();
         startExchange(std::move(ex));
-        if (++started >= kStartsPerSlice || monotonicNs() >= until)
-            break;
+        if (++done >= kStartsPerSlice || monotonicNs() >= until)
+            return;
     }
 }
 
@@ -669,7 +682,10 @@ void EpollWorker::onConnected(Conn *c)
         }
         c->ex->markConnected(monotonicNs());
         c->state = Conn::State::Active;
-        trySend(c);
+        // Sent in the next slice (startPending), not here: a burst of connections completing in
+        // one batch would otherwise hold every open stream's reads back.
+        watch(c, EPOLLIN);
+        m_toSend.emplace_back(c, c->serial);
         return;
     }
     // Try the host's next address (localhost resolves to ::1 and 127.0.0.1; a server may

@@ -125,6 +125,8 @@ private:
     std::vector<Conn *> m_closedInBatch;
     std::vector<std::unique_ptr<HttpExchange>> m_batch;
     std::deque<std::unique_ptr<HttpExchange>> m_pending; // taken from the inbox, not started
+    // Connections just connected, their request not sent yet (serial: still that exchange?).
+    std::deque<std::pair<Conn *, quint64>> m_toSend;
     std::vector<std::shared_ptr<PrewarmJob>> m_prewarms;
     std::vector<Deadline> m_deadlines; // a min-heap; stale entries are skipped when they surface
     std::vector<char> m_readBuffer;

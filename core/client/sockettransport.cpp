@@ -8,7 +8,9 @@
 #include <QThread>
 #include <QUrl>
 
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -26,10 +28,20 @@ void raiseDescriptorLimit(int streams)
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
         return;
     const rlim_t want = rlim_t(streams) * 2 + kSpareDescriptors; // x2: an in-process server
-    if (rl.rlim_cur >= want)
-        return;
-    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? want : std::min(want, rl.rlim_max);
-    setrlimit(RLIMIT_NOFILE, &rl);
+    if (rl.rlim_cur < want) {
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? want : std::min(want, rl.rlim_max);
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    // Grow the descriptor table now, once: in a multi-threaded process every growth waits for an
+    // RCU grace period (expand_fdtable → synchronize_rcu, ~10 ms here), and growing it while
+    // opening a burst of connections would stall the worker that reads every open stream.
+    const int top = int(std::min<rlim_t>(want, rl.rlim_cur)) - 1;
+    if (top > 0) {
+        const int fd = ::fcntl(0, F_DUPFD_CLOEXEC, top);
+        if (fd >= 0)
+            ::close(fd);
+    }
 }
 } // namespace
 

@@ -273,7 +273,7 @@ private slots:
         job.timeoutNs = 20'000'000'000;
         job.record.requestId = u"r"_s;
         t->submit(job);
-        QVERIFY(spy.wait(30000));
+        QTRY_COMPARE_WITH_TIMEOUT(spy.size(), 1, 30000);
         const RequestRecord r = spy.at(0).at(0).value<RequestRecord>();
         QVERIFY2(r.ok(), qPrintable(r.errorMessage));
         const QList<qint64> writes = server.writes();
