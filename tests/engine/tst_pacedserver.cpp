@@ -90,13 +90,14 @@ private slots:
         // first-token slip, a held-back middle chunk) is one ITL (20 ms) late and fails the max
         // of half an ITL; the p99 bounds leave a shared 2-core machine room for its scheduling
         // delays. The manager pool stamps in user space after Qt's own HTTP thread, and its
-        // requests wait for that thread to write them (its send error is milliseconds at 100
-        // streams), hence its wider bounds and no bound on its TTFT error's maximum.
+        // requests wait for that thread to write them: its send error is Qt's real delay in
+        // sending (8-27 ms p99 measured at 100 streams on this machine, with load), hence its
+        // wider bounds and no bound on its TTFT error's maximum.
         QTest::addColumn<double>("receiveP99");
         QTest::addColumn<double>("sendP99");
         QTest::addColumn<bool>("ttftMax");
         QTest::newRow("socket") << TransportKind::Socket << 2.0 << 2.0 << true;
-        QTest::newRow("qnam") << TransportKind::Qnam << 5.0 << 15.0 << false;
+        QTest::newRow("qnam") << TransportKind::Qnam << 5.0 << 50.0 << false;
     }
     void timingErrors()
     {
