@@ -132,6 +132,8 @@ private slots:
               {},
               0,
               true}},
+            // Qt reports this close as an error or, at times, as the end of the body (the
+            // stream then lacks [DONE]): failed either way, the class is Qt's call.
             {"head then close", {u"head-close"_s, 3000, 0, {}, ErrorClass::Reset, u"closed"_s, 0}},
             // A byte every 200 ms: the idle timeout (1 s) must not fire, the request timeout must.
             {"slow drip below the idle timeout",
@@ -258,6 +260,10 @@ private slots:
                            : qPrintable(u"timeout %1 ms"_s.arg(c.timeoutMs)),
               peakGrowth, qPrintable(r.errorMessage));
 
+        if (qnam && c.mode == u"head-close"_s && r.error == ErrorClass::Incomplete) {
+            c.expected = ErrorClass::Incomplete;
+            c.message = u"without data: [DONE]"_s;
+        }
         QCOMPARE(errorClassName(r.error), errorClassName(c.expected));
         QVERIFY2(r.errorMessage.contains(c.message), qPrintable(r.errorMessage));
         if (c.deadlineMs > 0) {
