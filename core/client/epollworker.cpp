@@ -30,18 +30,32 @@ namespace {
 // One buffer per worker, shared by every connection: an open stream holds no read buffer of
 // its own, which is most of what keeps 10,000 streams cheap.
 constexpr size_t kReadBuffer = 128 * 1024;
+// What one connection may read per wake-up before the others (and the deadlines) get their
+// turn: a server flooding one connection must not starve the rest or its own timeout.
+constexpr size_t kReadBudget = 4 * kReadBuffer;
 constexpr int kMaxEvents = 256;
+// Requests started (or, once connected, sent) per loop iteration at most, and for how long:
+// sending on loopback also runs the server's receive path in this thread (~30 us a request, ~90
+// with a connect), so a burst of a thousand would otherwise keep every open stream unread for
+// tens of milliseconds.
+constexpr int kStartsPerSlice = 32;
+constexpr qint64 kStartSliceNs = 300'000;
 // After [DONE] (or a stream error) the response should end at once; a server that keeps it
 // open gets this long before the connection is closed instead of reused.
 constexpr qint64 kDrainNs = 200'000'000;
 // A kernel timestamp further from the wake-up than this is not believed (clock step).
 constexpr qint64 kMaxStampSkewNs = 10'000'000'000;
-// With kernel receive timestamps, when a reading chunk arrived no longer depends on when this
-// thread reads it, so after a small batch the thread naps this long and lets events gather:
-// one wake-up then serves dozens of streams instead of one. Submissions and cancels cut the nap
-// short, so sending is never delayed; only the bookkeeping after a response ends is.
+// With kernel receive timestamps, when a chunk arrived does not depend on when this thread
+// reads it — as long as it reads before the stream's next chunk arrives (see the class comment).
+// So after a small batch the thread naps this long and lets events gather: one wake-up then
+// serves dozens of streams instead of one. It naps only while its reads show it is scheduled
+// on time (no read of the batch waited longer than kNapMaxLatenessNs): on a busy machine a
+// sleeping thread wakes late, and then a nap would cost precision, not CPU.
 constexpr qint64 kNapNs = 1'000'000;
 constexpr int kNapBelowEvents = 64;
+constexpr qint64 kNapMaxLatenessNs = 200'000;
+// A read whose bytes waited longer than this counts as late (lateReads).
+constexpr qint64 kLateReadNs = 1'000'000;
 // A clock-offset sample taken over a wider window than this was preempted midway.
 constexpr qint64 kOffsetWindowNs = 20'000;
 
@@ -53,6 +67,11 @@ qint64 toNs(const timespec &ts)
 QString errnoText(int e)
 {
     return QString::fromLocal8Bit(std::strerror(e));
+}
+
+QString seconds(qint64 ns)
+{
+    return QString::number(double(ns) / 1e9, 'g', 4);
 }
 } // namespace
 
@@ -71,13 +90,16 @@ struct EpollWorker::Conn
     int fd = -1;
     State state = State::Free;
     bool requestSent = false;
-    bool reused = false;   // carried an earlier response: the server may have closed it since
-    bool complete = false; // the stream said [DONE]; waiting for the response's end
-    int addr = 0;          // which of the host's addresses this connection tries
+    bool reused = false;    // carried an earlier response: the server may have closed it since
+    bool prewarmed = false; // opened by prewarm() and not used yet
+    bool complete = false;  // the stream said [DONE]; waiting for the response's end
+    int addr = 0;           // which of the host's addresses this connection tries
     quint32 watched = 0;
     qsizetype sent = 0;
-    quint64 serial = 0; // the exchange's id, so stale deadlines are recognised
+    quint64 serial = 0;        // the exchange's id, so stale deadlines are recognised
+    qint64 lastActivityNs = 0; // last byte sent or received (the idle timeout's origin)
     Host *host = nullptr;
+    PrewarmJob *prewarm = nullptr; // while connecting for prewarm()
     std::unique_ptr<HttpExchange> ex;
 };
 
@@ -86,8 +108,24 @@ struct EpollWorker::Deadline
     qint64 at;
     Conn *conn;
     quint64 serial;
-    bool drain;
+    DeadlineKind kind;
     bool operator>(const Deadline &o) const { return at > o.at; }
+};
+
+struct EpollWorker::PrewarmJob
+{
+    QUrl connectUrl;
+    bool viaProxy = false;
+    int wanted = 0;
+    qint64 deadlineNs = 0;
+    int outstanding = 0; // worker thread only
+    // Shared with the caller, under mutex.
+    QMutex mutex;
+    QWaitCondition finished;
+    int opened = 0;
+    int failed = 0;
+    QString firstError;
+    bool done = false;
 };
 
 struct EpollWorker::Inbox
@@ -95,14 +133,15 @@ struct EpollWorker::Inbox
     QMutex mutex;
     QWaitCondition wake; // cuts a nap short
     bool napping = false;
-    std::vector<RequestJob> jobs;
+    std::vector<std::unique_ptr<HttpExchange>> jobs;
+    std::vector<std::shared_ptr<PrewarmJob>> prewarms;
     size_t cancelUpTo = 0; // jobs before this index were submitted before a cancelAll()
     bool cancel = false;
     std::atomic<bool> wakePending{false};
 };
 
-EpollWorker::EpollWorker(int index, bool kernelTimestamps, Finished finished)
-    : m_index(index), m_kernelTimestamps(kernelTimestamps), m_finished(std::move(finished)),
+EpollWorker::EpollWorker(int index, const Config &config, Finished finished)
+    : m_index(index), m_config(config), m_finished(std::move(finished)),
       m_inbox(std::make_unique<Inbox>())
 {}
 
@@ -135,7 +174,7 @@ bool EpollWorker::start(QString *error)
     ev.data.ptr = nullptr; // the wake-up descriptor; connections are never null
     ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_wakeFd, &ev);
     m_readBuffer.resize(kReadBuffer);
-    if (m_kernelTimestamps) {
+    if (m_config.kernelTimestamps) {
         // Linux timestamps received packets only while some socket wants it, and switches that
         // on a moment after the first one asks (a deferred static key). Asking now, on a socket
         // held for the worker's life, means the first response is already stamped.
@@ -148,11 +187,11 @@ bool EpollWorker::start(QString *error)
     return true;
 }
 
-void EpollWorker::submit(RequestJob &&job)
+void EpollWorker::submit(std::unique_ptr<HttpExchange> exchange)
 {
     {
         QMutexLocker lock(&m_inbox->mutex);
-        m_inbox->jobs.push_back(std::move(job));
+        m_inbox->jobs.push_back(std::move(exchange));
         if (m_inbox->napping)
             m_inbox->wake.wakeOne();
     }
@@ -177,6 +216,47 @@ void EpollWorker::cancelAll()
     [[maybe_unused]] ssize_t w = ::write(m_wakeFd, &one, sizeof one);
 }
 
+std::shared_ptr<EpollWorker::PrewarmJob>
+EpollWorker::beginPrewarm(const QUrl &connectUrl, bool viaProxy, int connections, qint64 deadlineNs)
+{
+    auto job = std::make_shared<PrewarmJob>();
+    job->connectUrl = connectUrl;
+    job->viaProxy = viaProxy;
+    job->wanted = std::max(0, connections);
+    job->deadlineNs = deadlineNs;
+    if (job->wanted == 0) {
+        job->done = true;
+        return job;
+    }
+    {
+        QMutexLocker lock(&m_inbox->mutex);
+        m_inbox->prewarms.push_back(job);
+        if (m_inbox->napping)
+            m_inbox->wake.wakeOne();
+    }
+    m_inbox->wakePending.store(true, std::memory_order_release);
+    const quint64 one = 1;
+    [[maybe_unused]] ssize_t w = ::write(m_wakeFd, &one, sizeof one);
+    return job;
+}
+
+int EpollWorker::waitPrewarm(const std::shared_ptr<PrewarmJob> &job, QString *error)
+{
+    QMutexLocker lock(&job->mutex);
+    // The worker enforces the deadline on every connection; the margin covers its last wake-up.
+    const qint64 waitUntil = job->deadlineNs + 500'000'000;
+    while (!job->done) {
+        const qint64 left = waitUntil - monotonicNs();
+        if (left <= 0)
+            break;
+        job->finished.wait(&job->mutex,
+                           QDeadlineTimer(std::chrono::nanoseconds(left), Qt::PreciseTimer));
+    }
+    if (error && !job->firstError.isEmpty())
+        *error = job->firstError;
+    return job->opened;
+}
+
 void EpollWorker::run()
 {
     // Named so profiles and `top -H` tell the transport's threads apart.
@@ -184,12 +264,17 @@ void EpollWorker::run()
     pthread_setname_np(pthread_self(), name.constData());
     std::vector<epoll_event> events(kMaxEvents);
     while (!m_stop.load(std::memory_order_relaxed)) {
-        const int n =
-            ::epoll_wait(m_epoll, events.data(), kMaxEvents, waitTimeoutMs(monotonicNs()));
-        // Taken before anything else: a read without a kernel timestamp uses this.
+        // Work left over from the last iteration (a connection at its read budget, requests
+        // not started yet): look for events without sleeping, then carry on with it.
+        const bool busy = m_moreToRead || !m_pending.empty() || !m_toSend.empty();
+        const int n = ::epoll_wait(m_epoll, events.data(), kMaxEvents,
+                                   busy ? 0 : waitTimeoutMs(monotonicNs()));
+        // Taken before anything else: deadlines and drain times count from here.
         m_wakeNs = monotonicNs();
-        if (m_kernelTimestamps)
+        if (m_config.kernelTimestamps)
             sampleClockOffset();
+        m_moreToRead = false;
+        m_batchLatenessNs = 0;
         for (int i = 0; i < n; ++i) {
             auto *c = static_cast<Conn *>(events[i].data.ptr);
             if (!c) {
@@ -209,6 +294,7 @@ void EpollWorker::run()
                 expire(d, now);
             }
         }
+        startPending();
         // Connections closed in this batch become reusable only now: an event for the old
         // descriptor may still be in the batch above.
         for (Conn *c : m_closedInBatch) {
@@ -216,7 +302,9 @@ void EpollWorker::run()
                 m_freeConns.push_back(c);
         }
         m_closedInBatch.clear();
-        if (n > 0 && n < kNapBelowEvents && m_kernelTimestamps && m_batchStamped)
+        if (n > 0 && n < kNapBelowEvents && m_config.kernelTimestamps && m_batchStamped &&
+            m_batchLatenessNs < kNapMaxLatenessNs && !m_moreToRead && m_pending.empty() &&
+            m_toSend.empty())
             nap();
         m_batchStamped = true;
     }
@@ -229,12 +317,19 @@ void EpollWorker::run()
     drainInbox();
     for (auto &conn : m_conns)
         closeConn(conn.get());
+    for (const auto &job : m_prewarms) {
+        QMutexLocker lock(&job->mutex);
+        job->done = true;
+        job->finished.wakeAll();
+    }
+    m_prewarms.clear();
 }
 
 void EpollWorker::nap()
 {
     QMutexLocker lock(&m_inbox->mutex);
-    if (!m_inbox->jobs.empty() || m_inbox->cancel || m_stop.load(std::memory_order_relaxed))
+    if (!m_inbox->jobs.empty() || !m_inbox->prewarms.empty() || m_inbox->cancel ||
+        m_stop.load(std::memory_order_relaxed))
         return;
     m_inbox->napping = true;
     m_inbox->wake.wait(&m_inbox->mutex,
@@ -267,42 +362,89 @@ void EpollWorker::sampleClockOffset()
     }
 }
 
+void EpollWorker::cancelRecord(std::unique_ptr<HttpExchange> ex)
+{
+    RequestRecord r = ex->finish(ErrorClass::Cancelled, u"run stopped"_s, monotonicNs());
+    r.error = ErrorClass::Cancelled; // also over an invalid request's own error
+    r.errorMessage = u"run stopped"_s;
+    emitRecord(std::move(r));
+}
+
 void EpollWorker::drainInbox()
 {
     m_inbox->wakePending.store(false, std::memory_order_release);
     // Swapped with a vector of our own, so neither side allocates in steady state.
-    std::vector<RequestJob> &jobs = m_batch;
+    std::vector<std::unique_ptr<HttpExchange>> &jobs = m_batch;
     jobs.clear();
+    std::vector<std::shared_ptr<PrewarmJob>> prewarms;
     bool cancel = false;
     size_t cancelUpTo = 0;
     {
         QMutexLocker lock(&m_inbox->mutex);
         jobs.swap(m_inbox->jobs);
+        prewarms.swap(m_inbox->prewarms);
         cancel = std::exchange(m_inbox->cancel, false);
         cancelUpTo = std::exchange(m_inbox->cancelUpTo, 0);
     }
     size_t i = 0;
     if (cancel) {
-        for (; i < cancelUpTo && i < jobs.size(); ++i) {
-            RequestRecord r = std::move(jobs[i].record);
-            r.error = ErrorClass::Cancelled;
-            r.errorMessage = u"run stopped"_s;
-            r.tEnd = monotonicNs();
-            emitRecord(std::move(r));
+        // Everything submitted before the cancel: not started yet, queued, or open.
+        while (!m_pending.empty()) {
+            cancelRecord(std::move(m_pending.front()));
+            m_pending.pop_front();
         }
+        for (; i < cancelUpTo && i < jobs.size(); ++i)
+            cancelRecord(std::move(jobs[i]));
         cancelActive();
     }
     for (; i < jobs.size(); ++i)
-        startExchange(std::make_unique<HttpExchange>(std::move(jobs[i])));
+        m_pending.push_back(std::move(jobs[i]));
     jobs.clear();
+    for (const auto &job : prewarms)
+        startPrewarm(job);
+}
+
+void EpollWorker::startPending()
+{
+    if (m_pending.empty() && m_toSend.empty())
+        return;
+    const qint64 until = monotonicNs() + kStartSliceNs;
+    int done = 0;
+    // Connected ones first: they waited longest.
+    while (!m_toSend.empty()) {
+        const auto [c, serial] = m_toSend.front();
+        m_toSend.pop_front();
+        if (c->serial != serial || !c->ex || c->state != Conn::State::Active || c->requestSent)
+            continue; // ended (timeout, cancel) while it waited
+        trySend(c);
+        if (++done >= kStartsPerSlice || monotonicNs() >= until)
+            return;
+    }
+    while (!m_pending.empty()) {
+        std::unique_ptr<HttpExchange> ex = std::move(m_pending.front());
+        m_pending.pop_front();
+        startExchange(std::move(ex));
+        if (++done >= kStartsPerSlice || monotonicNs() >= until)
+            return;
+    }
 }
 
 void EpollWorker::startExchange(std::unique_ptr<HttpExchange> ex)
 {
-    // As the manager pool does: t_send is when the request is taken up, before any connect.
+    // t_send is when the request is taken up, before any connect.
     ex->markSent(monotonicNs());
+    if (!ex->invalid().isEmpty()) {
+        const QString why = ex->invalid();
+        emitRecord(ex->finish(ErrorClass::Transport, why, monotonicNs()));
+        return;
+    }
     QString error;
-    Host *host = hostFor(*ex, &error);
+    if (ex->url().scheme() != "http"_L1) {
+        error = u"the socket transport's plain worker cannot send to %1"_s.arg(ex->url().scheme());
+        emitRecord(ex->finish(ErrorClass::Connect, error, monotonicNs()));
+        return;
+    }
+    Host *host = hostFor(ex->connectUrl(), !ex->proxy().isEmpty(), &error);
     if (!host) {
         emitRecord(ex->finish(ErrorClass::Connect, error, monotonicNs()));
         return;
@@ -310,15 +452,9 @@ void EpollWorker::startExchange(std::unique_ptr<HttpExchange> ex)
     dispatch(std::move(ex), host);
 }
 
-EpollWorker::Host *EpollWorker::hostFor(const HttpExchange &ex, QString *error)
+EpollWorker::Host *EpollWorker::hostFor(const QUrl &url, bool viaProxy, QString *error)
 {
-    if (ex.url().scheme() != "http"_L1) {
-        *error = u"the socket transport's plain worker cannot send to %1"_s.arg(ex.url().scheme());
-        return nullptr;
-    }
-    const QUrl &url = ex.connectUrl();
-    const QByteArray key =
-        ex.proxy().isEmpty() ? hostPortKey(url) : QByteArray("proxy ") + hostPortKey(url);
+    const QByteArray key = viaProxy ? QByteArray("proxy ") + hostPortKey(url) : hostPortKey(url);
     for (auto &h : m_hosts) {
         if (h->key == key) {
             if (!h->resolveError.isEmpty()) {
@@ -374,6 +510,8 @@ EpollWorker::Conn *EpollWorker::newConn(Host *host)
     c->fd = -1;
     c->addr = 0;
     c->reused = false;
+    c->prewarmed = false;
+    c->prewarm = nullptr;
     c->watched = 0;
     return c;
 }
@@ -381,7 +519,7 @@ EpollWorker::Conn *EpollWorker::newConn(Host *host)
 void EpollWorker::dispatch(std::unique_ptr<HttpExchange> ex, Host *host)
 {
     Conn *c = nullptr;
-    if (!host->idle.empty() && ex->mayRetry()) {
+    if (m_config.mode != ConnectionMode::PerRequest && !host->idle.empty() && ex->mayRetry()) {
         c = host->idle.back();
         host->idle.pop_back();
         idleConnections.fetch_sub(1, std::memory_order_relaxed);
@@ -389,13 +527,20 @@ void EpollWorker::dispatch(std::unique_ptr<HttpExchange> ex, Host *host)
     const bool fresh = !c;
     if (fresh)
         c = newConn(host);
+    ex->markConnection(fresh          ? ConnectionUse::New
+                       : c->prewarmed ? ConnectionUse::Prewarmed
+                                      : ConnectionUse::Reused);
+    c->prewarmed = false;
     c->ex = std::move(ex);
     c->serial = m_nextSerial++;
     c->sent = 0;
     c->requestSent = false;
     c->complete = false;
+    c->lastActivityNs = c->ex->sendTime();
     if (const qint64 timeout = c->ex->timeoutNs(); timeout > 0)
-        addDeadline(c, c->ex->sendTime() + timeout, false);
+        addDeadline(c, c->ex->sendTime() + timeout, DeadlineKind::Total);
+    if (const qint64 idle = c->ex->idleTimeoutNs(); idle > 0)
+        addDeadline(c, c->ex->sendTime() + idle, DeadlineKind::Idle);
     if (!fresh) {
         c->state = Conn::State::Active;
         trySend(c);
@@ -421,8 +566,10 @@ ErrorClass EpollWorker::openConnection(Conn *c, QString *error)
         }
         const int one = 1;
         ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        if (m_kernelTimestamps)
+        if (m_config.kernelTimestamps)
             ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
+        if (c->ex)
+            c->ex->markConnectStart(monotonicNs());
         if (::connect(fd, sa, h->addrLens[size_t(c->addr)]) == 0 || errno == EINPROGRESS) {
             c->fd = fd;
             c->watched = 0;
@@ -436,6 +583,58 @@ ErrorClass EpollWorker::openConnection(Conn *c, QString *error)
     if (error->isEmpty())
         *error = u"cannot connect to %1: no address"_s.arg(QString::fromLatin1(h->key));
     return ErrorClass::Connect;
+}
+
+void EpollWorker::startPrewarm(const std::shared_ptr<PrewarmJob> &job)
+{
+    QString error;
+    Host *host = hostFor(job->connectUrl, job->viaProxy, &error);
+    if (!host) {
+        QMutexLocker lock(&job->mutex);
+        job->failed = job->wanted;
+        job->firstError = error;
+        job->done = true;
+        job->finished.wakeAll();
+        return;
+    }
+    m_prewarms.push_back(job);
+    job->outstanding = job->wanted;
+    for (int i = 0; i < job->wanted; ++i) {
+        Conn *c = newConn(host);
+        c->prewarm = job.get();
+        c->serial = m_nextSerial++;
+        c->state = Conn::State::Connecting;
+        QString why;
+        if (openConnection(c, &why) != ErrorClass::None) {
+            prewarmResult(c, false, why);
+            continue;
+        }
+        addDeadline(c, job->deadlineNs, DeadlineKind::Prewarm);
+    }
+}
+
+void EpollWorker::prewarmResult(Conn *c, bool ok, const QString &error)
+{
+    PrewarmJob *job = c->prewarm;
+    c->prewarm = nullptr;
+    if (ok) {
+        makeIdle(c);
+        c->prewarmed = true;
+    } else {
+        closeConn(c);
+    }
+    {
+        QMutexLocker lock(&job->mutex);
+        ok ? ++job->opened : ++job->failed;
+        if (!ok && job->firstError.isEmpty())
+            job->firstError = error;
+        if (--job->outstanding == 0) {
+            job->done = true;
+            job->finished.wakeAll();
+        }
+    }
+    if (job->outstanding == 0)
+        std::erase_if(m_prewarms, [job](const auto &p) { return p.get() == job; });
 }
 
 void EpollWorker::watch(Conn *c, quint32 events)
@@ -477,8 +676,16 @@ void EpollWorker::onConnected(Conn *c)
     socklen_t len = sizeof err;
     ::getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len);
     if (err == 0) {
+        if (c->prewarm) {
+            prewarmResult(c, true, {});
+            return;
+        }
+        c->ex->markConnected(monotonicNs());
         c->state = Conn::State::Active;
-        trySend(c);
+        // Sent in the next slice (startPending), not here: a burst of connections completing in
+        // one batch would otherwise hold every open stream's reads back.
+        watch(c, EPOLLIN);
+        m_toSend.emplace_back(c, c->serial);
         return;
     }
     // Try the host's next address (localhost resolves to ::1 and 127.0.0.1; a server may
@@ -493,13 +700,22 @@ void EpollWorker::onConnected(Conn *c)
     QString error;
     if (c->addr < int(c->host->addrs.size()) && openConnection(c, &error) == ErrorClass::None)
         return;
+    if (c->prewarm) {
+        prewarmResult(c, false, first);
+        return;
+    }
     fail(c, ErrorClass::Connect, first);
 }
 
 void EpollWorker::trySend(Conn *c)
 {
     const QByteArray &req = c->ex->requestBytes();
+    qint64 beforeSend = 0;
     while (c->sent < req.size()) {
+        // The request is handed to the kernel during the call that takes its last byte; the time
+        // before that call is when it was written (on loopback the server may even have answered
+        // before the call returns).
+        beforeSend = monotonicNs();
         const ssize_t w =
             ::send(c->fd, req.constData() + c->sent, size_t(req.size() - c->sent), MSG_NOSIGNAL);
         if (w > 0) {
@@ -509,6 +725,8 @@ void EpollWorker::trySend(Conn *c)
         if (w < 0 && errno == EINTR)
             continue;
         if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (c->sent > 0)
+                c->lastActivityNs = monotonicNs(); // a slow reader is not an idle server
             watch(c, EPOLLIN | EPOLLOUT);
             return;
         }
@@ -526,6 +744,8 @@ void EpollWorker::trySend(Conn *c)
         return;
     }
     c->requestSent = true;
+    c->ex->markRequestWritten(beforeSend);
+    c->lastActivityNs = beforeSend;
     c->ex->releaseRequestBytes();
     watch(c, EPOLLIN);
 }
@@ -534,12 +754,13 @@ void EpollWorker::onReadable(Conn *c)
 {
     char *const buf = m_readBuffer.data();
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
+    size_t budget = kReadBudget;
     for (;;) {
         iovec iov{buf, kReadBuffer};
         msghdr msg{};
         msg.msg_iov = &iov;
         msg.msg_iovlen = 1;
-        if (m_kernelTimestamps) {
+        if (m_config.kernelTimestamps) {
             msg.msg_control = control;
             msg.msg_controllen = sizeof control;
         }
@@ -551,7 +772,7 @@ void EpollWorker::onReadable(Conn *c)
         if (r > 0) {
             qint64 t = beforeRead;
             bool stamped = false;
-            if (m_kernelTimestamps) {
+            if (m_config.kernelTimestamps) {
                 for (cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
                     if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS) {
                         timespec ts;
@@ -568,14 +789,23 @@ void EpollWorker::onReadable(Conn *c)
                     }
                 }
             }
-            (stamped ? kernelStamped : userStamped).fetch_add(1, std::memory_order_relaxed);
+            if (stamped) {
+                kernelStamped.fetch_add(1, std::memory_order_relaxed);
+                const qint64 waited = beforeRead - t;
+                m_batchLatenessNs = std::max(m_batchLatenessNs, waited);
+                if (waited > kLateReadNs)
+                    lateReads.fetch_add(1, std::memory_order_relaxed);
+            } else {
+                userStamped.fetch_add(1, std::memory_order_relaxed);
+            }
             m_batchStamped = m_batchStamped && stamped;
+            c->lastActivityNs = std::max(c->lastActivityNs, t);
             switch (c->ex->onBytes(buf, r, t)) {
             case HttpExchange::Progress::Failed:
-                fail(c, ErrorClass::Transport, c->ex->protocolError());
+                fail(c, c->ex->failureClass(), c->ex->failureMessage());
                 return;
             case HttpExchange::Progress::Done: {
-                const bool keep = c->ex->keepAlive();
+                const bool keep = c->ex->keepAlive() && m_config.mode != ConnectionMode::PerRequest;
                 RequestRecord rec = c->ex->finish(ErrorClass::None, {}, t);
                 c->ex.reset();
                 keep ? makeIdle(c) : closeConn(c);
@@ -585,16 +815,23 @@ void EpollWorker::onReadable(Conn *c)
             case HttpExchange::Progress::Complete:
                 if (!c->complete) {
                     c->complete = true;
-                    addDeadline(c, m_wakeNs + kDrainNs, true);
+                    addDeadline(c, m_wakeNs + kDrainNs, DeadlineKind::Drain);
                 }
                 break;
             case HttpExchange::Progress::More:
                 break;
             }
             // Level-triggered: a short read means the socket is drained for now, and epoll
-            // says when more comes — no extra recvmsg() just to hear EAGAIN.
+            // says when more comes — no extra recvmsg() just to hear EAGAIN. A full one is
+            // followed by another, up to the budget; then the other connections and the
+            // deadlines come first, and epoll reports this one again.
             if (size_t(r) < kReadBuffer)
                 return;
+            if (budget <= size_t(r)) {
+                m_moreToRead = true;
+                return;
+            }
+            budget -= size_t(r);
             continue;
         }
         if (r < 0 && errno == EINTR)
@@ -647,18 +884,53 @@ void EpollWorker::fail(Conn *c, ErrorClass error, const QString &message)
 void EpollWorker::expire(const Deadline &d, qint64 now)
 {
     Conn *c = d.conn;
-    if (c->serial != d.serial || !c->ex)
-        return; // the exchange it was set for is over
-    if (d.drain) {
+    if (c->serial != d.serial)
+        return; // the exchange (or prewarm) it was set for is over
+    if (d.kind == DeadlineKind::Prewarm) {
+        if (c->prewarm && c->state == Conn::State::Connecting)
+            prewarmResult(c, false,
+                          u"no connection to %1 before the warm-up deadline"_s.arg(
+                              QString::fromLatin1(c->host->key)));
+        return;
+    }
+    if (!c->ex)
+        return;
+    switch (d.kind) {
+    case DeadlineKind::Drain:
         endExchange(c, ErrorClass::None, {}, now);
-    } else if (c->state == Conn::State::Connecting) {
-        endExchange(c, ErrorClass::Connect,
-                    u"no connection to %1 within the request timeout"_s.arg(
-                        QString::fromLatin1(c->host->key)),
-                    now);
-    } else {
-        endExchange(c, ErrorClass::Timeout, u"no complete response within the request timeout"_s,
-                    now);
+        return;
+    case DeadlineKind::Idle: {
+        // One entry per exchange, moved on lazily: reads only note their time.
+        const qint64 idle = c->ex->idleTimeoutNs();
+        if (c->lastActivityNs + idle > now) {
+            addDeadline(c, c->lastActivityNs + idle, DeadlineKind::Idle);
+            return;
+        }
+        if (c->state == Conn::State::Connecting)
+            endExchange(c, ErrorClass::Connect,
+                        u"no connection to %1 within the idle timeout (%2 s)"_s.arg(
+                            QString::fromLatin1(c->host->key), seconds(idle)),
+                        now);
+        else
+            endExchange(c, ErrorClass::Timeout,
+                        u"the server sent nothing for %1 s (idle timeout)"_s.arg(seconds(idle)),
+                        now);
+        return;
+    }
+    case DeadlineKind::Total:
+        if (c->state == Conn::State::Connecting)
+            endExchange(c, ErrorClass::Connect,
+                        u"no connection to %1 within the request timeout"_s.arg(
+                            QString::fromLatin1(c->host->key)),
+                        now);
+        else
+            endExchange(c, ErrorClass::Timeout,
+                        u"no complete response within the request timeout (%1 s)"_s.arg(
+                            seconds(c->ex->timeoutNs())),
+                        now);
+        return;
+    case DeadlineKind::Prewarm:
+        return;
     }
 }
 
@@ -699,6 +971,7 @@ void EpollWorker::closeConn(Conn *c)
     }
     c->watched = 0;
     c->serial = 0;
+    c->prewarmed = false;
     c->state = Conn::State::Free;
     m_closedInBatch.push_back(c); // reusable once this batch of events is handled
 }
@@ -709,7 +982,7 @@ void EpollWorker::emitRecord(RequestRecord &&record)
     m_finished(std::move(record));
 }
 
-void EpollWorker::addDeadline(Conn *c, qint64 at, bool drain)
+void EpollWorker::addDeadline(Conn *c, qint64 at, DeadlineKind kind)
 {
     // Most deadlines are never reached (the stream ends first) and linger until they surface;
     // prune them once they outnumber the live ones, which keeps the heap O(open streams).
@@ -717,7 +990,7 @@ void EpollWorker::addDeadline(Conn *c, qint64 at, bool drain)
         std::erase_if(m_deadlines, [](const Deadline &d) { return d.conn->serial != d.serial; });
         std::make_heap(m_deadlines.begin(), m_deadlines.end(), std::greater<>());
     }
-    m_deadlines.push_back({at, c, c->serial, drain});
+    m_deadlines.push_back({at, c, c->serial, kind});
     std::push_heap(m_deadlines.begin(), m_deadlines.end(), std::greater<>());
 }
 

@@ -1,6 +1,7 @@
 #include "httpexchange.h"
 
 #include "client/httprequestwriter.h"
+#include "client/requestbuilder.h"
 
 using namespace Qt::StringLiterals;
 
@@ -9,25 +10,67 @@ namespace sb {
 struct HttpExchange::Sink
 {
     StreamAccumulator *acc;
+    RequestRecord *record;
     qint64 t;
-    void onHead(int status) { acc->onHttpStatus(status); }
+    void onHead(int status)
+    {
+        record->tHeadReceived = t;
+        acc->onHttpStatus(status);
+    }
     void onBody(const char *d, qsizetype n) { acc->onBytes(d, n, t); }
 };
 
-HttpExchange::HttpExchange(RequestJob &&job)
+HttpExchange::HttpExchange(RequestJob &&job, const ResponseLimits &limits)
+    : m_url(std::move(job.url)), m_proxy(std::move(job.proxy)), m_timeoutNs(job.timeoutNs),
+      m_idleTimeoutNs(job.idleTimeoutNs), m_limits(limits), m_record(std::move(job.record)),
+      m_acc(job.flavour, &m_record)
+{
+    for (const auto &[name, value] : std::as_const(job.headers)) {
+        if (!validateHeader(QByteArrayView(name), QByteArrayView(value), &m_invalid)) {
+            m_invalid = u"request not sent: "_s + m_invalid;
+            return;
+        }
+    }
     // An https request through a proxy is written as for the origin: the tunnel carries it.
-    : m_request(serializeHttpRequest(job.url, job.headers, job.body,
-                                     job.url.scheme() == "https"_L1 ? QUrl() : job.proxy)),
-      m_url(std::move(job.url)), m_proxy(std::move(job.proxy)), m_timeoutNs(job.timeoutNs),
-      m_record(std::move(job.record)), m_acc(job.flavour, &m_record)
-{}
+    m_request = serializeHttpRequest(m_url, job.headers, job.body,
+                                     m_url.scheme() == "https"_L1 ? QUrl() : m_proxy);
+    m_acc.setLimits(limits);
+    m_parser.setMaxHeadBytes(limits.maxHeadBytes);
+}
+
+void HttpExchange::markConnection(ConnectionUse use)
+{
+    m_record.connection = use;
+    if (use != ConnectionUse::New)
+        m_record.tConnectStart = m_record.tConnected = m_record.tTlsDone = 0;
+}
+
+HttpExchange::Progress HttpExchange::failWith(ErrorClass error, const QString &message)
+{
+    m_failureClass = error;
+    m_failureMessage = message;
+    return Progress::Failed;
+}
 
 HttpExchange::Progress HttpExchange::onBytes(const char *data, qsizetype size, qint64 tRecvNs)
 {
     m_responseBytes += size;
-    Sink sink{&m_acc, tRecvNs};
-    if (!m_parser.feed(data, size, sink))
-        return Progress::Failed;
+    Sink sink{&m_acc, &m_record, tRecvNs};
+    if (!m_parser.feed(data, size, sink)) {
+        if (m_parser.headTooLarge())
+            return failWith(
+                ErrorClass::Oversize,
+                u"the response head exceeded the cap of %1 bytes"_s.arg(m_parser.maxHeadBytes()));
+        return failWith(ErrorClass::Transport, u"malformed HTTP response: %1"_s.arg(
+                                                   QString::fromLatin1(m_parser.errorString())));
+    }
+    if (m_acc.oversize())
+        return failWith(ErrorClass::Oversize, m_record.errorMessage);
+    // Framing and trailers count too: a server can stream those without end as well.
+    if (m_limits.maxBodyBytes > 0 && m_parser.bodyWireBytes() > m_limits.maxBodyBytes)
+        return failWith(
+            ErrorClass::Oversize,
+            u"the response body exceeded the cap of %1 bytes"_s.arg(m_limits.maxBodyBytes));
     if (m_parser.done())
         return Progress::Done;
     return m_acc.complete() ? Progress::Complete : Progress::More;
@@ -35,12 +78,9 @@ HttpExchange::Progress HttpExchange::onBytes(const char *data, qsizetype size, q
 
 HttpExchange::Progress HttpExchange::onEof()
 {
-    return m_parser.onEof() ? Progress::Done : Progress::Failed;
-}
-
-QString HttpExchange::protocolError() const
-{
-    return u"malformed HTTP response: %1"_s.arg(QString::fromLatin1(m_parser.errorString()));
+    if (m_parser.onEof())
+        return Progress::Done;
+    return failWith(ErrorClass::Reset, {});
 }
 
 RequestRecord HttpExchange::finish(ErrorClass transportError, const QString &message, qint64 tEndNs)
@@ -48,6 +88,11 @@ RequestRecord HttpExchange::finish(ErrorClass transportError, const QString &mes
     if (!m_parser.headComplete() && transportError == ErrorClass::None)
         transportError = ErrorClass::Reset; // no response at all is never a clean end
     m_acc.finish(transportError, message, tEndNs);
+    if (transportError == ErrorClass::Oversize) {
+        // A broken cap wins over what the status line said: the response was cut off by us.
+        m_record.error = ErrorClass::Oversize;
+        m_record.errorMessage = message;
+    }
     return std::move(m_record);
 }
 

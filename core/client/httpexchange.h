@@ -19,16 +19,21 @@ public:
         More,     // keep reading
         Done,     // the response ended; the connection may be reused when keepAlive()
         Complete, // the stream said [DONE] (or failed) but the response has not ended yet
-        Failed,   // malformed HTTP: the connection must be closed
+        Failed,   // malformed HTTP or a size cap broken: close the connection (failure*())
     };
 
-    explicit HttpExchange(RequestJob &&job);
+    // Builds the request bytes (in the caller's thread: the workers only send them). A request
+    // that may not be sent (a header with CR, LF or NUL) is marked invalid(), never written.
+    HttpExchange(RequestJob &&job, const ResponseLimits &limits = {});
     HttpExchange(const HttpExchange &) = delete;
     HttpExchange &operator=(const HttpExchange &) = delete;
 
+    // Why the request may not be sent; empty when it may.
+    const QString &invalid() const { return m_invalid; }
     const QByteArray &requestBytes() const { return m_request; }
     void releaseRequestBytes() { m_request = QByteArray(); } // an open stream holds no copy
     qint64 timeoutNs() const { return m_timeoutNs; }
+    qint64 idleTimeoutNs() const { return m_idleTimeoutNs; }
     const QUrl &url() const { return m_url; }
     // The HTTP proxy the request goes through (empty: direct), and where to connect: the proxy
     // for a proxied plain-http request, the origin otherwise (https tunnels keep the origin).
@@ -40,6 +45,13 @@ public:
 
     void markSent(qint64 tSendNs) { m_record.tSend = tSendNs; }
     qint64 sendTime() const { return m_record.tSend; }
+    // Connection phases (RequestRecord::tConnectStart …). A new connection for this exchange
+    // (also a retry's) sets use New and its own phase times; a reused one clears them.
+    void markConnection(ConnectionUse use);
+    void markConnectStart(qint64 t) { m_record.tConnectStart = t; }
+    void markConnected(qint64 t) { m_record.tConnected = t; }
+    void markTlsDone(qint64 t) { m_record.tTlsDone = t; }
+    void markRequestWritten(qint64 t) { m_record.tRequestWritten = t; }
 
     // Bytes read from the connection, received at tRecvNs.
     Progress onBytes(const char *data, qsizetype size, qint64 tRecvNs);
@@ -49,7 +61,9 @@ public:
     bool anyResponseBytes() const { return m_responseBytes > 0; }
     bool keepAlive() const { return m_parser.keepAlive() && m_parser.extraBytes() == 0; }
     bool streamComplete() const { return m_acc.complete(); }
-    QString protocolError() const;
+    // After Progress::Failed: Transport (malformed HTTP) or Oversize, and what was wrong.
+    ErrorClass failureClass() const { return m_failureClass; }
+    QString failureMessage() const { return m_failureMessage; }
 
     // A reused keep-alive connection that the server had already closed: the request may be
     // sent once more on a fresh connection.
@@ -61,15 +75,21 @@ public:
 
 private:
     struct Sink;
+    Progress failWith(ErrorClass error, const QString &message);
 
     QByteArray m_request;
     QUrl m_url;
     QUrl m_proxy;
+    QString m_invalid;
     qint64 m_timeoutNs = 0;
+    qint64 m_idleTimeoutNs = 0;
+    ResponseLimits m_limits;
     RequestRecord m_record;
     StreamAccumulator m_acc;
     HttpResponseParser m_parser;
     qint64 m_responseBytes = 0;
+    ErrorClass m_failureClass = ErrorClass::None;
+    QString m_failureMessage;
     bool m_retried = false;
 };
 

@@ -2,12 +2,12 @@
 
 #include <QByteArrayView>
 
+#include <algorithm>
 #include <cstring>
 
 namespace sb {
 
 namespace {
-constexpr qsizetype kMaxHead = 64 * 1024;
 
 bool equalsIgnoreCase(QByteArrayView a, const char *b)
 {
@@ -42,12 +42,15 @@ void HttpResponseParser::reset()
     m_head.resize(0);
     m_chunked.reset();
     m_remaining = 0;
+    m_bodyWire = 0;
     m_extra = 0;
     m_status = 0;
     m_state = State::Head;
     m_body = BodyKind::None;
     m_keepAlive = true;
     m_headAnnounced = false;
+    m_headTooLarge = false;
+    m_headBytes = 0;
     m_error = "";
 }
 
@@ -65,34 +68,44 @@ bool HttpResponseParser::onEof()
 qsizetype HttpResponseParser::feedHead(const char *p, qsizetype n)
 {
     // The head ends at the first empty line. Search only the new bytes, starting far enough back
-    // to catch a terminator split across reads.
+    // to catch a terminator split across reads, and keep only the head's bytes: the rest of a
+    // read (often the whole body, when the server sends head and body at once) is not copied.
     const qsizetype before = m_head.size();
-    m_head.append(p, n);
-    qsizetype from = std::max<qsizetype>(0, before - 3);
-    const char *h = m_head.constData();
-    const qsizetype size = m_head.size();
+    const qsizetype size = before + n;
+    const auto at = [&](qsizetype i) {
+        return i < before ? m_head.at(i) : p[i - before];
+    };
     qsizetype endOfHead = -1;
-    for (qsizetype i = from; i < size; ++i) {
-        if (h[i] != '\n')
+    for (qsizetype i = std::max<qsizetype>(0, before - 3); i < size; ++i) {
+        if (i >= before) {
+            // Jump to the next \n in the new bytes.
+            const void *nl = std::memchr(p + (i - before), '\n', size_t(size - i));
+            if (!nl)
+                break;
+            i = before + (static_cast<const char *>(nl) - p);
+        } else if (at(i) != '\n') {
             continue;
-        if (i + 1 < size && h[i + 1] == '\n') { // bare-LF head
+        }
+        if (i + 1 < size && at(i + 1) == '\n') { // bare-LF head
             endOfHead = i + 2;
             break;
         }
-        if (i + 2 < size && h[i + 1] == '\r' && h[i + 2] == '\n') {
+        if (i + 2 < size && at(i + 1) == '\r' && at(i + 2) == '\n') {
             endOfHead = i + 3;
             break;
         }
     }
-    if (endOfHead < 0) {
-        if (size > kMaxHead) {
-            fail("response head too large");
-            return -1;
-        }
-        return n;
+    m_head.append(p, endOfHead < 0 ? n : endOfHead - before);
+    const qint64 headSoFar = m_headBytes + (endOfHead < 0 ? size : endOfHead);
+    if (m_maxHead > 0 && headSoFar > m_maxHead) {
+        m_headTooLarge = true;
+        fail("response head too large");
+        return -1;
     }
+    if (endOfHead < 0)
+        return n;
+    m_headBytes += endOfHead;
     const qsizetype used = endOfHead - before;
-    m_head.truncate(endOfHead);
     if (!parseHead())
         return -1;
     if (m_status >= 100 && m_status < 200) {

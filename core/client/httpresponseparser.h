@@ -20,6 +20,11 @@ public:
 
     // Ready for the next response on the same connection; keeps buffers' capacity.
     void reset();
+    // The cap on the head (status line and fields, interim 1xx heads included); 0 = none.
+    void setMaxHeadBytes(qint64 max) { m_maxHead = max; }
+    // The head passed the cap: the error is the response's size, not its syntax.
+    bool headTooLarge() const { return m_headTooLarge; }
+    qint64 maxHeadBytes() const { return m_maxHead; }
 
     // Feeds bytes received from the connection. Returns false on a protocol error (see
     // errorString()). Bytes beyond the end of the response are counted in extraBytes().
@@ -37,6 +42,8 @@ public:
     bool keepAlive() const { return m_keepAlive && m_body != BodyKind::UntilClose; }
     BodyKind bodyKind() const { return m_body; }
     qsizetype extraBytes() const { return m_extra; }
+    // Bytes of the body as received so far, chunk framing and trailers included.
+    qint64 bodyWireBytes() const { return m_bodyWire; }
     const char *errorString() const { return m_error; }
 
 private:
@@ -56,12 +63,16 @@ private:
     QByteArray m_head; // the head so far; heads are small and arrive once per response
     ChunkedDecoder m_chunked;
     qint64 m_remaining = 0; // Content-Length bytes still due
+    qint64 m_bodyWire = 0;
     qsizetype m_extra = 0;
+    qint64 m_maxHead = 64 * 1024;
+    qint64 m_headBytes = 0; // head bytes of this response so far, interim heads included
     int m_status = 0;
     State m_state = State::Head;
     BodyKind m_body = BodyKind::None;
     bool m_keepAlive = true;
     bool m_headAnnounced = false;
+    bool m_headTooLarge = false;
     const char *m_error = "";
 };
 
@@ -85,6 +96,7 @@ template <class Sink> bool HttpResponseParser::feed(const char *p, qsizetype n, 
             if (m_body == BodyKind::Chunked) {
                 const qsizetype used = m_chunked.feed(
                     p, n, [&sink](const char *d, qsizetype k) { sink.onBody(d, k); });
+                m_bodyWire += used;
                 p += used;
                 n -= used;
                 if (m_chunked.failed())
@@ -94,6 +106,7 @@ template <class Sink> bool HttpResponseParser::feed(const char *p, qsizetype n, 
             } else if (m_body == BodyKind::Length) {
                 const qsizetype take = qsizetype(std::min<qint64>(m_remaining, n));
                 sink.onBody(p, take);
+                m_bodyWire += take;
                 p += take;
                 n -= take;
                 m_remaining -= take;
@@ -101,6 +114,7 @@ template <class Sink> bool HttpResponseParser::feed(const char *p, qsizetype n, 
                     m_state = State::Done;
             } else { // UntilClose
                 sink.onBody(p, n);
+                m_bodyWire += n;
                 n = 0;
             }
             break;

@@ -1,6 +1,7 @@
 #include "qnamtransport.h"
 
 #include "client/qnamworker.h"
+#include "common/clock.h"
 
 #include <QThread>
 
@@ -89,6 +90,50 @@ void QnamTransport::shutdown()
     m_workers.clear();
     m_threads.clear();
     m_managers = 0;
+}
+
+bool QnamTransport::prewarm(const QUrl &target, int connections, qint64 deadlineNs, QString *error)
+{
+    Q_UNUSED(error);
+    // https: the pool's preconnection would be keyed apart from the HTTP/1.1-only requests
+    // (QNetworkAccessManager::connectToHostEncrypted), so its requests open their own.
+    if (target.scheme() != "http"_L1)
+        return true;
+    // Where the first `connections` streams will go, replayed: submit() picks the worker with
+    // the most free connections, the worker its least loaded manager. A manager's connections
+    // serve only its own requests, so each gets exactly its share.
+    QList<QList<int>> perManager;
+    for (QnamWorker *w : std::as_const(m_workers))
+        perManager.append(QList<int>(w->capacity() / kStreamsPerManager, 0));
+    for (int i = 0; i < connections; ++i) {
+        qsizetype best = -1;
+        int bestFree = 0;
+        for (qsizetype k = 0; k < m_workers.size(); ++k) {
+            int used = 0;
+            for (int n : std::as_const(perManager[k]))
+                used += n;
+            const int free = m_workers[k]->capacity() - used;
+            if (best < 0 || free > bestFree) {
+                best = k;
+                bestFree = free;
+            }
+        }
+        if (best < 0 || bestFree <= 0)
+            break;
+        QList<int> &managers = perManager[best];
+        const auto least = std::min_element(managers.begin(), managers.end());
+        ++*least;
+    }
+    for (qsizetype k = 0; k < m_workers.size(); ++k) {
+        QnamWorker *w = m_workers[k];
+        QMetaObject::invokeMethod(
+            w, [w, target, counts = perManager[k]] { w->prewarm(target, counts); },
+            Qt::QueuedConnection);
+    }
+    const qint64 until = std::min(deadlineNs, monotonicNs() + 200'000'000);
+    while (monotonicNs() < until)
+        QThread::usleep(1000);
+    return true;
 }
 
 } // namespace sb

@@ -22,6 +22,7 @@ public:
 
     void prepare(int maxConcurrentStreams) override;
     // Thread-safe: the run controller's dispatcher thread calls it directly.
+    bool prewarm(const QUrl &target, int connections, qint64 deadlineNs, QString *error) override;
     void submit(RequestJob job) override;
     void cancelAll() override;
     QString name() const override;

@@ -31,6 +31,9 @@ public:
 
 public slots:
     void setUp();
+    // Asks manager i to open perManager[i] connections (at most 6) to target's origin for the
+    // requests that follow.
+    void prewarm(const QUrl &target, const QList<int> &perManager);
     void start(sb::RequestJob job);
     void cancelAll();
     void tearDown();
@@ -43,6 +46,7 @@ private:
     void onReadyRead(QNetworkReply *reply);
     void onFinished(QNetworkReply *reply);
     void onTimeout(QNetworkReply *reply);
+    void armTimer(Stream *s);
     void complete(QNetworkReply *reply, ErrorClass error, const QString &message);
 
     int m_capacity = 0;
@@ -51,6 +55,7 @@ private:
     QList<QNetworkAccessManager *> m_managers;
     QList<int> m_managerLoad;
     QHash<QNetworkReply *, Stream *> m_streams;
+    QByteArray m_buffer;
 };
 
 } // namespace sb

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QUrl>
 
+#include <cstring>
+
 using namespace Qt::StringLiterals;
 
 namespace sb {
@@ -83,6 +85,96 @@ buildRequestHeaders(const SutConfig &sut, const QByteArray &apiKey, const QStrin
         h.append({n, value.toUtf8()});
     }
     return h;
+}
+
+namespace {
+bool isTokenChar(char c)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        return true;
+    return std::strchr("!#$%&'*+-.^_`|~", c) != nullptr && c != '\0';
+}
+
+QString describeByte(char c)
+{
+    switch (c) {
+    case '\r':
+        return u"a carriage return (CR)"_s;
+    case '\n':
+        return u"a line feed (LF)"_s;
+    case '\0':
+        return u"a NUL byte"_s;
+    default:
+        return u"the byte 0x%1"_s.arg(QString::number(uint(uchar(c)), 16).rightJustified(2, u'0'));
+    }
+}
+} // namespace
+
+bool validateHeader(QByteArrayView name, QByteArrayView value, QString *error)
+{
+    const QString shownName = QString::fromLatin1(name.first(std::min<qsizetype>(name.size(), 64)))
+                                  .toHtmlEscaped()
+                                  .simplified();
+    if (name.isEmpty()) {
+        if (error)
+            *error = u"a request header has an empty name"_s;
+        return false;
+    }
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        if (!isTokenChar(name[i])) {
+            if (error)
+                *error = u"request header name \"%1\" contains %2 at position %3; a header name "
+                         "may hold only letters, digits and !#$%&'*+-.^_`|~"_s
+                             .arg(shownName, name[i] == ' ' ? u"a space"_s : describeByte(name[i]))
+                             .arg(i + 1);
+            return false;
+        }
+    }
+    for (qsizetype i = 0; i < value.size(); ++i) {
+        const auto c = uchar(value[i]);
+        if ((c < 0x20 && c != '\t') || c == 0x7f) {
+            if (error)
+                *error = u"the value of request header \"%1\" contains %2 at position %3: it "
+                         "would end the header line"_s.arg(shownName, describeByte(char(c)))
+                             .arg(i + 1);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool validateHeader(const QString &name, const QString &value, QString *error)
+{
+    // As buildRequestHeaders() sends them: the name trimmed, in Latin-1; the value in UTF-8.
+    const QString trimmed = name.trimmed();
+    for (const QChar ch : trimmed) {
+        if (ch.unicode() > 0x7f) {
+            if (error)
+                *error = u"request header name \"%1\" contains the non-ASCII character '%2'"_s.arg(
+                    trimmed.left(64), QString(ch));
+            return false;
+        }
+    }
+    return validateHeader(QByteArrayView(trimmed.toLatin1()), QByteArrayView(value.toUtf8()),
+                          error);
+}
+
+bool validateSutRequest(const SutConfig &sut, QString *error)
+{
+    for (const auto &[name, value] : sut.extraHeaders) {
+        if (name.trimmed().isEmpty())
+            continue; // buildRequestHeaders() skips it
+        if (!validateHeader(name, value, error))
+            return false;
+    }
+    const QUrl url = endpointUrl(sut);
+    if (!url.isValid() || url.host().isEmpty()) {
+        if (error)
+            *error = u"the endpoint URL is not valid: %1"_s.arg(
+                url.errorString().isEmpty() ? u"no host"_s : url.errorString());
+        return false;
+    }
+    return true;
 }
 
 QString defaultEndpoint(const SutConfig &sut)

@@ -4,6 +4,8 @@
 #include <QList>
 #include <QPair>
 
+#include <QByteArrayView>
+
 class QJsonArray;
 class QString;
 class QUrl;
@@ -29,6 +31,19 @@ QByteArray buildRequestBody(const SutConfig &sut, const RequestParams &params,
 // default of the same name (case-insensitive).
 QList<QPair<QByteArray, QByteArray>>
 buildRequestHeaders(const SutConfig &sut, const QByteArray &apiKey, const QString &requestId);
+
+// RFC 9110 §5: a field name is a token (letters, digits and !#$%&'*+-.^_`|~), a field value holds
+// no control character but HTAB (so never CR, LF or NUL: a header cannot smuggle a line into the
+// request). False with *error naming the field and the offending character. Both transports
+// refuse to send a request with such a header; the CLI and the workbench check what the user
+// typed with it before anything is sent.
+bool validateHeader(QByteArrayView name, QByteArrayView value, QString *error);
+bool validateHeader(const QString &name, const QString &value, QString *error);
+// Everything of the SUT that ends up in a request's head: its extra headers (as
+// buildRequestHeaders() will send them) and the endpoint URL. The model name travels in the JSON
+// body, and the URL's path and query are percent-encoded (QUrl), so neither can reach the
+// request line raw.
+bool validateSutRequest(const SutConfig &sut, QString *error);
 
 // sut.baseUrl joined with sut.endpoint, or with the flavour's default path when endpoint is
 // empty. Tolerates missing or doubled slashes and a baseUrl that already ends in /v1; an endpoint

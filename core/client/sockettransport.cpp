@@ -1,12 +1,16 @@
 #include "sockettransport.h"
 
 #include "client/epollworker.h"
+#include "client/httpexchange.h"
 #include "client/sslworker.h"
+#include "common/clock.h"
 
 #include <QThread>
 #include <QUrl>
 
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -24,10 +28,20 @@ void raiseDescriptorLimit(int streams)
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
         return;
     const rlim_t want = rlim_t(streams) * 2 + kSpareDescriptors; // x2: an in-process server
-    if (rl.rlim_cur >= want)
-        return;
-    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? want : std::min(want, rl.rlim_max);
-    setrlimit(RLIMIT_NOFILE, &rl);
+    if (rl.rlim_cur < want) {
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? want : std::min(want, rl.rlim_max);
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    // Grow the descriptor table now, once: in a multi-threaded process every growth waits for an
+    // RCU grace period (expand_fdtable → synchronize_rcu, ~10 ms here), and growing it while
+    // opening a burst of connections would stall the worker that reads every open stream.
+    const int top = int(std::min<rlim_t>(want, rl.rlim_cur)) - 1;
+    if (top > 0) {
+        const int fd = ::fcntl(0, F_DUPFD_CLOEXEC, top);
+        if (fd >= 0)
+            ::close(fd);
+    }
 }
 } // namespace
 
@@ -65,9 +79,12 @@ void SocketTransport::prepare(int maxConcurrentStreams)
                       ? std::min(kMaxWorkers, std::max(1, QThread::idealThreadCount()))
                       : 1;
     }
+    EpollWorker::Config config;
+    config.kernelTimestamps = m_kernelTimestamps;
+    config.mode = m_options.connectionMode;
     for (int i = 0; i < threads; ++i) {
         auto w = std::make_unique<EpollWorker>(
-            i, m_kernelTimestamps, [this](RequestRecord &&r) { finished(std::move(r)); });
+            i, config, [this](RequestRecord &&r) { finished(std::move(r)); });
         QString error;
         if (!w->start(&error))
             qWarning("socket transport: %s", qPrintable(error));
@@ -88,8 +105,7 @@ SslWorker *SocketTransport::sslWorker()
         return m_ssl;
     m_sslThread = new QThread;
     m_sslThread->setObjectName(u"sb-socket-tls"_s);
-    m_ssl = new SslWorker([this](RequestRecord &&r) { finished(std::move(r)); },
-                          m_options.extraCaCertificates);
+    m_ssl = new SslWorker([this](RequestRecord &&r) { finished(std::move(r)); }, m_options);
     m_ssl->moveToThread(m_sslThread);
     m_sslThread->start();
     return m_ssl;
@@ -98,6 +114,8 @@ SslWorker *SocketTransport::sslWorker()
 void SocketTransport::submit(RequestJob job)
 {
     job.proxy = m_options.proxy.proxyFor(job.url);
+    if (job.idleTimeoutNs <= 0)
+        job.idleTimeoutNs = m_options.idleTimeoutNs;
     if (job.url.scheme() == "https"_L1) {
         SslWorker *w = sslWorker();
         w->inFlight.fetch_add(1, std::memory_order_acq_rel);
@@ -107,6 +125,9 @@ void SocketTransport::submit(RequestJob job)
         return;
     }
     Q_ASSERT(!m_workers.empty());
+    // Built here, in the caller's thread: serialising the request is work the worker, which
+    // must keep reading every open stream, does not have to do.
+    auto exchange = std::make_unique<HttpExchange>(std::move(job), m_options.limits);
     // A worker with an idle keep-alive connection first (no new connection needed, so open
     // connections stay at the concurrency), then the least loaded one.
     EpollWorker *best = m_workers.front().get();
@@ -123,7 +144,46 @@ void SocketTransport::submit(RequestJob job)
         }
     }
     best->inFlight.fetch_add(1, std::memory_order_acq_rel);
-    best->submit(std::move(job));
+    best->submit(std::move(exchange));
+}
+
+bool SocketTransport::prewarm(const QUrl &target, int connections, qint64 deadlineNs,
+                              QString *error)
+{
+    if (connections <= 0)
+        return true;
+    int opened = 0;
+    QString firstError;
+    if (target.scheme() == "https"_L1) {
+        opened = sslWorker()->prewarm(target, connections, deadlineNs, &firstError);
+    } else if (target.scheme() == "http"_L1 && !m_workers.empty()) {
+        const QUrl proxy = m_options.proxy.proxyFor(target);
+        const QUrl &connectUrl = proxy.isEmpty() ? target : proxy;
+        // Split evenly: the transport sends a request to a worker holding an idle connection,
+        // so each worker then serves the share of streams it holds connections for.
+        std::vector<std::shared_ptr<EpollWorker::PrewarmJob>> jobs;
+        const int n = int(m_workers.size());
+        for (int i = 0; i < n; ++i) {
+            const int share = connections / n + (i < connections % n ? 1 : 0);
+            jobs.push_back(m_workers[size_t(i)]->beginPrewarm(connectUrl, !proxy.isEmpty(), share,
+                                                              deadlineNs));
+        }
+        for (const auto &job : jobs) {
+            QString why;
+            opened += EpollWorker::waitPrewarm(job, &why);
+            if (firstError.isEmpty())
+                firstError = why;
+        }
+    } else {
+        firstError = u"cannot open connections to %1"_s.arg(target.toDisplayString());
+    }
+    if (opened >= connections)
+        return true;
+    if (error)
+        *error = u"opened %1 of %2 connections before the run: %3"_s.arg(opened)
+                     .arg(connections)
+                     .arg(firstError.isEmpty() ? u"no answer before the deadline"_s : firstError);
+    return false;
 }
 
 void SocketTransport::cancelAll()
@@ -162,6 +222,14 @@ quint64 SocketTransport::kernelStampedReads() const
     quint64 n = 0;
     for (const auto &w : m_workers)
         n += w->kernelStamped.load(std::memory_order_relaxed);
+    return n;
+}
+
+quint64 SocketTransport::lateReads() const
+{
+    quint64 n = 0;
+    for (const auto &w : m_workers)
+        n += w->lateReads.load(std::memory_order_relaxed);
     return n;
 }
 

@@ -19,8 +19,7 @@ class SslWorker;
 // worker thread. Keep-alive connections are reused per host:port, one request in flight per
 // connection (no pipelining), so C concurrent streams are C open connections.
 //
-// Not supported, by design: proxies (system or environment — the manager-pool transport keeps
-// them), HTTP/2, redirects, compression (Accept-Encoding: identity is sent).
+// Not supported, by design: HTTP/2, redirects, compression (Accept-Encoding: identity is sent).
 class SocketTransport : public Transport
 {
     Q_OBJECT
@@ -31,6 +30,7 @@ public:
     // Raises RLIMIT_NOFILE as far as the hard limit allows when the streams need it.
     void prepare(int maxConcurrentStreams) override;
     // Thread-safe: the run controller's dispatcher thread calls it directly.
+    bool prewarm(const QUrl &target, int connections, qint64 deadlineNs, QString *error) override;
     void submit(RequestJob job) override;
     void cancelAll() override;
     QString name() const override;
@@ -50,6 +50,8 @@ public:
     // Reads stamped by the kernel vs. by the wake-up time (plain http only).
     quint64 kernelStampedReads() const;
     quint64 userStampedReads() const;
+    // Kernel-stamped reads whose bytes had waited over 1 ms in the socket (the worker was late).
+    quint64 lateReads() const;
 
 private:
     void shutdown();

@@ -12,18 +12,24 @@ namespace sb {
 // comments are skipped. Lines end with \r\n, \n or a lone \r; input may be cut at any byte.
 //
 // feed() calls onData(QByteArrayView) once per complete event that carried at least one data
-// line, with the data lines joined by \n. The view is only valid during the call. It is cheap by
+// line, with the data lines joined by \n. The view is only valid during the call. During the
+// call, eventTime() is the time given to the feed() that completed the event's last data line:
+// the event's content was all there then, whenever the blank line that dispatches it came (a
+// server may send that with the next event). It is cheap by
 // construction: when an event's single data line lies inside one read (the usual case) the view
 // points straight into the caller's bytes; otherwise the event is gathered in a buffer that keeps
 // its capacity, so a steady stream allocates nothing per event.
 class SseParser
 {
 public:
-    template <class F> void feed(const char *p, qsizetype n, F &&onData);
+    // tRead: when these bytes were received (any clock; only handed back by eventTime()).
+    template <class F> void feed(const char *p, qsizetype n, qint64 tRead, F &&onData);
+    template <class F> void feed(const char *p, qsizetype n, F &&onData) { feed(p, n, 0, onData); }
     template <class F> void feed(QByteArrayView bytes, F &&onData)
     {
-        feed(bytes.data(), bytes.size(), onData);
+        feed(bytes.data(), bytes.size(), 0, onData);
     }
+    qint64 eventTime() const { return m_dataTime; }
 
     // Delivers an event whose data lines were all terminated but whose closing blank line never
     // came (the stream ended right after "data: [DONE]\n"). A partial last line is dropped: a
@@ -55,13 +61,16 @@ private:
     QByteArray m_line;     // an unfinished line carried over from the previous read
     QByteArray m_data;     // data of the current event, once it has to own its bytes
     QByteArrayView m_view; // data of the current event while it lies inside the current read
+    qint64 m_readTime = 0; // tRead of the current feed()
+    qint64 m_dataTime = 0; // tRead of the feed() that completed the current event's last data line
     int m_dataLines = 0;   // data lines seen in the current event
     bool m_owned = false;  // the current event's data lives in m_data, not in m_view
     bool m_skipLf = false; // the previous read ended in \r, so a leading \n closes that same line
 };
 
-template <class F> void SseParser::feed(const char *p, qsizetype n, F &&onData)
+template <class F> void SseParser::feed(const char *p, qsizetype n, qint64 tRead, F &&onData)
 {
+    m_readTime = tRead;
     const char *const end = p + n;
     if (m_skipLf && p < end) {
         m_skipLf = false;
@@ -137,6 +146,7 @@ template <class F> void SseParser::line(QByteArrayView l, bool inCallerBytes, F 
         m_data.append(value.data(), value.size());
     }
     ++m_dataLines;
+    m_dataTime = m_readTime;
 }
 
 template <class F> bool SseParser::flush(F &&onData)

@@ -108,18 +108,34 @@ void StreamAccumulator::onBytes(const char *data, qsizetype size, qint64 tRecvNs
 {
     if (m_finished || complete() || size <= 0)
         return;
-    m_lastRecvNs = tRecvNs;
+    m_bodyBytes += size;
+    if (m_limits.maxBodyBytes > 0 && m_bodyBytes > m_limits.maxBodyBytes) {
+        fail(ErrorClass::Oversize,
+             u"the response body exceeded the cap of %1 bytes"_s.arg(m_limits.maxBodyBytes));
+        return;
+    }
     if (m_httpError) {
         m_errorBody.append(data, std::min(size, kMaxErrorBody - m_errorBody.size()));
         return;
     }
     if (m_head.size() < kHeadBytes)
         m_head.append(data, std::min(size, kHeadBytes - m_head.size()));
-    m_parser->feed(data, size, [this, tRecvNs](QByteArrayView event) {
+    m_parser->feed(data, size, tRecvNs, [this](QByteArrayView event) {
         // Whatever follows [DONE] or an error in the same read is not part of the response.
         if (!complete())
-            onEvent(event, tRecvNs);
+            onEvent(event, m_parser->eventTime());
     });
+    // A line or event that never ends must not grow without bound.
+    if (!complete() && m_limits.maxEventBytes > 0 &&
+        m_parser->bufferedBytes() > m_limits.maxEventBytes)
+        fail(ErrorClass::Oversize,
+             u"an SSE line or event exceeded the cap of %1 bytes without ending"_s.arg(
+                 m_limits.maxEventBytes));
+}
+
+qsizetype StreamAccumulator::bufferedBytes() const
+{
+    return m_parser->bufferedBytes() + m_errorBody.size();
 }
 
 void StreamAccumulator::finish(ErrorClass transportError, const QString &message, qint64 tEndNs)
@@ -133,7 +149,7 @@ void StreamAccumulator::finish(ErrorClass transportError, const QString &message
     if (!m_httpError && !complete()) {
         // A server that closes right after "data: [DONE]\n" without the blank line still said
         // it was done; SseParser::flush only delivers fully terminated lines.
-        m_parser->flush([this](QByteArrayView event) { onEvent(event, m_lastRecvNs); });
+        m_parser->flush([this](QByteArrayView event) { onEvent(event, m_parser->eventTime()); });
     }
 
     if (m_failed) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "client/responselimits.h"
 #include "config/runplan.h"
 #include "metrics/requestrecord.h"
 
@@ -29,14 +30,22 @@ public:
     StreamAccumulator(const StreamAccumulator &) = delete;
     StreamAccumulator &operator=(const StreamAccumulator &) = delete;
 
+    // Caps on one SSE line/event and on the body (the bytes given to onBytes); before onBytes.
+    void setLimits(const ResponseLimits &limits) { m_limits = limits; }
+
     void onHttpStatus(int status);
-    // tRecvNs: monotonic time the bytes were received (the same for every event in this read).
+    // tRecvNs: monotonic time the bytes were received. A token chunk is stamped with the time of
+    // the read that completed its (last) data line (SseParser::eventTime()).
     void onBytes(const char *data, qsizetype size, qint64 tRecvNs);
     // transportError: None when the transport saw a clean end of the response body.
     void finish(ErrorClass transportError, const QString &message, qint64 tEndNs);
 
     // True once [DONE] or a stream error arrived: the transport may stop reading.
     bool complete() const;
+    // The response broke a cap (ErrorClass::Oversize): the transport should close at once.
+    bool oversize() const { return m_failed && m_record->error == ErrorClass::Oversize; }
+    // Bytes held back between reads (an unfinished line or event).
+    qsizetype bufferedBytes() const;
 
     // Reads ordinary chunk events with ChunkScanner instead of a QJsonDocument (the default);
     // anything the scanner is not sure of still goes to the full parser. Off: always the full
@@ -53,10 +62,11 @@ private:
     ApiFlavour m_flavour;
     RequestRecord *m_record;
     std::unique_ptr<SseParser> m_parser;
+    ResponseLimits m_limits;
+    qint64 m_bodyBytes = 0;
     QByteArray m_errorBody;         // body of a non-2xx response, bounded
     QByteArray m_head;              // the first bytes of the body, quoted when no event ever came
     qint64 m_events = 0;            // data events seen
-    qint64 m_lastRecvNs = 0;        // receive time of the latest read
     qint32 m_runningCompletion = 0; // last usage.completion_tokens seen on a token chunk
     bool m_httpError = false;
     bool m_done = false;   // data: [DONE] arrived

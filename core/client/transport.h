@@ -1,6 +1,8 @@
 #pragma once
 
+#include "client/connectionmode.h"
 #include "client/proxyconfig.h"
+#include "client/responselimits.h"
 #include "config/runplan.h"
 #include "metrics/requestrecord.h"
 
@@ -18,17 +20,27 @@ struct RequestJob
     QByteArray body;
     QList<QPair<QByteArray, QByteArray>> headers; // already includes Authorization when keyed
     ApiFlavour flavour = ApiFlavour::Completions;
-    qint64 timeoutNs = 0; // 0 = none
-    QUrl proxy;           // the HTTP proxy to go through; empty: direct (set by the transport)
-    RequestRecord record; // index, datasetItem, warmup, requestId, tSched, tQueued, expected*
+    qint64 timeoutNs = 0;     // the whole request, from t_send; 0 = none
+    qint64 idleTimeoutNs = 0; // between response bytes (and until the first); 0 = the options'
+    QUrl proxy;               // the HTTP proxy to go through; empty: direct (set by the transport)
+    RequestRecord record;     // index, datasetItem, warmup, requestId, tSched, tQueued, expected*
 };
 
 // What every transport honours besides the request itself: certificates to trust besides the
-// system's, and the proxy to use per target.
+// system's, the proxy to use per target, when connections are opened, the caps on a response,
+// and the idle timeout.
 struct TransportOptions
 {
     QList<QSslCertificate> extraCaCertificates;
     ProxyConfig proxy;
+    // Honoured by the transport for PerRequest (no reuse) and Lazy/Warm (reuse); opening the
+    // warm connections is the caller's prewarm() before the run's clock starts.
+    ConnectionMode connectionMode = ConnectionMode::Warm;
+    ResponseLimits limits;
+    // A request whose response sends no byte for this long (counted from t_send until the first
+    // byte, then between reads) fails with ErrorClass::Timeout. 0 = none. RequestJob's own
+    // idleTimeoutNs, when set, wins.
+    qint64 idleTimeoutNs = 0;
 };
 
 // A streaming HTTP transport. Implementations run their I/O in worker threads of their own;
@@ -47,6 +59,12 @@ public:
 
     // Prepares capacity for this many simultaneously open streams (connections to one host).
     virtual void prepare(int maxConcurrentStreams) = 0;
+    // After prepare(), before the run's clock starts (ConnectionMode::Warm): opens `connections`
+    // connections to target's origin (through its proxy, TLS included for https) and keeps them
+    // idle for the requests that follow. Blocks until all are open or deadlineNs
+    // (CLOCK_MONOTONIC) passes. False with *error when fewer opened; those that did stay open.
+    virtual bool prewarm(const QUrl &target, int connections, qint64 deadlineNs,
+                         QString *error) = 0;
     virtual void submit(RequestJob job) = 0;
     // Ends every stream in flight; each still emits requestFinished with ErrorClass::Cancelled.
     virtual void cancelAll() = 0;

@@ -1,5 +1,8 @@
 #include "requestrecord.h"
 
+#include <QJsonObject>
+#include <QJsonValue>
+
 namespace sb {
 
 namespace {
@@ -23,6 +26,7 @@ constexpr ErrorName kErrorNames[] = {
     {ErrorClass::NoTokens, "no_tokens"},
     {ErrorClass::Cancelled, "cancelled"},
     {ErrorClass::Transport, "transport"},
+    {ErrorClass::Oversize, "oversize"},
 };
 } // namespace
 
@@ -63,6 +67,75 @@ const char *tokenSourceName(TokenSource s)
         break;
     }
     return "unknown";
+}
+
+const char *connectionUseName(ConnectionUse u)
+{
+    switch (u) {
+    case ConnectionUse::New:
+        return "new";
+    case ConnectionUse::Reused:
+        return "reused";
+    case ConnectionUse::Prewarmed:
+        return "prewarmed";
+    case ConnectionUse::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+ConnectionUse connectionUseFromName(QAnyStringView name)
+{
+    for (auto u : {ConnectionUse::New, ConnectionUse::Reused, ConnectionUse::Prewarmed})
+        if (name == QLatin1StringView(connectionUseName(u)))
+            return u;
+    return ConnectionUse::Unknown;
+}
+
+QList<RecordTimeField> connectionPhaseFields()
+{
+    return {{"t_connect_start", &RequestRecord::tConnectStart},
+            {"t_connected", &RequestRecord::tConnected},
+            {"t_tls_done", &RequestRecord::tTlsDone},
+            {"t_request_written", &RequestRecord::tRequestWritten},
+            {"t_head_received", &RequestRecord::tHeadReceived}};
+}
+
+void writeConnectionPhases(const RequestRecord &r, qint64 baseNs, QJsonObject *out)
+{
+    for (const RecordTimeField &f : connectionPhaseFields()) {
+        if (r.*f.member != 0)
+            out->insert(QLatin1StringView(f.name), r.*f.member - baseNs);
+    }
+    out->insert(QLatin1StringView("connection"),
+                QLatin1StringView(connectionUseName(r.connection)));
+}
+
+void readConnectionPhases(const QJsonObject &in, qint64 baseNs, RequestRecord *r)
+{
+    for (const RecordTimeField &f : connectionPhaseFields()) {
+        const QJsonValue v = in.value(QLatin1StringView(f.name));
+        r->*f.member = v.isDouble() ? v.toInteger() + baseNs : 0;
+    }
+    r->connection = connectionUseFromName(in.value(QLatin1StringView("connection")).toString());
+}
+
+QStringList connectionPhaseCsvHeader()
+{
+    QStringList h;
+    for (const RecordTimeField &f : connectionPhaseFields())
+        h.append(QString::fromLatin1(f.name) + QLatin1StringView("_ns"));
+    h.append(QStringLiteral("connection"));
+    return h;
+}
+
+QStringList connectionPhaseCsvCells(const RequestRecord &r, qint64 baseNs)
+{
+    QStringList cells;
+    for (const RecordTimeField &f : connectionPhaseFields())
+        cells.append(r.*f.member != 0 ? QString::number(r.*f.member - baseNs) : QString());
+    cells.append(QString::fromLatin1(connectionUseName(r.connection)));
+    return cells;
 }
 
 TokenSource tokenSourceFromName(QAnyStringView name)

@@ -2,6 +2,9 @@
 
 #include <QAnyStringView>
 #include <QList>
+#include <QStringList>
+
+class QJsonObject;
 #include <QMetaType>
 #include <QString>
 
@@ -24,6 +27,7 @@ enum class ErrorClass : quint8 {
     NoTokens,    // the stream completed but no token was ever received
     Cancelled,   // the run was stopped while the request was in flight
     Transport,   // any other transport failure
+    Oversize,    // the response exceeded a size cap (head, one SSE line/event, the body)
 };
 
 const char *errorClassName(ErrorClass c);
@@ -39,6 +43,17 @@ enum class TokenSource : quint8 {
 };
 const char *tokenSourceName(TokenSource s);
 TokenSource tokenSourceFromName(QAnyStringView name);
+
+// How the connection that carried a request came about. Stable names (connectionUseName) are
+// stored in project files.
+enum class ConnectionUse : quint8 {
+    Unknown = 0, // the transport cannot tell (the manager pool)
+    New,         // opened for this request: its set-up is part of the request's times
+    Reused,      // a keep-alive connection that carried an earlier response
+    Prewarmed,   // opened before the run's clock started (warm mode); this is its first request
+};
+const char *connectionUseName(ConnectionUse u);
+ConnectionUse connectionUseFromName(QAnyStringView name);
 
 // One request as the client saw it. Times are CLOCK_MONOTONIC nanoseconds; 0 means "did not
 // happen". Definitions of the metrics derived from these fields live in metrics/definitions.h.
@@ -56,6 +71,15 @@ struct RequestRecord
     qint64 tFirst = 0;    // first token chunk received
     qint64 tLast = 0;     // last token chunk received
     qint64 tEnd = 0;      // stream finished ([DONE], error or close)
+
+    // Connection phases, in order (0 = did not happen for this request: a reused or pre-opened
+    // connection has no set-up of its own; or the transport cannot see the phase).
+    qint64 tConnectStart = 0;   // connect() called (after name resolution)
+    qint64 tConnected = 0;      // TCP connection established (through a proxy: to the proxy)
+    qint64 tTlsDone = 0;        // TLS handshake completed (https only)
+    qint64 tRequestWritten = 0; // right before the call that handed the request's last byte over
+    qint64 tHeadReceived = 0;   // receive time of the read that completed the response head
+    ConnectionUse connection = ConnectionUse::Unknown;
 
     QList<qint64> chunkTimes;  // receive time of every token chunk, ascending
     QList<qint32> chunkTokens; // tokens carried by each token chunk (1 unless the server said)
@@ -76,6 +100,22 @@ struct RequestRecord
 
     bool ok() const { return error == ErrorClass::None; }
 };
+
+// The connection-phase times under the names the store's columns, raw-record JSON and CSV use,
+// in phase order: t_connect_start, t_connected, t_tls_done, t_request_written, t_head_received.
+struct RecordTimeField
+{
+    const char *name;
+    qint64 RequestRecord::*member;
+};
+QList<RecordTimeField> connectionPhaseFields();
+// Raw-record JSON: the phase times relative to baseNs (left out when 0, as the t_* fields are)
+// and "connection" by its name. readConnectionPhases() is the inverse (absent times: 0).
+void writeConnectionPhases(const RequestRecord &r, qint64 baseNs, QJsonObject *out);
+void readConnectionPhases(const QJsonObject &in, qint64 baseNs, RequestRecord *r);
+// CSV: the header cells and one record's cells (times in ns relative to baseNs, empty when 0).
+QStringList connectionPhaseCsvHeader();
+QStringList connectionPhaseCsvCells(const RequestRecord &r, qint64 baseNs);
 
 } // namespace sb
 

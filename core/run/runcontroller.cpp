@@ -118,6 +118,10 @@ bool RunController::start(QString *error)
         *error = u"the dataset has no prompts"_s;
         return false;
     }
+    // [transport] Headers with CR/LF/NUL or an unusable endpoint are refused before anything is
+    // sent.
+    if (!validateSutRequest(m_plan.sut, error))
+        return false;
     TransportOptions transportOptions;
     if (m_presetOptions)
         transportOptions = *m_presetOptions;
@@ -202,6 +206,18 @@ bool RunController::start(QString *error)
     m_transport->setOptions(transportOptions);
     m_route = connectionRoute(m_plan.sut, transportOptions);
     m_transport->prepare(m_cap);
+    // [transport] Warm connections: the cap's worth opened before the run's clock starts, so no
+    // request's times include a connection set-up. A failure is not fatal: the requests then
+    // open what they need and report it in their own records.
+    if (transportOptions.connectionMode == ConnectionMode::Warm) {
+        constexpr qint64 kPrewarmNs = 5'000'000'000; // the longest wait for them
+        QString warmError;
+        const int warm =
+            warmConnectionCount(m_cap, m_closedLoop || p.maxConcurrency > 0, m_schedule);
+        if (!m_transport->prewarm(endpointUrl(m_plan.sut), warm, monotonicNs() + kPrewarmNs,
+                                  &warmError))
+            qWarning("%s", qPrintable(warmError));
+    }
     m_slots = std::make_unique<QSemaphore>(m_cap);
     QSemaphore *sem = m_slots.get();
     // Released in the worker thread: the next request may go at once, whatever this thread does.

@@ -155,6 +155,17 @@ const char *const kVersion2[] = {
     "CREATE INDEX window_runs_by_run ON window_runs(run_id)",
 };
 
+// Version 3: how each request's connection came about (RequestRecord's connection phases; 0 =
+// did not happen, 'unknown' = not seen). Rows written before it read as "not seen".
+const char *const kVersion3[] = {
+    "ALTER TABLE requests ADD COLUMN t_connect_start INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE requests ADD COLUMN t_connected INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE requests ADD COLUMN t_tls_done INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE requests ADD COLUMN t_request_written INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE requests ADD COLUMN t_head_received INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE requests ADD COLUMN connection TEXT NOT NULL DEFAULT 'unknown'",
+};
+
 struct Migration
 {
     const char *const *statements;
@@ -167,7 +178,7 @@ template <int N> constexpr Migration step(const char *const (&s)[N])
 }
 
 // Index i takes a file from version i to i + 1. Append only.
-const Migration kMigrations[] = {step(kVersion1), step(kVersion2)};
+const Migration kMigrations[] = {step(kVersion1), step(kVersion2), step(kVersion3)};
 
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {

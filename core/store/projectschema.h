@@ -17,6 +17,10 @@ public:
     // PRAGMA application_id of every ServeBench project ("SBPJ").
     static constexpr qint32 applicationId = 0x5342504A;
 
+    // The version that added the requests table's connection-phase columns (t_connect_start …
+    // connection); a read-only view of an older file reads them as "not seen".
+    static constexpr int connectionPhasesVersion = 3;
+
     static int currentVersion();
     // The oldest version whose tables a read-only open can read without migrating.
     static int minimumReadableVersion();

@@ -612,9 +612,9 @@ bool ProjectStore::visitRequestRows(
         return ProjectFile::describe(QSqlError(QString(), QString::fromUtf8(sqlite3_errmsg(h)),
                                                QSqlError::StatementError, QString::number(code)));
     };
-    const QByteArray sql =
-        u"SELECT %1 FROM requests WHERE run_id = ? ORDER BY idx"_s.arg(RequestRows::selectColumns())
-            .toUtf8();
+    const QByteArray sql = u"SELECT %1 FROM requests WHERE run_id = ? ORDER BY idx"_s
+                               .arg(RequestRows::selectColumns(m_version))
+                               .toUtf8();
     sqlite3_stmt *raw = nullptr;
     if (sqlite3_prepare_v2(h, sql.constData(), int(sql.size()), &raw, nullptr) != SQLITE_OK)
         return fail(sqliteError());

@@ -2,6 +2,7 @@
 
 #include "chunkcodec.h"
 #include "metrics/requestrecord.h"
+#include "projectschema.h"
 
 #include <QSqlQuery>
 #include <QVariant>
@@ -18,8 +19,18 @@ constexpr const char *kColumns =
     "t_last, t_end, "
     "chunk_count, chunks, input_tokens, output_tokens, cached_tokens, input_source, "
     "output_source, expected_input_tokens, expected_output_tokens, http_status, finish_reason, "
-    "error_class, error_message, output_chars";
-constexpr int kColumnCount = 25;
+    "error_class, error_message, output_chars, "
+    "t_connect_start, t_connected, t_tls_done, t_request_written, t_head_received, connection";
+constexpr int kColumnCount = 31;
+constexpr int kColumnCountBeforeConnectionPhases = 25;
+// What a file older than ProjectSchema::connectionPhasesVersion gives in their place.
+constexpr const char *kColumnsBeforeConnectionPhases =
+    "idx, dataset_item, warmup, request_id, t_sched, t_queued, t_dispatch, t_send, t_first, "
+    "t_last, t_end, "
+    "chunk_count, chunks, input_tokens, output_tokens, cached_tokens, input_source, "
+    "output_source, expected_input_tokens, expected_output_tokens, http_status, finish_reason, "
+    "error_class, error_message, output_chars, "
+    "0, 0, 0, 0, 0, 'unknown'";
 
 // Chunk times are relative to tSend: that keeps the first delta (TTFT) small. Records that were
 // never sent have no chunks.
@@ -29,16 +40,24 @@ qint64 chunkBase(const RequestRecord &r)
 }
 } // namespace
 
-QString RequestRows::insertSql()
+int RequestRows::currentSchemaVersion()
 {
-    QString marks = u"?"_s;
-    for (int i = 0; i < kColumnCount; ++i)
-        marks += u", ?"_s;
-    return u"INSERT INTO requests (run_id, %1) VALUES (%2)"_s.arg(QLatin1StringView(kColumns),
-                                                                  marks);
+    return ProjectSchema::currentVersion();
 }
 
-void RequestRows::bind(QSqlQuery &q, qint64 runId, const RequestRecord &r)
+QString RequestRows::insertSql(int schemaVersion)
+{
+    const bool phases = schemaVersion >= ProjectSchema::connectionPhasesVersion;
+    QString columns = QString::fromLatin1(kColumns);
+    if (!phases)
+        columns.truncate(columns.indexOf(u", t_connect_start"));
+    QString marks = u"?"_s;
+    for (int i = 0; i < (phases ? kColumnCount : kColumnCountBeforeConnectionPhases); ++i)
+        marks += u", ?"_s;
+    return u"INSERT INTO requests (run_id, %1) VALUES (%2)"_s.arg(columns, marks);
+}
+
+void RequestRows::bind(QSqlQuery &q, qint64 runId, const RequestRecord &r, int schemaVersion)
 {
     int i = 0;
     q.bindValue(i++, runId);
@@ -68,11 +87,21 @@ void RequestRows::bind(QSqlQuery &q, qint64 runId, const RequestRecord &r)
     q.bindValue(i++, QString::fromLatin1(errorClassName(r.error)));
     q.bindValue(i++, r.errorMessage.isNull() ? u""_s : r.errorMessage);
     q.bindValue(i++, r.outputChars);
+    if (schemaVersion < ProjectSchema::connectionPhasesVersion)
+        return;
+    q.bindValue(i++, r.tConnectStart);
+    q.bindValue(i++, r.tConnected);
+    q.bindValue(i++, r.tTlsDone);
+    q.bindValue(i++, r.tRequestWritten);
+    q.bindValue(i++, r.tHeadReceived);
+    q.bindValue(i++, QString::fromLatin1(connectionUseName(r.connection)));
 }
 
-QString RequestRows::selectColumns()
+QString RequestRows::selectColumns(int schemaVersion)
 {
-    return QString::fromLatin1(kColumns);
+    return QString::fromLatin1(schemaVersion >= ProjectSchema::connectionPhasesVersion
+                                   ? kColumns
+                                   : kColumnsBeforeConnectionPhases);
 }
 
 namespace {
@@ -136,6 +165,12 @@ bool RequestRows::read(sqlite3_stmt *st, RequestRecord *r, QString *error, bool 
     r->error = errorClassFromName(nameColumn(st, i++));
     r->errorMessage = textColumn(st, i++);
     r->outputChars = sqlite3_column_int64(st, i++);
+    r->tConnectStart = sqlite3_column_int64(st, i++);
+    r->tConnected = sqlite3_column_int64(st, i++);
+    r->tTlsDone = sqlite3_column_int64(st, i++);
+    r->tRequestWritten = sqlite3_column_int64(st, i++);
+    r->tHeadReceived = sqlite3_column_int64(st, i++);
+    r->connection = connectionUseFromName(nameColumn(st, i++));
     return true;
 }
 

@@ -14,10 +14,17 @@ struct RequestRecord;
 class RequestRows
 {
 public:
-    static QString insertSql(); // positional placeholders, run id first
-    static void bind(QSqlQuery &q, qint64 runId, const RequestRecord &r);
+    static int currentSchemaVersion();
 
-    static QString selectColumns(); // the columns read() expects, in order
+    // Positional placeholders, run id first. An older schema version (the migration tests'
+    // fixtures) gets only the columns that version has.
+    static QString insertSql(int schemaVersion = currentSchemaVersion());
+    static void bind(QSqlQuery &q, qint64 runId, const RequestRecord &r,
+                     int schemaVersion = currentSchemaVersion());
+
+    // The columns read() expects, in order, for a file at this schema version (an older file's
+    // missing columns are selected as constants meaning "not recorded").
+    static QString selectColumns(int schemaVersion);
     // Reads the current row of a statement selecting selectColumns(). Straight from SQLite's
     // column accessors: a million rows of QVariants cost seconds that a project's summary
     // should not (issue 6's scale goal).

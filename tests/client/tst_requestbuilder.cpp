@@ -1,3 +1,4 @@
+#include "client/httprequestwriter.h"
 #include "client/requestbuilder.h"
 #include "config/runplan.h"
 
@@ -46,6 +47,11 @@ private slots:
     void extraHeadersReplaceDefaults();
     void endpointUrl_data();
     void endpointUrl();
+    void validateHeader_data();
+    void validateHeader();
+    void validateSutRequest();
+    void nothingReachesTheRequestLineRaw_data();
+    void nothingReachesTheRequestLineRaw();
 };
 
 void TestRequestBuilder::body_data()
@@ -204,6 +210,117 @@ void TestRequestBuilder::endpointUrl()
     const QUrl url = sb::endpointUrl(sut);
     QVERIFY(url.isValid());
     QCOMPARE(url.toString(), expected);
+}
+
+void TestRequestBuilder::validateHeader_data()
+{
+    QTest::addColumn<QByteArray>("name");
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<QString>("error"); // a part of the message; empty: valid
+    QTest::newRow("plain") << "X-Api-Key"_ba
+                           << "abc 123"_ba << QString();
+    QTest::newRow("every token character") << "!#$%&'*+-.^_`|~09azAZ"_ba
+                                           << "v"_ba << QString();
+    QTest::newRow("tab and UTF-8 in the value") << "X-A"_ba
+                                                << "a\tb \xc3\xbc"_ba << QString();
+    QTest::newRow("empty value") << "X-A"_ba
+                                 << ""_ba << QString();
+    QTest::newRow("CR in the value") << "X-A"_ba
+                                     << "a\rInjected: 1"_ba << u"carriage return"_s;
+    QTest::newRow("LF in the value") << "X-A"_ba
+                                     << "a\nInjected: 1"_ba << u"line feed"_s;
+    QTest::newRow("CRLF in the value") << "X-A"_ba
+                                       << "a\r\n\r\nGET / HTTP/1.1"_ba << u"carriage return"_s;
+    QTest::newRow("NUL in the value") << "X-A"_ba << QByteArray("a\0b", 3) << u"NUL"_s;
+    QTest::newRow("DEL in the value") << "X-A"_ba
+                                      << "a\x7f"_ba << u"0x7f"_s;
+    QTest::newRow("other control in the value") << "X-A"_ba
+                                                << "a\x01"_ba << u"0x01"_s;
+    QTest::newRow("empty name") << ""_ba
+                                << "v"_ba << u"empty name"_s;
+    QTest::newRow("space in the name") << "X A"_ba
+                                       << "v"_ba << u"a space"_s;
+    QTest::newRow("colon in the name") << "X:A"_ba
+                                       << "v"_ba << u"0x3a"_s;
+    QTest::newRow("CRLF in the name") << "X\r\nInjected"_ba
+                                      << "v"_ba << u"carriage return"_s;
+    QTest::newRow("NUL in the name") << QByteArray("X\0A", 3) << "v"_ba << u"NUL"_s;
+}
+
+void TestRequestBuilder::validateHeader()
+{
+    QFETCH(QByteArray, name);
+    QFETCH(QByteArray, value);
+    QFETCH(QString, error);
+    QString message;
+    const bool ok = sb::validateHeader(QByteArrayView(name), QByteArrayView(value), &message);
+    QCOMPARE(ok, error.isEmpty());
+    if (!ok)
+        QVERIFY2(message.contains(error), qPrintable(message));
+}
+
+void TestRequestBuilder::validateSutRequest()
+{
+    SutConfig sut;
+    sut.baseUrl = u"http://localhost:8000"_s;
+    QString error;
+    QVERIFY(sb::validateSutRequest(sut, &error));
+    sut.extraHeaders = {{u"X-Good"_s, u"ok"_s}, {u"  "_s, u"skipped: no name"_s}};
+    QVERIFY2(sb::validateSutRequest(sut, &error), qPrintable(error));
+    sut.extraHeaders.append({u"X-Bad"_s, u"a\r\nX-Injected: 1"_s});
+    QVERIFY(!sb::validateSutRequest(sut, &error));
+    QVERIFY2(error.contains(u"X-Bad"_s) && error.contains(u"carriage return"_s), qPrintable(error));
+    sut.extraHeaders = {{u"X-Ünïcode"_s, u"v"_s}};
+    QVERIFY(!sb::validateSutRequest(sut, &error));
+    QVERIFY2(error.contains(u"non-ASCII"_s), qPrintable(error));
+    sut.extraHeaders.clear();
+    sut.baseUrl = u"http://bad host\r\n:80"_s;
+    QVERIFY(!sb::validateSutRequest(sut, &error));
+    QVERIFY2(error.contains(u"endpoint URL"_s), qPrintable(error));
+}
+
+void TestRequestBuilder::nothingReachesTheRequestLineRaw_data()
+{
+    QTest::addColumn<QString>("endpoint");
+    QTest::addColumn<QString>("model");
+    QTest::newRow("CRLF and a header in the path")
+        << u"/v1/completions HTTP/1.1\r\nX-Injected: 1\r\n\r\nGET /"_s << u"m"_s;
+    QTest::newRow("CRLF in the query") << u"/v1/completions?a=\r\nX-Injected: 1"_s << u"m"_s;
+    QTest::newRow("encoded CRLF stays encoded") << u"/v1/%0d%0aX-Injected:%201"_s << u"m"_s;
+    QTest::newRow("NUL, tab and non-ASCII") << u"/v1/a\u0000b\tc/ü"_s << u"m"_s;
+    QTest::newRow("model with CRLF and quotes") << u""_s << u"evil\r\nX-Injected: 1\"}\r\n\r\n"_s;
+}
+
+void TestRequestBuilder::nothingReachesTheRequestLineRaw()
+{
+    QFETCH(QString, endpoint);
+    QFETCH(QString, model);
+    SutConfig sut;
+    sut.baseUrl = u"http://localhost:8000"_s;
+    sut.endpoint = endpoint;
+    sut.model = model;
+    RequestParams params;
+    const QByteArray body = buildRequestBody(sut, params, u"hi"_s, {}, 4);
+    const QByteArray request = serializeHttpRequest(sb::endpointUrl(sut), {}, body);
+    const qsizetype headEnd = request.indexOf("\r\n\r\n");
+    QVERIFY(headEnd > 0);
+    QList<QByteArray> lines = request.first(headEnd + 2).split('\n');
+    lines.removeLast(); // after the last line's \n
+    // Request line: method, a target without whitespace or control bytes, the version.
+    const QByteArray requestLine = lines.first().chopped(1);
+    const QList<QByteArray> parts = requestLine.split(' ');
+    QCOMPARE(parts.size(), 3);
+    QCOMPARE(parts[0], "POST"_ba);
+    QCOMPARE(parts[2], "HTTP/1.1"_ba);
+    for (char c : parts[1])
+        QVERIFY2(uchar(c) > 0x20 && uchar(c) < 0x7f, requestLine.constData());
+    // No header line came from the endpoint or the model: every line is one of ours.
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        QVERIFY2(lines[i].endsWith('\r'), lines[i].constData());
+        QVERIFY2(!lines[i].toLower().startsWith("x-injected"), lines[i].constData());
+    }
+    // The model travels in the JSON body, escaped: the body parses back to it.
+    QCOMPARE(QJsonDocument::fromJson(body).object().value(u"model"_s).toString(), model);
 }
 
 QTEST_GUILESS_MAIN(TestRequestBuilder)

@@ -38,6 +38,8 @@ private slots:
     void flush();
     void reset();
     void largeEventAcrossReads();
+    void eventTimeIsWhenTheLastDataLineEnded_data();
+    void eventTimeIsWhenTheLastDataLineEnded();
 };
 
 void TestSseParser::events_data()
@@ -188,6 +190,39 @@ void TestSseParser::largeEventAcrossReads()
     }
     QCOMPARE(sizes, (QList<qsizetype>{payload.size(), 4}));
     QCOMPARE(last, "tail");
+}
+
+void TestSseParser::eventTimeIsWhenTheLastDataLineEnded_data()
+{
+    // Reads, each with its time (its index + 1), and the time each event must carry.
+    QTest::addColumn<QByteArrayList>("reads");
+    QTest::addColumn<QList<qint64>>("times");
+    QTest::newRow("whole events") << QByteArrayList{"data: a\n\n", "data: b\n\n"}
+                                  << QList<qint64>{1, 2};
+    QTest::newRow("blank line in the next read")
+        << QByteArrayList{"data: a\n", "\ndata: b\n", "\n"} << QList<qint64>{1, 2};
+    QTest::newRow("line cut before its LF")
+        << QByteArrayList{"data: a", "\n", "\n"} << QList<qint64>{2};
+    QTest::newRow("CR ends the line, LF in the next read")
+        << QByteArrayList{"data: a\r", "\n\r\n"} << QList<qint64>{1};
+    QTest::newRow("second data line later")
+        << QByteArrayList{"data: a\n", "data: b\n", "\n"} << QList<qint64>{2};
+    QTest::newRow("comment after the data line")
+        << QByteArrayList{"data: a\n", ": keep-alive\n", "\n"} << QList<qint64>{1};
+    QTest::newRow("two events in one read")
+        << QByteArrayList{"data: a\n\ndata: b\n\n"} << QList<qint64>{1, 1};
+}
+
+void TestSseParser::eventTimeIsWhenTheLastDataLineEnded()
+{
+    QFETCH(QByteArrayList, reads);
+    QFETCH(QList<qint64>, times);
+    SseParser p;
+    QList<qint64> got;
+    for (qsizetype i = 0; i < reads.size(); ++i)
+        p.feed(reads[i].constData(), reads[i].size(), i + 1,
+               [&](QByteArrayView) { got.append(p.eventTime()); });
+    QCOMPARE(got, times);
 }
 
 QTEST_GUILESS_MAIN(TestSseParser)

@@ -7,6 +7,8 @@
 
 #include <QString>
 
+#include <algorithm>
+
 namespace sb::testing {
 
 inline RequestRecord makeRecord(qint64 i)
@@ -21,6 +23,29 @@ inline RequestRecord makeRecord(qint64 i)
     r.tQueued = r.tSched + (i % 5) * 1000;
     r.tDispatch = r.tQueued + (i % 3) * 7'000;
     r.tSend = r.tDispatch + 20'011;
+    // Connection phases: a new connection every fourth request (https every eighth), the others
+    // reused or pre-opened, so every column holds zeros and values.
+    switch (i % 4) {
+    case 0:
+        r.connection = ConnectionUse::New;
+        r.tConnectStart = r.tSend + 3'001;
+        r.tConnected = r.tConnectStart + 41'017;
+        r.tTlsDone = i % 8 == 0 ? r.tConnected + 900'003 : 0;
+        break;
+    case 1:
+        r.connection = ConnectionUse::Reused;
+        break;
+    case 2:
+        r.connection = ConnectionUse::Prewarmed;
+        break;
+    default:
+        r.connection = ConnectionUse::Unknown;
+        break;
+    }
+    r.tRequestWritten = r.connection == ConnectionUse::Unknown
+                            ? 0
+                            : std::max({r.tSend, r.tConnected, r.tTlsDone}) + 5'003;
+    r.tHeadReceived = r.tRequestWritten > 0 ? r.tRequestWritten + 1'000'007 : 0;
     const int kind = int(i % 10);
     if (kind == 9) { // a failed request: no tokens
         r.error = i % 20 == 9 ? ErrorClass::Http5xx : ErrorClass::StreamError;
@@ -57,6 +82,14 @@ inline RequestRecord makeRecord(qint64 i)
     return r;
 }
 
+// The record as a file written before ProjectSchema::connectionPhasesVersion holds it.
+inline RequestRecord withoutConnectionPhases(RequestRecord r)
+{
+    r.tConnectStart = r.tConnected = r.tTlsDone = r.tRequestWritten = r.tHeadReceived = 0;
+    r.connection = ConnectionUse::Unknown;
+    return r;
+}
+
 // Empty when equal, else the first differing field (a QCOMPARE of a struct says nothing).
 inline QString recordDifference(const RequestRecord &a, const RequestRecord &b)
 {
@@ -89,6 +122,12 @@ inline QString recordDifference(const RequestRecord &a, const RequestRecord &b)
     SB_CMP(error)
     SB_CMP(errorMessage)
     SB_CMP(outputChars)
+    SB_CMP(tConnectStart)
+    SB_CMP(tConnected)
+    SB_CMP(tTlsDone)
+    SB_CMP(tRequestWritten)
+    SB_CMP(tHeadReceived)
+    SB_CMP(connection)
 #undef SB_CMP
     return {};
 }

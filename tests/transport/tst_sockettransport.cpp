@@ -459,8 +459,64 @@ private slots:
                 QVERIFY2(r.error == ErrorClass::Connect, qPrintable(r.errorMessage));
             }
         }
-        if (trusted)
+        if (trusted) {
             QCOMPARE(served.load(), 2);
+            // Connection phases: the first request opened the connection (TCP, then TLS), the
+            // second reused it.
+            const RequestRecord &a = records[0];
+            QCOMPARE(a.connection, ConnectionUse::New);
+            QVERIFY(a.tSend > 0 && a.tConnectStart >= a.tSend);
+            QVERIFY(a.tConnected >= a.tConnectStart);
+            QVERIFY(a.tTlsDone >= a.tConnected);
+            QVERIFY(a.tRequestWritten >= a.tTlsDone);
+            QVERIFY(a.tHeadReceived >= a.tRequestWritten);
+            QVERIFY(a.tFirst >= a.tHeadReceived);
+            const RequestRecord &b = records[1];
+            QCOMPARE(b.connection, ConnectionUse::Reused);
+            QCOMPARE(b.tConnectStart, 0);
+            QCOMPARE(b.tTlsDone, 0);
+            QVERIFY(b.tRequestWritten >= b.tSend && b.tHeadReceived >= b.tRequestWritten);
+
+            // Warm: the TLS handshake happens in prewarm(), before the request.
+            SocketTransport warm;
+            warm.addCaCertificates({cert});
+            warm.prepare(1);
+            QString error;
+            QVERIFY2(warm.prewarm(url, 1, monotonicNs() + 5'000'000'000, &error),
+                     qPrintable(error));
+            const auto warmRecords = runSequentially(warm, {job(url, 2, 10'000'000'000)});
+            QCOMPARE(warmRecords.size(), 1);
+            QVERIFY2(warmRecords[0].ok(), qPrintable(warmRecords[0].errorMessage));
+            QCOMPARE(warmRecords[0].connection, ConnectionUse::Prewarmed);
+            QCOMPARE(warmRecords[0].tTlsDone, 0);
+            QCOMPARE(served.load(), 3);
+        }
+    }
+
+    void prewarmReportsWhatItCouldNotOpen()
+    {
+        // Warm connections to a live server are opened and then used; to a port where nothing
+        // listens, prewarm() reports what it could not open.
+        ScriptServer server([](int, int) { return Reply{kSse}; });
+        const QUrl url = server.url();
+        SocketTransport t;
+        t.prepare(3);
+        QString error;
+        QVERIFY(t.prewarm(url, 3, monotonicNs() + 5'000'000'000, &error));
+        QTRY_COMPARE(server.connections(), 3);
+        QCOMPARE(t.openConnections(), 3);
+        QUrl refused(u"http://127.0.0.1:1/v1/completions"_s);
+        QVERIFY(!t.prewarm(refused, 2, monotonicNs() + 5'000'000'000, &error));
+        QVERIFY2(error.contains(u"opened 0 of 2"_s) && error.contains(u"refused"_s),
+                 qPrintable(error));
+        // The three warm connections carry the next three requests, no new one is opened.
+        QList<RequestJob> jobs;
+        for (int i = 0; i < 3; ++i)
+            jobs.append(job(url, i));
+        const auto records = runSequentially(t, jobs);
+        QCOMPARE(records.size(), 3);
+        QCOMPARE(records[0].connection, ConnectionUse::Prewarmed);
+        QCOMPARE(server.connections(), 3);
     }
 };
 
