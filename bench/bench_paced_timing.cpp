@@ -135,7 +135,7 @@ int main(int argc, char **argv)
                     loop.exec();
                     const double cpu = cpuSeconds() - cpu0;
                     const qint64 runId = recorder.currentRunId();
-                    recorder.finishRun(c.status(), {}, &error);
+                    recorder.finishRun(c.status(), {}, {}, {}, 0, &error);
                     server.stop();
                     ProjectStore store;
                     if (!store.open(project, ProjectStore::OpenMode::ReadOnly)) {

@@ -6,11 +6,14 @@
 #include "common/clock.h"
 #include "data/dataset.h"
 #include "load/schedule.h"
+#include "run/planvalidation.h"
+#include "run/runrequest.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QRandomGenerator>
 #include <QSemaphore>
+#include <QThread>
 #include <cerrno>
 #include <cmath>
 #include <time.h>
@@ -108,20 +111,31 @@ bool RunController::isClosedLoop() const
            (p.durationS > 0 && p.unlimitedRate());
 }
 
-bool RunController::start(QString *error)
+bool RunController::prepareTransport(QString *error)
 {
     if (m_status == RunStatus::Running) {
         *error = u"a run is already in progress"_s;
         return false;
     }
+    m_transportReady = false;
     if (!m_items || m_items->isEmpty()) {
         *error = u"the dataset has no prompts"_s;
         return false;
     }
-    // [transport] Headers with CR/LF/NUL or an unusable endpoint are refused before anything is
-    // sent.
+    // Headers with CR/LF/NUL or an unusable endpoint are refused before anything is sent.
     if (!validateSutRequest(m_plan.sut, error))
         return false;
+    // The load settings are the pipeline's to check (validateRunRequest): the same rules for
+    // every caller, here too for the benches and tools that drive a controller directly.
+    {
+        RunRequest check;
+        check.plan.sut.builtInSimulator = true;
+        check.plan.profile = m_plan.profile;
+        for (const PlanIssue &issue : validateRunRequest(check)) {
+            *error = issue.text();
+            return false;
+        }
+    }
     TransportOptions transportOptions;
     if (m_presetOptions)
         transportOptions = *m_presetOptions;
@@ -130,28 +144,8 @@ bool RunController::start(QString *error)
     LoadProfile &p = m_plan.profile;
     if (p.scenario == Scenario::Offline)
         p.requestRate = std::numeric_limits<double>::infinity();
-    if (p.scenario == Scenario::Server) {
-        if (p.unlimitedRate()) {
-            *error = u"--scenario server needs a finite --request-rate"_s;
-            return false;
-        }
+    if (p.scenario == Scenario::Server)
         p.arrival = ArrivalProcess::Poisson;
-    }
-    if (p.numPrompts <= 0 && p.durationS <= 0) {
-        *error = u"--num-prompts must be positive (or give --duration)"_s;
-        return false;
-    }
-    if (p.warmupSeconds > 0 && p.unlimitedRate() && !isClosedLoop()) {
-        *error = u"--warmup-seconds needs a finite --request-rate or a closed loop "
-                 "(with an unlimited rate every request is sent at t = 0)"_s;
-        return false;
-    }
-    if (p.durationS > 0 && p.unlimitedRate() && p.maxConcurrency <= 0 &&
-        p.closedLoopConcurrency <= 0) {
-        *error = u"--duration with an unlimited rate needs --max-concurrency or --concurrency"_s;
-        return false;
-    }
-
     m_closedLoop = isClosedLoop() && m_override.isEmpty();
     // The open-loop schedule is computed before the run: a pure function of profile and seed.
     m_schedule.clear();
@@ -206,9 +200,10 @@ bool RunController::start(QString *error)
     m_transport->setOptions(transportOptions);
     m_route = connectionRoute(m_plan.sut, transportOptions);
     m_transport->prepare(m_cap);
-    // [transport] Warm connections: the cap's worth opened before the run's clock starts, so no
-    // request's times include a connection set-up. A failure is not fatal: the requests then
-    // open what they need and report it in their own records.
+    // Warm connections: the cap's worth opened before the run's clock starts, so no request's
+    // times include a connection set-up. A failure is not fatal: the requests then open what
+    // they need and report it in their own records. This waits (up to 5 s): the pipeline calls
+    // prepareTransport() from a worker thread, never the GUI's.
     if (transportOptions.connectionMode == ConnectionMode::Warm) {
         constexpr qint64 kPrewarmNs = 5'000'000'000; // the longest wait for them
         QString warmError;
@@ -218,6 +213,24 @@ bool RunController::start(QString *error)
                                   &warmError))
             qWarning("%s", qPrintable(warmError));
     }
+    // The transport was made in this (maybe worker) thread; its signals are delivered to the
+    // controller's thread, and it lives there from now on.
+    if (QThread::currentThread() != thread())
+        m_transport->moveToThread(thread());
+    m_transportReady = true;
+    return true;
+}
+
+bool RunController::start(QString *error)
+{
+    if (m_status == RunStatus::Running) {
+        *error = u"a run is already in progress"_s;
+        return false;
+    }
+    if (!m_transportReady && !prepareTransport(error))
+        return false;
+    m_transportReady = false;
+    const LoadProfile &p = m_plan.profile;
     m_slots = std::make_unique<QSemaphore>(m_cap);
     QSemaphore *sem = m_slots.get();
     // Released in the worker thread: the next request may go at once, whatever this thread does.

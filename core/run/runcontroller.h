@@ -55,6 +55,11 @@ public:
     // The monotonic instant the schedule starts from (offset 0). By default start() picks "now
     // plus a few ms"; a recorder that must store the start before the run begins sets it.
     void setStartAt(qint64 monotonicNs) { m_startAt = monotonicNs; }
+    // Checks the plan, builds the schedule, creates the transport and, in warm connection mode,
+    // opens the connections the run needs: blocks up to a few seconds, so the pipeline calls it
+    // from a worker thread before it fixes the run's start time. start() calls it when it has
+    // not been called.
+    bool prepareTransport(QString *error);
     bool start(QString *error);
     // Stops issuing, cancels the streams in flight; finished() follows with Interrupted.
     void stop();
@@ -130,6 +135,7 @@ private:
     QList<RequestRecord> m_records;
     std::unique_ptr<ErrorRateStopper> m_errorStopper;
     QString m_stopReason;
+    bool m_transportReady = false;
     qint64 m_runStartNs = 0;
     qint64 m_runEndNs = 0;
     QDateTime m_wallStart;

@@ -245,6 +245,19 @@ void RunSession::beginNext()
         return;
     }
     m_current = point;
+    // The controller is made here (its thread is this one) and readied in the worker: opening
+    // the warm connections takes a while, and the run's start is fixed only once they are open.
+    if (m_controller) {
+        m_controller->disconnect(this);
+        m_controller->deleteLater();
+    }
+    m_controller = new RunController(this);
+    m_controller->setTransportKind(m_prepared.request.transport);
+    m_controller->configure(point.plan, m_prepared.dataset.items, m_prepared.apiKey);
+    if (!m_prepared.traceSchedule.isEmpty())
+        m_controller->setScheduleOverride(m_prepared.traceSchedule);
+    m_controller->setTransportOptions(m_prepared.transportOptions);
+    RunController *controller = m_controller;
     const qint64 shardStart = m_prepared.shard.startAtMono;
     const PreparedRun *prepared = &m_prepared;
     RunRecorder *recorder = m_recorder.get();
@@ -256,10 +269,15 @@ void RunSession::beginNext()
         QJsonObject snapshot;
         qint64 runId = 0;
         QString error;
+        bool transportFailed = false;
     };
     inWorker(
-        [prepared, recorder, point, shardStart, sweepId, position] {
+        [prepared, recorder, point, shardStart, sweepId, position, controller] {
             Begun b;
+            if (!controller->prepareTransport(&b.error)) {
+                b.transportFailed = true;
+                return b;
+            }
             b.startAt = shardStart > 0 ? shardStart : monotonicNs() + kStartLeadNs;
             b.snapshot = buildRunSnapshot(*prepared, point.plan, b.startAt);
             if (recorder)
@@ -268,6 +286,10 @@ void RunSession::beginNext()
             return b;
         },
         [this, point, recorder](Begun b) {
+            if (b.transportFailed) {
+                finishSession(b.error);
+                return;
+            }
             if (recorder && b.runId <= 0) {
                 finishSession(
                     u"the run could not be stored in %1: %2"_s.arg(recorder->path(), b.error));
@@ -280,18 +302,8 @@ void RunSession::beginNext()
 void RunSession::launch(const Point &point, qint64 runId, qint64 startAt,
                         const QJsonObject &snapshot)
 {
-    if (m_controller) {
-        m_controller->disconnect(this);
-        m_controller->deleteLater();
-    }
     m_currentSnapshot = snapshot;
     m_currentRunId = runId;
-    m_controller = new RunController(this);
-    m_controller->setTransportKind(m_prepared.request.transport);
-    m_controller->configure(point.plan, m_prepared.dataset.items, m_prepared.apiKey);
-    if (!m_prepared.traceSchedule.isEmpty())
-        m_controller->setScheduleOverride(m_prepared.traceSchedule);
-    m_controller->setTransportOptions(m_prepared.transportOptions);
     m_controller->setStartAt(startAt);
     if (m_recorder)
         m_recorder->attach(m_controller);

@@ -50,7 +50,7 @@ QList<RequestRecord> runAndStore(RunController &c, const RunPlan &plan,
     if (!test::runToEnd(c, 120000))
         return {};
     const qint64 runId = recorder.currentRunId();
-    if (!recorder.finishRun(c.status(), {}, &error))
+    if (!recorder.finishRun(c.status(), {}, {}, {}, 0, &error))
         qWarning("%s", qPrintable(error));
     ProjectStore store;
     if (!store.open(project, ProjectStore::OpenMode::ReadOnly))
