@@ -1,5 +1,7 @@
 #include "costbillmodel.h"
 
+#include "common/message.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -68,7 +70,7 @@ QVariant CostBillModel::data(const QModelIndex &index, int role) const
     if (role == AttributionRole)
         return a ? QString::fromLatin1(itemAttributionName(a->attribution)) : QString();
     if (role == Qt::ToolTipRole)
-        return a ? a->why : QVariant();
+        return a ? QVariant(Message::fromEnglish(a->why).translated()) : QVariant();
     if (role == Qt::TextAlignmentRole &&
         (index.column() == TotalColumn || index.column() == CountedColumn))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
