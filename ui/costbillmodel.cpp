@@ -85,7 +85,8 @@ QVariant CostBillModel::data(const QModelIndex &index, int role) const
     case SutColumn:
         return p.sut.isEmpty() ? tr("(shared)") : p.sut;
     case CategoryColumn:
-        return billCategoryLabel(b.category);
+        return Message((QByteArray("cost.category.") + billCategoryName(b.category)).constData())
+            .translated();
     case ProviderColumn:
         return b.provider;
     case ResourceColumn:
@@ -95,7 +96,7 @@ QVariant CostBillModel::data(const QModelIndex &index, int role) const
     case EndColumn:
         return formatUtcTimestamp(b.end);
     case PricingColumn:
-        return b.pricingText();
+        return Message::fromEnglish(b.pricingText()).translated();
     case TotalColumn: {
         const auto total = b.total();
         return total ? total->toString() + u' ' + b.currency : tr("invalid");

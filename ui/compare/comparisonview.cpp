@@ -2,6 +2,7 @@
 
 #include "charts/chartview.h"
 #include "common/backgroundjobs.h"
+#include "common/coretranslation.h"
 #include "compare/barchartview.h"
 #include "compare/comparisontablemodel.h"
 #include "editors/copyabletableview.h"
@@ -997,6 +998,8 @@ void ComparisonView::chooseExport(ExportKind kind)
     const QString base =
         QDir(dir).filePath(QFileInfo(m_path).completeBaseName() + u"-comparison"_s);
     ReportOutputs out;
+    // The HTML and PDF in the workbench's current language (core's catalogue follows it).
+    out.translated = coreTranslationLanguage() != "en"_L1;
     switch (kind) {
     case ExportKind::Html:
         out.html = QFileDialog::getSaveFileName(this, tr("Export the HTML report"),

@@ -57,11 +57,11 @@ QList<RunTotalsModel::Line> RunTotalsModel::linesFor(const RunSummary &s)
     count(u"completed"_s, tr("Successful requests"), s.completed);
     count(u"failed"_s, tr("Failed requests"), s.failed, failedRequestsMessage().translated(),
           s.failed > 0);
-    // The class in the reader's words; its stored name (what a filter or a file says) in the tip.
+    // The class in the reader's words (the key keeps its stored name).
     for (auto it = s.failedByClass.cbegin(); it != s.failedByClass.cend(); ++it)
         count(u"failed:"_s + it.key(),
               tr("    failed: %1").arg(errorClassLabel(errorClassFromName(it.key())).translated()),
-              it.value(), it.key(), true);
+              it.value(), {}, true);
     count(u"sent"_s, tr("Sent requests"), s.sent);
     count(u"warmup"_s, tr("Warm-up requests (excluded)"), s.warmup, warmupMessage().translated());
     real(u"duration"_s, tr("Benchmark duration (s)"), s.durationS, tipFor("duration"));
