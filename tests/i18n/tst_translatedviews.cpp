@@ -66,6 +66,7 @@ void modelTexts(const QAbstractItemModel *m, const QModelIndex &parent, QStringL
 QStringList shownTexts(QWidget *root, const QList<QWidget *> &skip = {})
 {
     QStringList out;
+    QStringList converted;
     QList<QWidget *> widgets = root->findChildren<QWidget *>();
     widgets.prepend(root);
     for (QWidget *w : std::as_const(widgets)) {
@@ -75,8 +76,13 @@ QStringList shownTexts(QWidget *root, const QList<QWidget *> &skip = {})
         if (skipped)
             continue;
         out << w->toolTip();
-        if (auto *l = qobject_cast<QLabel *>(w))
-            out << l->text();
+        if (auto *l = qobject_cast<QLabel *>(w)) {
+            // A rich-text label reads as its plain text (once: a run named "<script>" stays).
+            if (l->textFormat() == Qt::RichText)
+                converted << QTextDocumentFragment::fromHtml(l->text()).toPlainText();
+            else
+                out << l->text();
+        }
         if (auto *b = qobject_cast<QAbstractButton *>(w))
             out << b->text();
         if (auto *g = qobject_cast<QGroupBox *>(w))
@@ -108,6 +114,9 @@ QStringList shownTexts(QWidget *root, const QList<QWidget *> &skip = {})
     for (const QString &s : std::as_const(out))
         if (!s.trimmed().isEmpty())
             cleaned << plain(s);
+    for (const QString &s : std::as_const(converted))
+        if (!s.trimmed().isEmpty())
+            cleaned << s;
     return cleaned;
 }
 
