@@ -261,6 +261,9 @@ const QList<Pattern> &patterns()
             if (p.literalLength < 2)
                 continue;
             p.re = QRegularExpression(re, QRegularExpression::DotMatchesEverythingOption);
+            // Compiled here, once, under the static's initialisation: worker threads (a
+            // comparison built off the GUI thread) then only match.
+            p.re.optimize();
             out.append(p);
         }
         // The most specific template first: "%1 requests" must not take "%1 requests at %2".
