@@ -1,5 +1,7 @@
 #include "costbillmodel.h"
 
+#include "common/message.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -68,7 +70,7 @@ QVariant CostBillModel::data(const QModelIndex &index, int role) const
     if (role == AttributionRole)
         return a ? QString::fromLatin1(itemAttributionName(a->attribution)) : QString();
     if (role == Qt::ToolTipRole)
-        return a ? a->why : QVariant();
+        return a ? QVariant(Message::fromEnglish(a->why).translated()) : QVariant();
     if (role == Qt::TextAlignmentRole &&
         (index.column() == TotalColumn || index.column() == CountedColumn))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -83,7 +85,8 @@ QVariant CostBillModel::data(const QModelIndex &index, int role) const
     case SutColumn:
         return p.sut.isEmpty() ? tr("(shared)") : p.sut;
     case CategoryColumn:
-        return billCategoryLabel(b.category);
+        return Message((QByteArray("cost.category.") + billCategoryName(b.category)).constData())
+            .translated();
     case ProviderColumn:
         return b.provider;
     case ResourceColumn:
@@ -93,7 +96,7 @@ QVariant CostBillModel::data(const QModelIndex &index, int role) const
     case EndColumn:
         return formatUtcTimestamp(b.end);
     case PricingColumn:
-        return b.pricingText();
+        return Message::fromEnglish(b.pricingText()).translated();
     case TotalColumn: {
         const auto total = b.total();
         return total ? total->toString() + u' ' + b.currency : tr("invalid");

@@ -1,5 +1,6 @@
 #include "costpage.h"
 
+#include "common/message.h"
 #include "cost/costbreakdown.h"
 #include "costbillmodel.h"
 #include "costtimeline.h"
@@ -273,7 +274,7 @@ void CostPage::updateBreakdownText()
 {
     const bool hasWindow = m_data && m_windowIndex >= 0 && m_windowIndex < m_data->windows.size();
     const QString text =
-        hasWindow ? m_breakdown->formatText()
+        hasWindow ? m_breakdown->formatText(true)
         : m_data && m_data->windows.isEmpty() && !m_path.isEmpty()
             ? tr("No test window yet. Create one over a SUT's runs "
                  "(servebench-cli window create --runs ID,ID); unit costs need one.")
@@ -302,7 +303,7 @@ void CostPage::updateRuleCombo()
     }
     const OverlapRule rule = m_data->windows.at(m_windowIndex).window.ruleFor(a->item.id);
     m_ruleCombo->setCurrentIndex(m_ruleCombo->findData(QString::fromLatin1(overlapRuleName(rule))));
-    m_ruleHint->setText(a->why);
+    m_ruleHint->setText(Message::fromEnglish(a->why).translated());
 }
 
 void CostPage::ruleChosen(int comboIndex)

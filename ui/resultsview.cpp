@@ -1,6 +1,7 @@
 #include "resultsview.h"
 
 #include "charts/chartview.h"
+#include "common/message.h"
 #include "metrics/definitions.h"
 #include "models/requestfilterproxy.h"
 #include "models/requesttablemodel.h"
@@ -53,7 +54,7 @@ QTableView *makeTable(QWidget *parent)
 QString metricLabel(const QString &key)
 {
     const MetricDefinition *d = metricDefinition(key);
-    return d ? d->label : key;
+    return d ? d->labelMessage.translated() : key;
 }
 
 const QStringList &distributionKeys()
@@ -109,11 +110,20 @@ ResultsView::ResultsView(QWidget *parent)
     m_tabs->addTab(buildDistributionsTab(), QString());
     m_tabs->addTab(buildTimeTab(), QString());
 
+    // The client's own lateness, when it limited the run (deriveRun's client health).
+    m_health = new QLabel(this);
+    m_health->setObjectName(u"clientHealth"_s);
+    m_health->setTextFormat(Qt::RichText);
+    m_health->setWordWrap(true);
+    m_health->setStyleSheet(u"color: #b00020;"_s);
+    m_health->setVisible(false);
+
     auto *top = new QHBoxLayout();
     top->addWidget(m_header, 1);
     top->addWidget(m_status);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_health);
     layout->addWidget(m_tabs, 1);
     retranslateUi();
     clear();
@@ -220,9 +230,6 @@ QWidget *ResultsView::buildDistributionsTab()
         auto *cdf = new ChartView(QString(), w);
         cdf->addSeries(label, ChartView::Kind::Line, chartcolor::blue());
         cdf->setFixedYRange(0, 1);
-        const MetricDefinition *d = metricDefinition(keys.at(i));
-        if (d)
-            cdf->setToolTip(d->label + u" = "_s + d->definition);
         auto *hist = new ChartView(QString(), w);
         hist->addSeries(label, ChartView::Kind::Line, chartcolor::purple());
         cdf->setObjectName(u"cdf_"_s + keys.at(i));
@@ -259,8 +266,6 @@ QWidget *ResultsView::buildTimeTab()
     grid->addWidget(m_ttftTimeChart, 1, 0);
     m_lagTimeChart = new ChartView(QString(), w);
     m_lagTimeChart->addSeries(QString(), ChartView::Kind::Scatter, chartcolor::red());
-    if (const MetricDefinition *d = metricDefinition(u"schedule_lag"_s))
-        m_lagTimeChart->setToolTip(d->label + u" = "_s + d->definition);
     grid->addWidget(m_itlTimeChart, 1, 1);
     grid->addWidget(m_lagTimeChart, 1, 2);
     return w;
@@ -286,6 +291,8 @@ void ResultsView::retranslateUi()
     const QStringList &keys = distributionKeys();
     for (int i = 0; i < keys.size(); ++i) {
         const QString label = metricLabel(keys.at(i));
+        if (const MetricDefinition *d = metricDefinition(keys.at(i)))
+            m_cdfCharts.at(i)->setToolTip(metricToolTip(*d, false));
         m_cdfCharts.at(i)->setAxisTitles(tr("%1 (ms)").arg(label), tr("fraction ≤ x"));
         m_histCharts.at(i)->setAxisTitles(tr("%1 (ms)").arg(label),
                                           keys.at(i) == "itl"_L1 ? tr("gaps") : tr("requests"));
@@ -312,6 +319,8 @@ void ResultsView::retranslateUi()
     setChartTitle(m_lagTimeChart, tr("Schedule lag by send time"));
     m_lagTimeChart->series(0)->setName(tr("schedule lag"));
     m_lagTimeChart->setAxisTitles(t, tr("t_send − t_sched (ms)"));
+    if (const MetricDefinition *d = metricDefinition(u"schedule_lag"_s))
+        m_lagTimeChart->setToolTip(metricToolTip(*d, false));
 
     m_summaryModel->retranslate();
     m_totalsModel->retranslate();
@@ -328,6 +337,7 @@ void ResultsView::retranslateUi()
     updateHeader();
     updateStatus();
     updateMlperfVerdict();
+    updateHealth();
     updateFailedCount();
 }
 
@@ -361,13 +371,25 @@ void ResultsView::updateStatus()
     }
 }
 
+void ResultsView::updateHealth()
+{
+    QStringList lines;
+    for (const Message &w : std::as_const(m_healthWarnings))
+        lines << w.translated().toHtmlEscaped();
+    m_health->setText(lines.join(u"<br>"_s));
+    m_health->setVisible(!lines.isEmpty());
+}
+
 void ResultsView::updateMlperfVerdict()
 {
+    if (!m_mlperfError.isEmpty())
+        m_mlperfText->setPlainText(
+            tr("MLPerf judgement not possible: %1").arg(m_mlperfError.translated()));
     if (!m_hasMlperf)
         return;
     QStringList failed;
-    for (const QString &f : std::as_const(m_mlperfFailed))
-        failed << f.toHtmlEscaped();
+    for (const Message &f : std::as_const(m_mlperfFailed))
+        failed << f.translated().toHtmlEscaped();
     m_mlperfVerdict->setText(
         u"<span style='font-size:16pt; font-weight:bold; color:%1'>%2</span><br>%3"_s.arg(
             m_mlperfValid ? u"#2ca02c"_s : u"#d62728"_s,
@@ -426,7 +448,10 @@ void ResultsView::clear()
     m_stage = Stage::Idle;
     m_hasMlperf = false;
     m_mlperfFailed.clear();
+    m_mlperfError = Message();
+    m_healthWarnings.clear();
     m_distributionNotes.clear();
+    updateHealth();
     updateHeader();
     updateStatus();
     updateDistributionTitles();
@@ -488,14 +513,18 @@ void ResultsView::applySummary(quint64 generation, const ResultsSummaryStage &st
     m_hasMlperf = stage.hasMlperf;
     if (stage.hasMlperf) {
         m_mlperfValid = stage.mlperf.valid;
-        m_mlperfFailed = stage.mlperf.failedConstraints;
+        m_mlperfFailed = stage.mlperf.failedConstraintMessages;
         updateMlperfVerdict();
+        // The LoadGen-style block stays in English: it is a compatibility format.
         m_mlperfText->setPlainText(stage.mlperfText);
     } else if (!stage.mlperfError.isEmpty()) {
         // An MLPerf scenario whose constraints do not resolve: say why, as `show` does.
         m_mlperfVerdict->clear();
-        m_mlperfText->setPlainText(tr("MLPerf judgement not possible: %1").arg(stage.mlperfError));
+        m_mlperfError = Message::fromEnglish(stage.mlperfError);
+        updateMlperfVerdict();
     }
+    m_healthWarnings = stage.health.warningMessages;
+    updateHealth();
     m_stage = Stage::Requests;
     updateStatus();
     emit summaryShown();

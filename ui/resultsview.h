@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/message.h"
 #include "config/runplan.h"
 #include "load/mlperf.h"
 #include "metrics/requestrecord.h"
@@ -92,6 +93,7 @@ private:
     void updateHeader();
     void updateStatus();
     void updateMlperfVerdict();
+    void updateHealth();
     void updateDistributionTitles();
     QWidget *buildSummaryTab();
     QWidget *buildRequestsTab();
@@ -120,7 +122,9 @@ private:
     Stage m_stage = Stage::Idle;
     bool m_hasMlperf = false;
     bool m_mlperfValid = false;
-    QStringList m_mlperfFailed;
+    QList<Message> m_mlperfFailed;
+    Message m_mlperfError; // why an MLPerf scenario could not be judged
+    QList<Message> m_healthWarnings;
     QList<DistributionNote> m_distributionNotes; // empty until the charts are drawn
 
     // Models.
@@ -132,6 +136,7 @@ private:
     // Widgets.
     QLabel *m_header;
     QLabel *m_status;
+    QLabel *m_health = nullptr;
     QGroupBox *m_mlperfBox;
     QLabel *m_mlperfVerdict;
     QPlainTextEdit *m_mlperfText;

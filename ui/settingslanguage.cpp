@@ -1,5 +1,7 @@
 #include "settingslanguage.h"
 
+#include "common/coretranslation.h"
+
 #include <QCoreApplication>
 #include <QLibraryInfo>
 #include <QLocale>
@@ -17,6 +19,7 @@ LanguageSwitcher::~LanguageSwitcher()
         QCoreApplication::removeTranslator(m_app);
     if (m_qt)
         QCoreApplication::removeTranslator(m_qt);
+    removeCoreTranslation();
 }
 
 QStringList LanguageSwitcher::availableLanguages()
@@ -62,7 +65,11 @@ bool LanguageSwitcher::apply(const QString &code)
         m_qt = nullptr;
     }
     bool ok = true;
-    if (lang != "en"_L1) {
+    // The core's texts (verdicts, notes, metric definitions, MLPerf reasons) follow the same
+    // language; English removes its catalogue.
+    if (!installCoreTranslation(lang))
+        ok = false;
+    if (lang != "en"_L1 && ok) {
         m_app = new QTranslator(this);
         if (m_app->load(u":/i18n/servebench_%1.qm"_s.arg(lang))) {
             QCoreApplication::installTranslator(m_app);
@@ -81,6 +88,8 @@ bool LanguageSwitcher::apply(const QString &code)
             ok = false;
         }
     }
+    if (!ok)
+        removeCoreTranslation();
     const QString now = ok ? lang : u"en"_s;
     // Installing or removing a translator already posts LanguageChange; the signal is for
     // non-widget listeners (menus marking the checked language).

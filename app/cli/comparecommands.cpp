@@ -3,6 +3,8 @@
 
 #include "args.h"
 
+#include "common/coretranslation.h"
+#include "common/message.h"
 #include "report/htmlreport.h"
 #include "report/reportoutputs.h"
 #include "report/vllmimport.h"
@@ -17,6 +19,13 @@ using namespace Qt::StringLiterals;
 namespace sb::cli {
 
 namespace {
+
+// Whether main() installed a catalogue for the locale: then verdicts, notes, row labels and the
+// HTML report come out in that language.
+bool translating()
+{
+    return coreTranslationLanguage() != "en"_L1;
+}
 
 QList<OptionSpec> comparisonSpecs()
 {
@@ -102,7 +111,7 @@ int compareCommand(const QStringList &argv)
         return code;
     if (content.runs.size() < 2)
         return fail(u"compare"_s, u"--runs needs at least two runs"_s, 2);
-    QTextStream(stdout) << content.comparison.formatText();
+    QTextStream(stdout) << content.comparison.formatText(translating());
     return 0;
 }
 
@@ -143,6 +152,7 @@ int reportCommand(const QStringList &argv)
     outputs.csv = a.value(u"csv"_s);
     outputs.json = a.value(u"json"_s);
     outputs.bundle = a.value(u"bundle"_s);
+    outputs.translated = translating();
     QTextStream out(stdout);
     QStringList written;
     const std::unique_ptr<ReportRenderer> renderer = cliReportRenderer();
@@ -159,9 +169,11 @@ int reportCommand(const QStringList &argv)
         return fail(u"report"_s, error);
     if (!a.has(u"html"_s) && !a.has(u"pdf"_s) && !a.has(u"json"_s) && !a.has(u"csv"_s) &&
         !a.has(u"bundle"_s))
-        out << content.comparison.formatText();
+        out << content.comparison.formatText(translating());
     else
-        out << "Comparability: " << content.comparison.comparability.verdict() << "\n";
+        out << Message("cmp.text.heading", {content.comparison.comparability.verdictMessage()})
+                   .text(translating())
+            << "\n";
     return 0;
 }
 

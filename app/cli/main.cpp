@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "common/coretranslation.h"
 #include "common/version.h"
 #include "comparecommands.h"
 #include "costcommands.h"
@@ -43,6 +44,9 @@ int main(int argc, char **argv)
     const auto app = sb::makeApplication(argc, argv, gui);
     QCoreApplication::setApplicationName(u"servebench-cli"_s);
     QCoreApplication::setApplicationVersion(QString::fromLatin1(sb::toolVersion()));
+    // Core's texts (validation errors, verdicts, notes, the HTML report) in the locale's
+    // language; the vLLM-compatible summary block, JSON and CSV stay English.
+    sb::installCoreTranslation(sb::languageFromEnvironment());
     QStringList args = QCoreApplication::arguments().mid(1);
     QTextStream out(stdout);
     QTextStream err(stderr);

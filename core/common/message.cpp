@@ -1,20 +1,25 @@
 #include "message.h"
 
+#include "common/messagecatalogue_p.h"
+
 #include <QCoreApplication>
 #include <QHash>
+#include <QRegularExpression>
+
+#include <algorithm>
 
 namespace sb {
+
+using namespace Qt::StringLiterals;
 
 namespace {
 
 // The catalogue: identifier and English template. QT_TRANSLATE_NOOP3 marks each template for
 // lupdate under the context "sb::Message" with the identifier as its disambiguation, so the
-// translation catalogue (translations/*.ts) carries one entry per identifier.
-struct Entry
-{
-    const char *text;
-    const char *id;
-};
+// translation catalogue (translations/servebench_core_*.ts) carries one entry per identifier.
+// The run plan's texts are here; those of reports, metrics, MLPerf and costs are in
+// messagecatalogue.cpp.
+using Entry = MessageEntry;
 
 const Entry kCatalogue[] = {
     // --- run plan validation (core/run/planvalidation.cpp); the front end names the field ---
@@ -154,18 +159,49 @@ const Entry kCatalogue[] = {
                        "audit.input_len"),
 };
 
-const QHash<QByteArray, const char *> &index()
+const QList<Entry> &entries()
 {
-    static const QHash<QByteArray, const char *> h = [] {
-        QHash<QByteArray, const char *> m;
+    static const QList<Entry> all = [] {
+        QList<Entry> out;
         for (const Entry &e : kCatalogue)
-            m.insert(QByteArray(e.id), e.text);
+            out.append(e);
+        for (const Entry &e : extendedMessageCatalogue())
+            out.append(e);
+        return out;
+    }();
+    return all;
+}
+
+const QHash<QByteArray, Entry> &index()
+{
+    static const QHash<QByteArray, Entry> h = [] {
+        QHash<QByteArray, Entry> m;
+        for (const Entry &e : entries()) {
+            Q_ASSERT_X(!m.contains(QByteArray(e.id)), "sb::Message duplicate id", e.id);
+            m.insert(QByteArray(e.id), e);
+        }
         return m;
     }();
     return h;
 }
 
-QString fill(QString s, const QStringList &args)
+// The catalogue's own copy of an identifier, so a Message built from an id assembled at run
+// time ("cmp.field." + key) never points at a temporary.
+const char *canonicalId(const char *id)
+{
+    if (!id)
+        return nullptr;
+    const auto it = index().constFind(QByteArray(id));
+    return it == index().cend() ? id : it->id;
+}
+
+const char *templateOf(const char *id)
+{
+    const auto it = index().constFind(QByteArray(id));
+    return it == index().cend() ? nullptr : it->text;
+}
+
+QString fill(const QString &s, const QStringList &args)
 {
     // Substitutes %1..%n in one pass, so an argument holding "%2" is never expanded again.
     QString out;
@@ -184,11 +220,136 @@ QString fill(QString s, const QStringList &args)
     return out;
 }
 
+// A template as a pattern that recovers its arguments: literal parts escaped, the first %n a
+// lazy group, a repeated %n the same text again.
+struct Pattern
+{
+    QRegularExpression re;
+    QList<int> groupArg; // capture group k (1-based) holds argument groupArg[k-1]
+    int argCount = 0;
+    int literalLength = 0;
+    const char *id = nullptr;
+};
+
+const QList<Pattern> &patterns()
+{
+    static const QList<Pattern> all = [] {
+        QList<Pattern> out;
+        for (const Entry &e : entries()) {
+            const QString t = QString::fromUtf8(e.text);
+            Pattern p;
+            p.id = e.id;
+            QString re = u"^"_s;
+            QString literal;
+            QHash<int, int> groupOf;
+            for (qsizetype i = 0; i < t.size(); ++i) {
+                if (t.at(i) == u'%' && i + 1 < t.size() && t.at(i + 1).isDigit() &&
+                    t.at(i + 1) != u'0') {
+                    re += QRegularExpression::escape(literal);
+                    p.literalLength += int(literal.size());
+                    literal.clear();
+                    const int n = t.at(i + 1).digitValue();
+                    if (groupOf.contains(n)) {
+                        re += u"\\%1"_s.arg(groupOf.value(n));
+                    } else {
+                        p.groupArg.append(n);
+                        groupOf.insert(n, int(p.groupArg.size()));
+                        re += u"(.*?)"_s;
+                    }
+                    p.argCount = std::max(p.argCount, n);
+                    ++i;
+                    continue;
+                }
+                literal += t.at(i);
+            }
+            re += QRegularExpression::escape(literal) + u"$"_s;
+            p.literalLength += int(literal.size());
+            // A template of placeholders alone ("%1") would claim every text.
+            if (p.literalLength < 2)
+                continue;
+            p.re = QRegularExpression(re, QRegularExpression::DotMatchesEverythingOption);
+            // Compiled here, once, under the static's initialisation: worker threads (a
+            // comparison built off the GUI thread) then only match.
+            p.re.optimize();
+            out.append(p);
+        }
+        // The most specific template first: "%1 requests" must not take "%1 requests at %2".
+        std::stable_sort(out.begin(), out.end(), [](const Pattern &a, const Pattern &b) {
+            return a.literalLength > b.literalLength;
+        });
+        return out;
+    }();
+    return all;
+}
+
+Message recognise(const QString &english, int depth)
+{
+    if (english.isEmpty() || depth > 3)
+        return Message::literal(english);
+    for (const Pattern &p : patterns()) {
+        const QRegularExpressionMatch m = p.re.match(english);
+        if (!m.hasMatch())
+            continue;
+        QList<Message> args(p.argCount);
+        for (qsizetype g = 0; g < p.groupArg.size(); ++g)
+            args[p.groupArg.at(g) - 1] = recognise(m.captured(int(g) + 1), depth + 1);
+        for (Message &a : args)
+            if (a.isEmpty())
+                a = Message::literal(QString());
+        return Message(p.id, args);
+    }
+    return Message::literal(english);
+}
+
 } // namespace
 
-Message::Message(const char *id, const QStringList &args) : m_id(id), m_args(args)
+Message::Message(const char *id, const QStringList &args)
+    : m_kind(Kind::Catalogue), m_id(canonicalId(id)), m_args(literals(args))
 {
     Q_ASSERT_X(known(id), "sb::Message", id);
+}
+
+Message::Message(const char *id, const QList<Message> &args)
+    : m_kind(Kind::Catalogue), m_id(canonicalId(id)), m_args(args)
+{
+    Q_ASSERT_X(known(id), "sb::Message", id);
+}
+
+Message::~Message() = default;
+Message::Message(const Message &) = default;
+Message::Message(Message &&) noexcept = default;
+Message &Message::operator=(const Message &) = default;
+Message &Message::operator=(Message &&) noexcept = default;
+
+Message Message::literal(const QString &text)
+{
+    Message m;
+    m.m_kind = Kind::Literal;
+    m.m_literal = text;
+    return m;
+}
+
+Message Message::join(const QList<Message> &parts, const QString &separator)
+{
+    Message m;
+    m.m_kind = Kind::Join;
+    m.m_literal = separator;
+    m.m_args = parts;
+    return m;
+}
+
+QList<Message> Message::literals(const QStringList &texts)
+{
+    QList<Message> out;
+    out.reserve(texts.size());
+    for (const QString &t : texts)
+        out.append(literal(t));
+    return out;
+}
+
+Message Message::fromEnglish(const QString &english)
+{
+    return recognise(english, 0);
 }
 
 bool Message::known(const char *id)
@@ -196,29 +357,75 @@ bool Message::known(const char *id)
     return id && index().contains(QByteArray(id));
 }
 
+QStringList Message::args() const
+{
+    return messageTexts(m_args);
+}
+
 QString Message::text() const
 {
-    if (!m_id)
+    switch (m_kind) {
+    case Kind::None:
         return {};
-    const char *t = index().value(QByteArray(m_id));
-    return t ? fill(QString::fromUtf8(t), m_args) : QString::fromLatin1(m_id);
+    case Kind::Literal:
+        return m_literal;
+    case Kind::Join:
+        return messageTexts(m_args).join(m_literal);
+    case Kind::Catalogue:
+        break;
+    }
+    const char *t = templateOf(m_id);
+    return t ? fill(QString::fromUtf8(t), messageTexts(m_args)) : QString::fromLatin1(m_id);
 }
 
 QString Message::translated() const
 {
-    if (!m_id)
+    switch (m_kind) {
+    case Kind::None:
         return {};
-    const char *t = index().value(QByteArray(m_id));
+    case Kind::Literal:
+        return m_literal;
+    case Kind::Join:
+        return translatedTexts(m_args).join(m_literal);
+    case Kind::Catalogue:
+        break;
+    }
+    const char *t = templateOf(m_id);
     if (!t)
         return QString::fromLatin1(m_id);
-    return fill(QCoreApplication::translate(kContext, t, m_id), m_args);
+    return fill(QCoreApplication::translate(kContext, t, m_id), translatedTexts(m_args));
+}
+
+bool Message::operator==(const Message &o) const
+{
+    if (m_kind != o.m_kind || m_literal != o.m_literal || m_args != o.m_args)
+        return false;
+    return m_kind != Kind::Catalogue || qstrcmp(m_id, o.m_id) == 0;
 }
 
 QList<QPair<const char *, const char *>> Message::catalogue()
 {
     QList<QPair<const char *, const char *>> out;
-    for (const Entry &e : kCatalogue)
+    for (const Entry &e : entries())
         out.append(qMakePair(e.id, e.text));
+    return out;
+}
+
+QStringList messageTexts(const QList<Message> &messages)
+{
+    QStringList out;
+    out.reserve(messages.size());
+    for (const Message &m : messages)
+        out.append(m.text());
+    return out;
+}
+
+QStringList translatedTexts(const QList<Message> &messages)
+{
+    QStringList out;
+    out.reserve(messages.size());
+    for (const Message &m : messages)
+        out.append(m.translated());
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "costbreakdown.h"
 
+#include "common/message.h"
 #include "cost/costattribution.h"
 
 #include <QJsonArray>
@@ -21,6 +22,13 @@ QString line(const QString &label, const QString &value)
     return (label + u':').leftJustified(kLabelWidth) + u' ' + value + u'\n';
 }
 
+QString billCategoryText(BillCategory c, bool translate)
+{
+    return translate ? Message((QByteArray("cost.category.") + billCategoryName(c)).constData())
+                           .translated()
+                     : billCategoryLabel(c);
+}
+
 QString heading(const QString &title, QChar fill)
 {
     const QString t = title.isEmpty() ? QString() : u' ' + title + u' ';
@@ -35,10 +43,22 @@ QJsonValue figureJson(const CostFigure &f)
     return QJsonObject{{u"available"_s, false}, {u"reason"_s, f.reason}};
 }
 
-QString figureText(const CostFigure &f, int decimals, const QString &currency)
+// An English text of the cost module in the reader's language when `translate`: its catalogue
+// entry (cost.*) is found from the English wording the attribution wrote.
+QString tx(const QString &english, bool translate)
+{
+    return translate ? Message::fromEnglish(english).translated() : english;
+}
+
+QString say(const char *id, bool translate, const QStringList &args = {})
+{
+    return Message(id, args).text(translate);
+}
+
+QString figureText(const CostFigure &f, int decimals, const QString &currency, bool translate)
 {
     if (!f.available())
-        return u"not available (%1)"_s.arg(f.reason);
+        return say("cost.not_available_why", translate, {tx(f.reason, translate)});
     return f.value->toString(decimals) + u' ' + currency;
 }
 
@@ -58,46 +78,52 @@ QJsonArray itemsJson(const QList<AttributedItem> &list)
     return a;
 }
 
-QString itemsText(const QString &title, const QList<AttributedItem> &list, bool showCounted,
-                  const QString &currency, int decimals)
+QString itemsText(const char *titleId, const QList<AttributedItem> &list, bool showCounted,
+                  const QString &currency, int decimals, bool translate)
 {
     if (list.isEmpty())
         return {};
-    QString s = u"%1 (%2):\n"_s.arg(title).arg(list.size());
+    QString s = say("cost.items.title", translate,
+                    {say(titleId, translate), QString::number(list.size())}) +
+                u'\n';
     for (const auto &a : list) {
         const BillItem &it = a.item;
-        QStringList head{u"[%1]"_s.arg(billCategoryLabel(it.category))};
+        QStringList head{u"[%1]"_s.arg(billCategoryText(it.category, translate))};
         for (const QString &part : {it.provider, it.resourceId})
             if (!part.isEmpty())
                 head << part;
         if (!it.id.isEmpty())
-            head << u"(id %1)"_s.arg(it.id);
+            head << say("cost.item.id", translate, {it.id});
         s += u"  "_s + head.join(u' ') + u'\n';
         s += u"      %1 – %2; %3\n"_s.arg(formatUtcTimestamp(it.start), formatUtcTimestamp(it.end),
-                                          it.pricingText());
+                                          tx(it.pricingText(), translate));
         if (showCounted) {
-            s += u"      counted %1 %2"_s.arg(a.countedInReportCurrency.toString(decimals),
-                                              currency);
+            s += u"      "_s + say("cost.item.counted", translate,
+                                   {a.countedInReportCurrency.toString(decimals), currency});
             if (it.currency != currency)
                 s += u" (%1 %2)"_s.arg(a.counted.toString(), it.currency);
-            s += u": "_s + a.why + u'\n';
+            s += u": "_s + tx(a.why, translate) + u'\n';
         } else {
-            s += u"      item total %1 %2: %3\n"_s.arg(a.itemTotal.toString(), it.currency, a.why);
+            s += u"      "_s +
+                 say("cost.item.total", translate,
+                     {a.itemTotal.toString(), it.currency, tx(a.why, translate)}) +
+                 u'\n';
         }
         QStringList notes;
-        QString source = QLatin1StringView(billSourceName(it.source)).toString();
-        source.replace(u'_', u' ');
-        if (source.isEmpty())
-            source = u"source not stated"_s;
+        const char *sourceName = billSourceName(it.source);
+        QString source = *sourceName
+                             ? say((QByteArray("cost.source.") + sourceName).constData(), translate)
+                             : say("cost.item.source_missing", translate);
         if (!it.reference.isEmpty())
             source += u' ' + it.reference;
-        notes << source + (it.confirmed ? u" (confirmed)"_s : u" (not confirmed)"_s);
+        notes << say(it.confirmed ? "cost.item.confirmed" : "cost.item.not_confirmed", translate,
+                     {source});
         if (!it.idleNotes.isEmpty())
-            notes << u"idle: "_s + it.idleNotes;
+            notes << say("cost.item.idle", translate, {it.idleNotes});
         if (!it.startStopNotes.isEmpty())
-            notes << u"start/stop: "_s + it.startStopNotes;
+            notes << say("cost.item.start_stop", translate, {it.startStopNotes});
         if (!it.autoscalingNotes.isEmpty())
-            notes << u"autoscaling: "_s + it.autoscalingNotes;
+            notes << say("cost.item.autoscaling", translate, {it.autoscalingNotes});
         s += u"      "_s + notes.join(u"; "_s) + u'\n';
     }
     return s;
@@ -124,9 +150,7 @@ const char *itemAttributionName(ItemAttribution a)
 
 QString CostBreakdown::roundingRule()
 {
-    return u"amounts are exact to 1e-9 of the currency; prorating, conversion and unit costs "
-           "round once to 1e-9, half to even; shown amounts are rounded half to even "
-           "(banker's rounding) to the currency's minor unit"_s;
+    return Message("cost.rounding_rule").text();
 }
 
 QJsonObject CostBreakdown::toJson() const
@@ -171,73 +195,75 @@ QJsonObject CostBreakdown::toJson() const
     return o;
 }
 
-QString CostBreakdown::formatText() const
+QString CostBreakdown::formatText(bool translate) const
 {
+    const bool t = translate;
     const int d = displayDecimals;
     const int unitDecimals = qMin(d + 4, Decimal::kFractionDigits);
-    QString s = heading(u"Cost breakdown"_s, u'=');
-    s += line(u"Test window"_s, windowName.isEmpty() ? u"(unnamed)"_s : windowName);
+    QString s = heading(say("cost.heading.breakdown", t), u'=');
+    s += line(say("cost.line.window", t),
+              windowName.isEmpty() ? say("cost.unnamed", t) : windowName);
     if (!sut.isEmpty())
-        s += line(u"SUT"_s, sut);
-    s += line(u"From"_s, formatUtcTimestamp(windowStart));
-    s += line(u"To (exclusive)"_s, formatUtcTimestamp(windowEnd));
+        s += line(say("cost.line.sut", t), sut);
+    s += line(say("cost.line.from", t), formatUtcTimestamp(windowStart));
+    s += line(say("cost.line.to", t), formatUtcTimestamp(windowEnd));
     if (windowStart.isValid() && windowEnd.isValid())
-        s += line(u"Duration"_s, formatDurationMs(windowEnd.toMSecsSinceEpoch() -
-                                                  windowStart.toMSecsSinceEpoch()));
-    s += line(u"Runs"_s, runIds.isEmpty() ? u"none"_s : runIds.join(u", "_s));
-    s += line(u"Currency"_s, currency.isEmpty() ? u"-"_s : currency);
-    s += line(u"Successful requests"_s, QString::number(successfulRequests));
-    s += line(u"Output tokens"_s, QString::number(outputTokens));
-
+        s += line(say("cost.line.duration", t), formatDurationMs(windowEnd.toMSecsSinceEpoch() -
+                                                                 windowStart.toMSecsSinceEpoch()));
+    s += line(say("cost.line.runs", t),
+              runIds.isEmpty() ? say("cost.none", t) : runIds.join(u", "_s));
+    s += line(say("cost.line.currency", t), currency.isEmpty() ? u"-"_s : currency);
+    s += line(say("cost.line.successful", t), QString::number(successfulRequests));
+    s += line(say("cost.line.output_tokens", t), QString::number(outputTokens));
     if (!errors.isEmpty()) {
-        s += heading(u"Errors"_s, u'-');
+        s += heading(say("cost.heading.errors", t), u'-');
         for (const auto &e : errors)
-            s += u"  - "_s + e + u'\n';
+            s += u"  - "_s + tx(e, t) + u'\n';
     }
     // A category or total missing an undecided item must not read as complete.
-    const auto pending = [this](std::optional<BillCategory> c) {
+    const auto pending = [this, t](std::optional<BillCategory> c) {
         qsizetype n = 0;
         for (const auto &a : undecided)
             n += (!c || a.item.category == *c) ? 1 : 0;
-        return n == 0 ? QString() : u" (+%1 item(s) needing a decision, not counted)"_s.arg(n);
+        return n == 0 ? QString() : u' ' + say("cost.pending", t, {QString::number(n)});
     };
-    s += heading(u"By category"_s, u'-');
+    s += heading(say("cost.heading.by_category", t), u'-');
     for (BillCategory c : allBillCategories())
-        s += line(billCategoryLabel(c),
+        s += line(billCategoryText(c, t),
                   total.available() ? categoryTotal(c).toString(d) + u' ' + currency + pending(c)
-                                    : u"not available"_s);
-    s += line(u"Total"_s, figureText(total, d, currency) +
-                              (total.available() ? pending(std::nullopt) : QString()));
-    s += heading(u"Unit cost"_s, u'-');
-    s += line(u"Cost per successful request"_s,
-              figureText(perSuccessfulRequest, unitDecimals, currency));
-    s += line(u"Cost per output token"_s,
-              figureText(perOutputToken, Decimal::kFractionDigits, currency));
-    s += line(u"Cost per 1M output tokens"_s,
-              figureText(perMillionOutputTokens, unitDecimals, currency));
-
+                                    : say("cost.not_available", t));
+    s += line(say("cost.line.total", t),
+              figureText(total, d, currency, t) +
+                  (total.available() ? pending(std::nullopt) : QString()));
+    s += heading(say("cost.heading.unit", t), u'-');
+    s += line(say("cost.line.per_request", t),
+              figureText(perSuccessfulRequest, unitDecimals, currency, t));
+    s += line(say("cost.line.per_token", t),
+              figureText(perOutputToken, Decimal::kFractionDigits, currency, t));
+    s += line(say("cost.line.per_million", t),
+              figureText(perMillionOutputTokens, unitDecimals, currency, t));
     const QString itemText =
-        itemsText(u"Included"_s, included, true, currency, d) +
-        itemsText(u"Overlapping, counted by choice"_s, overlapping, true, currency, d) +
-        itemsText(u"Overlapping, NEEDS A DECISION (not counted)"_s, undecided, false, currency, d) +
-        itemsText(u"Excluded"_s, excluded, false, currency, d);
+        itemsText("cost.items.included", included, true, currency, d, t) +
+        itemsText("cost.items.overlapping", overlapping, true, currency, d, t) +
+        itemsText("cost.items.undecided", undecided, false, currency, d, t) +
+        itemsText("cost.items.excluded", excluded, false, currency, d, t);
     if (!itemText.isEmpty()) {
-        s += heading(u"Bill items"_s, u'-');
+        s += heading(say("cost.heading.items", t), u'-');
         s += itemText;
     }
     if (!conversionRates.isEmpty()) {
-        s += heading(u"Conversion rates"_s, u'-');
+        s += heading(say("cost.heading.rates", t), u'-');
         for (const auto &r : conversionRates)
             s += u"  1 %1 = %2 %3%4\n"_s.arg(r.from, r.rate.toString(), r.to,
                                              r.source.isEmpty() ? QString()
                                                                 : u" ("_s + r.source + u')');
     }
     if (!warnings.isEmpty()) {
-        s += heading(u"Warnings"_s, u'-');
+        s += heading(say("cost.heading.warnings", t), u'-');
         for (const auto &w : warnings)
-            s += u"  - "_s + w + u'\n';
+            s += u"  - "_s + tx(w, t) + u'\n';
     }
-    s += u"Rounding: "_s + roundingRule() + u'\n';
+    s += say("cost.rounding", t, {say("cost.rounding_rule", t)}) + u'\n';
     s += heading(QString(), u'=');
     return s;
 }

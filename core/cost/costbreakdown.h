@@ -89,8 +89,9 @@ struct CostBreakdown
     // Machine form: amounts as exact decimal strings, unavailable figures as
     // {"available": false, "reason": ...}.
     QJsonObject toJson() const;
-    // The text `servebench-cli cost` prints.
-    QString formatText() const;
+    // The text `servebench-cli cost` prints; `translate`: in the installed language (the Cost
+    // page), the reasons and notes found in the message catalogue from their English wording.
+    QString formatText(bool translate = false) const;
 };
 
 } // namespace sb

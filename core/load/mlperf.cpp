@@ -252,9 +252,12 @@ MlperfJudgement judgeScenario(Scenario scenario, const QList<RequestRecord> &rec
         e2elAll.append(nsToMs(r.tLast - sched));
     }
 
-    QStringList &failed = j.failedConstraints;
+    const auto fail = [&j](const Message &m) {
+        j.failedConstraintMessages.append(m);
+        j.failedConstraints.append(m.text());
+    };
     if (j.queries == 0) {
-        failed.append(u"no measured requests"_s);
+        fail(Message("mlperf.no_measured"));
         return j;
     }
 
@@ -267,40 +270,40 @@ MlperfJudgement judgeScenario(Scenario scenario, const QList<RequestRecord> &rec
         j.tpotChecked = c.tpotBoundMs >= 0;
         if (!j.ttftChecked && !j.tpotChecked) {
             j.perfConstraintsMet = false;
-            failed.append(u"no latency bound set (TTFT or TPOT)"_s);
+            fail(Message("mlperf.no_bound"));
         }
         if (succeeded == 0) {
             j.perfConstraintsMet = false;
-            failed.append(u"no successful requests"_s);
+            fail(Message("mlperf.no_success"));
         }
         const QString label = percentileLabel(c.percentile);
         if (j.ttftChecked) {
             j.ttftPercentileMs = loadgenPercentile(ttftOk, c.percentile);
             if (succeeded > 0 && j.ttftPercentileMs > c.ttftBoundMs) {
                 j.perfConstraintsMet = false;
-                failed.append(u"TTFT %1 %2 ms > %3 ms"_s.arg(label, ms(j.ttftPercentileMs),
-                                                             boundText(c.ttftBoundMs)));
+                fail(Message("mlperf.ttft_bound",
+                             {label, ms(j.ttftPercentileMs), boundText(c.ttftBoundMs)}));
             }
         }
         if (j.tpotChecked) {
             j.tpotPercentileMs = loadgenPercentile(tpotOk, c.percentile);
             if (succeeded > 0 && j.tpotPercentileMs > c.tpotBoundMs) {
                 j.perfConstraintsMet = false;
-                failed.append(u"TPOT %1 %2 ms > %3 ms"_s.arg(label, ms(j.tpotPercentileMs),
-                                                             boundText(c.tpotBoundMs)));
+                fail(Message("mlperf.tpot_bound",
+                             {label, ms(j.tpotPercentileMs), boundText(c.tpotBoundMs)}));
             }
         }
         if (j.ttftChecked) {
             j.ttftEarlyStopping =
                 serverEarlyStopping(ttftAll, c.ttftBoundMs, c.percentile, c.confidence);
             if (!j.ttftEarlyStopping.satisfied)
-                failed.append(u"early stopping (TTFT)"_s);
+                fail(Message("mlperf.early_ttft"));
         }
         if (j.tpotChecked) {
             j.tpotEarlyStopping =
                 serverEarlyStopping(tpotAll, c.tpotBoundMs, c.percentile, c.confidence);
             if (!j.tpotEarlyStopping.satisfied)
-                failed.append(u"early stopping (TPOT)"_s);
+                fail(Message("mlperf.early_tpot"));
         }
         break;
     }
@@ -308,11 +311,10 @@ MlperfJudgement judgeScenario(Scenario scenario, const QList<RequestRecord> &rec
         j.durationS = nsToS(lastSend - firstSched);
         j.e2elEarlyStopping = singleStreamEarlyStopping(e2elAll, c.percentile, c.confidence);
         if (!j.e2elEarlyStopping.satisfied)
-            failed.append(u"early stopping (E2EL)"_s);
+            fail(Message("mlperf.early_e2el"));
         else if (!std::isfinite(j.e2elEarlyStopping.estimateMs))
-            failed.append(u"early stopping (E2EL): %1 failed requests reach the %2 estimate"_s
-                              .arg(j.failedQueries)
-                              .arg(percentileLabel(c.percentile)));
+            fail(Message("mlperf.early_e2el_failed",
+                         {QString::number(j.failedQueries), percentileLabel(c.percentile)}));
         break;
     case Scenario::Offline:
         j.durationS = succeeded > 0 ? nsToS(lastDone - firstSched) : 0;
@@ -321,24 +323,24 @@ MlperfJudgement judgeScenario(Scenario scenario, const QList<RequestRecord> &rec
             j.tokensPerSecond = double(outputTokens) / j.durationS;
         }
         if (j.failedQueries > 0)
-            failed.append(u"failed requests %1 > 0 (Offline must process every sample)"_s.arg(
-                j.failedQueries));
+            fail(Message("mlperf.offline_failed", {QString::number(j.failedQueries)}));
         break;
     case Scenario::None:
-        failed.append(u"no MLPerf scenario"_s);
+        fail(Message("mlperf.no_scenario"));
         return j;
     }
 
     if (c.minQueryCount > 0 && j.queries < c.minQueryCount) {
         j.minQueryCountMet = false;
-        failed.append(u"min_query_count %1 > %2"_s.arg(c.minQueryCount).arg(j.queries));
+        fail(Message("mlperf.min_query_count",
+                     {QString::number(c.minQueryCount), QString::number(j.queries)}));
     }
     if (c.minDurationS > 0 && j.durationS < c.minDurationS) {
         j.minDurationMet = false;
-        failed.append(u"min_duration %1 s > %2 s"_s.arg(boundText(c.minDurationS),
-                                                        QString::number(j.durationS, 'f', 1)));
+        fail(Message("mlperf.min_duration",
+                     {boundText(c.minDurationS), QString::number(j.durationS, 'f', 1)}));
     }
-    j.valid = failed.isEmpty();
+    j.valid = j.failedConstraints.isEmpty();
     return j;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/message.h"
 #include "earlystopping.h"
 
 #include <QJsonObject>
@@ -50,6 +51,9 @@ struct MlperfJudgement
     MlperfConstraints constraints;
     bool valid = false;
     QStringList failedConstraints; // e.g. "TTFT p99 2345.1 ms > 2000 ms", "early stopping (TTFT)"
+    // The same reasons for display in the reader's language (failedConstraints = their text(),
+    // what the JSON and the LoadGen-style block keep).
+    QList<Message> failedConstraintMessages;
 
     qint64 queries = 0; // measured (non-warm-up) requests, failed included
     qint64 failedQueries = 0;

@@ -1,5 +1,6 @@
 #include "mlperfprofile.h"
 
+#include "common/message.h"
 #include "config/runplan.h"
 
 using namespace Qt::StringLiterals;
@@ -11,13 +12,14 @@ bool mlperfConstraintsForProfile(const LoadProfile &p, MlperfConstraints *out, Q
     MlperfConstraints c;
     c.percentile = p.scenario == Scenario::SingleStream ? 0.90 : 0.99;
     if (!p.mlperfPreset.isEmpty() && !mlperfPreset(p.mlperfPreset, &c)) {
-        *error = u"--mlperf-preset '%1' is unknown; known presets: %2"_s.arg(
-            p.mlperfPreset, mlperfPresetNames().join(u", "_s));
+        *error =
+            Message("mlperf.preset_unknown", {p.mlperfPreset, mlperfPresetNames().join(u", "_s)})
+                .text();
         return false;
     }
     if (p.sloPercentile > 0) {
         if (p.sloPercentile >= 100) {
-            *error = u"--slo-percentile must be below 100"_s;
+            *error = Message("mlperf.slo_percentile").text();
             return false;
         }
         c.percentile = p.sloPercentile / 100.0;

@@ -67,17 +67,16 @@ ClientHealth assessClientHealth(const QList<RequestRecord> &records, const LoadP
         h.scheduledRate = double(h.requests - 1) / nsToS(lastSched - firstSched);
 
     if (h.latenessP99Ms > kMaxLatenessP99Ms)
-        h.warnings.append(
-            u"the client could not keep its schedule: lateness p99 %1 ms (> %2 ms) — the client, "
-            "not the SUT, limited this run"_s.arg(h.latenessP99Ms, 0, 'f', 2)
-                .arg(kMaxLatenessP99Ms, 0, 'f', 0));
+        h.warningMessages.append(
+            Message("health.lateness", {QString::number(h.latenessP99Ms, 'f', 2),
+                                        QString::number(kMaxLatenessP99Ms, 'f', 0)}));
     // A cap can legitimately hold the rate back; then the queue time tells, not the client.
     if (h.openLoop && profile.maxConcurrency <= 0 && h.scheduledRate > 0 &&
         h.achievedRate < kMinRateRatio * h.scheduledRate)
-        h.warnings.append(
-            u"the client sent at %1 req/s, below 95 % of the scheduled %2 req/s — the client, "
-            "not the SUT, limited this run"_s.arg(h.achievedRate, 0, 'f', 2)
-                .arg(h.scheduledRate, 0, 'f', 2));
+        h.warningMessages.append(
+            Message("health.rate", {QString::number(h.achievedRate, 'f', 2),
+                                    QString::number(h.scheduledRate, 'f', 2)}));
+    h.warnings = messageTexts(h.warningMessages);
     return h;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/message.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QStringList>
@@ -24,7 +26,8 @@ struct ClientHealth
     double scheduledRate = 0; // (n − 1) / (last t_sched − first t_sched); 0 for closed loops
     double achievedRate = 0;  // (n − 1) / (last t_send − first t_send)
     bool openLoop = false;
-    QStringList warnings; // empty when the client kept up
+    QStringList warnings;           // empty when the client kept up
+    QList<Message> warningMessages; // the same for display (warnings = their English text)
 
     bool ok() const { return warnings.isEmpty(); }
     QJsonObject toJson() const;

@@ -62,7 +62,22 @@ const QList<MetricDefinition> &metricDefinitions()
          u"Compare with the configured rate; a shortfall means the client or the concurrency "
          "cap held requests back."_s},
     };
-    return defs;
+    static const QList<MetricDefinition> withMessages = [] {
+        QList<MetricDefinition> out = defs;
+        for (MetricDefinition &d : out) {
+            const QByteArray stem = "metric." + d.key.toLatin1();
+            d.labelMessage = Message((stem + ".label").constData());
+            // The two schedule-based latencies quote one rule.
+            const QByteArray def = d.key.endsWith("_from_sched"_L1)
+                                       ? QByteArray("metric.from_sched.definition")
+                                       : stem + ".definition";
+            d.definitionMessage = Message(def.constData());
+            if (!d.detail.isEmpty())
+                d.detailMessage = Message((stem + ".detail").constData());
+        }
+        return out;
+    }();
+    return withMessages;
 }
 
 const MetricDefinition *metricDefinition(const QString &key)
@@ -73,37 +88,63 @@ const MetricDefinition *metricDefinition(const QString &key)
     return nullptr;
 }
 
+// The statements' wording is in the message catalogue (metric.statement.*).
+Message timeBaseMessage()
+{
+    return Message("metric.statement.time_base");
+}
+
+Message percentileMethodMessage()
+{
+    return Message("metric.statement.percentiles");
+}
+
+Message failedRequestsMessage()
+{
+    return Message("metric.statement.failed");
+}
+
+Message warmupMessage()
+{
+    return Message("metric.statement.warmup");
+}
+
+Message tokenCountMessage()
+{
+    return Message("metric.statement.tokens");
+}
+
 QString timeBaseStatement()
 {
-    return u"All times per request are from the monotonic clock. t_sched = when the schedule said "
-           "to send, t_send = when the request was handed to the transport, t_first = first "
-           "token chunk received, t_k = k-th token chunk received, t_last = last token chunk, "
-           "n_out = output tokens."_s;
+    return timeBaseMessage().text();
 }
 
 QString percentileMethodStatement()
 {
-    return u"Percentiles use linear interpolation between order statistics (numpy's default, "
-           "what vLLM reports): rank = p/100 · (N − 1). MLPerf-style summaries use LoadGen's "
-           "sorted[floor(N·p)]. Standard deviations are population (ddof = 0)."_s;
+    return percentileMethodMessage().text();
 }
 
 QString failedRequestsStatement()
 {
-    return u"Failed requests count in failed with their error, are excluded from latency "
-           "statistics and from throughput numerators, and are shown, never hidden."_s;
+    return failedRequestsMessage().text();
 }
 
 QString warmupStatement()
 {
-    return u"Warm-up requests are excluded from everything but are stored."_s;
+    return warmupMessage().text();
 }
 
 QString tokenCountStatement()
 {
-    return u"Token counts prefer the server's usage; else token chunks are counted (one token "
-           "per chunk); the input count falls back to the dataset's length. The source of each "
-           "count is recorded."_s;
+    return tokenCountMessage().text();
+}
+
+QString metricToolTip(const MetricDefinition &d, bool withDetail)
+{
+    QString tip = Message("metric.tooltip", {d.labelMessage, d.definitionMessage}).translated();
+    if (withDetail && !d.detailMessage.isEmpty())
+        tip += u"\n\n"_s + d.detailMessage.translated();
+    return tip;
 }
 
 QJsonObject metricDefinitionsJson()

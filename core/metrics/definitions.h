@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/message.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -21,6 +23,11 @@ struct MetricDefinition
     QString unit;       // "ms", "s", "req/s", "tok/s"
     QString definition; // docs/metrics.md sentence
     QString detail;     // ServeBench's precise application of it
+    // label, definition and detail for display in the reader's language (the strings above are
+    // their English text, what is stored with runs; "metric.<key>.label" and so on).
+    Message labelMessage;
+    Message definitionMessage;
+    Message detailMessage;
 };
 
 // Every metric ServeBench reports, in report order.
@@ -34,6 +41,15 @@ QString percentileMethodStatement();
 QString failedRequestsStatement();
 QString warmupStatement();
 QString tokenCountStatement();
+// The same statements for display in the reader's language.
+Message timeBaseMessage();
+Message percentileMethodMessage();
+Message failedRequestsMessage();
+Message warmupMessage();
+Message tokenCountMessage();
+// "TTFT = t_first − t_send", and the detail after a blank line when `withDetail`: the tooltip
+// the workbench shows for a metric, translated.
+QString metricToolTip(const MetricDefinition &d, bool withDetail = true);
 
 // {"version": 1, "percentile_method": ..., "time_base": ..., "failed_requests": ...,
 //  "warmup": ..., "token_counts": ..., "metrics": {key: {label, unit, definition, detail}}}

@@ -38,6 +38,12 @@ const char *errorClassName(ErrorClass c)
     return "transport";
 }
 
+Message errorClassLabel(ErrorClass c)
+{
+    // Identifiers "error_class.<stored name>", one per class (tests/i18n checks every class).
+    return Message((QByteArray("error_class.") + errorClassName(c)).constData());
+}
+
 ErrorClass errorClassFromName(QAnyStringView name)
 {
     for (const auto &e : kErrorNames)
@@ -144,6 +150,11 @@ TokenSource tokenSourceFromName(QAnyStringView name)
         if (name == QLatin1StringView(tokenSourceName(s)))
             return s;
     return TokenSource::Unknown;
+}
+
+Message tokenSourceLabel(TokenSource s)
+{
+    return Message((QByteArray("token_source.") + tokenSourceName(s)).constData());
 }
 
 } // namespace sb

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/message.h"
+
 #include <QAnyStringView>
 #include <QList>
 #include <QStringList>
@@ -33,6 +35,9 @@ enum class ErrorClass : quint8 {
 const char *errorClassName(ErrorClass c);
 ErrorClass errorClassFromName(QAnyStringView name);
 QList<ErrorClass> allErrorClasses();
+// What a reader sees for an error class ("timeout" -> "timeout", "http_5xx" -> "HTTP 5xx (server
+// error)"), translatable; the stored name stays errorClassName().
+Message errorClassLabel(ErrorClass c);
 
 // Where a token count came from; recorded per request because local counts are approximate.
 enum class TokenSource : quint8 {
@@ -43,6 +48,8 @@ enum class TokenSource : quint8 {
 };
 const char *tokenSourceName(TokenSource s);
 TokenSource tokenSourceFromName(QAnyStringView name);
+// What a reader sees for a token source ("server usage"), translatable.
+Message tokenSourceLabel(TokenSource s);
 
 // How the connection that carried a request came about. Stable names (connectionUseName) are
 // stored in project files.

@@ -76,6 +76,24 @@ QString TokenSourceCounts::describe() const
     return n + u" ("_s + parts.join(u", "_s) + u')';
 }
 
+Message TokenSourceCounts::describeMessage() const
+{
+    const QString n = name();
+    if (n != "mixed"_L1)
+        return Message((QByteArray("token_source.") + n.toLatin1()).constData());
+    QList<Message> parts;
+    const auto part = [&parts](TokenSource s, qint64 count) {
+        if (count > 0)
+            parts.append(Message("token_source.part",
+                                 {tokenSourceLabel(s), Message::literal(QString::number(count))}));
+    };
+    part(TokenSource::ServerUsage, serverUsage);
+    part(TokenSource::ChunkCount, chunkCount);
+    part(TokenSource::Dataset, dataset);
+    part(TokenSource::Unknown, unknown);
+    return Message("token_source.mixed", {Message::join(parts, u", "_s)});
+}
+
 QJsonObject TokenSourceCounts::toJson() const
 {
     return QJsonObject{{u"source"_s, name()},

@@ -40,6 +40,8 @@ struct TokenSourceCounts
     QString name() const;
     // name(), and for "mixed" the counts: "mixed (server_usage 3, chunk_count 1)".
     QString describe() const;
+    // In words for a reader: "server usage", "mixed (server usage 3, chunk count 1)".
+    Message describeMessage() const;
     // {"source": name(), "server_usage": n, "chunk_count": n, "dataset": n, "unknown": n}
     QJsonObject toJson() const;
 };

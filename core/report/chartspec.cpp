@@ -63,39 +63,52 @@ QList<ChartSpec> reportChartSpecs(const QList<ReportRun> &runs)
         ChartSpec s;
         s.kind = ChartSpec::Kind::Cdf;
         s.key = u"cdf_"_s + m.first;
-        s.title = m.second + u" — cumulative distribution"_s;
-        s.xLabel = m.second + u" (ms)"_s;
-        s.yLabel = u"fraction of samples ≤ x"_s;
+        s.titleMessage = Message("chart.cdf.title", {m.second});
+        s.xLabelMessage = Message("chart.cdf.x", {m.second});
+        s.yLabelMessage = Message("chart.cdf.y");
+        s.title = s.titleMessage.text();
+        s.xLabel = s.xLabelMessage.text();
+        s.yLabel = s.yLabelMessage.text();
         QStringList without;
         for (const ReportRun &r : runs) {
             ChartSeries series;
             series.label = r.label;
+            series.labelMessage = Message::literal(r.label);
             series.points = empiricalCdf(latencySamples(r, m.first));
             if (series.points.isEmpty())
                 without << r.label;
             s.series.append(series);
         }
         if (without.size() == runs.size())
-            s.emptyNote = u"no per-request samples in any run"_s;
+            s.emptyNoteMessage = Message("chart.no_samples");
         else if (!without.isEmpty())
-            s.emptyNote = u"no per-request samples for %1"_s.arg(without.join(u", "_s));
+            s.emptyNoteMessage = Message("chart.no_samples_for", {without.join(u", "_s)});
+        s.emptyNote = s.emptyNoteMessage.text();
         specs.append(s);
     }
 
     ChartSpec req;
     req.kind = ChartSpec::Kind::Bars;
     req.key = u"throughput_requests"_s;
-    req.title = u"Request throughput and goodput"_s;
+    req.titleMessage = Message("chart.requests.title");
+    req.title = req.titleMessage.text();
     req.yLabel = u"req/s"_s;
+    req.yLabelMessage = Message::literal(req.yLabel);
     ChartSpec tok;
     tok.kind = ChartSpec::Kind::Bars;
     tok.key = u"throughput_tokens"_s;
-    tok.title = u"Token throughput"_s;
+    tok.titleMessage = Message("chart.tokens.title");
+    tok.title = tok.titleMessage.text();
     tok.yLabel = u"tok/s"_s;
-    ChartSeries reqTp{u"request throughput"_s, {}, {}};
-    ChartSeries goodput{u"goodput"_s, {}, {}};
-    ChartSeries outTp{u"output tokens"_s, {}, {}};
-    ChartSeries totalTp{u"input + output tokens"_s, {}, {}};
+    tok.yLabelMessage = Message::literal(tok.yLabel);
+    const auto named = [](const char *id) {
+        const Message m(id);
+        return ChartSeries{m.text(), m, {}, {}};
+    };
+    ChartSeries reqTp = named("chart.series.request_throughput");
+    ChartSeries goodput = named("chart.series.goodput");
+    ChartSeries outTp = named("chart.series.output_tokens");
+    ChartSeries totalTp = named("chart.series.total_tokens");
     bool anyGoodput = false;
     for (const ReportRun &r : runs) {
         req.categories << r.label;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/message.h"
+
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -14,6 +16,7 @@ struct ReportRun;
 struct ChartSeries
 {
     QString label;
+    Message labelMessage; // for display: a run's label as it is, a series name translated
     QList<QPair<double, double>> points; // CDF: (value, cumulative fraction); bars: (0, value)
     QList<double> values;                // bars: one value per category
 };
@@ -29,6 +32,11 @@ struct ChartSpec
     QStringList categories; // bars: the run labels
     QList<ChartSeries> series;
     QString emptyNote; // set when no run has data for the chart
+    // The texts above as messages, for a report in the reader's language.
+    Message titleMessage;
+    Message xLabelMessage;
+    Message yLabelMessage;
+    Message emptyNoteMessage;
 };
 
 // The empirical CDF of a sample (any order), thinned to at most maxPoints points that keep the

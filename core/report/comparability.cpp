@@ -1,5 +1,6 @@
 #include "comparability.h"
 
+#include "common/message.h"
 #include "config/runplan.h"
 
 #include <QJsonArray>
@@ -31,7 +32,7 @@ namespace {
 struct Value
 {
     QString canonical;
-    QString display;
+    Message display; // its English text is what the JSON and the text form store
     bool known = true;
 };
 
@@ -54,7 +55,23 @@ struct FieldSpec
 
 Value text(const QString &s)
 {
-    return Value{s, s.isEmpty() ? u"—"_s : s, true};
+    return Value{s, Message::literal(s.isEmpty() ? u"—"_s : s), true};
+}
+
+// A value in words: equality is decided on its English text, as before it had an identifier.
+Value said(const Message &m)
+{
+    return Value{m.text(), m, true};
+}
+
+Value said(const char *id, const QStringList &args = {})
+{
+    return said(Message(id, args));
+}
+
+Value unknownValue()
+{
+    return Value{QString(), Message("cmp.value.unknown"), false};
 }
 
 QString num(double v)
@@ -62,9 +79,9 @@ QString num(double v)
     return QString::number(v, 'g', 10);
 }
 
-QString rateText(double r)
+Message rateText(double r)
 {
-    return r > 0 && r < 1e300 ? num(r) + u" req/s"_s : u"inf (all at t=0)"_s;
+    return r > 0 && r < 1e300 ? Message("cmp.value.rate", {num(r)}) : Message("cmp.value.rate_inf");
 }
 
 QString compactJson(const QJsonObject &o)
@@ -99,18 +116,18 @@ const QList<FieldSpec> &fieldSpecs()
              const QJsonObject info = r.snapshot.value(u"dataset_info"_s).toObject();
              const QString hash = info.value(u"sha256"_s).toString();
              if (hash.isEmpty())
-                 return Value{QString(), u"unknown"_s, false};
-             QString shown = u"sha256 "_s + hash.left(16) + u'…';
+                 return unknownValue();
              const QString label = info.value(u"version_label"_s).toString();
-             if (!label.isEmpty())
-                 shown += u" (version %1)"_s.arg(label);
+             const Message shown = label.isEmpty()
+                                       ? Message("cmp.value.hash", {hash.left(16)})
+                                       : Message("cmp.value.hash_version", {hash.left(16), label});
              return Value{hash, shown, true};
          }},
         {"requests", "request count / duration", FieldRole::Workload, false, nullptr,
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
-             return text(p.durationS > 0 ? u"%1 s"_s.arg(num(p.durationS))
-                                         : u"%1 requests"_s.arg(p.numPrompts));
+             return p.durationS > 0 ? said("cmp.value.seconds", {num(p.durationS)})
+                                    : said("cmp.value.requests", {QString::number(p.numPrompts)});
          }},
         {"scenario", "scenario", FieldRole::Workload, true, nullptr,
          [](const R &r) {
@@ -120,64 +137,67 @@ const QList<FieldSpec> &fieldSpecs()
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
              if (!p.tracePath.isEmpty())
-                 return text(u"trace replay ×%1"_s.arg(num(p.traceTimeScale)));
+                 return said("cmp.value.trace_replay", {num(p.traceTimeScale)});
              if (p.closedLoopConcurrency > 0)
-                 return text(u"closed loop"_s);
+                 return said("cmp.value.closed_loop");
              if (p.unlimitedRate() && p.rampUpStrategy == RampUpStrategy::None)
-                 return text(u"all at t=0"_s);
-             QString a = QString::fromLatin1(arrivalName(p.arrival));
+                 return said("cmp.value.all_at_t0");
+             const QString a = QString::fromLatin1(arrivalName(p.arrival));
              if (p.arrival == ArrivalProcess::Gamma)
-                 a += u" (burstiness %1)"_s.arg(num(p.burstiness));
+                 return said("cmp.value.burstiness", {a, num(p.burstiness)});
              return text(a);
          }},
         {"request_rate", "request rate", FieldRole::Workload, false, nullptr,
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
              if (p.rampUpStrategy != RampUpStrategy::None)
-                 return text(u"%1 ramp-up %2 → %3 req/s"_s.arg(
-                     QString::fromLatin1(rampUpStrategyName(p.rampUpStrategy)),
-                     num(p.rampUpStartRps), num(p.rampUpEndRps)));
-             return text(rateText(p.requestRate));
+                 return said("cmp.value.ramp_up",
+                             {QString::fromLatin1(rampUpStrategyName(p.rampUpStrategy)),
+                              num(p.rampUpStartRps), num(p.rampUpEndRps)});
+             return said(rateText(p.requestRate));
          }},
         {"concurrency", "concurrency", FieldRole::Workload, false, nullptr,
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
              if (p.closedLoopConcurrency > 0)
-                 return text(u"closed loop, %1 in flight"_s.arg(p.closedLoopConcurrency));
-             return text(p.maxConcurrency > 0 ? u"max %1"_s.arg(p.maxConcurrency) : u"unlimited"_s);
+                 return said("cmp.value.closed_loop_in_flight",
+                             {QString::number(p.closedLoopConcurrency)});
+             return p.maxConcurrency > 0
+                        ? said("cmp.value.max", {QString::number(p.maxConcurrency)})
+                        : said("cmp.value.unlimited");
          }},
         {"max_tokens", "max tokens (output length)", FieldRole::Workload, false, "max_tokens",
          [](const R &r) {
              const DatasetSpec &d = r.plan.dataset;
              switch (d.kind) {
              case DatasetKind::Random:
-                 return text(
-                     d.randomRangeRatio > 0
-                         ? u"%1 ± %2 %"_s.arg(d.randomOutputLen).arg(num(d.randomRangeRatio * 100))
-                         : QString::number(d.randomOutputLen));
+                 return d.randomRangeRatio > 0
+                            ? said("cmp.value.tokens_range", {QString::number(d.randomOutputLen),
+                                                              num(d.randomRangeRatio * 100)})
+                            : text(QString::number(d.randomOutputLen));
              case DatasetKind::ShareGpt:
-                 return text(d.sharegptOutputLen > 0 ? QString::number(d.sharegptOutputLen)
-                                                     : u"reference answer length"_s);
+                 return d.sharegptOutputLen > 0 ? text(QString::number(d.sharegptOutputLen))
+                                                : said("cmp.value.reference_length");
              case DatasetKind::Custom:
-                 return text(u"per item (output_tokens)"_s);
+                 return said("cmp.value.per_item");
              }
              return text(QString());
          }},
         {"ignore_eos", "output-length policy (ignore_eos)", FieldRole::Workload, false,
          "ignore_eos",
          [](const R &r) {
-             return text(r.plan.params.ignoreEos ? u"ignore_eos: run to max tokens"_s
-                                                 : u"stop at EOS"_s);
+             return said(r.plan.params.ignoreEos ? "cmp.value.ignore_eos"
+                                                 : "cmp.value.stop_at_eos");
          }},
         {"temperature", "temperature", FieldRole::Workload, false, "temperature",
          [](const R &r) {
-             return text(r.plan.params.temperature >= 0 ? num(r.plan.params.temperature)
-                                                        : u"server default"_s);
+             return r.plan.params.temperature >= 0 ? text(num(r.plan.params.temperature))
+                                                   : said("cmp.value.server_default");
          }},
         {"request_seed", "sampling seed", FieldRole::Workload, false, "request_seed",
          [](const R &r) {
-             return text(r.plan.params.seed >= 0 ? QString::number(r.plan.params.seed)
-                                                 : u"not sent"_s);
+             return r.plan.params.seed >= 0 ? text(QString::number(r.plan.params.seed))
+                                            : said("cmp.value.not_sent");
          }},
         {"extra_body", "extra body", FieldRole::Workload, false, "extra_body",
          [](const R &r) {
@@ -186,41 +206,41 @@ const QList<FieldSpec> &fieldSpecs()
         {"slo", "SLOs", FieldRole::Workload, false, "slo",
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
-             QStringList parts;
+             QList<Message> parts;
              const QString goodput = sloText(p.goodput);
              if (!goodput.isEmpty())
-                 parts << u"goodput: "_s + goodput;
+                 parts << Message("cmp.value.slo_goodput", {goodput});
              if (!p.mlperfPreset.isEmpty())
-                 parts << u"MLPerf preset "_s + p.mlperfPreset;
+                 parts << Message("cmp.value.slo_mlperf_preset", {p.mlperfPreset});
              Slo ml;
              ml.ttftMs = p.ttftSloMs;
              ml.tpotMs = p.tpotSloMs;
              if (ml.any())
-                 parts << u"MLPerf: "_s + sloText(ml);
+                 parts << Message("cmp.value.slo_mlperf", {sloText(ml)});
              if (p.sloPercentile >= 0)
-                 parts << u"at p%1"_s.arg(num(p.sloPercentile));
-             return text(parts.isEmpty() ? u"none"_s : parts.join(u"; "_s));
+                 parts << Message("cmp.value.slo_percentile", {num(p.sloPercentile)});
+             return parts.isEmpty() ? said("cmp.value.none") : said(Message::join(parts, u"; "_s));
          }},
         {"cache_policy", "cache policy", FieldRole::Workload, false, "cache_policy",
          [](const R &r) {
-             return text(r.plan.profile.cacheBust ? u"cache-busting prompt prefix"_s
-                                                  : u"prompts as sampled (prefix cache may hit)"_s);
+             return said(r.plan.profile.cacheBust ? "cmp.value.cache_bust"
+                                                  : "cmp.value.cache_as_sampled");
          }},
         {"warmup", "warm-up", FieldRole::Workload, false, "warmup",
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
              if (p.warmupRequests <= 0 && p.warmupSeconds <= 0)
-                 return text(u"none"_s);
-             QStringList parts;
+                 return said("cmp.value.none");
+             QList<Message> parts;
              if (p.warmupRequests > 0)
-                 parts << u"%1 requests"_s.arg(p.warmupRequests);
+                 parts << Message("cmp.value.requests", {QString::number(p.warmupRequests)});
              if (p.warmupSeconds > 0)
-                 parts << u"%1 s"_s.arg(num(p.warmupSeconds));
-             return text(parts.join(u", "_s));
+                 parts << Message("cmp.value.seconds", {num(p.warmupSeconds)});
+             return said(Message::join(parts, u", "_s));
          }},
         {"timeout", "request timeout", FieldRole::Workload, false, "timeout",
          [](const R &r) {
-             return text(u"%1 s"_s.arg(num(r.plan.profile.timeoutS)));
+             return said("cmp.value.seconds", {num(r.plan.profile.timeoutS)});
          }},
 
         // --- SUT: what is compared ---
@@ -230,8 +250,8 @@ const QList<FieldSpec> &fieldSpecs()
          }},
         {"endpoint", "endpoint", FieldRole::Sut, false, nullptr,
          [](const R &r) {
-             return text(r.plan.sut.builtInSimulator ? u"built-in simulator"_s
-                                                     : r.plan.sut.baseUrl + r.plan.sut.endpoint);
+             return r.plan.sut.builtInSimulator ? said("cmp.value.simulator")
+                                                : text(r.plan.sut.baseUrl + r.plan.sut.endpoint);
          }},
         {"api_flavour", "API flavour", FieldRole::Sut, false, nullptr,
          [](const R &r) {
@@ -290,10 +310,10 @@ const QList<FieldSpec> &fieldSpecs()
          [](const R &r) {
              const QJsonObject imp = r.snapshot.value(u"imported"_s).toObject();
              if (imp.isEmpty())
-                 return text(u"measured by ServeBench"_s);
-             return text(u"imported from %1%2"_s.arg(
-                 imp.value(u"tool"_s).toString(),
-                 imp.value(u"raw_records"_s).toBool() ? QString() : u" (summary only)"_s));
+                 return said("cmp.value.measured");
+             return said(imp.value(u"raw_records"_s).toBool() ? "cmp.value.imported"
+                                                              : "cmp.value.imported_summary",
+                         {imp.value(u"tool"_s).toString()});
          }},
     };
     return specs;
@@ -341,69 +361,83 @@ int Comparability::variableCount() const
 
 QString Comparability::singleVariable() const
 {
+    return singleVariableMessage().text();
+}
+
+Message Comparability::singleVariableMessage() const
+{
     if (variableCount() != 1)
         return {};
     const auto workload = workloadDifferences();
     if (!workload.isEmpty())
-        return workload.constFirst().label;
-    QStringList parts;
+        return workload.constFirst().labelMessage;
+    QList<Message> parts;
     for (const auto &f : sutDifferences())
-        parts << f.label;
-    return u"SUT (%1)"_s.arg(parts.join(u", "_s));
+        parts << f.labelMessage;
+    return Message("cmp.sut_variable", {Message::join(parts, u", "_s)});
 }
 
 QString Comparability::verdict() const
 {
+    return verdictMessage().text();
+}
+
+Message Comparability::verdictMessage() const
+{
     if (!rankable())
-        return u"Not rankable: "_s + refusals.join(u" "_s);
-    QString v;
+        return Message("cmp.verdict.not_rankable",
+                       {Message::join(refusalMessages.isEmpty() ? Message::literals(refusals)
+                                                                : refusalMessages,
+                                      u" "_s)});
+    Message v;
     const int n = variableCount();
-    if (n == 0)
-        v = u"Comparable: the runs share the workload and the SUT (repeat runs)."_s;
-    else if (n == 1)
-        v = u"Comparable: exactly one variable differs — %1."_s.arg(singleVariable());
-    else {
-        QStringList names;
+    if (n == 0) {
+        v = Message("cmp.verdict.repeat");
+    } else if (n == 1) {
+        v = Message("cmp.verdict.one_variable", {singleVariableMessage()});
+    } else {
+        QList<Message> names;
         for (const auto &f : workloadDifferences())
-            names << f.label;
+            names << f.labelMessage;
         if (!sutDifferences().isEmpty())
-            names << u"SUT"_s;
-        v = u"Confounded: %1 variables differ (%2); a difference in the results cannot be "
-            "attributed to one of them."_s.arg(n)
-                .arg(names.join(u", "_s));
+            names << Message("cmp.sut");
+        v = Message("cmp.verdict.confounded",
+                    {Message::literal(QString::number(n)), Message::join(names, u", "_s)});
     }
     const auto unk = unknowns();
     if (!unk.isEmpty()) {
-        QStringList names;
+        QList<Message> names;
         for (const auto &f : unk)
-            names << f.label;
-        v += u" Not confirmed: %1 unknown for at least one run."_s.arg(names.join(u", "_s));
+            names << f.labelMessage;
+        v = Message("cmp.verdict.not_confirmed", {v, Message::join(names, u", "_s)});
     }
     return v;
 }
 
-QString Comparability::formatText() const
+QString Comparability::formatText(bool translate) const
 {
-    QString out = u"Comparability: "_s + verdict() + u'\n';
+    QString out = Message("cmp.text.heading", {verdictMessage()}).text(translate) + u'\n';
     const auto diffs = differences();
     const auto unk = unknowns();
     if (diffs.isEmpty() && unk.isEmpty()) {
-        out += u"  no differences in the compared settings\n"_s;
+        out += u"  "_s + Message("cmp.text.no_differences").text(translate) + u'\n';
     } else {
         for (const auto &f : fields) {
             if (!f.differs && !f.unknown)
                 continue;
-            const char *role = f.role == FieldRole::Sut           ? "compared (SUT)"
-                               : f.role == FieldRole::Measurement ? "measurement"
-                               : f.blocker                        ? "blocks ranking"
-                                                                  : "workload";
-            out += u"  %1 [%2]\n"_s.arg(f.label, QLatin1StringView(role));
-            for (qsizetype i = 0; i < f.values.size(); ++i)
-                out += u"      %1: %2\n"_s.arg(runLabels.value(i), f.values.at(i));
+            const char *role = f.role == FieldRole::Sut           ? "cmp.role.sut"
+                               : f.role == FieldRole::Measurement ? "cmp.role.measurement"
+                               : f.blocker                        ? "cmp.role.blocker"
+                                                                  : "cmp.role.workload";
+            out +=
+                u"  %1 [%2]\n"_s.arg(f.labelMessage.text(translate), Message(role).text(translate));
+            for (qsizetype i = 0; i < f.valueMessages.size(); ++i)
+                out += u"      %1: %2\n"_s.arg(runLabels.value(i),
+                                               f.valueMessages.at(i).text(translate));
         }
     }
-    for (const QString &w : warnings)
-        out += u"  WARNING: "_s + w + u'\n';
+    for (const Message &w : warningMessages)
+        out += u"  "_s + Message("cmp.text.warning", {w}).text(translate) + u'\n';
     return out;
 }
 
@@ -452,6 +486,10 @@ Comparability checkComparability(const QList<QJsonObject> &snapshots, const QStr
         FieldComparison f;
         f.key = QString::fromLatin1(spec.key);
         f.label = QString::fromLatin1(spec.label);
+        // A field without a catalogue entry keeps its English label in every language.
+        const QByteArray labelId = QByteArray("cmp.field.") + spec.key;
+        f.labelMessage = Message::known(labelId.constData()) ? Message(labelId.constData())
+                                                             : Message::literal(f.label);
         f.role = spec.role;
         f.blocker = spec.blocker;
         QString first;
@@ -459,8 +497,9 @@ Comparability checkComparability(const QList<QJsonObject> &snapshots, const QStr
         for (const RunView &v : views) {
             Value val = spec.value(v);
             if (spec.unknownKey && v.unknownFields.contains(QLatin1StringView(spec.unknownKey)))
-                val = Value{QString(), u"unknown"_s, false};
-            f.values << val.display;
+                val = unknownValue();
+            f.values << val.display.text();
+            f.valueMessages << val.display;
             f.known << val.known;
             if (!val.known) {
                 f.unknown = true;
@@ -476,33 +515,31 @@ Comparability checkComparability(const QList<QJsonObject> &snapshots, const QStr
         c.fields.append(f);
     }
 
+    const auto versus = [](const FieldComparison &f) {
+        return Message::join(f.valueMessages, u" vs "_s);
+    };
     for (const auto &f : c.fields) {
         if (!f.differs || !f.blocker)
             continue;
         if (f.key == "scenario"_L1)
-            c.refusals << u"the runs use different scenarios (%1). A Server run is judged on "
-                          "latency at an arrival rate, an Offline run on throughput with every "
-                          "query issued at once, a single-stream run on one query at a time: "
-                          "their numbers measure different things."_s.arg(f.values.join(u" vs "_s));
+            c.refusalMessages << Message("cmp.refusal.scenario", {versus(f)});
         else if (f.key == "dataset_hash"_L1)
-            c.refusals << u"the runs used different datasets (%1). Different prompts and output "
-                          "lengths change latency and throughput by themselves."_s.arg(
-                              f.values.join(u" vs "_s));
+            c.refusalMessages << Message("cmp.refusal.dataset", {versus(f)});
     }
     if (c.variableCount() > 1)
-        c.warnings << u"%1 variables differ: change one thing at a time to attribute a "
-                      "difference."_s.arg(c.variableCount());
+        c.warningMessages << Message("cmp.warning.variables", {QString::number(c.variableCount())});
     for (const auto &f : c.unknowns()) {
         QStringList who;
         for (qsizetype i = 0; i < f.known.size(); ++i)
             if (!f.known.at(i))
                 who << c.runLabels.at(i);
-        c.warnings << u"%1 is unknown for %2: it cannot be confirmed equal."_s.arg(
-            f.label, who.join(u", "_s));
+        c.warningMessages << Message("cmp.warning.unknown",
+                                     {f.labelMessage, Message::literal(who.join(u", "_s))});
     }
     for (const auto &f : c.measurementDifferences())
-        c.warnings << u"%1 differs (%2): check the metric definitions before reading small "
-                      "differences."_s.arg(f.label, f.values.join(u" vs "_s));
+        c.warningMessages << Message("cmp.warning.measurement", {f.labelMessage, versus(f)});
+    c.refusals = messageTexts(c.refusalMessages);
+    c.warnings = messageTexts(c.warningMessages);
     return c;
 }
 

@@ -29,13 +29,14 @@ QString latencyLabel(const QString &metric)
     return metric.toUpper();
 }
 
-QString statLabel(const QString &stat)
+// "Mean TTFT", "Median TTFT", "P99 TTFT"
+Message statRowLabel(const QString &stat, const QString &metric)
 {
     if (stat == "mean"_L1)
-        return u"Mean"_s;
+        return Message("cmp.row.mean", {latencyLabel(metric)});
     if (stat == "median"_L1)
-        return u"Median"_s;
-    return stat.toUpper(); // "P99"
+        return Message("cmp.row.median", {latencyLabel(metric)});
+    return Message::literal(stat.toUpper() + u' ' + latencyLabel(metric));
 }
 
 bool validStat(const QString &stat)
@@ -71,10 +72,21 @@ QJsonValue opt(const std::optional<double> &v)
 std::optional<double> latencyStatistic(const ReportRun &r, const QString &metric,
                                        const QString &stat, QString *note)
 {
+    Message m;
+    const auto v = latencyStatistic(r, metric, stat, &m);
+    if (note && !m.isEmpty())
+        *note = m.text();
+    return v;
+}
+
+std::optional<double> latencyStatistic(const ReportRun &r, const QString &metric,
+                                       const QString &stat, Message *note)
+{
     const MetricStats *st = r.summary.stats(metric);
     if (!st || st->isEmpty()) {
         if (note)
-            *note = r.summary.completed == 0 ? u"no successful request"_s : u"no sample"_s;
+            *note =
+                Message(r.summary.completed == 0 ? "cmp.note.no_success" : "cmp.note.no_sample");
         return std::nullopt;
     }
     if (stat == "mean"_L1)
@@ -85,7 +97,7 @@ std::optional<double> latencyStatistic(const ReportRun &r, const QString &metric
     const double v = st->percentile(p);
     if (std::isnan(v)) {
         if (note)
-            *note = u"p%1 not computed for this run"_s.arg(percentileWord(p));
+            *note = Message("cmp.note.percentile", {percentileWord(p)});
         return std::nullopt;
     }
     return v;
@@ -142,12 +154,12 @@ const ComparisonRow *Comparison::row(const QString &key) const
     return nullptr;
 }
 
-QString formatCell(const ComparisonRow &row, const ComparisonCell &cell)
+QString formatCell(const ComparisonRow &row, const ComparisonCell &cell, bool translate)
 {
     if (!cell.value)
-        return u"n/a"_s;
+        return Message("cmp.cell.na").text(translate);
     if (row.verdict)
-        return *cell.value > 0 ? u"VALID"_s : u"INVALID"_s;
+        return Message(*cell.value > 0 ? "cmp.cell.valid" : "cmp.cell.invalid").text(translate);
     return QString::number(*cell.value, 'f', row.decimals);
 }
 
@@ -167,10 +179,13 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
 
     const auto addRow =
         [&](ComparisonRow row,
-            const std::function<std::optional<double>(const ReportRun &, int, QString *)> &value) {
+            const std::function<std::optional<double>(const ReportRun &, int, Message *)> &value) {
+            row.label = row.labelMessage.text();
+            row.group = row.groupMessage.text();
             for (int i = 0; i < runs.size(); ++i) {
                 ComparisonCell cell;
-                cell.value = value(runs.at(i), i, &cell.note);
+                cell.value = value(runs.at(i), i, &cell.noteMessage);
+                cell.note = cell.noteMessage.text();
                 if (cell.value && std::isnan(*cell.value))
                     cell.value.reset();
                 row.cells.append(cell);
@@ -188,10 +203,10 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
         for (const QString &stat : stats) {
             ComparisonRow row;
             row.key = metric + u'.' + stat;
-            row.label = statLabel(stat) + u' ' + latencyLabel(metric);
+            row.labelMessage = statRowLabel(stat, metric);
             row.unit = u"ms"_s;
-            row.group = latencyLabel(metric);
-            addRow(row, [&](const ReportRun &r, int, QString *note) {
+            row.groupMessage = Message::literal(latencyLabel(metric));
+            addRow(row, [&](const ReportRun &r, int, Message *note) {
                 return latencyStatistic(r, metric, stat, note);
             });
         }
@@ -201,34 +216,34 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
     const auto rate = [&](const char *key, const char *label, const char *unit, auto getter) {
         ComparisonRow row;
         row.key = QString::fromLatin1(key);
-        row.label = QString::fromLatin1(label);
+        row.labelMessage = Message(label);
         row.unit = QString::fromLatin1(unit);
-        row.group = u"Throughput"_s;
+        row.groupMessage = Message("cmp.group.throughput");
         row.lowerIsBetter = false;
-        addRow(row, [&](const ReportRun &r, int, QString *note) -> std::optional<double> {
+        addRow(row, [&](const ReportRun &r, int, Message *note) -> std::optional<double> {
             if (r.summary.durationS <= 0) {
-                *note = u"no duration"_s;
+                *note = Message("cmp.note.no_duration");
                 return std::nullopt;
             }
             return getter(r);
         });
     };
-    rate("request_throughput", "Request throughput", "req/s",
+    rate("request_throughput", "cmp.row.request_throughput", "req/s",
          [](const ReportRun &r) { return r.summary.requestThroughput; });
-    rate("output_throughput", "Output token throughput", "tok/s",
+    rate("output_throughput", "cmp.row.output_throughput", "tok/s",
          [](const ReportRun &r) { return r.summary.outputThroughput; });
-    rate("total_token_throughput", "Total token throughput", "tok/s",
+    rate("total_token_throughput", "cmp.row.total_token_throughput", "tok/s",
          [](const ReportRun &r) { return r.summary.totalTokenThroughput; });
     {
         ComparisonRow row;
         row.key = u"request_goodput"_s;
-        row.label = u"Request goodput"_s;
+        row.labelMessage = Message("cmp.row.request_goodput");
         row.unit = u"req/s"_s;
-        row.group = u"Throughput"_s;
+        row.groupMessage = Message("cmp.group.throughput");
         row.lowerIsBetter = false;
-        addRow(row, [](const ReportRun &r, int, QString *note) -> std::optional<double> {
+        addRow(row, [](const ReportRun &r, int, Message *note) -> std::optional<double> {
             if (!r.summary.goodputSet) {
-                *note = u"no SLO set"_s;
+                *note = Message("cmp.note.no_slo");
                 return std::nullopt;
             }
             return r.summary.requestGoodput;
@@ -242,19 +257,20 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
     if (anyScenario) {
         ComparisonRow row;
         row.key = u"mlperf.valid"_s;
-        row.label = u"MLPerf result"_s;
-        row.group = u"MLPerf"_s;
+        row.labelMessage = Message("cmp.row.mlperf");
+        row.groupMessage = Message("cmp.group.mlperf");
         row.diffs = false;
         row.verdict = true;
         row.decimals = 0;
         row.lowerIsBetter = false;
-        addRow(row, [](const ReportRun &r, int, QString *note) -> std::optional<double> {
+        addRow(row, [](const ReportRun &r, int, Message *note) -> std::optional<double> {
             if (r.input.plan.profile.scenario == Scenario::None) {
-                *note = u"no MLPerf scenario"_s;
+                *note = Message("cmp.note.no_scenario");
                 return std::nullopt;
             }
             if (!r.derived.hasMlperf) {
-                *note = r.rawRecords ? r.derived.mlperfError : u"imported without records"_s;
+                *note = r.rawRecords ? Message::fromEnglish(r.derived.mlperfError)
+                                     : Message("cmp.note.imported_no_records");
                 return std::nullopt;
             }
             return r.derived.mlperf.valid ? 1.0 : 0.0;
@@ -266,26 +282,26 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
                            int decimals, auto getter) {
         ComparisonRow row;
         row.key = QString::fromLatin1(key);
-        row.label = QString::fromLatin1(label);
+        row.labelMessage = Message(label);
         row.unit = QString::fromLatin1(unit);
-        row.group = u"Requests"_s;
+        row.groupMessage = Message("cmp.group.requests");
         row.lowerIsBetter = lower;
         row.decimals = decimals;
-        addRow(row, [&](const ReportRun &r, int, QString *) -> std::optional<double> {
+        addRow(row, [&](const ReportRun &r, int, Message *) -> std::optional<double> {
             return getter(r);
         });
     };
-    count("completed", "Successful requests", "", false, 0,
+    count("completed", "cmp.row.completed", "", false, 0,
           [](const ReportRun &r) { return double(r.summary.completed); });
-    count("failed", "Failed requests", "", true, 0,
+    count("failed", "cmp.row.failed", "", true, 0,
           [](const ReportRun &r) { return double(r.summary.failed); });
-    count("failure_rate", "Failure rate", "%", true, 2,
+    count("failure_rate", "cmp.row.failure_rate", "%", true, 2,
           [](const ReportRun &r) -> std::optional<double> {
               const qint64 n = r.summary.completed + r.summary.failed;
               return n > 0 ? std::optional<double>(100.0 * double(r.summary.failed) / double(n))
                            : std::nullopt;
           });
-    count("duration", "Benchmark duration", "s", true, 2,
+    count("duration", "cmp.row.duration", "s", true, 2,
           [](const ReportRun &r) { return r.summary.durationS; });
 
     // --- cost ---
@@ -293,7 +309,7 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
     for (const RunCost &rc : costs)
         anyCovered = anyCovered || rc.covered;
     if (!costs.isEmpty() && !anyCovered)
-        c.costNotes << u"unit costs are not available: no test window holds these runs"_s;
+        c.costNoteMessages << Message("cmp.cost.no_window");
     if (anyCovered) {
         QStringList currencies;
         QStringList loads;
@@ -314,56 +330,54 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
         bool costDiffs = true;
         if (!allCovered) {
             costDiffs = false;
-            c.costNotes << u"not every run lies in a test window: unit costs are shown where "
-                           "available and not compared"_s;
+            c.costNoteMessages << Message("cmp.cost.not_all_covered");
         } else if (currencies.size() > 1) {
             costDiffs = false;
-            c.costNotes << u"the windows are in different currencies (%1): not compared"_s.arg(
-                currencies.join(u", "_s));
+            c.costNoteMessages << Message("cmp.cost.currencies", {currencies.join(u", "_s)});
         } else if (!singleLoad || loads.size() > 1) {
             costDiffs = false;
-            c.costNotes << u"the test windows do not hold the same single load (%1): unit costs "
-                           "are comparable only over matching windows and load"_s.arg(
-                               loads.join(u" | "_s));
+            c.costNoteMessages << Message("cmp.cost.loads", {loads.join(u" | "_s)});
         } else if (!c.comparability.workloadDifferences().isEmpty()) {
             costDiffs = false;
-            c.costNotes << u"the runs differ in their workload: unit costs are not compared"_s;
+            c.costNoteMessages << Message("cmp.cost.workload");
         }
         const QString currency = currencies.value(0);
         const auto costRow = [&](const char *key, const char *label, auto figure) {
             ComparisonRow row;
             row.key = QString::fromLatin1(key);
-            row.label = QString::fromLatin1(label);
+            row.labelMessage = Message(label);
             row.unit = currency;
-            row.group = u"Cost"_s;
+            row.groupMessage = Message("cmp.group.cost");
             row.decimals = 6;
             row.diffs = costDiffs;
-            addRow(row, [&](const ReportRun &, int i, QString *note) -> std::optional<double> {
+            addRow(row, [&](const ReportRun &, int i, Message *note) -> std::optional<double> {
                 const RunCost &rc = costs.value(i);
+                // The cost module hands its reasons over in English; fromEnglish() finds their
+                // catalogue entries (cost.reason.*).
                 if (!rc.covered) {
-                    *note = rc.reason;
+                    *note = Message::fromEnglish(rc.reason);
                     return std::nullopt;
                 }
                 const CostFigure f = figure(rc.breakdown);
                 if (!f.available()) {
-                    *note = f.reason;
+                    *note = Message::fromEnglish(f.reason);
                     return std::nullopt;
                 }
                 return f.value->toDouble();
             });
         };
-        costRow("cost_total", "Window cost (total)",
-                [](const CostBreakdown &b) { return b.total; });
-        costRow("cost_per_request", "Cost per successful request",
+        costRow("cost_total", "cmp.row.cost_total", [](const CostBreakdown &b) { return b.total; });
+        costRow("cost_per_request", "cmp.row.cost_per_request",
                 [](const CostBreakdown &b) { return b.perSuccessfulRequest; });
-        costRow("cost_per_1m_output_tokens", "Cost per 1M output tokens",
+        costRow("cost_per_1m_output_tokens", "cmp.row.cost_per_1m_output_tokens",
                 [](const CostBreakdown &b) { return b.perMillionOutputTokens; });
         for (int i = 0; i < costs.size(); ++i)
             if (costs.at(i).covered && costs.at(i).windowRunCount > 1)
-                c.costNotes << u"%1: its window '%2' holds %3 runs; unit costs are over all of "
-                               "them"_s.arg(c.columns.value(i), costs.at(i).windowName)
-                                   .arg(costs.at(i).windowRunCount);
+                c.costNoteMessages << Message("cmp.cost.shared_window",
+                                              {c.columns.value(i), costs.at(i).windowName,
+                                               QString::number(costs.at(i).windowRunCount)});
     }
+    c.costNotes = messageTexts(c.costNoteMessages);
 
     // --- differences against the baseline ---
     for (ComparisonRow &row : c.rows) {
@@ -383,11 +397,17 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
     // --- ranking ---
     const ComparisonRow *rankRow = c.row(c.rankBy.rowKey());
     if (!c.comparability.rankable()) {
-        c.rankNote = u"No ranking: "_s + c.comparability.refusals.join(u" "_s);
+        c.rankNoteMessage = Message("cmp.rank.refused",
+                                    {Message::join(c.comparability.refusalMessages.isEmpty()
+                                                       ? Message::literals(c.comparability.refusals)
+                                                       : c.comparability.refusalMessages,
+                                                   u" "_s)});
     } else if (!rankRow) {
-        c.rankNote = u"No ranking: the table has no row '%1'"_s.arg(c.rankBy.rowKey());
+        c.rankNoteMessage = Message("cmp.rank.no_row", {c.rankBy.rowKey()});
     } else if (!rankRow->diffs) {
-        c.rankNote = u"No ranking by %1: "_s.arg(rankRow->label) + c.costNotes.join(u"; "_s);
+        c.rankNoteMessage =
+            Message("cmp.rank.no_diffs",
+                    {rankRow->labelMessage, Message::join(c.costNoteMessages, u"; "_s)});
     } else {
         QList<int> order;
         for (int i = 0; i < rankRow->cells.size(); ++i)
@@ -400,46 +420,49 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
             return rankRow->lowerIsBetter ? *va < *vb : *va > *vb;
         });
         c.ranking = order;
-        c.rankNote = u"Ranked by %1 (%2 is better)"_s.arg(
-            rankRow->label, rankRow->lowerIsBetter ? u"lower"_s : u"higher"_s);
+        c.rankNoteMessage = Message(rankRow->lowerIsBetter ? "cmp.rank.lower" : "cmp.rank.higher",
+                                    {rankRow->labelMessage});
         if (c.comparability.variableCount() > 1)
-            c.rankNote += u"; the runs differ in more than one variable, so the ranking does not "
-                          "say which one made the difference"_s;
+            c.rankNoteMessage = Message("cmp.rank.confounded", {c.rankNoteMessage});
         QStringList missing;
         for (int i = 0; i < rankRow->cells.size(); ++i)
             if (!rankRow->cells.at(i).value)
                 missing << c.columns.at(i);
         if (!missing.isEmpty())
-            c.rankNote += u"; not available for %1 (ranked last)"_s.arg(missing.join(u", "_s));
+            c.rankNoteMessage = Message(
+                "cmp.rank.missing", {c.rankNoteMessage, Message::literal(missing.join(u", "_s))});
     }
+    c.rankNote = c.rankNoteMessage.text();
     return c;
 }
 
-QString Comparison::formatText() const
+QString Comparison::formatText(bool translate) const
 {
     QString out;
-    out += u"================ Run comparison ================\n"_s;
-    out += comparability.formatText();
+    out += Message("cmp.text.title").text(translate) + u'\n';
+    out += comparability.formatText(translate);
     out += u'\n';
     constexpr int kLabel = 34;
     int kCol = 22;
     for (const QString &col : columns)
         kCol = std::max(kCol, int(col.size()) + 9);
-    QString header = pad(u"metric"_s, kLabel);
+    QString header = pad(Message("cmp.text.metric").text(translate), kLabel);
     for (int i = 0; i < columns.size(); ++i)
-        header += pad(columns.at(i) + (i == baseline ? u" (base)"_s : QString()), kCol);
+        header += pad(i == baseline ? Message("cmp.text.base", {columns.at(i)}).text(translate)
+                                    : columns.at(i),
+                      kCol);
     out += header.trimmed() + u'\n';
     QString group;
     for (const ComparisonRow &row : rows) {
         if (row.group != group) {
             group = row.group;
-            out += u"-- %1\n"_s.arg(group);
+            out += u"-- %1\n"_s.arg(translate ? row.groupMessage.translated() : group);
         }
-        QString line =
-            pad(row.unit.isEmpty() ? row.label : u"%1 (%2)"_s.arg(row.label, row.unit), kLabel);
+        const QString label = translate ? row.labelMessage.translated() : row.label;
+        QString line = pad(row.unit.isEmpty() ? label : u"%1 (%2)"_s.arg(label, row.unit), kLabel);
         for (int i = 0; i < row.cells.size(); ++i) {
             const ComparisonCell &cell = row.cells.at(i);
-            QString v = formatCell(row, cell);
+            QString v = formatCell(row, cell, translate);
             if (i != baseline && cell.relDiff)
                 v += u" (%1%2%)"_s.arg(*cell.relDiff >= 0 ? u"+"_s : QString())
                          .arg(*cell.relDiff * 100, 0, 'f', 1);
@@ -448,15 +471,21 @@ QString Comparison::formatText() const
         out += line.trimmed() + u'\n';
     }
     out += u'\n';
-    for (const QString &n : costNotes)
-        out += u"Cost: "_s + n + u'\n';
-    out += rankNote + u'\n';
+    if (translate) {
+        for (const Message &n : costNoteMessages)
+            out += Message("cmp.text.cost", {n}).translated() + u'\n';
+        out += rankNoteMessage.translated() + u'\n';
+    } else {
+        for (const QString &n : costNotes)
+            out += u"Cost: "_s + n + u'\n';
+        out += rankNote + u'\n';
+    }
     if (!ranking.isEmpty()) {
         const ComparisonRow *r = row(rankBy.rowKey());
         for (int k = 0; k < ranking.size(); ++k) {
             const int i = ranking.at(k);
-            out += u"  %1. %2  %3 %4\n"_s.arg(k + 1).arg(columns.at(i),
-                                                         formatCell(*r, r->cells.at(i)), r->unit);
+            out += u"  %1. %2  %3 %4\n"_s.arg(k + 1).arg(
+                columns.at(i), formatCell(*r, r->cells.at(i), translate), r->unit);
         }
     }
     return out;

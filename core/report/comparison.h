@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/message.h"
 #include "report/comparability.h"
 
 #include <QByteArray>
@@ -34,14 +35,17 @@ struct ComparisonCell
     std::optional<double> absDiff; // value − baseline
     std::optional<double> relDiff; // (value − baseline) / baseline; empty for a zero baseline
     QString note;                  // why not available
+    Message noteMessage;           // the same, for display (note = its English text)
 };
 
 struct ComparisonRow
 {
-    QString key;   // "ttft.p99", "request_throughput", "cost_per_request"
-    QString label; // "P99 TTFT"
-    QString unit;  // "ms", "req/s", "USD"
-    QString group; // "TTFT", "Throughput", "Failures", "Cost"
+    QString key;          // "ttft.p99", "request_throughput", "cost_per_request"
+    QString label;        // "P99 TTFT"
+    QString unit;         // "ms", "req/s", "USD"
+    QString group;        // "TTFT", "Throughput", "Failures", "Cost"
+    Message labelMessage; // label and group for display (label = labelMessage.text())
+    Message groupMessage;
     bool lowerIsBetter = true;
     bool diffs = true; // false: differences are not meaningful (e.g. costs over unlike windows)
     int decimals = 2;
@@ -73,9 +77,12 @@ struct Comparison
     QList<int> ranking; // column indexes, best first; empty when ranking is refused
     QString rankNote;   // why there is no ranking, or what it is based on
     QStringList costNotes;
+    Message rankNoteMessage; // rankNote and costNotes for display (the strings are their text())
+    QList<Message> costNoteMessages;
 
     const ComparisonRow *row(const QString &key) const;
-    QString formatText() const;
+    // English unless `translate`: then in the installed language (the CLI under a Chinese locale).
+    QString formatText(bool translate = false) const;
     QJsonObject toJson() const;
     // One line per (row, run): metric,unit,run,value,abs_diff,rel_diff.
     QByteArray summaryCsv() const;
@@ -90,8 +97,11 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
 // saying why when the run has no such sample or statistic.
 std::optional<double> latencyStatistic(const ReportRun &run, const QString &metric,
                                        const QString &stat, QString *note = nullptr);
+std::optional<double> latencyStatistic(const ReportRun &run, const QString &metric,
+                                       const QString &stat, Message *note);
 
-// Formats a value with its row's decimals; "n/a" when missing.
-QString formatCell(const ComparisonRow &row, const ComparisonCell &cell);
+// Formats a value with its row's decimals; "n/a" when missing. `translate`: the words (n/a,
+// VALID, INVALID) in the installed language.
+QString formatCell(const ComparisonRow &row, const ComparisonCell &cell, bool translate = false);
 
 } // namespace sb

@@ -1,5 +1,6 @@
 #include "htmlreport.h"
 
+#include "common/message.h"
 #include "common/version.h"
 #include "cost/costattribution.h"
 #include "load/mlperf.h"
@@ -131,33 +132,55 @@ QString section(const QString &id, const QString &title, bool pageBreak = false)
         id, esc(title), pageBreak ? u" style=\"page-break-before: always\""_s : QString());
 }
 
+// The report's own words and core's messages, in English or — when the caller asks — in the
+// installed language (the workbench's, the CLI's locale). Identifiers "report.*" and the
+// catalogue's others (messagecatalogue.cpp).
+struct Words
+{
+    bool translate = false;
+
+    QString operator()(const char *id, const QStringList &args = {}) const
+    {
+        return Message(id, args).text(translate);
+    }
+    QString operator()(const Message &m) const { return m.text(translate); }
+    // An English text handed over as a string, found in the catalogue when translating.
+    QString english(const QString &s) const
+    {
+        return translate ? Message::fromEnglish(s).translated() : s;
+    }
+};
+
 // --- sections ---
 
-QString summarySection(const ReportContent &c)
+QString summarySection(const ReportContent &c, const Words &w)
 {
     const Comparison &cmp = c.comparison;
-    QString h = section(u"summary"_s, u"Summary verdict"_s);
+    QString h = section(u"summary"_s, w("report.section.summary"));
     if (c.runs.size() > 1) {
-        h += u"<p class=\"verdict\">%1</p>\n"_s.arg(esc(cmp.comparability.verdict()));
-        h += u"<p>%1</p>\n"_s.arg(esc(cmp.rankNote));
+        h += u"<p class=\"verdict\">%1</p>\n"_s.arg(esc(w(cmp.comparability.verdictMessage())));
+        h += u"<p>%1</p>\n"_s.arg(
+            esc(w.translate ? cmp.rankNoteMessage.translated() : cmp.rankNote));
         if (!cmp.ranking.isEmpty()) {
             const ComparisonRow *row = cmp.row(cmp.rankBy.rowKey());
             h += u"<ol>\n"_s;
             for (int i : cmp.ranking)
-                h += u"<li>%1: %2 %3</li>\n"_s.arg(esc(cmp.columns.at(i)),
-                                                   esc(formatCell(*row, row->cells.at(i))),
-                                                   esc(row->unit));
+                h += u"<li>%1: %2 %3</li>\n"_s.arg(
+                    esc(cmp.columns.at(i)), esc(formatCell(*row, row->cells.at(i), w.translate)),
+                    esc(row->unit));
             h += u"</ol>\n"_s;
         }
     }
-    h += tableOpen() + u"<tr>"_s + th(u"run"_s) + th(u"SUT"_s) + th(u"status"_s) +
-         th(u"successful"_s) + th(u"failed"_s) + th(u"req/s"_s) + th(u"output tok/s"_s) +
+    h += tableOpen() + u"<tr>"_s + th(esc(w("report.col.run"))) + th(esc(w("cmp.sut"))) +
+         th(esc(w("report.col.status"))) + th(esc(w("report.col.successful"))) +
+         th(esc(w("report.col.failed"))) + th(u"req/s"_s) + th(esc(w("report.col.output_tps"))) +
          th(u"P99 TTFT (ms)"_s) + th(u"P99 TPOT (ms)"_s) + u"</tr>\n"_s;
     for (int i = 0; i < c.runs.size(); ++i) {
         const ReportRun &r = c.runs.at(i);
         const auto cell = [&](const QString &key) {
             const ComparisonRow *row = cmp.row(key);
-            return row ? esc(formatCell(*row, row->cells.at(i))) : u"n/a"_s;
+            return row ? esc(formatCell(*row, row->cells.at(i), w.translate))
+                       : esc(w("cmp.cell.na"));
         };
         h += u"<tr>"_s + td(esc(r.label)) + td(esc(r.sutName())) + td(esc(r.input.status)) +
              td(QString::number(r.summary.completed), u"class=\"num\""_s) +
@@ -170,43 +193,40 @@ QString summarySection(const ReportContent &c)
     h += u"</table>\n"_s;
     for (const ReportRun &r : c.runs) {
         if (r.input.status != "completed"_L1)
-            h += u"<p class=\"warn\">%1 is %2: only the requests that finished are counted.</p>\n"_s
-                     .arg(esc(r.label), esc(r.input.status));
-        for (const QString &n : r.notes)
-            h += u"<p class=\"warn\">%1: %2</p>\n"_s.arg(esc(r.label), esc(n));
+            h += u"<p class=\"warn\">%1</p>\n"_s.arg(
+                esc(w("report.partial", {r.label, r.input.status})));
+        for (const Message &n : r.noteMessages)
+            h += u"<p class=\"warn\">%1: %2</p>\n"_s.arg(esc(r.label), esc(w(n)));
     }
     return h;
 }
 
-QString comparabilitySection(const ReportContent &c)
+QString comparabilitySection(const ReportContent &c, const Words &w)
 {
     const Comparability &cb = c.comparison.comparability;
-    QString h = section(u"comparability"_s, u"Comparability"_s);
+    QString h = section(u"comparability"_s, w("report.section.comparability"));
     h += u"<p class=\"%1\">%2</p>\n"_s.arg(cb.rankable() ? u"verdict"_s : u"bad"_s,
-                                           esc(cb.verdict()));
-    for (const QString &w : cb.warnings)
-        h += u"<p class=\"warn\">%1</p>\n"_s.arg(esc(w));
-    h += u"<p>Highlighted rows differ; blue cells are unknown for that run. Workload settings "
-         "must match for a fair comparison; SUT settings are what is compared (change one thing at "
-         "a "
-         "time).</p>\n"_s;
-    h += tableOpen() + u"<tr>"_s + th(u"setting"_s) + th(u"role"_s);
+                                           esc(w(cb.verdictMessage())));
+    for (const Message &m : cb.warningMessages)
+        h += u"<p class=\"warn\">%1</p>\n"_s.arg(esc(w(m)));
+    h += u"<p>%1</p>\n"_s.arg(esc(w("report.comparability.legend")));
+    h += tableOpen() + u"<tr>"_s + th(esc(w("report.col.setting"))) + th(esc(w("report.col.role")));
     for (const QString &l : cb.runLabels)
         h += th(esc(l));
     h += u"</tr>\n"_s;
     for (const FieldComparison &f : cb.fields) {
-        QString role = f.role == FieldRole::Sut           ? u"compared (SUT)"_s
-                       : f.role == FieldRole::Measurement ? u"measurement"_s
-                       : f.blocker                        ? u"workload — must match to rank"_s
-                                                          : u"workload"_s;
-        h += u"<tr>"_s + td(esc(f.label)) + td(esc(role));
-        for (qsizetype i = 0; i < f.values.size(); ++i) {
+        const char *role = f.role == FieldRole::Sut           ? "cmp.role.sut"
+                           : f.role == FieldRole::Measurement ? "cmp.role.measurement"
+                           : f.blocker                        ? "report.role.blocker"
+                                                              : "cmp.role.workload";
+        h += u"<tr>"_s + td(esc(w(f.labelMessage))) + td(esc(w(role)));
+        for (qsizetype i = 0; i < f.valueMessages.size(); ++i) {
             QString cls;
             if (!f.known.value(i, true))
                 cls = u"class=\"unknown\""_s;
             else if (f.differs)
                 cls = u"class=\"diff\""_s;
-            h += td(esc(f.values.at(i)), cls);
+            h += td(esc(w(f.valueMessages.at(i))), cls);
         }
         h += u"</tr>\n"_s;
     }
@@ -214,33 +234,33 @@ QString comparabilitySection(const ReportContent &c)
     return h;
 }
 
-QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &pngs)
+QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &pngs,
+                       const Words &w)
 {
     const Comparison &cmp = c.comparison;
-    QString h = section(u"results"_s, u"Results"_s, true);
-    h += u"<p>Latencies in milliseconds from the monotonic clock; percentiles by linear "
-         "interpolation between order statistics (numpy's default, as vLLM). Failed requests are "
-         "excluded from latencies and throughput numerators and listed under Failures. "
-         "Differences are against the baseline column %1.</p>\n"_s.arg(
-             esc(cmp.columns.value(cmp.baseline)));
-    h += tableOpen() + u"<tr>"_s + th(u"metric"_s);
+    QString h = section(u"results"_s, w("report.section.results"), true);
+    // Our own sentence, not escaped (as ever: "numpy's"); the run's label is.
+    h += u"<p>%1</p>\n"_s.arg(w("report.results.legend", {esc(cmp.columns.value(cmp.baseline))}));
+    h += tableOpen() + u"<tr>"_s + th(esc(w("cmp.text.metric")));
     for (int i = 0; i < cmp.columns.size(); ++i)
-        h += th(esc(cmp.columns.at(i)) + (i == cmp.baseline ? u" (baseline)"_s : QString()));
+        h += th(i == cmp.baseline ? esc(w("report.col.baseline", {cmp.columns.at(i)}))
+                                  : esc(cmp.columns.at(i)));
     h += u"</tr>\n"_s;
     QString group;
     for (const ComparisonRow &row : cmp.rows) {
         if (row.group != group) {
             group = row.group;
             h += u"<tr><th colspan=\"%1\">%2</th></tr>\n"_s.arg(cmp.columns.size() + 1)
-                     .arg(esc(group));
+                     .arg(esc(w.translate ? row.groupMessage.translated() : group));
         }
-        h += u"<tr>"_s +
-             td(esc(row.unit.isEmpty() ? row.label : u"%1 (%2)"_s.arg(row.label, row.unit)));
+        const QString label = w.translate ? row.labelMessage.translated() : row.label;
+        h += u"<tr>"_s + td(esc(row.unit.isEmpty() ? label : u"%1 (%2)"_s.arg(label, row.unit)));
         for (int i = 0; i < row.cells.size(); ++i) {
             const ComparisonCell &cell = row.cells.at(i);
-            QString v = esc(formatCell(row, cell));
+            QString v = esc(formatCell(row, cell, w.translate));
             if (!cell.value && !cell.note.isEmpty())
-                v += u"<br/><small>%1</small>"_s.arg(esc(cell.note));
+                v += u"<br/><small>%1</small>"_s.arg(
+                    esc(w.translate ? cell.noteMessage.translated() : cell.note));
             if (i != cmp.baseline && cell.relDiff && cell.absDiff) {
                 const bool better = row.lowerIsBetter ? *cell.relDiff < 0 : *cell.relDiff > 0;
                 const QString cls = *cell.relDiff == 0 ? QString()
@@ -257,30 +277,34 @@ QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &
         h += u"</tr>\n"_s;
     }
     h += u"</table>\n"_s;
-    for (const QString &n : cmp.costNotes)
-        h += u"<p class=\"warn\">Cost: %1</p>\n"_s.arg(esc(n));
+    for (const Message &n : cmp.costNoteMessages)
+        h += u"<p class=\"warn\">%1</p>\n"_s.arg(esc(w("cmp.text.cost", {w(n)})));
 
     // Client health: a run whose client fell behind measured the client, not the SUT.
     for (const ReportRun &r : c.runs) {
         if (!r.rawRecords)
             continue;
-        for (const QString &w : r.derived.health.warnings)
-            h += u"<p class=\"warn\">%1: WARNING: %2</p>\n"_s.arg(esc(r.label), esc(w));
+        for (const Message &m : r.derived.health.warningMessages)
+            h += u"<p class=\"warn\">%1: %2</p>\n"_s.arg(esc(r.label),
+                                                         esc(w("cmp.text.warning", {w(m)})));
     }
 
-    h += u"<h3>Charts</h3>\n"_s;
+    h += u"<h3>%1</h3>\n"_s.arg(esc(w("report.charts")));
     for (const ChartSpec &spec : c.charts) {
-        h += u"<p><b>%1</b></p>\n"_s.arg(esc(spec.title));
+        const QString title = w.translate ? spec.titleMessage.translated() : spec.title;
+        h += u"<p><b>%1</b></p>\n"_s.arg(esc(title));
         if (!spec.emptyNote.isEmpty())
-            h += u"<p class=\"warn\">%1</p>\n"_s.arg(esc(spec.emptyNote));
+            h += u"<p class=\"warn\">%1</p>\n"_s.arg(
+                esc(w.translate ? spec.emptyNoteMessage.translated() : spec.emptyNote));
         const QByteArray png = pngs.value(spec.key);
         if (!png.isEmpty()) {
             h += u"<p><img src=\"data:image/png;base64,%1\" width=\"500\" alt=\"%2\"/></p>\n"_s.arg(
-                QString::fromLatin1(png.toBase64()), esc(spec.title));
+                QString::fromLatin1(png.toBase64()), esc(title));
         } else if (spec.kind == ChartSpec::Kind::Bars) {
-            h += tableOpen() + u"<tr>"_s + th(u"run"_s);
+            h += tableOpen() + u"<tr>"_s + th(esc(w("report.col.run")));
             for (const ChartSeries &s : spec.series)
-                h += th(esc(s.label) + u" ("_s + esc(spec.yLabel) + u')');
+                h += th(esc(w.translate ? s.labelMessage.translated() : s.label) + u" ("_s +
+                        esc(spec.yLabel) + u')');
             h += u"</tr>\n"_s;
             for (qsizetype i = 0; i < spec.categories.size(); ++i) {
                 h += u"<tr>"_s + td(esc(spec.categories.at(i)));
@@ -290,81 +314,90 @@ QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &
             }
             h += u"</table>\n"_s;
         } else {
-            h +=
-                u"<p><i>chart not rendered; the percentiles above carry the distribution</i></p>\n"_s;
+            h += u"<p><i>%1</i></p>\n"_s.arg(esc(w("report.chart_not_rendered")));
         }
     }
     return h;
 }
 
-QString runSection(const ReportRun &r, bool pageBreak)
+QString runSection(const ReportRun &r, bool pageBreak, const Words &w)
 {
-    QString h = section(u"run-%1"_s.arg(r.id),
-                        u"Run %1: configuration and SUT manifest"_s.arg(r.label), pageBreak);
+    QString h = section(u"run-%1"_s.arg(r.id), w("report.section.run", {r.label}), pageBreak);
     const RunPlan &p = r.input.plan;
-    const auto row = [](const QString &k, const QString &v) {
-        return u"<tr>"_s + th(esc(k)) + td(esc(v)) + u"</tr>\n"_s;
+    const auto row = [&w](const char *id, const QString &v) {
+        return u"<tr>"_s + th(esc(w(id))) + td(esc(v)) + u"</tr>\n"_s;
     };
     h += tableOpen();
-    h += row(u"run id"_s, QString::number(r.id));
-    h += row(u"name"_s, r.info.name);
-    h += row(u"status"_s,
+    h += row("report.row.run_id", QString::number(r.id));
+    h += row("report.row.name", r.info.name);
+    h += row("report.col.status",
              r.input.status +
                  (r.info.statusMessage.isEmpty() ? QString() : u" — "_s + r.info.statusMessage));
-    h += row(u"started (UTC)"_s, r.info.startedUtc.toString(Qt::ISODateWithMs));
-    h += row(u"ended (UTC)"_s, r.info.endedUtc.toString(Qt::ISODateWithMs));
-    h += row(u"host"_s, r.info.host);
-    h += row(u"tool version"_s, r.info.toolVersion);
-    h += row(u"metric definitions version"_s, r.info.metricDefinitionsVersion);
-    h += row(u"transport"_s, r.input.transport);
-    h += row(u"records"_s, QString::number(r.info.requestCount));
-    h += row(u"dataset hash"_s, r.input.datasetHash.isEmpty() ? u"unknown"_s : r.input.datasetHash);
-    h += row(u"dataset version"_s, r.input.datasetInfo.value(u"version_label"_s).toString());
+    h += row("report.row.started", r.info.startedUtc.toString(Qt::ISODateWithMs));
+    h += row("report.row.ended", r.info.endedUtc.toString(Qt::ISODateWithMs));
+    h += row("report.row.host", r.info.host);
+    h += row("cmp.field.tool_version", r.info.toolVersion);
+    h += row("report.row.definitions_version", r.info.metricDefinitionsVersion);
+    h += row("report.row.transport", r.input.transport);
+    h += row("report.row.records", QString::number(r.info.requestCount));
+    h += row("report.row.dataset_hash",
+             r.input.datasetHash.isEmpty() ? w("cmp.value.unknown") : r.input.datasetHash);
+    h +=
+        row("report.row.dataset_version", r.input.datasetInfo.value(u"version_label"_s).toString());
     // Stored redacted at run time; scrubbed again because a report travels further than a project.
     const QString command = scrubCommandLine(r.info.snapshot.value(u"command"_s).toString());
-    h += row(u"command"_s, command.isEmpty() ? u"not recorded"_s : command);
+    h += row("report.row.command", command.isEmpty() ? w("report.not_recorded") : command);
     h += u"</table>\n"_s;
 
-    h += u"<h3>SUT manifest</h3>\n"_s + tableOpen();
+    h += u"<h3>%1</h3>\n"_s.arg(esc(w("report.sut_manifest"))) + tableOpen();
     const SutConfig &s = p.sut;
-    h += row(u"name"_s, s.name);
-    h += row(u"endpoint"_s, s.builtInSimulator ? u"built-in simulator"_s : s.baseUrl + s.endpoint);
-    h += row(u"API flavour"_s, QString::fromLatin1(apiFlavourName(s.flavour)));
-    h += row(u"model"_s, s.model);
-    h += row(u"weights revision"_s, s.weightsRevision);
-    h += row(u"engine"_s,
+    h += row("report.row.name", s.name);
+    h += row("cmp.field.endpoint",
+             s.builtInSimulator ? w("cmp.value.simulator") : s.baseUrl + s.endpoint);
+    h += row("cmp.field.api_flavour", QString::fromLatin1(apiFlavourName(s.flavour)));
+    h += row("cmp.field.model", s.model);
+    h += row("cmp.field.weights_revision", s.weightsRevision);
+    h += row("cmp.field.engine",
              s.engine + (s.engineVersion.isEmpty() ? QString() : u' ' + s.engineVersion));
-    h += row(u"GPUs"_s, s.gpuCount > 0 ? u"%1 × %2"_s.arg(s.gpuCount).arg(s.gpuModel) : s.gpuModel);
-    h += row(u"container image"_s, s.image);
-    h += row(u"replicas / containers / workers per container"_s,
+    h += row("cmp.field.gpu",
+             s.gpuCount > 0 ? u"%1 × %2"_s.arg(s.gpuCount).arg(s.gpuModel) : s.gpuModel);
+    h += row("cmp.field.image", s.image);
+    h += row("report.row.topology",
              u"%1 / %2 / %3"_s.arg(s.replicas).arg(s.containers).arg(s.workersPerContainer));
-    h += row(u"region"_s, s.region);
-    h += row(u"client location"_s, s.clientLocation);
-    h += row(u"notes"_s, s.notes);
-    h += row(u"API key"_s, s.apiKeyRef.isEmpty() ? u"none"_s : u"reference only: "_s + s.apiKeyRef);
+    h += row("cmp.field.region", s.region);
+    h += row("cmp.field.client_location", s.clientLocation);
+    h += row("report.row.notes", s.notes);
+    h += row("report.row.api_key",
+             s.apiKeyRef.isEmpty() ? w("cmp.value.none") : w("report.api_key_ref", {s.apiKeyRef}));
     h += u"</table>\n"_s;
-    h += u"<h3>Frozen snapshot</h3>\n"_s + jsonPre(r.info.snapshot);
+    h += u"<h3>%1</h3>\n"_s.arg(esc(w("report.snapshot"))) + jsonPre(r.info.snapshot);
     return h;
 }
 
-QString failuresSection(const ReportContent &c)
+QString failuresSection(const ReportContent &c, const Words &w)
 {
-    QString h = section(u"failures"_s, u"Failures"_s, true);
-    h += u"<p>%1</p>\n"_s.arg(esc(failedRequestsStatement()));
+    QString h = section(u"failures"_s, w("report.section.failures"), true);
+    h += u"<p>%1</p>\n"_s.arg(esc(w(failedRequestsMessage())));
+    // The stored class name, and in another language the reader's words beside it.
+    const auto className = [&w](const QString &name) {
+        return w.translate
+                   ? u"%1 (%2)"_s.arg(name, errorClassLabel(errorClassFromName(name)).translated())
+                   : name;
+    };
     for (const ReportRun &r : c.runs) {
         h += u"<h3>%1</h3>\n"_s.arg(esc(r.label));
         if (r.summary.failed == 0) {
-            h += u"<p>No failed requests.</p>\n"_s;
+            h += u"<p>%1</p>\n"_s.arg(esc(w("report.no_failures")));
             continue;
         }
-        h += tableOpen() + u"<tr>"_s + th(u"error class"_s) + th(u"requests"_s) + u"</tr>\n"_s;
+        h += tableOpen() + u"<tr>"_s + th(esc(w("report.col.error_class"))) +
+             th(esc(w("report.col.requests"))) + u"</tr>\n"_s;
         for (auto it = r.summary.failedByClass.cbegin(); it != r.summary.failedByClass.cend(); ++it)
-            h += u"<tr>"_s + td(esc(it.key())) +
+            h += u"<tr>"_s + td(esc(className(it.key()))) +
                  td(QString::number(it.value()), u"class=\"num\""_s) + u"</tr>\n"_s;
         h += u"</table>\n"_s;
         if (!r.rawRecords) {
-            h += u"<p class=\"warn\">The individual failed requests are not available (imported "
-                 "summary only).</p>\n"_s;
+            h += u"<p class=\"warn\">%1</p>\n"_s.arg(esc(w("report.failures_summary_only")));
             continue;
         }
         // Every failed request, grouped by class, with its message.
@@ -372,13 +405,14 @@ QString failuresSection(const ReportContent &c)
         for (const RequestRecord &rec : r.input.records)
             if (!rec.ok())
                 byClass[QString::fromLatin1(errorClassName(rec.error))].append(&rec);
-        h += tableOpen() + u"<tr>"_s + th(u"class"_s) + th(u"index"_s) + th(u"warm-up"_s) +
-             th(u"HTTP"_s) + th(u"request id"_s) + th(u"message"_s) + u"</tr>\n"_s;
+        h += tableOpen() + u"<tr>"_s + th(esc(w("report.col.class"))) +
+             th(esc(w("report.col.index"))) + th(esc(w("report.col.warmup"))) + th(u"HTTP"_s) +
+             th(esc(w("report.col.request_id"))) + th(esc(w("report.col.message"))) + u"</tr>\n"_s;
         for (auto it = byClass.cbegin(); it != byClass.cend(); ++it)
             for (const RequestRecord *rec : it.value())
                 h += u"<tr>"_s + td(esc(it.key())) +
                      td(QString::number(rec->index), u"class=\"num\""_s) +
-                     td(rec->warmup ? u"yes"_s : u"no"_s) +
+                     td(esc(w(rec->warmup ? "report.yes" : "report.no"))) +
                      td(rec->httpStatus > 0 ? QString::number(rec->httpStatus) : QString()) +
                      td(esc(rec->requestId)) + td(cut(rec->errorMessage)) + u"</tr>\n"_s;
         h += u"</table>\n"_s;
@@ -386,7 +420,7 @@ QString failuresSection(const ReportContent &c)
     return h;
 }
 
-QString mlperfSection(const ReportContent &c)
+QString mlperfSection(const ReportContent &c, const Words &w)
 {
     QString h;
     for (const ReportRun &r : c.runs) {
@@ -394,37 +428,40 @@ QString mlperfSection(const ReportContent &c)
         if (p.scenario == Scenario::None)
             continue;
         if (h.isEmpty())
-            h = section(u"mlperf"_s, u"MLPerf validity"_s);
+            h = section(u"mlperf"_s, w("report.section.mlperf"));
         h += u"<h3>%1 — %2</h3>\n"_s.arg(esc(r.label),
                                          esc(QString::fromLatin1(scenarioName(p.scenario))));
         if (!r.rawRecords) {
-            h += u"<p class=\"warn\">Not judged: no per-request results.</p>\n"_s;
+            h += u"<p class=\"warn\">%1</p>\n"_s.arg(
+                esc(w("report.not_judged", {w("report.no_records")})));
             continue;
         }
         // The run pipeline's derivation: the verdict every view shows.
         if (!r.derived.hasMlperf) {
-            h += u"<p class=\"warn\">Not judged: %1</p>\n"_s.arg(esc(r.derived.mlperfError));
+            h += u"<p class=\"warn\">%1</p>\n"_s.arg(
+                esc(w("report.not_judged", {w.english(r.derived.mlperfError)})));
             continue;
         }
         const MlperfJudgement &j = r.derived.mlperf;
-        h += u"<p class=\"%1\">%2</p>\n"_s.arg(j.valid ? u"verdict"_s : u"bad"_s,
-                                               j.valid ? u"VALID"_s : u"INVALID"_s);
-        for (const QString &f : j.failedConstraints)
-            h += u"<p class=\"warn\">%1</p>\n"_s.arg(esc(f));
+        h += u"<p class=\"%1\">%2</p>\n"_s.arg(
+            j.valid ? u"verdict"_s : u"bad"_s,
+            esc(w(j.valid ? "cmp.cell.valid" : "cmp.cell.invalid")));
+        for (const Message &f : j.failedConstraintMessages)
+            h += u"<p class=\"warn\">%1</p>\n"_s.arg(esc(w(f)));
+        // LoadGen's summary format, in English in every language (a compatibility format).
         h += u"<pre>"_s + esc(j.formatMlperfBlock()) + u"</pre>\n"_s;
     }
     return h;
 }
 
-QString costSection(const ReportContent &c)
+QString costSection(const ReportContent &c, const Words &w)
 {
     bool any = false;
     for (const RunCost &rc : c.costs)
         any = any || rc.covered;
-    QString h = section(u"cost"_s, u"Cost and bill mapping"_s, true);
+    QString h = section(u"cost"_s, w("report.section.cost"), true);
     if (!any) {
-        h += u"<p>No test window holds these runs: unit costs are not available (never "
-             "zero).</p>\n"_s;
+        h += u"<p>%1</p>\n"_s.arg(esc(w("report.cost.none")));
         return h;
     }
     QList<qint64> shown;
@@ -432,29 +469,30 @@ QString costSection(const ReportContent &c)
         const RunCost &rc = c.costs.at(i);
         const ReportRun &r = c.runs.at(i);
         if (!rc.covered) {
-            h += u"<h3>%1</h3><p>Not available: %2</p>\n"_s.arg(esc(r.label), esc(rc.reason));
+            h += u"<h3>%1</h3><p>%2</p>\n"_s.arg(
+                esc(r.label), esc(w("report.cost.not_available", {w.english(rc.reason)})));
             continue;
         }
-        h += u"<h3>%1 — test window “%2”</h3>\n"_s.arg(esc(r.label), esc(rc.windowName));
+        h += u"<h3>%1</h3>\n"_s.arg(esc(w("report.cost.window", {r.label, rc.windowName})));
         if (!rc.otherWindows.isEmpty())
-            h += u"<p class=\"warn\">The run also lies in: %1 (not used here).</p>\n"_s.arg(
-                esc(rc.otherWindows.join(u", "_s)));
+            h += u"<p class=\"warn\">%1</p>\n"_s.arg(
+                esc(w("report.cost.other_windows", {rc.otherWindows.join(u", "_s)})));
         if (shown.contains(rc.windowId)) {
-            h += u"<p>Same window as above.</p>\n"_s;
+            h += u"<p>%1</p>\n"_s.arg(esc(w("report.cost.same_window")));
             continue;
         }
         shown << rc.windowId;
-        h += u"<pre>"_s + esc(rc.breakdown.formatText()) + u"</pre>\n"_s;
+        h += u"<pre>"_s + esc(rc.breakdown.formatText(w.translate)) + u"</pre>\n"_s;
         const auto itemRows = [&](const QList<AttributedItem> &items) {
             QString t;
             for (const AttributedItem &a : items)
                 t += u"<tr>"_s + td(esc(a.item.id)) + td(esc(billCategoryLabel(a.item.category))) +
                      td(esc(a.item.provider)) + td(esc(a.item.resourceId)) +
                      td(esc(formatUtcTimestamp(a.item.start))) +
-                     td(esc(formatUtcTimestamp(a.item.end))) + td(esc(a.item.pricingText())) +
-                     td(esc(a.itemTotal.toString())) +
+                     td(esc(formatUtcTimestamp(a.item.end))) +
+                     td(esc(w.english(a.item.pricingText()))) + td(esc(a.itemTotal.toString())) +
                      td(esc(QString::fromLatin1(itemAttributionName(a.attribution)))) +
-                     td(esc(a.counted.toString())) + td(esc(a.why)) +
+                     td(esc(a.counted.toString())) + td(esc(w.english(a.why))) +
                      td(esc(QStringList{a.item.idleNotes, a.item.startStopNotes,
                                         a.item.autoscalingNotes}
                                 .join(u' ')
@@ -464,10 +502,14 @@ QString costSection(const ReportContent &c)
                      u"</tr>\n"_s;
             return t;
         };
-        h += tableOpen() + u"<tr>"_s + th(u"item"_s) + th(u"category"_s) + th(u"provider"_s) +
-             th(u"resource"_s) + th(u"start"_s) + th(u"end"_s) + th(u"pricing"_s) +
-             th(u"item total"_s) + th(u"mapping"_s) + th(u"counted"_s) + th(u"why"_s) +
-             th(u"notes"_s) + th(u"source"_s) + u"</tr>\n"_s;
+        h += tableOpen() + u"<tr>"_s;
+        for (const char *id :
+             {"report.col.item", "report.col.category", "report.col.provider",
+              "report.col.resource", "report.col.start", "report.col.end", "report.col.pricing",
+              "report.col.item_total", "report.col.mapping", "report.col.counted", "report.col.why",
+              "report.row.notes", "report.col.source"})
+            h += th(esc(w(id)));
+        h += u"</tr>\n"_s;
         h += itemRows(rc.breakdown.included) + itemRows(rc.breakdown.overlapping) +
              itemRows(rc.breakdown.undecided) + itemRows(rc.breakdown.excluded);
         h += u"</table>\n"_s;
@@ -475,49 +517,55 @@ QString costSection(const ReportContent &c)
     return h;
 }
 
-QString definitionsSection()
+QString definitionsSection(const Words &w)
 {
-    QString h = section(u"definitions"_s, u"Metric definitions"_s, true);
-    h += u"<p>Definitions version %1.</p>\n"_s.arg(kMetricDefinitionsVersion);
-    for (const QString &s : {timeBaseStatement(), percentileMethodStatement(),
-                             failedRequestsStatement(), warmupStatement(), tokenCountStatement()})
-        h += u"<p>%1</p>\n"_s.arg(esc(s));
-    h += tableOpen() + u"<tr>"_s + th(u"metric"_s) + th(u"unit"_s) + th(u"definition"_s) +
-         th(u"how ServeBench applies it"_s) + u"</tr>\n"_s;
+    QString h = section(u"definitions"_s, w("report.section.definitions"), true);
+    h += u"<p>%1</p>\n"_s.arg(
+        esc(w("report.definitions_version", {QString::number(kMetricDefinitionsVersion)})));
+    for (const Message &s : {timeBaseMessage(), percentileMethodMessage(), failedRequestsMessage(),
+                             warmupMessage(), tokenCountMessage()})
+        h += u"<p>%1</p>\n"_s.arg(esc(w(s)));
+    h += tableOpen() + u"<tr>"_s + th(esc(w("cmp.text.metric"))) + th(esc(w("report.col.unit"))) +
+         th(esc(w("report.col.definition"))) + th(esc(w("report.col.applies"))) + u"</tr>\n"_s;
     for (const MetricDefinition &d : metricDefinitions())
-        h += u"<tr>"_s + td(esc(d.label)) + td(esc(d.unit)) + td(esc(d.definition)) +
-             td(esc(d.detail)) + u"</tr>\n"_s;
+        h += u"<tr>"_s + td(esc(w(d.labelMessage))) + td(esc(d.unit)) +
+             td(esc(w(d.definitionMessage))) +
+             td(esc(d.detailMessage.isEmpty() ? QString() : w(d.detailMessage))) + u"</tr>\n"_s;
     h += u"</table>\n"_s;
     return h;
 }
 
 } // namespace
 
-QString renderHtmlReport(const ReportContent &c, const QMap<QString, QByteArray> &pngs)
+QString renderHtmlReport(const ReportContent &c, const QMap<QString, QByteArray> &pngs,
+                         bool translate)
 {
+    const Words w{translate};
+    // The title as loadReportContent() wrote it, in the reader's language when translating.
+    const QString title = w.english(c.title);
     QString h;
-    h += u"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"_s;
+    h += u"<!DOCTYPE html>\n<html lang=\"%1\">\n<head>\n<meta charset=\"utf-8\"/>\n"_s.arg(
+        translate ? w("report.html_lang") : u"en"_s);
     // No script and no remote resource: the page opens offline and cannot run anything.
     h += u"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src "
          "data:; style-src 'unsafe-inline'\"/>\n"_s;
     h += u"<title>%1</title>\n<style>\n%2</style>\n</head>\n<body>\n"_s.arg(
-        esc(c.title), QString::fromLatin1(kStyle));
-    h += u"<h1>%1</h1>\n"_s.arg(esc(c.title));
-    h += u"<p>Generated %1 by ServeBench %2 from project %3.</p>\n"_s.arg(
-        esc(c.generatedUtc.toString(Qt::ISODate)), esc(QString::fromLatin1(toolVersion())),
-        esc(QFileInfo(c.projectPath).fileName()));
-    h += u"<p>Sections: summary verdict · comparability · results and charts · configuration "
-         "and SUT manifests · failures · MLPerf validity · cost · metric definitions</p>\n"_s;
-    h += summarySection(c);
+        esc(title), QString::fromLatin1(kStyle));
+    h += u"<h1>%1</h1>\n"_s.arg(esc(title));
+    h += u"<p>%1</p>\n"_s.arg(esc(w("report.generated", {c.generatedUtc.toString(Qt::ISODate),
+                                                         QString::fromLatin1(toolVersion()),
+                                                         QFileInfo(c.projectPath).fileName()})));
+    h += u"<p>%1</p>\n"_s.arg(esc(w("report.sections")));
+    h += summarySection(c, w);
     if (c.runs.size() > 1)
-        h += comparabilitySection(c);
-    h += resultsSection(c, pngs);
+        h += comparabilitySection(c, w);
+    h += resultsSection(c, pngs, w);
     for (int i = 0; i < c.runs.size(); ++i)
-        h += runSection(c.runs.at(i), i == 0);
-    h += failuresSection(c);
-    h += mlperfSection(c);
-    h += costSection(c);
-    h += definitionsSection();
+        h += runSection(c.runs.at(i), i == 0, w);
+    h += failuresSection(c, w);
+    h += mlperfSection(c, w);
+    h += costSection(c, w);
+    h += definitionsSection(w);
     h += u"</body>\n</html>\n"_s;
     return h;
 }

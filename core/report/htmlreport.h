@@ -40,8 +40,12 @@ inline constexpr int kReportMessageLimit = 2000;
 
 // A self-contained HTML page: no script, no external resource; the charts are PNGs passed by
 // key (ChartSpec::key) and embedded as data: URIs. A chart missing from `chartPngs` is replaced
-// by its numbers. Every value that comes from the project is escaped.
-QString renderHtmlReport(const ReportContent &content, const QMap<QString, QByteArray> &chartPngs);
+// by its numbers. Every value that comes from the project is escaped. English unless
+// `translate`: then its headings, verdicts, notes and core's messages are in the installed
+// language (the workbench's, or the CLI's locale); the MLPerf LoadGen-style block, the values
+// from the project and the JSON report stay as they are.
+QString renderHtmlReport(const ReportContent &content, const QMap<QString, QByteArray> &chartPngs,
+                         bool translate = false);
 
 // Machine forms.
 QJsonObject reportJson(const ReportContent &content);

@@ -22,28 +22,29 @@ LatencyCurves latencyThroughputCurves(const QList<ReportRun> &runs,
         if (seen.contains(r.id))
             continue;
         seen.insert(r.id);
-        const auto leaveOut = [&](const QString &why) {
-            out.notes << u"%1: left out — %2"_s.arg(r.label, why);
+        const auto leaveOut = [&](const Message &why) {
+            out.noteMessages << Message("curve.left_out", {Message::literal(r.label), why});
+            out.notes << out.noteMessages.constLast().text();
         };
         // An imported summary was computed by another tool over its own window: beside
         // recomputed runs on one curve it would look like a measurement it is not.
         if (!r.rawRecords) {
-            leaveOut(u"imported without per-request results, so its numbers cannot be "
-                     "recomputed from raw records"_s);
+            leaveOut(Message("curve.imported"));
             continue;
         }
         if (r.summary.completed == 0) {
-            leaveOut(u"no successful request"_s);
+            leaveOut(Message("cmp.note.no_success"));
             continue;
         }
         if (r.summary.durationS <= 0) {
-            leaveOut(u"no duration"_s);
+            leaveOut(Message("cmp.note.no_duration"));
             continue;
         }
-        QString note;
+        Message note;
         const auto latency = latencyStatistic(r, options.metric, options.stat, &note);
         if (!latency || !std::isfinite(*latency)) {
-            leaveOut(note.isEmpty() ? u"no %1 %2"_s.arg(options.stat, options.metric) : note);
+            leaveOut(note.isEmpty() ? Message("curve.no_stat", {options.stat, options.metric})
+                                    : note);
             continue;
         }
         LatencyCurvePoint p;
@@ -52,11 +53,13 @@ LatencyCurves latencyThroughputCurves(const QList<ReportRun> &runs,
         p.throughput = options.throughput == CurveThroughput::Output ? r.summary.outputThroughput
                                                                      : r.summary.requestThroughput;
         p.latency = *latency;
-        const QString sut = r.sutName().isEmpty() ? u"(unnamed SUT)"_s : r.sutName();
+        const Message sutLabel =
+            r.sutName().isEmpty() ? Message("curve.unnamed_sut") : Message::literal(r.sutName());
+        const QString sut = sutLabel.text();
         auto curve = std::find_if(out.curves.begin(), out.curves.end(),
                                   [&](const LatencyCurve &c) { return c.sut == sut; });
         if (curve == out.curves.end()) {
-            out.curves.append(LatencyCurve{sut, {}});
+            out.curves.append(LatencyCurve{sut, sutLabel, {}});
             curve = out.curves.end() - 1;
         }
         curve->points.append(p);

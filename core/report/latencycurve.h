@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/message.h"
+
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -22,6 +24,7 @@ struct LatencyCurvePoint
 struct LatencyCurve
 {
     QString sut;
+    Message sutLabel;                // the SUT's name, or "(unnamed SUT)" in the reader's language
     QList<LatencyCurvePoint> points; // ascending throughput
 };
 
@@ -35,8 +38,9 @@ struct LatencyCurveOptions
 struct LatencyCurves
 {
     LatencyCurveOptions options;
-    QList<LatencyCurve> curves; // one per SUT name, in the order the SUTs first appear
-    QStringList notes;          // every run left out, and why
+    QList<LatencyCurve> curves;  // one per SUT name, in the order the SUTs first appear
+    QStringList notes;           // every run left out, and why
+    QList<Message> noteMessages; // the same, for display (notes = their English text)
 };
 
 // Latency versus achieved throughput, one curve per SUT: what a rate sweep shows about where a

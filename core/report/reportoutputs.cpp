@@ -37,8 +37,9 @@ bool writeReportOutputs(const ReportContent &content, const ReportOutputs &outpu
     const bool needPdf = renderer && (!outputs.pdf.isEmpty() || !outputs.bundle.isEmpty());
     QString html;
     if (needHtml)
-        html = renderHtmlReport(content, renderer ? renderer->chartPngs(content.charts)
-                                                  : QMap<QString, QByteArray>());
+        html = renderHtmlReport(
+            content, renderer ? renderer->chartPngs(content.charts) : QMap<QString, QByteArray>(),
+            outputs.translated);
     QByteArray pdf;
     if (needPdf) {
         QString why;

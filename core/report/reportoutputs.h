@@ -19,6 +19,9 @@ struct ReportOutputs
     QString csv;    // the comparison summary; per-request rows go to <name>-requests.csv
     QString json;   // the report JSON
     QString bundle; // the acceptance bundle, written into this new folder
+    // The HTML and PDF (and the bundle's copies) in the installed language; CSV and JSON stay
+    // English, as every machine-read form does.
+    bool translated = false;
 
     bool any() const
     {

@@ -55,8 +55,7 @@ bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QStr
     } else {
         r.summary = runSummaryFromVllmJson(
             run->summary.value(u"imported_file_summary"_s).toObject(run->summary));
-        r.notes << u"imported without per-request results: the numbers are the file's own "
-                   "summary; distributions and failures by request are not available"_s;
+        r.noteMessages << Message("run.note.imported_summary");
     }
     if (r.imported) {
         // vLLM does not save its goodput SLOs, so a recomputation has none: show the file's.
@@ -65,10 +64,15 @@ bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QStr
             r.summary.goodputSet = true;
             r.summary.requestGoodput = file.value(u"request_goodput"_s).toDouble();
         }
-        for (const QJsonValue &n : imported.value(u"notes"_s).toArray())
-            if (!r.notes.contains(n.toString()))
-                r.notes << n.toString();
+        // The import stored its notes in English (vllmimport.cpp); their catalogue entries
+        // (import.note.*) let fromEnglish() show them in the reader's language.
+        for (const QJsonValue &n : imported.value(u"notes"_s).toArray()) {
+            const Message m = Message::fromEnglish(n.toString());
+            if (!r.noteMessages.contains(m))
+                r.noteMessages << m;
+        }
     }
+    r.notes = messageTexts(r.noteMessages);
     const QString name = run->name.isEmpty() ? in.plan.sut.name : run->name;
     r.label = u"#%1 %2"_s.arg(runId).arg(name.size() > 28 ? name.left(27) + u'…' : name);
     *out = std::move(r);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/message.h"
 #include "metrics/summary.h"
 #include "report/runreport.h"
 #include "store/storetypes.h"
@@ -27,7 +28,8 @@ struct ReportRun
     RunDerivation derived;
     bool rawRecords = true; // false: imported without --save-detailed; summary from the file
     bool imported = false;
-    QStringList notes; // what this run's numbers cannot show (imported runs)
+    QStringList notes;           // what this run's numbers cannot show (imported runs)
+    QList<Message> noteMessages; // the same, for display (notes = their English text)
 
     QString sutName() const { return input.plan.sut.name; }
     // The wall-clock UTC time of a monotonic timestamp of this run (records, window bounds).

@@ -326,12 +326,17 @@ private slots:
                               u"只有与时间窗部分重叠的条目才需要规则。"_s,
                           }));
         // The views heard of it through the model's signals, not a reset, and the page
-        // rendered from what it held: no reload of the project, the same breakdown.
+        // rendered from what it held: no reload of the project, the same breakdown, now in the
+        // reader's language (core's catalogue, installed beside the workbench's).
         QVERIFY(headers.count() >= 1);
         QVERIFY(cells.count() >= 1);
         QCOMPARE(resets.count(), 0);
         QCOMPARE(reloads.count(), 0);
-        QCOMPARE(page.findChild<QPlainTextEdit *>(u"breakdownText"_s)->toPlainText(), breakdown);
+        const QString translated =
+            page.findChild<QPlainTextEdit *>(u"breakdownText"_s)->toPlainText();
+        QCOMPARE(translated, page.breakdown().formatText(true));
+        QVERIFY(translated.contains(u"成本明细"_s));
+        QVERIFY(translated != breakdown);
         QCOMPARE(rule->currentData().toString(), u"undecided"_s); // data, not text
         // The timeline's lane label ("Runs" / "运行") is drawn in the current language.
         QVERIFY(timeline->grab().toImage() != englishTimeline);
@@ -340,6 +345,7 @@ private slots:
         QTRY_COMPARE(windowLabel->text(), u"Test window:"_s);
         QCOMPARE(texts(), english);
         QCOMPARE(timeline->grab().toImage(), englishTimeline);
+        QCOMPARE(page.findChild<QPlainTextEdit *>(u"breakdownText"_s)->toPlainText(), breakdown);
     }
 
     void statusIsRetranslatedFromItsData()

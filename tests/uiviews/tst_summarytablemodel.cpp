@@ -122,7 +122,9 @@ private slots:
         QCOMPARE(value(u"total_token_throughput"_s).toDouble(), s.totalTokenThroughput);
         QCOMPARE(value(u"request_goodput"_s).toDouble(), s.requestGoodput); // SLO set
         QCOMPARE(value(u"total_output_tokens"_s).toDouble(), double(s.totalOutputTokens));
-        QCOMPARE(value(u"output_source"_s).toString(), s.outputSources.describe());
+        // In words (no translation is installed here): the stored name is describe().
+        QCOMPARE(value(u"output_source"_s).toString(), s.outputSources.describeMessage().text());
+        QCOMPARE(value(u"output_source"_s).toString(), u"mixed (server usage 3, chunk count 1)"_s);
         QCOMPARE(value(u"cached_tokens"_s).toDouble(), 5.0);
         QCOMPARE(value(u"multi_token_chunks"_s).toString(), u"yes"_s);
         const int failedRow = model.rowOfKey(u"failed"_s);

@@ -48,7 +48,8 @@ void ComparisonTableModel::setComparison(const Comparison &comparison)
         const ComparisonRow &r = m_comparison.rows.at(i);
         if (i == 0 || r.group != group) {
             group = r.group;
-            m_lines.append(Line{RowKind::Group, -1, group});
+            // A group line keeps the index of its first row, whose groupMessage names it.
+            m_lines.append(Line{RowKind::Group, i, group});
         }
         m_lines.append(Line{RowKind::Metric, i, group});
     }
@@ -109,51 +110,22 @@ int ComparisonTableModel::rankOf(int run) const
     return i < 0 ? 0 : int(i) + 1;
 }
 
-QString ComparisonTableModel::groupLabel(const QString &group) const
+QString ComparisonTableModel::groupLabel(const Line &line) const
 {
-    if (group == "Throughput"_L1)
-        return tr("Throughput");
-    if (group == "Requests"_L1)
-        return tr("Requests");
-    if (group == "Cost"_L1)
-        return tr("Cost");
-    return group; // TTFT, TPOT, ITL, E2EL: the same in every language
+    // Core names the groups (TTFT, TPOT, ITL, E2EL stay as they are in every language).
+    if (line.row >= 0 && line.row < m_comparison.rows.size())
+        return m_comparison.rows.at(line.row).groupMessage.translated();
+    return line.group;
+}
+
+QString ComparisonTableModel::costNotesText() const
+{
+    return translatedTexts(m_comparison.costNoteMessages).join(u"; "_s);
 }
 
 QString ComparisonTableModel::rowLabel(const ComparisonRow &row) const
 {
-    QString label = row.label;
-    const QString &k = row.key;
-    if (k.contains(u'.')) {
-        const QString metric = k.section(u'.', 0, 0).toUpper();
-        const QString stat = k.section(u'.', 1);
-        if (stat == "mean"_L1)
-            label = tr("Mean %1").arg(metric);
-        else if (stat == "median"_L1)
-            label = tr("Median %1").arg(metric);
-    } else if (k == "request_throughput"_L1) {
-        label = tr("Request throughput");
-    } else if (k == "output_throughput"_L1) {
-        label = tr("Output token throughput");
-    } else if (k == "total_token_throughput"_L1) {
-        label = tr("Total token throughput");
-    } else if (k == "request_goodput"_L1) {
-        label = tr("Request goodput");
-    } else if (k == "completed"_L1) {
-        label = tr("Successful requests");
-    } else if (k == "failed"_L1) {
-        label = tr("Failed requests");
-    } else if (k == "failure_rate"_L1) {
-        label = tr("Failure rate");
-    } else if (k == "duration"_L1) {
-        label = tr("Benchmark duration");
-    } else if (k == "cost_total"_L1) {
-        label = tr("Window cost (total)");
-    } else if (k == "cost_per_request"_L1) {
-        label = tr("Cost per successful request");
-    } else if (k == "cost_per_1m_output_tokens"_L1) {
-        label = tr("Cost per 1M output tokens");
-    }
+    const QString label = row.labelMessage.isEmpty() ? row.label : row.labelMessage.translated();
     return row.unit.isEmpty() ? label : u"%1 (%2)"_s.arg(label, row.unit);
 }
 
@@ -162,11 +134,9 @@ QString ComparisonTableModel::rowToolTip(const ComparisonRow &row) const
     QString tip;
     const QString metric = row.key.section(u'.', 0, 0);
     if (const MetricDefinition *d = metricDefinition(metric)) {
-        tip = d->label + u" = "_s + d->definition;
-        if (!d->detail.isEmpty())
-            tip += u"\n\n"_s + d->detail;
+        tip = metricToolTip(*d);
         if (row.key.section(u'.', 1).startsWith(u'p'))
-            tip += u"\n\n"_s + percentileMethodStatement();
+            tip += u"\n\n"_s + percentileMethodMessage().translated();
     } else if (row.key == "completed"_L1) {
         tip = tr("Measured requests that succeeded (warm-up excluded).");
     } else if (row.key == "failed"_L1) {
@@ -181,9 +151,8 @@ QString ComparisonTableModel::rowToolTip(const ComparisonRow &row) const
     if (!tip.isEmpty())
         tip += u"\n\n"_s;
     tip += row.lowerIsBetter ? tr("Lower is better.") : tr("Higher is better.");
-    if (!row.diffs && !m_comparison.costNotes.isEmpty())
-        tip +=
-            u"\n"_s + tr("Differences not computed: %1").arg(m_comparison.costNotes.join(u"; "_s));
+    if (!row.diffs && !m_comparison.costNoteMessages.isEmpty())
+        tip += u"\n"_s + tr("Differences not computed: %1").arg(costNotesText());
     return tip;
 }
 
@@ -192,7 +161,7 @@ QString ComparisonTableModel::cellText(const ComparisonRow &row, int run) const
     const ComparisonCell &cell = row.cells.at(run);
     if (!cell.value)
         return tr("n/a");
-    QString text = formatCell(row, cell);
+    QString text = formatCell(row, cell, true);
     if (run == m_comparison.baseline || !row.diffs || !cell.absDiff)
         return text;
     if (cell.relDiff)
@@ -207,11 +176,10 @@ QString ComparisonTableModel::cellToolTip(const ComparisonRow &row, int run) con
     const QString who = m_comparison.columns.value(run);
     if (!cell.value)
         return tr("%1: not available — %2")
-            .arg(who, cell.note.isEmpty() ? tr("no value") : cell.note);
-    QString tip = u"%1: %2 %3"_s.arg(who, formatCell(row, cell), row.unit).trimmed();
+            .arg(who, cell.noteMessage.isEmpty() ? tr("no value") : cell.noteMessage.translated());
+    QString tip = u"%1: %2 %3"_s.arg(who, formatCell(row, cell, true), row.unit).trimmed();
     if (!row.diffs) {
-        tip +=
-            u"\n"_s + tr("Differences not computed: %1").arg(m_comparison.costNotes.join(u"; "_s));
+        tip += u"\n"_s + tr("Differences not computed: %1").arg(costNotesText());
     } else if (run == m_comparison.baseline) {
         tip += u"\n"_s + tr("Baseline: the other runs' differences are taken against this one.");
     } else if (cell.absDiff) {
@@ -239,7 +207,7 @@ QVariant ComparisonTableModel::rankData(int column, int role) const
                 return tr("Rank: none");
             return tr("Rank by %1").arg(by ? rowLabel(*by) : m_comparison.rankBy.rowKey());
         case Qt::ToolTipRole:
-            return m_comparison.rankNote;
+            return m_comparison.rankNoteMessage.translated();
         case RowKeyRole:
             return u"rank"_s;
         case Qt::FontRole: {
@@ -265,7 +233,7 @@ QVariant ComparisonTableModel::rankData(int column, int role) const
                               .arg(rank)
                               .arg(m_comparison.ranking.size())
                               .arg(by ? rowLabel(*by) : QString())
-                        : m_comparison.rankNote;
+                        : m_comparison.rankNoteMessage.translated();
     case Qt::FontRole: {
         QFont f;
         f.setBold(rank == 1);
@@ -351,7 +319,7 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
     }
     switch (role) {
     case Qt::DisplayRole:
-        return index.column() == 0 ? groupLabel(line.group) : QString();
+        return index.column() == 0 ? groupLabel(line) : QString();
     case RowKeyRole:
         return QString();
     case Qt::FontRole: {

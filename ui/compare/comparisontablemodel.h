@@ -53,13 +53,14 @@ private:
     struct Line
     {
         RowKind kind = RowKind::Metric;
-        int row = -1; // index into m_comparison.rows (metric rows)
+        int row = -1; // index into m_comparison.rows (metric rows; a group's first row)
         QString group;
     };
     QVariant metricData(const Line &line, int column, int role) const;
     QVariant rankData(int column, int role) const;
     QString rowLabel(const ComparisonRow &row) const;
-    QString groupLabel(const QString &group) const;
+    QString groupLabel(const Line &line) const;
+    QString costNotesText() const; // the cost notes in the current language, "; "-joined
     QString cellText(const ComparisonRow &row, int run) const;
     QString cellToolTip(const ComparisonRow &row, int run) const;
     QString rowToolTip(const ComparisonRow &row) const;

@@ -2,6 +2,7 @@
 
 #include "charts/chartview.h"
 #include "common/backgroundjobs.h"
+#include "common/coretranslation.h"
 #include "compare/barchartview.h"
 #include "compare/comparisontablemodel.h"
 #include "editors/copyabletableview.h"
@@ -735,22 +736,22 @@ void ComparisonView::showVerdict()
     QString colour; // background of the verdict box: green, amber or red
     if (!cp.rankable()) {
         headline = u"<b>%1</b><br>%2"_s.arg(esc(tr("Not comparable: ranking refused.")),
-                                            esc(cp.refusals.join(u" "_s)));
+                                            esc(translatedTexts(cp.refusalMessages).join(u" "_s)));
         colour = u"#f8d7da"_s;
     } else if (cp.variableCount() == 0) {
         headline = u"<b>%1</b>"_s.arg(
             esc(tr("Comparable: the runs share the workload and the SUT (repeat runs).")));
         colour = u"#d4edda"_s;
     } else if (cp.variableCount() == 1) {
-        headline = u"<b>%1</b>"_s.arg(
-            esc(tr("Comparable: exactly one variable differs — %1.").arg(cp.singleVariable())));
+        headline = u"<b>%1</b>"_s.arg(esc(tr("Comparable: exactly one variable differs — %1.")
+                                              .arg(cp.singleVariableMessage().translated())));
         colour = u"#d4edda"_s;
     } else {
         QStringList names;
         for (const FieldComparison &f : cp.workloadDifferences())
-            names << f.label;
+            names << f.labelMessage.translated();
         if (!cp.sutDifferences().isEmpty())
-            names << u"SUT"_s;
+            names << Message("cmp.sut").translated();
         headline = u"<b>%1</b>"_s.arg(
             esc(tr("Confounded: %1 variables differ (%2); a difference in the results cannot be "
                    "attributed to one of them.")
@@ -762,7 +763,7 @@ void ComparisonView::showVerdict()
     if (!unknowns.isEmpty()) {
         QStringList names;
         for (const FieldComparison &f : unknowns)
-            names << f.label;
+            names << f.labelMessage.translated();
         headline +=
             u"<br>"_s +
             esc(tr("Not confirmed: %1 unknown for at least one run.").arg(names.join(u", "_s)));
@@ -791,29 +792,29 @@ void ComparisonView::showVerdict()
         // Values in column order, as the table's columns; the run labels are in the tooltip of
         // each column header and would repeat here for every field.
         QStringList values;
-        for (const QString &v : f.values)
-            values << esc(v);
+        for (const Message &v : f.valueMessages)
+            values << esc(v.translated());
         const QString role = f.role == FieldRole::Sut           ? tr("compared (SUT)")
                              : f.role == FieldRole::Measurement ? tr("measurement")
                              : f.blocker                        ? tr("blocks ranking")
                                                                 : tr("workload");
         diffs << u"<i>%1</i>: %2 <span style='color:gray'>(%3)</span>"_s.arg(
-            esc(f.label), values.join(u" | "_s), esc(role));
+            esc(f.labelMessage.translated()), values.join(u" | "_s), esc(role));
     }
     section(tr("Differences (%1)").arg(cp.runLabels.join(u" | "_s)), diffs);
-    section(tr("Ranking"), {esc(c.rankNote)});
+    section(tr("Ranking"), {esc(c.rankNoteMessage.translated())});
     QStringList warnings;
-    for (const QString &w : cp.warnings)
-        warnings << esc(w);
+    for (const Message &w : cp.warningMessages)
+        warnings << esc(w.translated());
     section(tr("Warnings"), warnings);
     QStringList imported;
     for (const ReportRun &r : m_outcome->runs->content.runs)
-        for (const QString &n : r.notes)
-            imported << u"%1: %2"_s.arg(esc(r.label), esc(n));
+        for (const Message &n : r.noteMessages)
+            imported << u"%1: %2"_s.arg(esc(r.label), esc(n.translated()));
     section(tr("Imported runs"), imported);
     QStringList cost;
-    for (const QString &n : c.costNotes)
-        cost << esc(n);
+    for (const Message &n : c.costNoteMessages)
+        cost << esc(n.translated());
     section(tr("Cost"), cost);
     m_notes->setText(notes);
 }
@@ -864,20 +865,20 @@ void ComparisonView::rebuildCharts()
         chart->setAxisTitles(tr("%1 (ms)").arg(label), tr("fraction of samples ≤ x"));
         chart->setFixedYRange(0, 1);
         if (const MetricDefinition *d = metricDefinition(metric))
-            chart->setToolTip(d->label + u" = "_s + d->definition);
+            chart->setToolTip(metricToolTip(*d, false));
         for (const ChartSpec &s : specs) {
             if (s.key != u"cdf_"_s + metric)
                 continue;
             for (int k = 0; k < s.series.size(); ++k) {
-                const int index =
-                    chart->addSeries(s.series.at(k).label, ChartView::Kind::Line, runColor(k));
+                const int index = chart->addSeries(s.series.at(k).labelMessage.translated(),
+                                                   ChartView::Kind::Line, runColor(k));
                 QList<QPointF> points;
                 points.reserve(s.series.at(k).points.size());
                 for (const auto &p : s.series.at(k).points)
                     points.append(QPointF(p.first, p.second));
                 chart->setPoints(index, points);
             }
-            chart->setSubtitle(s.emptyNote);
+            chart->setSubtitle(s.emptyNoteMessage.translated());
         }
         grid->addWidget(chart, i / 2, i % 2);
         m_cdfCharts.append(chart);
@@ -886,16 +887,7 @@ void ComparisonView::rebuildCharts()
     const auto barSets = [](const ChartSpec &s) {
         QList<QPair<QString, QList<double>>> sets;
         for (const ChartSeries &series : s.series) {
-            QString name = series.label;
-            if (name == "request throughput"_L1)
-                name = tr("request throughput");
-            else if (name == "goodput"_L1)
-                name = tr("goodput");
-            else if (name == "output tokens"_L1)
-                name = tr("output tokens");
-            else if (name == "input + output tokens"_L1)
-                name = tr("input + output tokens");
-            sets.append({name, series.values});
+            sets.append({series.labelMessage.translated(), series.values});
         }
         return sets;
     };
@@ -916,7 +908,7 @@ void ComparisonView::rebuildCharts()
             for (int i = 0; i < g->cells.size(); ++i)
                 if (!g->cells.at(i).value)
                     missing << u"%1 (%2)"_s.arg(m_outcome->comparison.columns.value(i),
-                                                g->cells.at(i).note);
+                                                g->cells.at(i).noteMessage.translated());
             if (!missing.isEmpty())
                 m_requestBars->setSubtitle(
                     tr("goodput not available for %1").arg(missing.join(u", "_s)));
@@ -945,7 +937,8 @@ void ComparisonView::rebuildCurveChart()
     const LatencyCurves &curves = m_outcome->curves;
     for (int i = 0; i < curves.curves.size(); ++i) {
         const LatencyCurve &curve = curves.curves.at(i);
-        const int index = m_curveChart->addSeries(curve.sut, ChartView::Kind::Line, runColor(i));
+        const int index = m_curveChart->addSeries(curve.sutLabel.translated(),
+                                                  ChartView::Kind::Line, runColor(i));
         auto *line = static_cast<QLineSeries *>(m_curveChart->series(index));
         line->setPointsVisible(true);
         QList<QPointF> points;
@@ -968,10 +961,11 @@ void ComparisonView::rebuildCurveChart()
                 }
             }
             if (best)
-                QToolTip::showText(QCursor::pos(),
-                                   u"%1\n%2: %3, %4 ms"_s.arg(curve.sut, best->runLabel)
-                                       .arg(best->throughput, 0, 'f', 2)
-                                       .arg(best->latency, 0, 'f', 2));
+                QToolTip::showText(
+                    QCursor::pos(),
+                    u"%1\n%2: %3, %4 ms"_s.arg(curve.sutLabel.translated(), best->runLabel)
+                        .arg(best->throughput, 0, 'f', 2)
+                        .arg(best->latency, 0, 'f', 2));
         });
     }
     QStringList notes;
@@ -981,7 +975,7 @@ void ComparisonView::rebuildCurveChart()
     if (curves.curves.isEmpty())
         notes << tr("No run gives a point.");
     if (!curves.notes.isEmpty())
-        notes << tr("Left out: %1").arg(curves.notes.join(u"; "_s));
+        notes << tr("Left out: %1").arg(translatedTexts(curves.noteMessages).join(u"; "_s));
     m_curveNotes->setText(notes.join(u'\n'));
 }
 
@@ -1004,6 +998,8 @@ void ComparisonView::chooseExport(ExportKind kind)
     const QString base =
         QDir(dir).filePath(QFileInfo(m_path).completeBaseName() + u"-comparison"_s);
     ReportOutputs out;
+    // The HTML and PDF in the workbench's current language (core's catalogue follows it).
+    out.translated = coreTranslationLanguage() != "en"_L1;
     switch (kind) {
     case ExportKind::Html:
         out.html = QFileDialog::getSaveFileName(this, tr("Export the HTML report"),

@@ -149,7 +149,9 @@ QVariant RequestTableModel::data(const QModelIndex &index, int role) const
     case WarmupRole:
         return row.warmup;
     case Qt::ToolTipRole:
-        if (!row.ok() && (col == StatusColumn || col == ErrorMessageColumn))
+        if (!row.ok() && col == StatusColumn)
+            return errorClassLabel(row.error).translated() + u'\n' + row.errorMessage;
+        if (!row.ok() && col == ErrorMessageColumn)
             return row.errorMessage;
         return {};
     case Qt::TextAlignmentRole:

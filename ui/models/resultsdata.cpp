@@ -23,6 +23,7 @@ ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<Reque
     st.hasMlperf = d.hasMlperf;
     st.mlperf = d.mlperf;
     st.mlperfError = d.mlperfError;
+    st.health = d.health;
     if (d.hasMlperf)
         st.mlperfText = d.mlperf.formatMlperfBlock();
     return st;

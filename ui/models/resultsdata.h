@@ -2,6 +2,7 @@
 
 #include "charts/thinning.h"
 #include "load/mlperf.h"
+#include "metrics/clienthealth.h"
 #include "metrics/summary.h"
 #include "models/requestrow.h"
 
@@ -26,6 +27,7 @@ struct ResultsSummaryStage
     MlperfJudgement mlperf;
     QString mlperfText;  // formatMlperfBlock()
     QString mlperfError; // an MLPerf scenario whose constraints do not resolve: why
+    ClientHealth health; // whether the client kept its schedule (its warnings say when not)
 };
 
 struct ResultsChartStage

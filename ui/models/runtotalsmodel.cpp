@@ -14,10 +14,7 @@ namespace {
 QString tipFor(const char *key)
 {
     const MetricDefinition *d = metricDefinition(QString::fromLatin1(key));
-    if (!d)
-        return {};
-    return d->detail.isEmpty() ? d->label + u" = "_s + d->definition
-                               : d->label + u" = "_s + d->definition + u"\n\n"_s + d->detail;
+    return d ? metricToolTip(*d) : QString();
 }
 
 } // namespace
@@ -58,20 +55,23 @@ QList<RunTotalsModel::Line> RunTotalsModel::linesFor(const RunSummary &s)
     };
 
     count(u"completed"_s, tr("Successful requests"), s.completed);
-    count(u"failed"_s, tr("Failed requests"), s.failed, failedRequestsStatement(), s.failed > 0);
+    count(u"failed"_s, tr("Failed requests"), s.failed, failedRequestsMessage().translated(),
+          s.failed > 0);
+    // The class in the reader's words (the key keeps its stored name).
     for (auto it = s.failedByClass.cbegin(); it != s.failedByClass.cend(); ++it)
-        count(u"failed:"_s + it.key(), tr("    failed: %1").arg(it.key()), it.value(), {}, true);
+        count(u"failed:"_s + it.key(),
+              tr("    failed: %1").arg(errorClassLabel(errorClassFromName(it.key())).translated()),
+              it.value(), {}, true);
     count(u"sent"_s, tr("Sent requests"), s.sent);
-    count(u"warmup"_s, tr("Warm-up requests (excluded)"), s.warmup, warmupStatement());
+    count(u"warmup"_s, tr("Warm-up requests (excluded)"), s.warmup, warmupMessage().translated());
     real(u"duration"_s, tr("Benchmark duration (s)"), s.durationS, tipFor("duration"));
-    count(u"total_input_tokens"_s, tr("Total input tokens"), s.totalInputTokens,
-          tokenCountStatement());
-    count(u"total_output_tokens"_s, tr("Total generated tokens"), s.totalOutputTokens,
-          tokenCountStatement());
-    text(u"input_source"_s, tr("Input token source"), s.inputSources.describe(),
-         tokenCountStatement());
-    text(u"output_source"_s, tr("Output token source"), s.outputSources.describe(),
-         tokenCountStatement());
+    const QString tokens = tokenCountMessage().translated();
+    count(u"total_input_tokens"_s, tr("Total input tokens"), s.totalInputTokens, tokens);
+    count(u"total_output_tokens"_s, tr("Total generated tokens"), s.totalOutputTokens, tokens);
+    text(u"input_source"_s, tr("Input token source"), s.inputSources.describeMessage().translated(),
+         tokens);
+    text(u"output_source"_s, tr("Output token source"),
+         s.outputSources.describeMessage().translated(), tokens);
     if (s.cachedTokensReported > 0)
         count(u"cached_tokens"_s, tr("Cached prompt tokens"), s.cachedTokens,
               tr("usage.prompt_tokens_details.cached_tokens, summed over %1 requests that "

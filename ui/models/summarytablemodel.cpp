@@ -105,7 +105,7 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         if (col == MetricColumn)
-            return def ? def->label + u" ("_s + def->unit + u')' : key;
+            return def ? def->labelMessage.translated() + u" ("_s + def->unit + u')' : key;
         if (s) {
             const QVariant v = value(*s, col);
             if (!v.isValid())
@@ -123,11 +123,9 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
         return key;
     case Qt::ToolTipRole:
         if (def) {
-            QString tip = def->label + u" = "_s + def->definition;
-            if (!def->detail.isEmpty())
-                tip += u"\n\n"_s + def->detail;
+            QString tip = metricToolTip(*def);
             if (col >= FirstPercentileColumn)
-                tip += u"\n\n"_s + percentileMethodStatement();
+                tip += u"\n\n"_s + percentileMethodMessage().translated();
             return tip;
         }
         return {};
@@ -170,7 +168,7 @@ QVariant SummaryTableModel::headerData(int section, Qt::Orientation orientation,
         if (section == CountColumn)
             return tr("Samples behind the statistics: requests, or token gaps for ITL");
         if (section >= FirstPercentileColumn)
-            return percentileMethodStatement();
+            return percentileMethodMessage().translated();
     }
     return {};
 }

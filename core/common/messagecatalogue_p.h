@@ -1,0 +1,17 @@
+#pragma once
+
+#include <span>
+
+namespace sb {
+
+// One catalogue line: the English template and its identifier (see message.h).
+struct MessageEntry
+{
+    const char *text;
+    const char *id;
+};
+
+// The catalogue's lines kept outside message.cpp (messagecatalogue.cpp).
+std::span<const MessageEntry> extendedMessageCatalogue();
+
+} // namespace sb

@@ -1,0 +1,2312 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>sb::Message</name>
+    <message>
+        <source>is required</source>
+        <comment>plan.url.missing</comment>
+        <translation>为必填项</translation>
+    </message>
+    <message>
+        <source>must be an http:// or https:// URL, got &apos;%1&apos;</source>
+        <comment>plan.url.invalid</comment>
+        <translation>必须是 http:// 或 https:// URL，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>must not hold a user name or password (it would be stored with the run and shown in reports): give an API key through the keychain or the OPENAI_API_KEY environment variable instead</source>
+        <comment>plan.url.credentials</comment>
+        <translation>不得包含用户名或密码（它会随运行保存并显示在报告中）：请改用密钥环或 OPENAI_API_KEY 环境变量提供 API 密钥</translation>
+    </message>
+    <message>
+        <source>must not contain spaces or control characters</source>
+        <comment>plan.url.control</comment>
+        <translation>不得包含空格或控制字符</translation>
+    </message>
+    <message>
+        <source>must be a path without spaces or control characters</source>
+        <comment>plan.endpoint.control</comment>
+        <translation>必须是不含空格或控制字符的路径</translation>
+    </message>
+    <message>
+        <source>needs a header name before the value</source>
+        <comment>plan.header.empty_name</comment>
+        <translation>值之前需要请求头名称</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a valid header name (letters, digits and !#$%&amp;&apos;*+-.^_`|~ only)</source>
+        <comment>plan.header.bad_name</comment>
+        <translation>“%1”不是有效的请求头名称（只能包含字母、数字和 !#$%&amp;&apos;*+-.^_`|~）</translation>
+    </message>
+    <message>
+        <source>the value of &apos;%1&apos; holds a carriage return, line feed or NUL character, which would start a header of its own</source>
+        <comment>plan.header.bad_value</comment>
+        <translation>“%1”的值包含回车、换行或 NUL 字符，这会另起一个请求头</translation>
+    </message>
+    <message>
+        <source>must not hold a password (it would be stored with the run and shown in reports); put the proxy URL with its credentials in the https_proxy / http_proxy environment variable instead</source>
+        <comment>plan.proxy.password</comment>
+        <translation>不得包含密码（它会随运行保存并显示在报告中）；请把带凭据的代理 URL 放在 https_proxy / http_proxy 环境变量中</translation>
+    </message>
+    <message>
+        <source>must be between 1 and %1</source>
+        <comment>plan.num_prompts.range</comment>
+        <translation>必须在 1 到 %1 之间</translation>
+    </message>
+    <message>
+        <source>must be between 0 and %1 seconds</source>
+        <comment>plan.duration.range</comment>
+        <translation>必须在 0 到 %1 秒之间</translation>
+    </message>
+    <message>
+        <source>must not be negative</source>
+        <comment>plan.not_negative</comment>
+        <translation>不得为负数</translation>
+    </message>
+    <message>
+        <source>must be shorter than the run&apos;s duration</source>
+        <comment>plan.warmup_seconds.whole_run</comment>
+        <translation>必须短于运行时长</translation>
+    </message>
+    <message>
+        <source>needs a finite request rate or a closed loop (with an unlimited rate every request is sent at t = 0)</source>
+        <comment>plan.warmup_seconds.unlimited_rate</comment>
+        <translation>需要有限的请求速率或闭环（速率不限时，所有请求都在 t = 0 发出）</translation>
+    </message>
+    <message>
+        <source>must be more than 0 and at most %1 seconds</source>
+        <comment>plan.timeout.range</comment>
+        <translation>必须大于 0 且不超过 %1 秒</translation>
+    </message>
+    <message>
+        <source>must be a finite rate</source>
+        <comment>plan.rate.finite</comment>
+        <translation>必须是有限的速率</translation>
+    </message>
+    <message>
+        <source>must be between %1 and %2 requests per second</source>
+        <comment>plan.rate.range</comment>
+        <translation>必须在每秒 %1 到 %2 个请求之间</translation>
+    </message>
+    <message>
+        <source>must be between %1 and %2 requests per second, or inf (unlimited)</source>
+        <comment>plan.rate.range_or_inf</comment>
+        <translation>必须在每秒 %1 到 %2 个请求之间，或为 inf（不限）</translation>
+    </message>
+    <message>
+        <source>%1 requests at %2 per second would take longer than %3 days; raise the rate or send fewer requests</source>
+        <comment>plan.rate.span</comment>
+        <translation>以每秒 %2 个的速率发送 %1 个请求将超过 %3 天；请提高速率或减少请求数</translation>
+    </message>
+    <message>
+        <source>must be between %1 and %2</source>
+        <comment>plan.burstiness.range</comment>
+        <translation>必须在 %1 到 %2 之间</translation>
+    </message>
+    <message>
+        <source>must be at least the start rate: a ramp-up climbs</source>
+        <comment>plan.ramp.down</comment>
+        <translation>必须不小于起始速率：爬升只能向上</translation>
+    </message>
+    <message>
+        <source>must be between 1 and %1</source>
+        <comment>plan.concurrency.range</comment>
+        <translation>必须在 1 到 %1 之间</translation>
+    </message>
+    <message>
+        <source>and a concurrency cap exclude each other: choose a closed loop (keep C in flight) or a cap on an open loop, not both</source>
+        <comment>plan.concurrency.both</comment>
+        <translation>与并发上限互斥：请选择闭环（保持 C 个请求在途）或在开环上设并发上限，二者不能同时使用</translation>
+    </message>
+    <message>
+        <source>must be between 0 and %1</source>
+        <comment>plan.trace_time_scale.range</comment>
+        <translation>必须在 0 到 %1 之间</translation>
+    </message>
+    <message>
+        <source>replays its own arrival times: a ramp-up cannot apply</source>
+        <comment>plan.trace.with_ramp</comment>
+        <translation>按轨迹自身的到达时间回放：不能使用爬升</translation>
+    </message>
+    <message>
+        <source>with an unlimited rate needs a concurrency cap or a closed loop</source>
+        <comment>plan.duration.unlimited_rate</comment>
+        <translation>在速率不限时需要并发上限或闭环</translation>
+    </message>
+    <message>
+        <source>must be finite for the Server scenario</source>
+        <comment>plan.server.finite_rate</comment>
+        <translation>在 Server 场景下必须为有限值</translation>
+    </message>
+    <message>
+        <source>must be poisson: the MLPerf Server scenario uses Poisson arrivals</source>
+        <comment>plan.server.poisson</comment>
+        <translation>必须为 poisson：MLPerf Server 场景使用泊松到达</translation>
+    </message>
+    <message>
+        <source>does not apply to the Server scenario, whose arrivals are an open Poisson process</source>
+        <comment>plan.server.closed_loop</comment>
+        <translation>不适用于 Server 场景，其到达是开环泊松过程</translation>
+    </message>
+    <message>
+        <source>must be unlimited (inf): the Offline scenario issues every request at once</source>
+        <comment>plan.offline.rate</comment>
+        <translation>必须不限（inf）：Offline 场景一次发出所有请求</translation>
+    </message>
+    <message>
+        <source>must be 1 or unset: SingleStream sends one query at a time</source>
+        <comment>plan.single_stream.concurrency</comment>
+        <translation>必须为 1 或不设置：SingleStream 每次只发送一个查询</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a known MLPerf preset</source>
+        <comment>plan.mlperf.preset</comment>
+        <translation>“%1”不是已知的 MLPerf 预设</translation>
+    </message>
+    <message>
+        <source>must be above 0 and below 100</source>
+        <comment>plan.slo_percentile.range</comment>
+        <translation>必须大于 0 且小于 100</translation>
+    </message>
+    <message>
+        <source>must be numbers from 0 to 100, got %1</source>
+        <comment>plan.percentile.range</comment>
+        <translation>必须是 0 到 100 之间的数，实际为 %1</translation>
+    </message>
+    <message>
+        <source>knows ttft, tpot, itl and e2el, got &apos;%1&apos;</source>
+        <comment>plan.percentile_metrics.unknown</comment>
+        <translation>只支持 ttft、tpot、itl 和 e2el，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>must be a finite number of milliseconds</source>
+        <comment>plan.goodput.range</comment>
+        <translation>必须是有限的毫秒数</translation>
+    </message>
+    <message>
+        <source>is required for a %1 dataset</source>
+        <comment>plan.dataset.path_missing</comment>
+        <translation>对于 %1 数据集为必填项</translation>
+    </message>
+    <message>
+        <source>must be between 1 and %1 tokens</source>
+        <comment>plan.tokens.range</comment>
+        <translation>必须在 1 到 %1 个 token 之间</translation>
+    </message>
+    <message>
+        <source>must be at least 0 and below 1</source>
+        <comment>plan.range_ratio.range</comment>
+        <translation>必须不小于 0 且小于 1</translation>
+    </message>
+    <message>
+        <source>must be between 0 and 100</source>
+        <comment>plan.temperature.range</comment>
+        <translation>必须在 0 到 100 之间</translation>
+    </message>
+    <message>
+        <source>must be between 0 and %1 rates</source>
+        <comment>plan.sweep.range</comment>
+        <translation>必须在 0 到 %1 个速率之间</translation>
+    </message>
+    <message>
+        <source>must be above 0 and below 1</source>
+        <comment>plan.rate_tolerance.range</comment>
+        <translation>必须大于 0 且小于 1</translation>
+    </message>
+    <message>
+        <source>searches Server rates: the scenario must be server</source>
+        <comment>plan.search.server</comment>
+        <translation>搜索的是 Server 速率：场景必须为 server</translation>
+    </message>
+    <message>
+        <source>needs latency bounds: a TTFT or TPOT bound or an MLPerf preset</source>
+        <comment>plan.search.bounds</comment>
+        <translation>需要延迟上限：TTFT 或 TPOT 上限，或一个 MLPerf 预设</translation>
+    </message>
+    <message>
+        <source>runs one plan: sweeps and rate searches are not sharded</source>
+        <comment>plan.shard.single</comment>
+        <translation>只运行一个计划：扫描和速率搜索不分片</translation>
+    </message>
+    <message>
+        <source>needs an endpoint all agents share (a base URL): each agent would otherwise benchmark its own built-in simulator</source>
+        <comment>plan.shard.simulator</comment>
+        <translation>需要所有代理共享的端点（基础 URL）：否则每个代理都会测试它自己的内置模拟器</translation>
+    </message>
+    <message>
+        <source>%1</source>
+        <comment>prepare.detail</comment>
+        <translation>%1</translation>
+    </message>
+    <message>
+        <source>could not start the built-in simulator: %1</source>
+        <comment>prepare.simulator.start</comment>
+        <translation>无法启动内置模拟器：%1</translation>
+    </message>
+    <message>
+        <source>cannot reach %1: %2</source>
+        <comment>prepare.unreachable</comment>
+        <translation>无法连接 %1：%2</translation>
+    </message>
+    <message>
+        <source>cannot reach %1 through proxy %2: %3</source>
+        <comment>prepare.unreachable.proxy</comment>
+        <translation>无法通过代理 %2 连接 %1：%3</translation>
+    </message>
+    <message>
+        <source>is required: %1</source>
+        <comment>prepare.model.none</comment>
+        <translation>为必填项：%1</translation>
+    </message>
+    <message>
+        <source>%1 has no rows</source>
+        <comment>prepare.trace.empty</comment>
+        <translation>%1 没有数据行</translation>
+    </message>
+    <message>
+        <source>spans %1 days after scaling; at most %2 days can be replayed</source>
+        <comment>prepare.trace.span</comment>
+        <translation>缩放后跨度为 %1 天；最多只能回放 %2 天</translation>
+    </message>
+    <message>
+        <source>cancelled before the run started</source>
+        <comment>prepare.cancelled</comment>
+        <translation>运行开始前已取消</translation>
+    </message>
+    <message>
+        <source>must be between 2 and %1 (the interval needs two pairs)</source>
+        <comment>audit.num_prompts</comment>
+        <translation>必须在 2 到 %1 之间（区间需要两对请求）</translation>
+    </message>
+    <message>
+        <source>must be between 2 and %1 tokens (a prefix and a body)</source>
+        <comment>audit.input_len</comment>
+        <translation>必须在 2 到 %1 个 token 之间（一个前缀加一个正文）</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <comment>cmp.field.model</comment>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>dataset (content hash)</source>
+        <comment>cmp.field.dataset_hash</comment>
+        <translation>数据集（内容哈希）</translation>
+    </message>
+    <message>
+        <source>request count / duration</source>
+        <comment>cmp.field.requests</comment>
+        <translation>请求数 / 时长</translation>
+    </message>
+    <message>
+        <source>scenario</source>
+        <comment>cmp.field.scenario</comment>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>arrival process</source>
+        <comment>cmp.field.arrival</comment>
+        <translation>到达过程</translation>
+    </message>
+    <message>
+        <source>request rate</source>
+        <comment>cmp.field.request_rate</comment>
+        <translation>请求速率</translation>
+    </message>
+    <message>
+        <source>concurrency</source>
+        <comment>cmp.field.concurrency</comment>
+        <translation>并发</translation>
+    </message>
+    <message>
+        <source>max tokens (output length)</source>
+        <comment>cmp.field.max_tokens</comment>
+        <translation>最大 token 数（输出长度）</translation>
+    </message>
+    <message>
+        <source>output-length policy (ignore_eos)</source>
+        <comment>cmp.field.ignore_eos</comment>
+        <translation>输出长度策略（ignore_eos）</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <comment>cmp.field.temperature</comment>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>sampling seed</source>
+        <comment>cmp.field.request_seed</comment>
+        <translation>采样种子</translation>
+    </message>
+    <message>
+        <source>extra body</source>
+        <comment>cmp.field.extra_body</comment>
+        <translation>附加请求体</translation>
+    </message>
+    <message>
+        <source>SLOs</source>
+        <comment>cmp.field.slo</comment>
+        <translation>SLO</translation>
+    </message>
+    <message>
+        <source>cache policy</source>
+        <comment>cmp.field.cache_policy</comment>
+        <translation>缓存策略</translation>
+    </message>
+    <message>
+        <source>warm-up</source>
+        <comment>cmp.field.warmup</comment>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <source>request timeout</source>
+        <comment>cmp.field.timeout</comment>
+        <translation>请求超时</translation>
+    </message>
+    <message>
+        <source>SUT</source>
+        <comment>cmp.field.sut_name</comment>
+        <translation>被测系统（SUT）</translation>
+    </message>
+    <message>
+        <source>endpoint</source>
+        <comment>cmp.field.endpoint</comment>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>API flavour</source>
+        <comment>cmp.field.api_flavour</comment>
+        <translation>API 类型</translation>
+    </message>
+    <message>
+        <source>weights revision</source>
+        <comment>cmp.field.weights_revision</comment>
+        <translation>权重版本</translation>
+    </message>
+    <message>
+        <source>engine</source>
+        <comment>cmp.field.engine</comment>
+        <translation>推理引擎</translation>
+    </message>
+    <message>
+        <source>engine version</source>
+        <comment>cmp.field.engine_version</comment>
+        <translation>引擎版本</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <comment>cmp.field.gpu</comment>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>container image</source>
+        <comment>cmp.field.image</comment>
+        <translation>容器镜像</translation>
+    </message>
+    <message>
+        <source>replicas / containers / workers</source>
+        <comment>cmp.field.topology</comment>
+        <translation>副本 / 容器 / 工作进程</translation>
+    </message>
+    <message>
+        <source>region</source>
+        <comment>cmp.field.region</comment>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <source>client location</source>
+        <comment>cmp.field.client_location</comment>
+        <translation>客户端位置</translation>
+    </message>
+    <message>
+        <source>SUT notes</source>
+        <comment>cmp.field.sut_notes</comment>
+        <translation>SUT 备注</translation>
+    </message>
+    <message>
+        <source>tool version</source>
+        <comment>cmp.field.tool_version</comment>
+        <translation>工具版本</translation>
+    </message>
+    <message>
+        <source>source of the numbers</source>
+        <comment>cmp.field.source</comment>
+        <translation>数据来源</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <comment>cmp.value.unknown</comment>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>sha256 %1…</source>
+        <comment>cmp.value.hash</comment>
+        <translation>sha256 %1…</translation>
+    </message>
+    <message>
+        <source>sha256 %1… (version %2)</source>
+        <comment>cmp.value.hash_version</comment>
+        <translation>sha256 %1…（版本 %2）</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <comment>cmp.value.seconds</comment>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 requests</source>
+        <comment>cmp.value.requests</comment>
+        <translation>%1 个请求</translation>
+    </message>
+    <message>
+        <source>trace replay ×%1</source>
+        <comment>cmp.value.trace_replay</comment>
+        <translation>轨迹回放 ×%1</translation>
+    </message>
+    <message>
+        <source>closed loop</source>
+        <comment>cmp.value.closed_loop</comment>
+        <translation>闭环</translation>
+    </message>
+    <message>
+        <source>all at t=0</source>
+        <comment>cmp.value.all_at_t0</comment>
+        <translation>全部在 t=0 发出</translation>
+    </message>
+    <message>
+        <source>%1 (burstiness %2)</source>
+        <comment>cmp.value.burstiness</comment>
+        <translation>%1（突发度 %2）</translation>
+    </message>
+    <message>
+        <source>%1 ramp-up %2 → %3 req/s</source>
+        <comment>cmp.value.ramp_up</comment>
+        <translation>%1 爬升 %2 → %3 req/s</translation>
+    </message>
+    <message>
+        <source>%1 req/s</source>
+        <comment>cmp.value.rate</comment>
+        <translation>%1 req/s</translation>
+    </message>
+    <message>
+        <source>inf (all at t=0)</source>
+        <comment>cmp.value.rate_inf</comment>
+        <translation>inf（全部在 t=0 发出）</translation>
+    </message>
+    <message>
+        <source>closed loop, %1 in flight</source>
+        <comment>cmp.value.closed_loop_in_flight</comment>
+        <translation>闭环，%1 个在途</translation>
+    </message>
+    <message>
+        <source>max %1</source>
+        <comment>cmp.value.max</comment>
+        <translation>最多 %1</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <comment>cmp.value.unlimited</comment>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>%1 ± %2 %</source>
+        <comment>cmp.value.tokens_range</comment>
+        <translation>%1 ± %2 %</translation>
+    </message>
+    <message>
+        <source>reference answer length</source>
+        <comment>cmp.value.reference_length</comment>
+        <translation>参考答案长度</translation>
+    </message>
+    <message>
+        <source>per item (output_tokens)</source>
+        <comment>cmp.value.per_item</comment>
+        <translation>逐条（output_tokens）</translation>
+    </message>
+    <message>
+        <source>ignore_eos: run to max tokens</source>
+        <comment>cmp.value.ignore_eos</comment>
+        <translation>ignore_eos：生成到最大 token 数</translation>
+    </message>
+    <message>
+        <source>stop at EOS</source>
+        <comment>cmp.value.stop_at_eos</comment>
+        <translation>遇 EOS 停止</translation>
+    </message>
+    <message>
+        <source>server default</source>
+        <comment>cmp.value.server_default</comment>
+        <translation>服务器默认值</translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <comment>cmp.value.not_sent</comment>
+        <translation>未发送</translation>
+    </message>
+    <message>
+        <source>goodput: %1</source>
+        <comment>cmp.value.slo_goodput</comment>
+        <translation>goodput：%1</translation>
+    </message>
+    <message>
+        <source>MLPerf preset %1</source>
+        <comment>cmp.value.slo_mlperf_preset</comment>
+        <translation>MLPerf 预设 %1</translation>
+    </message>
+    <message>
+        <source>MLPerf: %1</source>
+        <comment>cmp.value.slo_mlperf</comment>
+        <translation>MLPerf：%1</translation>
+    </message>
+    <message>
+        <source>at p%1</source>
+        <comment>cmp.value.slo_percentile</comment>
+        <translation>在 p%1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>cmp.value.none</comment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>cache-busting prompt prefix</source>
+        <comment>cmp.value.cache_bust</comment>
+        <translation>破坏缓存的提示词前缀</translation>
+    </message>
+    <message>
+        <source>prompts as sampled (prefix cache may hit)</source>
+        <comment>cmp.value.cache_as_sampled</comment>
+        <translation>按采样原样发送提示词（前缀缓存可能命中）</translation>
+    </message>
+    <message>
+        <source>built-in simulator</source>
+        <comment>cmp.value.simulator</comment>
+        <translation>内置模拟器</translation>
+    </message>
+    <message>
+        <source>measured by ServeBench</source>
+        <comment>cmp.value.measured</comment>
+        <translation>由 ServeBench 测量</translation>
+    </message>
+    <message>
+        <source>imported from %1</source>
+        <comment>cmp.value.imported</comment>
+        <translation>导入自 %1</translation>
+    </message>
+    <message>
+        <source>imported from %1 (summary only)</source>
+        <comment>cmp.value.imported_summary</comment>
+        <translation>导入自 %1（仅摘要）</translation>
+    </message>
+    <message>
+        <source>Not rankable: %1</source>
+        <comment>cmp.verdict.not_rankable</comment>
+        <translation>不可排名：%1</translation>
+    </message>
+    <message>
+        <source>Comparable: the runs share the workload and the SUT (repeat runs).</source>
+        <comment>cmp.verdict.repeat</comment>
+        <translation>可比较：这些运行的工作负载与 SUT 相同（重复运行）。</translation>
+    </message>
+    <message>
+        <source>Comparable: exactly one variable differs — %1.</source>
+        <comment>cmp.verdict.one_variable</comment>
+        <translation>可比较：恰好一个变量不同——%1。</translation>
+    </message>
+    <message>
+        <source>Confounded: %1 variables differ (%2); a difference in the results cannot be attributed to one of them.</source>
+        <comment>cmp.verdict.confounded</comment>
+        <translation>变量混杂：有 %1 个变量不同（%2）；结果的差异无法归因于其中某一个。</translation>
+    </message>
+    <message>
+        <source>%1 Not confirmed: %2 unknown for at least one run.</source>
+        <comment>cmp.verdict.not_confirmed</comment>
+        <translation>%1 未能确认：至少有一次运行的 %2 未知。</translation>
+    </message>
+    <message>
+        <source>SUT (%1)</source>
+        <comment>cmp.sut_variable</comment>
+        <translation>SUT（%1）</translation>
+    </message>
+    <message>
+        <source>SUT</source>
+        <comment>cmp.sut</comment>
+        <translation>SUT</translation>
+    </message>
+    <message>
+        <source>the runs use different scenarios (%1). A Server run is judged on latency at an arrival rate, an Offline run on throughput with every query issued at once, a single-stream run on one query at a time: their numbers measure different things.</source>
+        <comment>cmp.refusal.scenario</comment>
+        <translation>这些运行使用了不同的场景（%1）。Server 运行按给定到达速率下的延迟评判，Offline 运行按所有查询一次发出时的吞吐量评判，单流运行每次只发一个查询：它们的数字衡量的是不同的东西。</translation>
+    </message>
+    <message>
+        <source>the runs used different datasets (%1). Different prompts and output lengths change latency and throughput by themselves.</source>
+        <comment>cmp.refusal.dataset</comment>
+        <translation>这些运行使用了不同的数据集（%1）。不同的提示词和输出长度本身就会改变延迟和吞吐量。</translation>
+    </message>
+    <message>
+        <source>%1 variables differ: change one thing at a time to attribute a difference.</source>
+        <comment>cmp.warning.variables</comment>
+        <translation>有 %1 个变量不同：每次只改变一项，才能把差异归因于它。</translation>
+    </message>
+    <message>
+        <source>%1 is unknown for %2: it cannot be confirmed equal.</source>
+        <comment>cmp.warning.unknown</comment>
+        <translation>%2 的 %1 未知：无法确认其相同。</translation>
+    </message>
+    <message>
+        <source>%1 differs (%2): check the metric definitions before reading small differences.</source>
+        <comment>cmp.warning.measurement</comment>
+        <translation>%1 不同（%2）：解读细小差异前请核对指标定义。</translation>
+    </message>
+    <message>
+        <source>Comparability: %1</source>
+        <comment>cmp.text.heading</comment>
+        <translation>可比性：%1</translation>
+    </message>
+    <message>
+        <source>no differences in the compared settings</source>
+        <comment>cmp.text.no_differences</comment>
+        <translation>所比较的设置没有差异</translation>
+    </message>
+    <message>
+        <source>compared (SUT)</source>
+        <comment>cmp.role.sut</comment>
+        <translation>比较对象（SUT）</translation>
+    </message>
+    <message>
+        <source>measurement</source>
+        <comment>cmp.role.measurement</comment>
+        <translation>测量方式</translation>
+    </message>
+    <message>
+        <source>blocks ranking</source>
+        <comment>cmp.role.blocker</comment>
+        <translation>阻止排名</translation>
+    </message>
+    <message>
+        <source>workload</source>
+        <comment>cmp.role.workload</comment>
+        <translation>工作负载</translation>
+    </message>
+    <message>
+        <source>WARNING: %1</source>
+        <comment>cmp.text.warning</comment>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>Mean %1</source>
+        <comment>cmp.row.mean</comment>
+        <translation>平均 %1</translation>
+    </message>
+    <message>
+        <source>Median %1</source>
+        <comment>cmp.row.median</comment>
+        <translation>中位数 %1</translation>
+    </message>
+    <message>
+        <source>Request throughput</source>
+        <comment>cmp.row.request_throughput</comment>
+        <translation>请求吞吐量</translation>
+    </message>
+    <message>
+        <source>Output token throughput</source>
+        <comment>cmp.row.output_throughput</comment>
+        <translation>输出 token 吞吐量</translation>
+    </message>
+    <message>
+        <source>Total token throughput</source>
+        <comment>cmp.row.total_token_throughput</comment>
+        <translation>总 token 吞吐量</translation>
+    </message>
+    <message>
+        <source>Request goodput</source>
+        <comment>cmp.row.request_goodput</comment>
+        <translation>请求 goodput</translation>
+    </message>
+    <message>
+        <source>MLPerf result</source>
+        <comment>cmp.row.mlperf</comment>
+        <translation>MLPerf 结果</translation>
+    </message>
+    <message>
+        <source>Successful requests</source>
+        <comment>cmp.row.completed</comment>
+        <translation>成功请求</translation>
+    </message>
+    <message>
+        <source>Failed requests</source>
+        <comment>cmp.row.failed</comment>
+        <translation>失败请求</translation>
+    </message>
+    <message>
+        <source>Failure rate</source>
+        <comment>cmp.row.failure_rate</comment>
+        <translation>失败率</translation>
+    </message>
+    <message>
+        <source>Benchmark duration</source>
+        <comment>cmp.row.duration</comment>
+        <translation>基准测试时长</translation>
+    </message>
+    <message>
+        <source>Window cost (total)</source>
+        <comment>cmp.row.cost_total</comment>
+        <translation>窗口成本（总计）</translation>
+    </message>
+    <message>
+        <source>Cost per successful request</source>
+        <comment>cmp.row.cost_per_request</comment>
+        <translation>每个成功请求的成本</translation>
+    </message>
+    <message>
+        <source>Cost per 1M output tokens</source>
+        <comment>cmp.row.cost_per_1m_output_tokens</comment>
+        <translation>每百万输出 token 的成本</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <comment>cmp.group.throughput</comment>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <comment>cmp.group.requests</comment>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <comment>cmp.group.cost</comment>
+        <translation>成本</translation>
+    </message>
+    <message>
+        <source>MLPerf</source>
+        <comment>cmp.group.mlperf</comment>
+        <translation>MLPerf</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <comment>cmp.cell.na</comment>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>VALID</source>
+        <comment>cmp.cell.valid</comment>
+        <translation>有效</translation>
+    </message>
+    <message>
+        <source>INVALID</source>
+        <comment>cmp.cell.invalid</comment>
+        <translation>无效</translation>
+    </message>
+    <message>
+        <source>no successful request</source>
+        <comment>cmp.note.no_success</comment>
+        <translation>没有成功的请求</translation>
+    </message>
+    <message>
+        <source>no sample</source>
+        <comment>cmp.note.no_sample</comment>
+        <translation>没有样本</translation>
+    </message>
+    <message>
+        <source>p%1 not computed for this run</source>
+        <comment>cmp.note.percentile</comment>
+        <translation>此运行未计算 p%1</translation>
+    </message>
+    <message>
+        <source>no duration</source>
+        <comment>cmp.note.no_duration</comment>
+        <translation>没有时长</translation>
+    </message>
+    <message>
+        <source>no SLO set</source>
+        <comment>cmp.note.no_slo</comment>
+        <translation>未设置 SLO</translation>
+    </message>
+    <message>
+        <source>no MLPerf scenario</source>
+        <comment>cmp.note.no_scenario</comment>
+        <translation>没有 MLPerf 场景</translation>
+    </message>
+    <message>
+        <source>imported without records</source>
+        <comment>cmp.note.imported_no_records</comment>
+        <translation>导入时不含逐请求记录</translation>
+    </message>
+    <message>
+        <source>No ranking: %1</source>
+        <comment>cmp.rank.refused</comment>
+        <translation>不排名：%1</translation>
+    </message>
+    <message>
+        <source>No ranking: the table has no row &apos;%1&apos;</source>
+        <comment>cmp.rank.no_row</comment>
+        <translation>不排名：表中没有“%1”这一行</translation>
+    </message>
+    <message>
+        <source>No ranking by %1: %2</source>
+        <comment>cmp.rank.no_diffs</comment>
+        <translation>不按 %1 排名：%2</translation>
+    </message>
+    <message>
+        <source>Ranked by %1 (lower is better)</source>
+        <comment>cmp.rank.lower</comment>
+        <translation>按 %1 排名（越低越好）</translation>
+    </message>
+    <message>
+        <source>Ranked by %1 (higher is better)</source>
+        <comment>cmp.rank.higher</comment>
+        <translation>按 %1 排名（越高越好）</translation>
+    </message>
+    <message>
+        <source>%1; the runs differ in more than one variable, so the ranking does not say which one made the difference</source>
+        <comment>cmp.rank.confounded</comment>
+        <translation>%1；这些运行有不止一个变量不同，因此排名无法说明是哪一个造成了差异</translation>
+    </message>
+    <message>
+        <source>%1; not available for %2 (ranked last)</source>
+        <comment>cmp.rank.missing</comment>
+        <translation>%1；%2 没有该值（排在最后）</translation>
+    </message>
+    <message>
+        <source>unit costs are not available: no test window holds these runs</source>
+        <comment>cmp.cost.no_window</comment>
+        <translation>单位成本不可用：没有测试窗口包含这些运行</translation>
+    </message>
+    <message>
+        <source>not every run lies in a test window: unit costs are shown where available and not compared</source>
+        <comment>cmp.cost.not_all_covered</comment>
+        <translation>并非每次运行都在测试窗口内：单位成本仅在可用处显示，不做比较</translation>
+    </message>
+    <message>
+        <source>the windows are in different currencies (%1): not compared</source>
+        <comment>cmp.cost.currencies</comment>
+        <translation>这些窗口使用不同的货币（%1）：不做比较</translation>
+    </message>
+    <message>
+        <source>the test windows do not hold the same single load (%1): unit costs are comparable only over matching windows and load</source>
+        <comment>cmp.cost.loads</comment>
+        <translation>这些测试窗口所含的负载不是同一个单一负载（%1）：单位成本只有在窗口和负载相匹配时才可比较</translation>
+    </message>
+    <message>
+        <source>the runs differ in their workload: unit costs are not compared</source>
+        <comment>cmp.cost.workload</comment>
+        <translation>这些运行的工作负载不同：不比较单位成本</translation>
+    </message>
+    <message>
+        <source>%1: its window &apos;%2&apos; holds %3 runs; unit costs are over all of them</source>
+        <comment>cmp.cost.shared_window</comment>
+        <translation>%1：其窗口“%2”包含 %3 次运行；单位成本是按全部这些运行计算的</translation>
+    </message>
+    <message>
+        <source>================ Run comparison ================</source>
+        <comment>cmp.text.title</comment>
+        <translation>================ 运行比较 ================</translation>
+    </message>
+    <message>
+        <source>metric</source>
+        <comment>cmp.text.metric</comment>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>%1 (base)</source>
+        <comment>cmp.text.base</comment>
+        <translation>%1（基线）</translation>
+    </message>
+    <message>
+        <source>Cost: %1</source>
+        <comment>cmp.text.cost</comment>
+        <translation>成本：%1</translation>
+    </message>
+    <message>
+        <source>%1: left out — %2</source>
+        <comment>curve.left_out</comment>
+        <translation>%1：未纳入——%2</translation>
+    </message>
+    <message>
+        <source>imported without per-request results, so its numbers cannot be recomputed from raw records</source>
+        <comment>curve.imported</comment>
+        <translation>导入时不含逐请求结果，因此其数字无法从原始记录重新计算</translation>
+    </message>
+    <message>
+        <source>no %1 %2</source>
+        <comment>curve.no_stat</comment>
+        <translation>没有 %1 %2</translation>
+    </message>
+    <message>
+        <source>(unnamed SUT)</source>
+        <comment>curve.unnamed_sut</comment>
+        <translation>（未命名的 SUT）</translation>
+    </message>
+    <message>
+        <source>%1 — cumulative distribution</source>
+        <comment>chart.cdf.title</comment>
+        <translation>%1——累积分布</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <comment>chart.cdf.x</comment>
+        <translation>%1（ms）</translation>
+    </message>
+    <message>
+        <source>fraction of samples ≤ x</source>
+        <comment>chart.cdf.y</comment>
+        <translation>样本中 ≤ x 的比例</translation>
+    </message>
+    <message>
+        <source>no per-request samples in any run</source>
+        <comment>chart.no_samples</comment>
+        <translation>所有运行都没有逐请求样本</translation>
+    </message>
+    <message>
+        <source>no per-request samples for %1</source>
+        <comment>chart.no_samples_for</comment>
+        <translation>%1 没有逐请求样本</translation>
+    </message>
+    <message>
+        <source>Request throughput and goodput</source>
+        <comment>chart.requests.title</comment>
+        <translation>请求吞吐量与 goodput</translation>
+    </message>
+    <message>
+        <source>Token throughput</source>
+        <comment>chart.tokens.title</comment>
+        <translation>Token 吞吐量</translation>
+    </message>
+    <message>
+        <source>request throughput</source>
+        <comment>chart.series.request_throughput</comment>
+        <translation>请求吞吐量</translation>
+    </message>
+    <message>
+        <source>goodput</source>
+        <comment>chart.series.goodput</comment>
+        <translation>goodput</translation>
+    </message>
+    <message>
+        <source>output tokens</source>
+        <comment>chart.series.output_tokens</comment>
+        <translation>输出 token</translation>
+    </message>
+    <message>
+        <source>input + output tokens</source>
+        <comment>chart.series.total_tokens</comment>
+        <translation>输入 + 输出 token</translation>
+    </message>
+    <message>
+        <source>imported without per-request results: the numbers are the file&apos;s own summary; distributions and failures by request are not available</source>
+        <comment>run.note.imported_summary</comment>
+        <translation>导入时不含逐请求结果：数字取自文件自带的摘要；分布和逐请求的失败信息不可用</translation>
+    </message>
+    <message>
+        <source>backend &apos;%1&apos; is not an OpenAI flavour ServeBench knows</source>
+        <comment>import.note.backend</comment>
+        <translation>后端“%1”不是 ServeBench 已知的 OpenAI 类型</translation>
+    </message>
+    <message>
+        <source>the file&apos;s duration (%1 s) is shorter than its longest request; throughputs are recomputed over the longer span</source>
+        <comment>import.note.duration</comment>
+        <translation>文件记录的时长（%1 秒）短于其最长的请求；吞吐量按更长的时间跨度重新计算</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s file has no send times: every request is placed at one instant, so schedule lag, client queue time, achieved rate and peak concurrency are not available</source>
+        <comment>import.note.no_send_times</comment>
+        <translation>vLLM 的文件没有发送时间：所有请求都被放在同一时刻，因此调度延迟、客户端排队时间、实际速率和峰值并发均不可用</translation>
+    </message>
+    <message>
+        <source>vLLM does not save its --goodput SLOs: the file&apos;s goodput is shown as stated, not recomputed</source>
+        <comment>import.note.goodput</comment>
+        <translation>vLLM 不保存其 --goodput SLO：文件中的 goodput 按原值显示，未重新计算</translation>
+    </message>
+    <message>
+        <source>the file was saved without --save-detailed: per-request results are not available, only the file&apos;s summary</source>
+        <comment>import.note.no_detail</comment>
+        <translation>该文件保存时未使用 --save-detailed：没有逐请求结果，只有文件的摘要</translation>
+    </message>
+    <message>
+        <source>TTFT</source>
+        <comment>metric.ttft.label</comment>
+        <translation>TTFT</translation>
+    </message>
+    <message>
+        <source>t_first − t_send</source>
+        <comment>metric.ttft.definition</comment>
+        <translation>t_first − t_send</translation>
+    </message>
+    <message>
+        <source>Time to first token; successful measured requests only.</source>
+        <comment>metric.ttft.detail</comment>
+        <translation>首 token 时间；仅统计成功的计量请求。</translation>
+    </message>
+    <message>
+        <source>E2EL</source>
+        <comment>metric.e2el.label</comment>
+        <translation>E2EL</translation>
+    </message>
+    <message>
+        <source>t_last − t_send (the usage chunk and [DONE] do not count)</source>
+        <comment>metric.e2el.definition</comment>
+        <translation>t_last − t_send（usage 块和 [DONE] 不计入）</translation>
+    </message>
+    <message>
+        <source>End-to-end latency; successful measured requests only.</source>
+        <comment>metric.e2el.detail</comment>
+        <translation>端到端延迟；仅统计成功的计量请求。</translation>
+    </message>
+    <message>
+        <source>TPOT</source>
+        <comment>metric.tpot.label</comment>
+        <translation>TPOT</translation>
+    </message>
+    <message>
+        <source>(E2EL − TTFT) / (n_out − 1), only for n_out &gt; 1; excludes the first token</source>
+        <comment>metric.tpot.definition</comment>
+        <translation>(E2EL − TTFT) / (n_out − 1)，仅当 n_out &gt; 1；不含首个 token</translation>
+    </message>
+    <message>
+        <source>Time per output token; n_out is the request&apos;s output token count (server usage when reported, else one token per token chunk). Successful requests with n_out &lt;= 1 have no TPOT sample; for goodput their TPOT counts as 0, as in vLLM.</source>
+        <comment>metric.tpot.detail</comment>
+        <translation>每个输出 token 的时间；n_out 是请求的输出 token 数（服务器报告 usage 时取其值，否则每个 token 块计一个 token）。n_out &lt;= 1 的成功请求没有 TPOT 样本；计算 goodput 时其 TPOT 记为 0，与 vLLM 相同。</translation>
+    </message>
+    <message>
+        <source>ITL</source>
+        <comment>metric.itl.label</comment>
+        <translation>ITL</translation>
+    </message>
+    <message>
+        <source>every gap t_k − t_{k−1} between consecutive token chunks, pooled over requests (per chunk)</source>
+        <comment>metric.itl.definition</comment>
+        <translation>相邻 token 块之间的每个间隔 t_k − t_{k−1}，跨请求汇总（按块计）</translation>
+    </message>
+    <message>
+        <source>Inter-token latency; pooled over successful measured requests.</source>
+        <comment>metric.itl.detail</comment>
+        <translation>token 间延迟；在成功的计量请求上汇总。</translation>
+    </message>
+    <message>
+        <source>ITL per token</source>
+        <comment>metric.itl_per_token.label</comment>
+        <translation>每 token ITL</translation>
+    </message>
+    <message>
+        <source>each gap divided by the tokens in the later chunk; equals ITL without multi-token chunks; differs under speculative decoding — show both, never mix them</source>
+        <comment>metric.itl_per_token.definition</comment>
+        <translation>每个间隔除以后一个块中的 token 数；没有多 token 块时等于 ITL；在推测解码下两者不同——两者都显示，绝不混用</translation>
+    </message>
+    <message>
+        <source>Pooled over successful measured requests; a chunk without a token count counts as one token.</source>
+        <comment>metric.itl_per_token.detail</comment>
+        <translation>在成功的计量请求上汇总；没有 token 数的块按一个 token 计。</translation>
+    </message>
+    <message>
+        <source>Schedule lag</source>
+        <comment>metric.schedule_lag.label</comment>
+        <translation>调度延迟</translation>
+    </message>
+    <message>
+        <source>t_send − t_sched; the client&apos;s own lateness. Large lag means the client, not the SUT, limited the run, and the run must say so</source>
+        <comment>metric.schedule_lag.definition</comment>
+        <translation>t_send − t_sched；客户端自身的滞后。滞后大说明限制本次运行的是客户端而不是 SUT，运行结果必须注明这一点</translation>
+    </message>
+    <message>
+        <source>Over every measured request that was sent (successful or failed): lateness is a property of the client, not of the response.</source>
+        <comment>metric.schedule_lag.detail</comment>
+        <translation>统计每个已发送的计量请求（无论成功或失败）：滞后是客户端的属性，而非响应的属性。</translation>
+    </message>
+    <message>
+        <source>Client queue time</source>
+        <comment>metric.client_queue_time.label</comment>
+        <translation>客户端排队时间</translation>
+    </message>
+    <message>
+        <source>time a request waited for a concurrency slot</source>
+        <comment>metric.client_queue_time.definition</comment>
+        <translation>请求等待并发槽位的时间</translation>
+    </message>
+    <message>
+        <source>t_dispatch − t_queued (slot granted minus due), over every measured request that was sent and has t_queued; the hop from dispatcher to transport counts as schedule lag.</source>
+        <comment>metric.client_queue_time.detail</comment>
+        <translation>t_dispatch − t_queued（获得槽位时刻减去应发时刻），统计每个已发送且有 t_queued 的计量请求；从调度器到传输层的这一跳计入调度延迟。</translation>
+    </message>
+    <message>
+        <source>TTFT from schedule</source>
+        <comment>metric.ttft_from_sched.label</comment>
+        <translation>自调度起的 TTFT</translation>
+    </message>
+    <message>
+        <source>MLPerf-style latency is measured from t_sched (LoadGen&apos;s rule)</source>
+        <comment>metric.from_sched.definition</comment>
+        <translation>MLPerf 风格的延迟从 t_sched 起算（LoadGen 的规则）</translation>
+    </message>
+    <message>
+        <source>t_first − t_sched; successful measured requests only.</source>
+        <comment>metric.ttft_from_sched.detail</comment>
+        <translation>t_first − t_sched；仅统计成功的计量请求。</translation>
+    </message>
+    <message>
+        <source>E2EL from schedule</source>
+        <comment>metric.e2el_from_sched.label</comment>
+        <translation>自调度起的 E2EL</translation>
+    </message>
+    <message>
+        <source>t_last − t_sched; successful measured requests only.</source>
+        <comment>metric.e2el_from_sched.detail</comment>
+        <translation>t_last − t_sched；仅统计成功的计量请求。</translation>
+    </message>
+    <message>
+        <source>Request throughput</source>
+        <comment>metric.request_throughput.label</comment>
+        <translation>请求吞吐量</translation>
+    </message>
+    <message>
+        <source>successful requests / duration</source>
+        <comment>metric.request_throughput.definition</comment>
+        <translation>成功请求数 / 时长</translation>
+    </message>
+    <message>
+        <source>Output token throughput</source>
+        <comment>metric.output_throughput.label</comment>
+        <translation>输出 token 吞吐量</translation>
+    </message>
+    <message>
+        <source>Σ n_out of successful requests / duration</source>
+        <comment>metric.output_throughput.definition</comment>
+        <translation>成功请求的 Σ n_out / 时长</translation>
+    </message>
+    <message>
+        <source>Total token throughput</source>
+        <comment>metric.total_token_throughput.label</comment>
+        <translation>总 token 吞吐量</translation>
+    </message>
+    <message>
+        <source>Σ (n_in + n_out) of successful requests / duration</source>
+        <comment>metric.total_token_throughput.definition</comment>
+        <translation>成功请求的 Σ (n_in + n_out) / 时长</translation>
+    </message>
+    <message>
+        <source>Request goodput</source>
+        <comment>metric.request_goodput.label</comment>
+        <translation>请求 goodput</translation>
+    </message>
+    <message>
+        <source>successful requests meeting every SLO (e.g. TTFT ≤ 200 ms and TPOT ≤ 50 ms) / duration</source>
+        <comment>metric.request_goodput.definition</comment>
+        <translation>满足所有 SLO（例如 TTFT ≤ 200 ms 且 TPOT ≤ 50 ms）的成功请求数 / 时长</translation>
+    </message>
+    <message>
+        <source>Each set SLO is inclusive (value &lt;= SLO), as in vLLM; only set SLOs are checked.</source>
+        <comment>metric.request_goodput.detail</comment>
+        <translation>每个设定的 SLO 都包含边界（值 &lt;= SLO），与 vLLM 相同；只检查已设定的 SLO。</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <comment>metric.duration.label</comment>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>from the first send to the last completion of the measured (non-warm-up) requests</source>
+        <comment>metric.duration.definition</comment>
+        <translation>从计量（非预热）请求的第一次发送到最后一次完成</translation>
+    </message>
+    <message>
+        <source>Earliest t_send to the latest t_end (t_last, then t_send, when the stream never finished) over all measured requests, failed ones included: they occupied the run.</source>
+        <comment>metric.duration.detail</comment>
+        <translation>所有计量请求（包括失败的请求，它们也占用了本次运行）中最早的 t_send 到最晚的 t_end（流未结束时依次取 t_last、t_send）。</translation>
+    </message>
+    <message>
+        <source>Achieved request rate</source>
+        <comment>metric.achieved_request_rate.label</comment>
+        <translation>实际请求速率</translation>
+    </message>
+    <message>
+        <source>(sent requests − 1) / (last t_send − first t_send) of the measured requests</source>
+        <comment>metric.achieved_request_rate.definition</comment>
+        <translation>计量请求的（已发送请求数 − 1）/（最后 t_send − 最早 t_send）</translation>
+    </message>
+    <message>
+        <source>Compare with the configured rate; a shortfall means the client or the concurrency cap held requests back.</source>
+        <comment>metric.achieved_request_rate.detail</comment>
+        <translation>与配置的速率比较；若不足，说明客户端或并发上限拖住了请求。</translation>
+    </message>
+    <message>
+        <source>All times per request are from the monotonic clock. t_sched = when the schedule said to send, t_send = when the request was handed to the transport, t_first = first token chunk received, t_k = k-th token chunk received, t_last = last token chunk, n_out = output tokens.</source>
+        <comment>metric.statement.time_base</comment>
+        <translation>每个请求的所有时间都取自单调时钟。t_sched = 调度计划要求发送的时刻，t_send = 请求交给传输层的时刻，t_first = 收到第一个 token 块的时刻，t_k = 收到第 k 个 token 块的时刻，t_last = 最后一个 token 块的时刻，n_out = 输出 token 数。</translation>
+    </message>
+    <message>
+        <source>Percentiles use linear interpolation between order statistics (numpy&apos;s default, what vLLM reports): rank = p/100 · (N − 1). MLPerf-style summaries use LoadGen&apos;s sorted[floor(N·p)]. Standard deviations are population (ddof = 0).</source>
+        <comment>metric.statement.percentiles</comment>
+        <translation>百分位数在顺序统计量之间线性插值（numpy 的默认方法，也是 vLLM 报告的方式）：rank = p/100 · (N − 1)。MLPerf 风格的摘要使用 LoadGen 的 sorted[floor(N·p)]。标准差为总体标准差（ddof = 0）。</translation>
+    </message>
+    <message>
+        <source>Failed requests count in failed with their error, are excluded from latency statistics and from throughput numerators, and are shown, never hidden.</source>
+        <comment>metric.statement.failed</comment>
+        <translation>失败的请求连同其错误计入 failed，不计入延迟统计和吞吐量的分子，并且始终显示，绝不隐藏。</translation>
+    </message>
+    <message>
+        <source>Warm-up requests are excluded from everything but are stored.</source>
+        <comment>metric.statement.warmup</comment>
+        <translation>预热请求不计入任何统计，但会被保存。</translation>
+    </message>
+    <message>
+        <source>Token counts prefer the server&apos;s usage; else token chunks are counted (one token per chunk); the input count falls back to the dataset&apos;s length. The source of each count is recorded.</source>
+        <comment>metric.statement.tokens</comment>
+        <translation>token 数优先采用服务器的 usage；否则按 token 块计数（每块一个 token）；输入 token 数退而采用数据集中的长度。每个计数的来源都会记录。</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <comment>metric.tooltip</comment>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>no error</source>
+        <comment>error_class.none</comment>
+        <translation>无错误</translation>
+    </message>
+    <message>
+        <source>HTTP 429 (too many requests)</source>
+        <comment>error_class.http_429</comment>
+        <translation>HTTP 429（请求过多）</translation>
+    </message>
+    <message>
+        <source>HTTP 4xx (client error)</source>
+        <comment>error_class.http_4xx</comment>
+        <translation>HTTP 4xx（客户端错误）</translation>
+    </message>
+    <message>
+        <source>HTTP 5xx (server error)</source>
+        <comment>error_class.http_5xx</comment>
+        <translation>HTTP 5xx（服务器错误）</translation>
+    </message>
+    <message>
+        <source>unexpected HTTP status</source>
+        <comment>error_class.http_other</comment>
+        <translation>意外的 HTTP 状态</translation>
+    </message>
+    <message>
+        <source>connection failed</source>
+        <comment>error_class.connect</comment>
+        <translation>连接失败</translation>
+    </message>
+    <message>
+        <source>connection reset</source>
+        <comment>error_class.reset</comment>
+        <translation>连接被重置</translation>
+    </message>
+    <message>
+        <source>timeout</source>
+        <comment>error_class.timeout</comment>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>error in the stream</source>
+        <comment>error_class.stream_error</comment>
+        <translation>流中出现错误</translation>
+    </message>
+    <message>
+        <source>invalid JSON in the stream</source>
+        <comment>error_class.invalid_json</comment>
+        <translation>流中 JSON 无效</translation>
+    </message>
+    <message>
+        <source>stream ended early</source>
+        <comment>error_class.incomplete</comment>
+        <translation>流提前结束</translation>
+    </message>
+    <message>
+        <source>no tokens received</source>
+        <comment>error_class.no_tokens</comment>
+        <translation>未收到 token</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <comment>error_class.cancelled</comment>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>transport failure</source>
+        <comment>error_class.transport</comment>
+        <translation>传输失败</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>token_source.none</comment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>server usage</source>
+        <comment>token_source.server_usage</comment>
+        <translation>服务器 usage</translation>
+    </message>
+    <message>
+        <source>chunk count</source>
+        <comment>token_source.chunk_count</comment>
+        <translation>块计数</translation>
+    </message>
+    <message>
+        <source>dataset length</source>
+        <comment>token_source.dataset</comment>
+        <translation>数据集长度</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <comment>token_source.unknown</comment>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>mixed (%1)</source>
+        <comment>token_source.mixed</comment>
+        <translation>混合（%1）</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>token_source.part</comment>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>the client could not keep its schedule: lateness p99 %1 ms (&gt; %2 ms) — the client, not the SUT, limited this run</source>
+        <comment>health.lateness</comment>
+        <translation>客户端未能按调度计划发送：滞后 p99 为 %1 ms（&gt; %2 ms）——限制本次运行的是客户端，而不是 SUT</translation>
+    </message>
+    <message>
+        <source>the client sent at %1 req/s, below 95 % of the scheduled %2 req/s — the client, not the SUT, limited this run</source>
+        <comment>health.rate</comment>
+        <translation>客户端的发送速率为 %1 req/s，低于计划速率 %2 req/s 的 95 %——限制本次运行的是客户端，而不是 SUT</translation>
+    </message>
+    <message>
+        <source>no measured requests</source>
+        <comment>mlperf.no_measured</comment>
+        <translation>没有计量请求</translation>
+    </message>
+    <message>
+        <source>no latency bound set (TTFT or TPOT)</source>
+        <comment>mlperf.no_bound</comment>
+        <translation>未设置延迟上限（TTFT 或 TPOT）</translation>
+    </message>
+    <message>
+        <source>no successful requests</source>
+        <comment>mlperf.no_success</comment>
+        <translation>没有成功的请求</translation>
+    </message>
+    <message>
+        <source>TTFT %1 %2 ms &gt; %3 ms</source>
+        <comment>mlperf.ttft_bound</comment>
+        <translation>TTFT %1 %2 ms &gt; %3 ms</translation>
+    </message>
+    <message>
+        <source>TPOT %1 %2 ms &gt; %3 ms</source>
+        <comment>mlperf.tpot_bound</comment>
+        <translation>TPOT %1 %2 ms &gt; %3 ms</translation>
+    </message>
+    <message>
+        <source>early stopping (TTFT)</source>
+        <comment>mlperf.early_ttft</comment>
+        <translation>提前停止判定未通过（TTFT）</translation>
+    </message>
+    <message>
+        <source>early stopping (TPOT)</source>
+        <comment>mlperf.early_tpot</comment>
+        <translation>提前停止判定未通过（TPOT）</translation>
+    </message>
+    <message>
+        <source>early stopping (E2EL)</source>
+        <comment>mlperf.early_e2el</comment>
+        <translation>提前停止判定未通过（E2EL）</translation>
+    </message>
+    <message>
+        <source>early stopping (E2EL): %1 failed requests reach the %2 estimate</source>
+        <comment>mlperf.early_e2el_failed</comment>
+        <translation>提前停止判定（E2EL）：%1 个失败请求落入 %2 估计值</translation>
+    </message>
+    <message>
+        <source>failed requests %1 &gt; 0 (Offline must process every sample)</source>
+        <comment>mlperf.offline_failed</comment>
+        <translation>失败请求 %1 &gt; 0（Offline 必须处理每个样本）</translation>
+    </message>
+    <message>
+        <source>no MLPerf scenario</source>
+        <comment>mlperf.no_scenario</comment>
+        <translation>没有 MLPerf 场景</translation>
+    </message>
+    <message>
+        <source>min_query_count %1 &gt; %2</source>
+        <comment>mlperf.min_query_count</comment>
+        <translation>min_query_count %1 &gt; %2</translation>
+    </message>
+    <message>
+        <source>min_duration %1 s &gt; %2 s</source>
+        <comment>mlperf.min_duration</comment>
+        <translation>min_duration %1 秒 &gt; %2 秒</translation>
+    </message>
+    <message>
+        <source>--mlperf-preset &apos;%1&apos; is unknown; known presets: %2</source>
+        <comment>mlperf.preset_unknown</comment>
+        <translation>--mlperf-preset“%1”未知；已知的预设：%2</translation>
+    </message>
+    <message>
+        <source>--slo-percentile must be below 100</source>
+        <comment>mlperf.slo_percentile</comment>
+        <translation>--slo-percentile 必须小于 100</translation>
+    </message>
+    <message>
+        <source>MLPerf judgement not possible: %1</source>
+        <comment>mlperf.not_judged</comment>
+        <translation>无法进行 MLPerf 判定：%1</translation>
+    </message>
+    <message>
+        <source>Cost breakdown</source>
+        <comment>cost.heading.breakdown</comment>
+        <translation>成本明细</translation>
+    </message>
+    <message>
+        <source>Test window</source>
+        <comment>cost.line.window</comment>
+        <translation>测试窗口</translation>
+    </message>
+    <message>
+        <source>(unnamed)</source>
+        <comment>cost.unnamed</comment>
+        <translation>（未命名）</translation>
+    </message>
+    <message>
+        <source>SUT</source>
+        <comment>cost.line.sut</comment>
+        <translation>SUT</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <comment>cost.line.from</comment>
+        <translation>起始</translation>
+    </message>
+    <message>
+        <source>To (exclusive)</source>
+        <comment>cost.line.to</comment>
+        <translation>结束（不含）</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <comment>cost.line.duration</comment>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <comment>cost.line.runs</comment>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>cost.none</comment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <comment>cost.line.currency</comment>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <source>Successful requests</source>
+        <comment>cost.line.successful</comment>
+        <translation>成功请求</translation>
+    </message>
+    <message>
+        <source>Output tokens</source>
+        <comment>cost.line.output_tokens</comment>
+        <translation>输出 token</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <comment>cost.heading.errors</comment>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>(+%1 item(s) needing a decision, not counted)</source>
+        <comment>cost.pending</comment>
+        <translation>（另有 %1 项待决定，未计入）</translation>
+    </message>
+    <message>
+        <source>By category</source>
+        <comment>cost.heading.by_category</comment>
+        <translation>按类别</translation>
+    </message>
+    <message>
+        <source>not available</source>
+        <comment>cost.not_available</comment>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>not available (%1)</source>
+        <comment>cost.not_available_why</comment>
+        <translation>不可用（%1）</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <comment>cost.line.total</comment>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Unit cost</source>
+        <comment>cost.heading.unit</comment>
+        <translation>单位成本</translation>
+    </message>
+    <message>
+        <source>Cost per successful request</source>
+        <comment>cost.line.per_request</comment>
+        <translation>每个成功请求的成本</translation>
+    </message>
+    <message>
+        <source>Cost per output token</source>
+        <comment>cost.line.per_token</comment>
+        <translation>每个输出 token 的成本</translation>
+    </message>
+    <message>
+        <source>Cost per 1M output tokens</source>
+        <comment>cost.line.per_million</comment>
+        <translation>每百万输出 token 的成本</translation>
+    </message>
+    <message>
+        <source>Included</source>
+        <comment>cost.items.included</comment>
+        <translation>已计入</translation>
+    </message>
+    <message>
+        <source>Overlapping, counted by choice</source>
+        <comment>cost.items.overlapping</comment>
+        <translation>部分重叠，按所选规则计入</translation>
+    </message>
+    <message>
+        <source>Overlapping, NEEDS A DECISION (not counted)</source>
+        <comment>cost.items.undecided</comment>
+        <translation>部分重叠，需要决定（未计入）</translation>
+    </message>
+    <message>
+        <source>Excluded</source>
+        <comment>cost.items.excluded</comment>
+        <translation>已排除</translation>
+    </message>
+    <message>
+        <source>%1 (%2):</source>
+        <comment>cost.items.title</comment>
+        <translation>%1（%2）：</translation>
+    </message>
+    <message>
+        <source>Bill items</source>
+        <comment>cost.heading.items</comment>
+        <translation>账单项目</translation>
+    </message>
+    <message>
+        <source>(id %1)</source>
+        <comment>cost.item.id</comment>
+        <translation>（id %1）</translation>
+    </message>
+    <message>
+        <source>counted %1 %2</source>
+        <comment>cost.item.counted</comment>
+        <translation>计入 %1 %2</translation>
+    </message>
+    <message>
+        <source>item total %1 %2: %3</source>
+        <comment>cost.item.total</comment>
+        <translation>项目总额 %1 %2：%3</translation>
+    </message>
+    <message>
+        <source>source not stated</source>
+        <comment>cost.item.source_missing</comment>
+        <translation>未说明来源</translation>
+    </message>
+    <message>
+        <source>%1 (confirmed)</source>
+        <comment>cost.item.confirmed</comment>
+        <translation>%1（已确认）</translation>
+    </message>
+    <message>
+        <source>%1 (not confirmed)</source>
+        <comment>cost.item.not_confirmed</comment>
+        <translation>%1（未确认）</translation>
+    </message>
+    <message>
+        <source>idle: %1</source>
+        <comment>cost.item.idle</comment>
+        <translation>空闲：%1</translation>
+    </message>
+    <message>
+        <source>start/stop: %1</source>
+        <comment>cost.item.start_stop</comment>
+        <translation>启停：%1</translation>
+    </message>
+    <message>
+        <source>autoscaling: %1</source>
+        <comment>cost.item.autoscaling</comment>
+        <translation>自动扩缩：%1</translation>
+    </message>
+    <message>
+        <source>Conversion rates</source>
+        <comment>cost.heading.rates</comment>
+        <translation>汇率</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <comment>cost.heading.warnings</comment>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Rounding: %1</source>
+        <comment>cost.rounding</comment>
+        <translation>舍入：%1</translation>
+    </message>
+    <message>
+        <source>amounts are exact to 1e-9 of the currency; prorating, conversion and unit costs round once to 1e-9, half to even; shown amounts are rounded half to even (banker&apos;s rounding) to the currency&apos;s minor unit</source>
+        <comment>cost.rounding_rule</comment>
+        <translation>金额精确到货币单位的 1e-9；按比例分摊、货币换算和单位成本只舍入一次到 1e-9（四舍六入五成双）；显示的金额按四舍六入五成双（银行家舍入）舍入到货币的最小单位</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <comment>cost.category.gpu</comment>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <comment>cost.category.cpu</comment>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <comment>cost.category.storage</comment>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <comment>cost.category.network</comment>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>Platform</source>
+        <comment>cost.category.platform</comment>
+        <translation>平台</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <comment>cost.category.other</comment>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>invoice</source>
+        <comment>cost.source.invoice</comment>
+        <translation>发票</translation>
+    </message>
+    <message>
+        <source>quote</source>
+        <comment>cost.source.quote</comment>
+        <translation>报价单</translation>
+    </message>
+    <message>
+        <source>pricing page</source>
+        <comment>cost.source.pricing_page</comment>
+        <translation>价格页面</translation>
+    </message>
+    <message>
+        <source>bill item &apos;%1&apos;</source>
+        <comment>cost.why.item_id</comment>
+        <translation>账单项目“%1”</translation>
+    </message>
+    <message>
+        <source>bill item #%1</source>
+        <comment>cost.why.item_index</comment>
+        <translation>账单项目 #%1</translation>
+    </message>
+    <message>
+        <source>overlaps the window for %1 of its %2</source>
+        <comment>cost.why.overlap</comment>
+        <translation>与窗口重叠 %1（共 %2）</translation>
+    </message>
+    <message>
+        <source>%1; prorated by time: %2 × %3 / %4 = %5 %6</source>
+        <comment>cost.why.prorated_total</comment>
+        <translation>%1；按时间分摊：%2 × %3 / %4 = %5 %6</translation>
+    </message>
+    <message>
+        <source>%1; prorated by time: %2 billed as %3 (%4) = %5 %6</source>
+        <comment>cost.why.prorated_time</comment>
+        <translation>%1；按时间分摊：%2 按 %3 计费（%4）= %5 %6</translation>
+    </message>
+    <message>
+        <source>%1; prorated by time: %2 of %3 %4(s) billable in the window × %5 = %6 %7</source>
+        <comment>cost.why.prorated_count</comment>
+        <translation>%1；按时间分摊：窗口内可计费 %2 / %3 个 %4 × %5 = %6 %7</translation>
+    </message>
+    <message>
+        <source>an instant outside the window (an instant counts when window start ≤ it &lt; window end)</source>
+        <comment>cost.why.instant_outside</comment>
+        <translation>窗口之外的一个瞬时项目（瞬时项目在 窗口开始 ≤ 它 &lt; 窗口结束 时才计入）</translation>
+    </message>
+    <message>
+        <source>ends at or before the window start</source>
+        <comment>cost.why.ends_before</comment>
+        <translation>在窗口开始时或之前结束</translation>
+    </message>
+    <message>
+        <source>starts at or after the window end</source>
+        <comment>cost.why.starts_after</comment>
+        <translation>在窗口结束时或之后开始</translation>
+    </message>
+    <message>
+        <source>an instant inside the window: counted whole</source>
+        <comment>cost.why.instant_inside</comment>
+        <translation>窗口内的一个瞬时项目：全额计入</translation>
+    </message>
+    <message>
+        <source>inside the window: counted whole</source>
+        <comment>cost.why.inside</comment>
+        <translation>完全在窗口内：全额计入</translation>
+    </message>
+    <message>
+        <source>%1; needs a decision (prorate by time or include whole): left out of the totals</source>
+        <comment>cost.why.needs_decision</comment>
+        <translation>%1；需要决定（按时间分摊或全额计入）：未计入总额</translation>
+    </message>
+    <message>
+        <source>%1; included whole by the user&apos;s choice</source>
+        <comment>cost.why.whole</comment>
+        <translation>%1；按用户选择全额计入</translation>
+    </message>
+    <message>
+        <source>%1; converted at 1 %2 = %3 %4: %5 %4</source>
+        <comment>cost.why.converted</comment>
+        <translation>%1；按 1 %2 = %3 %4 换算：%5 %4</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>cost.error.item</comment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 appears twice</source>
+        <comment>cost.error.twice</comment>
+        <translation>%1 出现了两次</translation>
+    </message>
+    <message>
+        <source>conversion rate %1→%2 = %3 is not valid (ISO 4217 codes and a rate above zero)</source>
+        <comment>cost.error.rate</comment>
+        <translation>汇率 %1→%2 = %3 无效（需要 ISO 4217 代码和大于零的汇率）</translation>
+    </message>
+    <message>
+        <source>report currency &apos;%1&apos; is not an ISO 4217 code</source>
+        <comment>cost.error.report_currency</comment>
+        <translation>报告货币“%1”不是 ISO 4217 代码</translation>
+    </message>
+    <message>
+        <source>the cost inputs have errors</source>
+        <comment>cost.error.inputs</comment>
+        <translation>成本输入有错误</translation>
+    </message>
+    <message>
+        <source>%1: prorated amount out of range</source>
+        <comment>cost.error.prorated_range</comment>
+        <translation>%1：分摊金额超出范围</translation>
+    </message>
+    <message>
+        <source>the counted bill items are in different currencies (%1): choose a report currency and give conversion rates</source>
+        <comment>cost.error.currencies</comment>
+        <translation>计入的账单项目使用不同的货币（%1）：请选择报告货币并给出汇率</translation>
+    </message>
+    <message>
+        <source>mixed currencies</source>
+        <comment>cost.error.mixed</comment>
+        <translation>货币混杂</translation>
+    </message>
+    <message>
+        <source>%1 is in %2 but the report is in %3: give a %2→%3 conversion rate</source>
+        <comment>cost.error.no_rate</comment>
+        <translation>%1 以 %2 计价，但报告使用 %3：请给出 %2→%3 的汇率</translation>
+    </message>
+    <message>
+        <source>%1: converted amount out of range</source>
+        <comment>cost.error.converted_range</comment>
+        <translation>%1：换算后的金额超出范围</translation>
+    </message>
+    <message>
+        <source>the total is out of range</source>
+        <comment>cost.error.total_range</comment>
+        <translation>总额超出范围</translation>
+    </message>
+    <message>
+        <source>no bill items: add the SUT&apos;s bills (the tool never makes up a price)</source>
+        <comment>cost.error.no_items</comment>
+        <translation>没有账单项目：请添加该 SUT 的账单（本工具从不编造价格）</translation>
+    </message>
+    <message>
+        <source>no bill item counts toward this window (%1 excluded, %2 need a decision)</source>
+        <comment>cost.error.none_counts</comment>
+        <translation>没有账单项目计入此窗口（%1 项被排除，%2 项待决定）</translation>
+    </message>
+    <message>
+        <source>%1 bill item(s) overlapping the window need a decision (prorate or include whole)</source>
+        <comment>cost.warning.undecided</comment>
+        <translation>有 %1 个与窗口部分重叠的账单项目需要决定（分摊或全额计入）</translation>
+    </message>
+    <message>
+        <source>%1; the total leaves them out</source>
+        <comment>cost.warning.left_out</comment>
+        <translation>%1；总额未计入它们</translation>
+    </message>
+    <message>
+        <source>the window holds no successful requests</source>
+        <comment>cost.reason.no_requests</comment>
+        <translation>窗口内没有成功的请求</translation>
+    </message>
+    <message>
+        <source>out of range</source>
+        <comment>cost.reason.range</comment>
+        <translation>超出范围</translation>
+    </message>
+    <message>
+        <source>the window holds no output tokens</source>
+        <comment>cost.reason.no_tokens</comment>
+        <translation>窗口内没有输出 token</translation>
+    </message>
+    <message>
+        <source>the window holds runs with different loads (%1): the unit costs are over all of them together, not an average per load</source>
+        <comment>cost.warning.loads</comment>
+        <translation>窗口内的运行使用了不同的负载（%1）：单位成本是按它们的总和计算的，而不是每种负载的平均值</translation>
+    </message>
+    <message>
+        <source>the window holds no runs</source>
+        <comment>cost.warning.no_runs</comment>
+        <translation>窗口内没有运行</translation>
+    </message>
+    <message>
+        <source>%1 counted bill item(s) are not confirmed against an invoice</source>
+        <comment>cost.warning.unconfirmed</comment>
+        <translation>有 %1 个计入的账单项目未与发票核对确认</translation>
+    </message>
+    <message>
+        <source>the project could not be read completely (see errors)</source>
+        <comment>cost.reason.project</comment>
+        <translation>项目未能完整读取（见错误）</translation>
+    </message>
+    <message>
+        <source>the project has no test windows</source>
+        <comment>cost.reason.no_windows</comment>
+        <translation>项目中没有测试窗口</translation>
+    </message>
+    <message>
+        <source>no test window holds run %1</source>
+        <comment>cost.reason.no_window_for</comment>
+        <translation>没有测试窗口包含运行 %1</translation>
+    </message>
+    <message>
+        <source>%1 %2 for the interval</source>
+        <comment>cost.pricing.total</comment>
+        <translation>该时段共 %1 %2</translation>
+    </message>
+    <message>
+        <source>%1 %2 for the interval (billed per %3)</source>
+        <comment>cost.pricing.total_per</comment>
+        <translation>该时段共 %1 %2（按 %3 计费）</translation>
+    </message>
+    <message>
+        <source>%1 %2/%3 × %4, billed per started %5</source>
+        <comment>cost.pricing.time</comment>
+        <translation>%1 %2/%3 × %4，每开始一个 %5 即计费</translation>
+    </message>
+    <message>
+        <source>%1 %2/%3 × %4 %3(s), billed in steps of %5</source>
+        <comment>cost.pricing.count</comment>
+        <translation>%1 %2/%3 × %4 个 %3，按 %5 的步长计费</translation>
+    </message>
+    <message>
+        <source>ServeBench run report: %1</source>
+        <comment>report.title.run</comment>
+        <translation>ServeBench 运行报告：%1</translation>
+    </message>
+    <message>
+        <source>ServeBench comparison: %1</source>
+        <comment>report.title.comparison</comment>
+        <translation>ServeBench 比较：%1</translation>
+    </message>
+    <message>
+        <source>en</source>
+        <comment>report.html_lang</comment>
+        <translation>zh-CN</translation>
+    </message>
+    <message>
+        <source>Generated %1 by ServeBench %2 from project %3.</source>
+        <comment>report.generated</comment>
+        <translation>由 ServeBench %2 于 %1 根据项目 %3 生成。</translation>
+    </message>
+    <message>
+        <source>Sections: summary verdict · comparability · results and charts · configuration and SUT manifests · failures · MLPerf validity · cost · metric definitions</source>
+        <comment>report.sections</comment>
+        <translation>章节：总结论 · 可比性 · 结果与图表 · 配置与 SUT 清单 · 失败 · MLPerf 有效性 · 成本 · 指标定义</translation>
+    </message>
+    <message>
+        <source>Summary verdict</source>
+        <comment>report.section.summary</comment>
+        <translation>总结论</translation>
+    </message>
+    <message>
+        <source>Comparability</source>
+        <comment>report.section.comparability</comment>
+        <translation>可比性</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <comment>report.section.results</comment>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Run %1: configuration and SUT manifest</source>
+        <comment>report.section.run</comment>
+        <translation>运行 %1：配置与 SUT 清单</translation>
+    </message>
+    <message>
+        <source>Failures</source>
+        <comment>report.section.failures</comment>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>MLPerf validity</source>
+        <comment>report.section.mlperf</comment>
+        <translation>MLPerf 有效性</translation>
+    </message>
+    <message>
+        <source>Cost and bill mapping</source>
+        <comment>report.section.cost</comment>
+        <translation>成本与账单对应</translation>
+    </message>
+    <message>
+        <source>Metric definitions</source>
+        <comment>report.section.definitions</comment>
+        <translation>指标定义</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <comment>report.col.run</comment>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <comment>report.col.status</comment>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>successful</source>
+        <comment>report.col.successful</comment>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <comment>report.col.failed</comment>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>output tok/s</source>
+        <comment>report.col.output_tps</comment>
+        <translation>输出 tok/s</translation>
+    </message>
+    <message>
+        <source>%1 is %2: only the requests that finished are counted.</source>
+        <comment>report.partial</comment>
+        <translation>%1 的状态为 %2：只统计已完成的请求。</translation>
+    </message>
+    <message>
+        <source>Highlighted rows differ; blue cells are unknown for that run. Workload settings must match for a fair comparison; SUT settings are what is compared (change one thing at a time).</source>
+        <comment>report.comparability.legend</comment>
+        <translation>高亮的行存在差异；蓝色单元格表示该运行中此项未知。工作负载设置必须一致，比较才公平；SUT 设置是被比较的对象（每次只改变一项）。</translation>
+    </message>
+    <message>
+        <source>setting</source>
+        <comment>report.col.setting</comment>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>role</source>
+        <comment>report.col.role</comment>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>workload — must match to rank</source>
+        <comment>report.role.blocker</comment>
+        <translation>工作负载——必须一致才能排名</translation>
+    </message>
+    <message>
+        <source>Latencies in milliseconds from the monotonic clock; percentiles by linear interpolation between order statistics (numpy&apos;s default, as vLLM). Failed requests are excluded from latencies and throughput numerators and listed under Failures. Differences are against the baseline column %1.</source>
+        <comment>report.results.legend</comment>
+        <translation>延迟单位为毫秒，取自单调时钟；百分位数在顺序统计量之间线性插值（numpy 的默认方法，与 vLLM 相同）。失败的请求不计入延迟和吞吐量的分子，列在“失败”一节中。差异均相对于基线列 %1。</translation>
+    </message>
+    <message>
+        <source>%1 (baseline)</source>
+        <comment>report.col.baseline</comment>
+        <translation>%1（基线）</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <comment>report.charts</comment>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>chart not rendered; the percentiles above carry the distribution</source>
+        <comment>report.chart_not_rendered</comment>
+        <translation>未绘制图表；上面的百分位数反映了分布</translation>
+    </message>
+    <message>
+        <source>run id</source>
+        <comment>report.row.run_id</comment>
+        <translation>运行 id</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <comment>report.row.name</comment>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>started (UTC)</source>
+        <comment>report.row.started</comment>
+        <translation>开始（UTC）</translation>
+    </message>
+    <message>
+        <source>ended (UTC)</source>
+        <comment>report.row.ended</comment>
+        <translation>结束（UTC）</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <comment>report.row.host</comment>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>metric definitions version</source>
+        <comment>report.row.definitions_version</comment>
+        <translation>指标定义版本</translation>
+    </message>
+    <message>
+        <source>transport</source>
+        <comment>report.row.transport</comment>
+        <translation>传输</translation>
+    </message>
+    <message>
+        <source>records</source>
+        <comment>report.row.records</comment>
+        <translation>记录数</translation>
+    </message>
+    <message>
+        <source>dataset hash</source>
+        <comment>report.row.dataset_hash</comment>
+        <translation>数据集哈希</translation>
+    </message>
+    <message>
+        <source>dataset version</source>
+        <comment>report.row.dataset_version</comment>
+        <translation>数据集版本</translation>
+    </message>
+    <message>
+        <source>command</source>
+        <comment>report.row.command</comment>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <comment>report.not_recorded</comment>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>SUT manifest</source>
+        <comment>report.sut_manifest</comment>
+        <translation>SUT 清单</translation>
+    </message>
+    <message>
+        <source>replicas / containers / workers per container</source>
+        <comment>report.row.topology</comment>
+        <translation>副本 / 容器 / 每容器工作进程</translation>
+    </message>
+    <message>
+        <source>notes</source>
+        <comment>report.row.notes</comment>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <comment>report.row.api_key</comment>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>reference only: %1</source>
+        <comment>report.api_key_ref</comment>
+        <translation>仅引用：%1</translation>
+    </message>
+    <message>
+        <source>Frozen snapshot</source>
+        <comment>report.snapshot</comment>
+        <translation>冻结快照</translation>
+    </message>
+    <message>
+        <source>No failed requests.</source>
+        <comment>report.no_failures</comment>
+        <translation>没有失败的请求。</translation>
+    </message>
+    <message>
+        <source>error class</source>
+        <comment>report.col.error_class</comment>
+        <translation>错误类别</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <comment>report.col.requests</comment>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>The individual failed requests are not available (imported summary only).</source>
+        <comment>report.failures_summary_only</comment>
+        <translation>没有逐个失败请求的信息（导入的仅为摘要）。</translation>
+    </message>
+    <message>
+        <source>class</source>
+        <comment>report.col.class</comment>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>index</source>
+        <comment>report.col.index</comment>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <source>warm-up</source>
+        <comment>report.col.warmup</comment>
+        <translation>预热</translation>
+    </message>
+    <message>
+        <source>request id</source>
+        <comment>report.col.request_id</comment>
+        <translation>请求 id</translation>
+    </message>
+    <message>
+        <source>message</source>
+        <comment>report.col.message</comment>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <comment>report.yes</comment>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <comment>report.no</comment>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Not judged: %1</source>
+        <comment>report.not_judged</comment>
+        <translation>未判定：%1</translation>
+    </message>
+    <message>
+        <source>no per-request results.</source>
+        <comment>report.no_records</comment>
+        <translation>没有逐请求结果。</translation>
+    </message>
+    <message>
+        <source>No test window holds these runs: unit costs are not available (never zero).</source>
+        <comment>report.cost.none</comment>
+        <translation>没有测试窗口包含这些运行：单位成本不可用（绝不记为零）。</translation>
+    </message>
+    <message>
+        <source>Not available: %1</source>
+        <comment>report.cost.not_available</comment>
+        <translation>不可用：%1</translation>
+    </message>
+    <message>
+        <source>%1 — test window “%2”</source>
+        <comment>report.cost.window</comment>
+        <translation>%1——测试窗口“%2”</translation>
+    </message>
+    <message>
+        <source>The run also lies in: %1 (not used here).</source>
+        <comment>report.cost.other_windows</comment>
+        <translation>该运行也位于：%1（此处未使用）。</translation>
+    </message>
+    <message>
+        <source>Same window as above.</source>
+        <comment>report.cost.same_window</comment>
+        <translation>与上面的窗口相同。</translation>
+    </message>
+    <message>
+        <source>item</source>
+        <comment>report.col.item</comment>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <comment>report.col.category</comment>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>provider</source>
+        <comment>report.col.provider</comment>
+        <translation>提供商</translation>
+    </message>
+    <message>
+        <source>resource</source>
+        <comment>report.col.resource</comment>
+        <translation>资源</translation>
+    </message>
+    <message>
+        <source>start</source>
+        <comment>report.col.start</comment>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>end</source>
+        <comment>report.col.end</comment>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>pricing</source>
+        <comment>report.col.pricing</comment>
+        <translation>计价</translation>
+    </message>
+    <message>
+        <source>item total</source>
+        <comment>report.col.item_total</comment>
+        <translation>项目总额</translation>
+    </message>
+    <message>
+        <source>mapping</source>
+        <comment>report.col.mapping</comment>
+        <translation>归属</translation>
+    </message>
+    <message>
+        <source>counted</source>
+        <comment>report.col.counted</comment>
+        <translation>计入</translation>
+    </message>
+    <message>
+        <source>why</source>
+        <comment>report.col.why</comment>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <comment>report.col.source</comment>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Definitions version %1.</source>
+        <comment>report.definitions_version</comment>
+        <translation>定义版本 %1。</translation>
+    </message>
+    <message>
+        <source>unit</source>
+        <comment>report.col.unit</comment>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <source>definition</source>
+        <comment>report.col.definition</comment>
+        <translation>定义</translation>
+    </message>
+    <message>
+        <source>how ServeBench applies it</source>
+        <comment>report.col.applies</comment>
+        <translation>ServeBench 的具体应用方式</translation>
+    </message>
+</context>
+</TS>
