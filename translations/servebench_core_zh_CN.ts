@@ -2308,5 +2308,25 @@
         <comment>report.col.applies</comment>
         <translation>ServeBench 的具体应用方式</translation>
     </message>
+    <message>
+        <source>response too large</source>
+        <comment>error_class.oversize</comment>
+        <translation>响应过大</translation>
+    </message>
+    <message>
+        <source>must be a fraction from 0 to below 1, e.g. 0.1</source>
+        <comment>plan.max_error_rate.range</comment>
+        <translation>必须是从 0 到小于 1 的比例，例如 0.1</translation>
+    </message>
+    <message>
+        <source>must be at least 5 seconds</source>
+        <comment>plan.saturation_window.range</comment>
+        <translation>必须至少为 5 秒</translation>
+    </message>
+    <message>
+        <source>repeats one plan: it cannot be combined with a sweep or a rate search</source>
+        <comment>plan.num_runs.single</comment>
+        <translation>用于重复同一方案：不能与扫描或速率搜索同时使用</translation>
+    </message>
 </context>
 </TS>

@@ -374,6 +374,7 @@ const MessageEntry kEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "stream ended early", "error_class.incomplete"),
     QT_TRANSLATE_NOOP3("sb::Message", "no tokens received", "error_class.no_tokens"),
     QT_TRANSLATE_NOOP3("sb::Message", "cancelled", "error_class.cancelled"),
+    QT_TRANSLATE_NOOP3("sb::Message", "response too large", "error_class.oversize"),
     QT_TRANSLATE_NOOP3("sb::Message", "transport failure", "error_class.transport"),
     QT_TRANSLATE_NOOP3("sb::Message", "none", "token_source.none"),
     QT_TRANSLATE_NOOP3("sb::Message", "server usage", "token_source.server_usage"),
