@@ -41,6 +41,7 @@ bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QStr
     in.datasetInfo = run->snapshot.value(u"dataset_info"_s).toObject();
     in.datasetHash = in.datasetInfo.value(u"sha256"_s).toString();
     in.status = QString::fromLatin1(storedRunStatusName(run->status));
+    in.statusMessage = run->statusMessage;
     in.transport = run->summary.value(u"transport"_s).toString();
     in.wallStart = run->startedUtc;
     in.runStartNs = run->startedMonoNs;
