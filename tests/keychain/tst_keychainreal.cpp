@@ -61,7 +61,7 @@ class TestKeychainReal : public QObject
     {
         QProcess p;
         p.setProcessEnvironment(m_env);
-        p.start(u"secret-tool"_s, args);
+        p.start(QStringLiteral(SB_SECRET_TOOL), args);
         if (!p.waitForFinished(20000)) {
             p.kill();
             p.waitForFinished();
@@ -86,7 +86,8 @@ private slots:
 
         // A session bus of our own: nothing of the user's keyring is touched.
         m_bus.setProcessEnvironment(m_env);
-        m_bus.start(u"dbus-daemon"_s, {u"--session"_s, u"--nofork"_s, u"--print-address=1"_s});
+        m_bus.start(QStringLiteral(SB_DBUS_DAEMON),
+                    {u"--session"_s, u"--nofork"_s, u"--print-address=1"_s});
         QVERIFY2(m_bus.waitForStarted(), "dbus-daemon (package dbus-daemon) is not installed");
         QByteArray address;
         QDeadlineTimer deadline(10000);
@@ -104,7 +105,7 @@ private slots:
         // password on stdin, so no prompt is ever needed.
         m_keyring.setProcessEnvironment(m_env);
         m_keyring.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_keyring.start(u"gnome-keyring-daemon"_s,
+        m_keyring.start(QStringLiteral(SB_GNOME_KEYRING_DAEMON),
                         {u"--foreground"_s, u"--unlock"_s, u"--components=secrets"_s});
         QVERIFY2(m_keyring.waitForStarted(), "gnome-keyring-daemon (package gnome-keyring) is "
                                              "not installed");
