@@ -72,6 +72,11 @@ std::optional<double> latencyStatistic(const ReportRun &r, const QString &metric
                                        const QString &stat, QString *note)
 {
     const MetricStats *st = r.summary.stats(metric);
+    if (!r.summary.isAvailable(metric)) {
+        if (note)
+            *note = r.summary.unavailableReason(metric);
+        return std::nullopt;
+    }
     if (!st || st->isEmpty()) {
         if (note)
             *note = r.summary.completed == 0 ? u"no successful request"_s : u"no sample"_s;
@@ -204,6 +209,10 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
         row.group = u"Throughput"_s;
         row.lowerIsBetter = false;
         addRow(row, [&](const ReportRun &r, int, QString *note) -> std::optional<double> {
+            if (!r.summary.isAvailable(row.key)) {
+                *note = r.summary.unavailableReason(row.key);
+                return std::nullopt;
+            }
             if (r.summary.durationS <= 0) {
                 *note = u"no duration"_s;
                 return std::nullopt;
@@ -258,7 +267,11 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
                            : std::nullopt;
           });
     count("duration", "Benchmark duration", "s", true, 2,
-          [](const ReportRun &r) { return r.summary.durationS; });
+          [](const ReportRun &r) -> std::optional<double> {
+              if (!r.summary.isAvailable(u"duration"_s))
+                  return std::nullopt;
+              return r.summary.durationS;
+          });
 
     // --- cost ---
     bool anyCovered = false;

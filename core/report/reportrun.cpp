@@ -50,11 +50,10 @@ bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QStr
     const QJsonObject imported = run->snapshot.value(u"imported"_s).toObject();
     r.imported = !imported.isEmpty();
     r.rawRecords = !r.imported || imported.value(u"raw_records"_s).toBool(true);
-    if (r.rawRecords) {
+    if (!importedFileSummary(run->snapshot, run->summary, &r.summary)) {
         r.summary = summarize(in.records, SummaryOptions::forProfile(in.plan.profile));
+        markImportedUnavailable(run->snapshot, &r.summary);
     } else {
-        r.summary = runSummaryFromVllmJson(
-            run->summary.value(u"imported_file_summary"_s).toObject(run->summary));
         r.notes << u"imported without per-request results: the numbers are the file's own "
                    "summary; distributions and failures by request are not available"_s;
     }

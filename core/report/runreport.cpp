@@ -5,6 +5,7 @@
 #include "metrics/resultjson.h"
 #include "metrics/summary.h"
 #include "metrics/summarytext.h"
+#include "report/vllmimport.h"
 #include "store/projectstore.h"
 
 #include <QJsonArray>
@@ -18,6 +19,8 @@ RunDerivation deriveRun(const RunReportInput &in)
     RunDerivation d;
     d.summary = in.summary ? *in.summary
                            : summarize(in.records, SummaryOptions::forProfile(in.plan.profile));
+    // An imported run's records cannot tell what the import lost (send times, queueing).
+    markImportedUnavailable(in.snapshot, &d.summary);
     d.health = assessClientHealth(in.records, in.plan.profile);
     if (in.plan.profile.scenario != Scenario::None) {
         MlperfConstraints c;
