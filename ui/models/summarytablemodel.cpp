@@ -106,6 +106,9 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         if (col == MetricColumn)
             return def ? def->label + u" ("_s + def->unit + u')' : key;
+        // What the run cannot tell reads "n/a", never 0 or blank; the tooltip says why.
+        if (!m_summary.isAvailable(key))
+            return tr("n/a");
         if (s) {
             const QVariant v = value(*s, col);
             if (!v.isValid())
@@ -118,12 +121,17 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
     case ValueRole:
         if (col == MetricColumn)
             return key;
+        if (!m_summary.isAvailable(key))
+            return {};
         return s ? value(*s, col) : QVariant();
     case MetricKeyRole:
         return key;
     case Qt::ToolTipRole:
         if (def) {
             QString tip = def->label + u" = "_s + def->definition;
+            if (!m_summary.isAvailable(key))
+                tip =
+                    tr("Not available: %1").arg(m_summary.unavailableReason(key)) + u"\n\n"_s + tip;
             if (!def->detail.isEmpty())
                 tip += u"\n\n"_s + def->detail;
             if (col >= FirstPercentileColumn)
