@@ -136,7 +136,10 @@ private slots:
                 // Known limit of the manager pool: when the simulator closes a keep-alive
                 // connection right after a faulted response, Qt may already have sent the
                 // next POST on it and reports the close instead of resending. The socket
-                // transport resends such a request once on a fresh connection.
+                // transport resends such a request once on a fresh connection. Such a request
+                // got no response at all: no status, no chunk.
+                QCOMPARE(r.httpStatus, 0);
+                QVERIFY(r.chunkTimes.isEmpty());
                 ++lost;
                 ++failed;
                 continue;
@@ -159,7 +162,9 @@ private slots:
         QCOMPARE(ok + failed, 140);
         if (lost)
             qInfo("%d request(s) lost to a keep-alive close race (qnam)", lost);
-        QVERIFY(lost <= 3);
+        // Rare (0 in 18 runs of this test on a loaded 2-core machine): one is tolerated, as
+        // docs/performance.md says; more means the pool lost requests for another reason.
+        QVERIFY2(lost <= 1, qPrintable(QString::number(lost)));
         for (SimFault f : allSimFaults())
             QVERIFY2(seen.value(f) > 0, simFaultName(f)); // the seed injects every kind
         QVERIFY(ok > 0);
