@@ -180,11 +180,12 @@ private slots:
         // The totals are read whole, without scrolling sideways: labels and values.
         checkCellsFit(totals, {RunTotalsModel::QuantityColumn, RunTotalsModel::ValueColumn}, true,
                       u"totals"_s);
-        // Latency statistics: every number fits its column; at full HD all of them are in view.
+        // Latency statistics: every number fits its column. From 1600 px wide all thirteen
+        // columns are in view; at 1280 the table (about 830 px of columns) scrolls sideways.
         QList<int> columns;
         for (int c = 0; c < summary->model()->columnCount(); ++c)
             columns << c;
-        checkCellsFit(summary, columns, size.width() >= 1920, u"latency statistics"_s);
+        checkCellsFit(summary, columns, size.width() >= 1600, u"latency statistics"_s);
 
         const QString dir = qEnvironmentVariable("SB_SCREENSHOT_DIR");
         if (!dir.isEmpty()) {
