@@ -9,7 +9,9 @@ PKGS=(cmake ninja-build g++ ccache pkg-config
       qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libgl-dev
       xvfb xauth fonts-wqy-microhei python3 python3-fastapi python3-uvicorn
       python3-yaml desktop-file-utils appstream dpkg-dev librsvg2-bin poppler-utils openssl
-      dbus-daemon gnome-keyring libsecret-tools)
+      dbus-daemon gnome-keyring libsecret-tools file)
+# file: cpack -G DEB (tests/packaging) runs dpkg-shlibdeps through it. dbus-daemon,
+# gnome-keyring and libsecret-tools: the real Secret Service the keychain test stores a key in.
 # Node.js and npm run the tokenizer reference implementations the tests compare against. A
 # machine may already have them from NodeSource (whose nodejs bundles npm and conflicts with
 # Debian's npm package): only when the commands are missing are Debian's packages installed.
