@@ -3,6 +3,9 @@
 // child) before the run and once every stream is open, divided by the streams. Each measurement
 // runs in a fresh process.
 //   bench_memory [runs=3] [max-streams=10000]
+// Exits 1 when any measurement failed: a child that crashed, timed out, printed something else
+// than its figures, opened fewer streams than asked or saw a request end before the stop. Each
+// failure is named on stderr; a figure is never computed from fewer runs silently.
 #include "benchutil.h"
 
 #include <QElapsedTimer>
@@ -57,14 +60,19 @@ int measureOne(int argc, char **argv, TransportKind kind, int streams)
     const double after = rssKb();
     st = sim.stats();
     // Nothing may finish before stop(): any record now is an error.
-    std::printf("%f %f %d %lld\n", (after - before) / streams, opened, st.activeStreams,
-                qint64(c.completed()));
+    const qint64 completed = c.completed();
+    std::printf("%f %f %d %lld\n", (after - before) / streams, opened, st.activeStreams, completed);
     std::fflush(stdout);
     QEventLoop loop;
     QObject::connect(&c, &RunController::finished, &loop, &QEventLoop::quit);
     c.stop();
     if (c.status() == RunStatus::Running)
         loop.exec();
+    if (st.activeStreams < streams || completed > 0) {
+        std::fprintf(stderr, "%d of %d streams open after %.1f s, %lld requests ended early\n",
+                     st.activeStreams, streams, opened, completed);
+        return 3;
+    }
     return 0;
 }
 
@@ -79,6 +87,7 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const int runs = argc > 1 ? std::atoi(argv[1]) : 3;
     const int maxStreams = argc > 2 ? std::atoi(argv[2]) : 10000;
+    int failures = 0;
     printHost();
     std::printf(
         "# memory: streams held open (TTFT 120 s), RSS growth of the client / streams, %d runs "
@@ -94,24 +103,51 @@ int main(int argc, char **argv)
             qint64 errors = 0;
             for (int i = 0; i < runs; ++i) {
                 QProcess one;
+                one.setProcessChannelMode(QProcess::ForwardedErrorChannel);
                 one.start(QCoreApplication::applicationFilePath(),
                           {u"--one"_s, QString::fromLatin1(transportKindName(kind)),
                            QString::number(streams)});
-                if (!one.waitForFinished(180000))
+                const auto failed = [&](const char *why) {
+                    ++failures;
+                    std::fprintf(stderr, "FAILED: %s %d streams, run %d: %s\n",
+                                 transportKindName(kind), streams, i + 1, why);
+                };
+                if (!one.waitForFinished(180000)) {
+                    one.kill();
+                    one.waitForFinished();
+                    failed("timed out after 180 s");
                     continue;
+                }
+                if (one.exitStatus() != QProcess::NormalExit) {
+                    failed("the measuring process crashed");
+                    continue;
+                }
                 const QList<QByteArray> f = one.readAllStandardOutput().trimmed().split(' ');
-                if (f.size() < 4)
+                bool ok = f.size() == 4;
+                for (qsizetype k = 0; ok && k < f.size(); ++k)
+                    f.at(k).toDouble(&ok);
+                if (!ok) {
+                    failed("printed something other than its four figures");
                     continue;
+                }
+                errors += f[3].toLongLong();
+                if (one.exitCode() != 0) {
+                    failed("not every stream was open, or a request ended before the stop");
+                    continue;
+                }
                 perStream.push_back(f[0].toDouble());
                 openTime.push_back(f[1].toDouble());
                 peak.push_back(f[2].toDouble());
-                errors += f[3].toLongLong();
             }
             std::printf("%-8s %7d  %-28s %-28s %-20s %lld\n", transportKindName(kind), streams,
                         mmm(perStream, 1).constData(), mmm(openTime, 2).constData(),
                         mmm(peak, 0).constData(), qint64(errors));
             std::fflush(stdout);
         }
+    }
+    if (failures > 0) {
+        std::printf("# %d measurement(s) FAILED: the figures above leave them out\n", failures);
+        return 1;
     }
     return 0;
 }

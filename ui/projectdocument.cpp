@@ -570,7 +570,17 @@ void ProjectDocument::loadRunRecords(int runId)
                 run->info.snapshot = loaded.info.snapshot;
                 run->info.summary = loaded.info.summary;
                 run->records = loaded.records;
-                run->recordsLoaded = true;
+                // A run another process was writing may have finished or died since the
+                // project was read: the store reports its status now (RunLock).
+                const bool statusChanged = run->info.status != loaded.info.status;
+                run->info.status = loaded.info.status;
+                run->info.statusMessage = loaded.info.statusMessage;
+                run->info.endedUtc = loaded.info.endedUtc;
+                run->info.requestCount = loaded.info.requestCount;
+                // Records of a run still being written are a snapshot: read them again next time.
+                run->recordsLoaded = loaded.info.status != StoredRunStatus::Running;
+                if (statusChanged)
+                    emit entityChanged(EntityKind::Run, runId);
             }
             emit runRecordsLoaded(runId, RunPlan::fromJson(loaded.info.snapshot), loaded.records,
                                   loaded.error);

@@ -25,6 +25,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -141,24 +142,77 @@ QWidget *ResultsView::buildSummaryTab()
 {
     auto *w = new QWidget();
     auto *split = new QSplitter(Qt::Horizontal, w);
+    m_summarySplit = split;
+    split->setObjectName(u"summarySplit"_s);
+    split->setChildrenCollapsible(false);
     m_totalsTable = makeTable(split);
+    m_totalsTable->setObjectName(u"totalsTable"_s);
     m_totalsTable->setModel(m_totalsModel);
-    m_totalsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_totalsTable->horizontalHeader()->setStretchLastSection(true);
+    // Widths come from fitSummaryPanes(), which measures every line.
+    m_totalsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_totalsTable->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_summaryTable = makeTable(split);
+    m_summaryTable->setObjectName(u"summaryTable"_s);
     m_summaryTable->setModel(m_summaryModel);
     m_summaryTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_totalsTable->installEventFilter(this);
     m_summaryTable->installEventFilter(this);
     split->addWidget(m_totalsTable);
     split->addWidget(m_summaryTable);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 5);
+    // The totals keep the width of their content (fitSummaryPanes()); the latency table takes
+    // what the window has left and scrolls sideways when that is not enough.
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    m_unavailableNote = new QLabel(w);
+    m_unavailableNote->setObjectName(u"unavailableNote"_s);
+    m_unavailableNote->setWordWrap(true);
+    m_unavailableNote->setVisible(false);
     auto *l = new QVBoxLayout(w);
     l->setContentsMargins(0, 4, 0, 0);
     l->addWidget(m_mlperfBox); // the verdict comes first when the plan has a scenario
     l->addWidget(split, 1);
+    l->addWidget(m_unavailableNote);
     return w;
+}
+
+void ResultsView::fitSummaryPanes()
+{
+    // A number cut short is worse than none: the totals pane is as wide as its widest quantity
+    // plus its widest value (or the headers), whatever the splitter or the window would give it.
+    // sizeHintForColumn() measures every row of this short list, not only those in view.
+    const QHeaderView *header = m_totalsTable->horizontalHeader();
+    const QAbstractItemView *view = m_totalsTable; // QTableView hides sizeHintForColumn()
+    int width = 2 * m_totalsTable->frameWidth() +
+                m_totalsTable->verticalScrollBar()->sizeHint().width(); // when the rows overflow
+    for (int c = 0; c < RunTotalsModel::ColumnCount; ++c) {
+        const int column = std::max(view->sizeHintForColumn(c), header->sectionSizeHint(c));
+        m_totalsTable->setColumnWidth(c, column);
+        width += column;
+    }
+    m_totalsTable->setMinimumWidth(width);
+    m_totalsTable->setMaximumWidth(width);
+    m_summaryTable->resizeColumnsToContents();
+}
+
+void ResultsView::updateUnavailableNote()
+{
+    // Each quantity shown as "n/a" in the tables, grouped by the reason it cannot be told.
+    const RunSummary &s = m_summaryModel->summary();
+    QMap<QString, QStringList> byReason;
+    for (auto it = s.unavailable.cbegin(); it != s.unavailable.cend(); ++it) {
+        const int totalsRow = m_totalsModel->rowOfKey(it.key());
+        const bool shown = totalsRow >= 0 || SummaryTableModel::metricKeys().contains(it.key());
+        if (!shown)
+            continue;
+        byReason[it.value()] << (totalsRow >= 0
+                                     ? m_totalsModel->index(totalsRow, 0).data().toString()
+                                     : metricLabel(it.key()));
+    }
+    QStringList lines;
+    for (auto it = byReason.cbegin(); it != byReason.cend(); ++it)
+        lines << tr("n/a — %1: %2").arg(it.value().join(u", "_s), it.key());
+    m_unavailableNote->setText(lines.join(u'\n'));
+    m_unavailableNote->setVisible(!lines.isEmpty());
 }
 
 QWidget *ResultsView::buildRequestsTab()
@@ -324,6 +378,8 @@ void ResultsView::retranslateUi()
 
     m_summaryModel->retranslate();
     m_totalsModel->retranslate();
+    fitSummaryPanes(); // a translation changes the labels' widths
+    updateUnavailableNote();
     m_requestModel->retranslate();
     // Widths come from the header texts (see buildRequestsTab()); a longer translation widens
     // its column, a shorter one leaves the width the user may have chosen.
@@ -435,6 +491,8 @@ void ResultsView::clear()
     m_summaryModel->clear();
     m_totalsModel->clear();
     m_requestModel->clear();
+    m_unavailableNote->clear();
+    m_unavailableNote->setVisible(false);
     m_failedRows = 0;
     for (ChartView *c : std::as_const(m_cdfCharts))
         c->clearPoints();
@@ -508,7 +566,8 @@ void ResultsView::applySummary(quint64 generation, const ResultsSummaryStage &st
         return; // a newer showRun() or clear() superseded it
     m_summaryModel->setSummary(stage.summary);
     m_totalsModel->setSummary(stage.summary);
-    m_summaryTable->resizeColumnsToContents();
+    fitSummaryPanes();
+    updateUnavailableNote();
     m_mlperfBox->setVisible(stage.hasMlperf || !stage.mlperfError.isEmpty());
     m_hasMlperf = stage.hasMlperf;
     if (stage.hasMlperf) {

@@ -16,6 +16,7 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 class QThread;
@@ -103,6 +104,9 @@ private:
     void applyRows(quint64 generation, const QList<RequestRow> &rows);
     void applyCharts(quint64 generation, const ResultsChartStage &stage);
     void updateFailedCount();
+    // Sizes the totals pane to its content and lists what the run cannot tell, with why.
+    void fitSummaryPanes();
+    void updateUnavailableNote();
     void copyFrom(QTableView *view);
     int chartColumns() const;
 
@@ -143,6 +147,8 @@ private:
     QTabWidget *m_tabs;
     QTableView *m_totalsTable;
     QTableView *m_summaryTable;
+    QSplitter *m_summarySplit;
+    QLabel *m_unavailableNote;
     QTableView *m_requestTable;
     QCheckBox *m_failedOnly;
     QLineEdit *m_filter;

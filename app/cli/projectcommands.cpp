@@ -4,6 +4,7 @@
 #include "args.h"
 #include "runreport.h"
 
+#include "report/vllmimport.h"
 #include "store/projectstore.h"
 
 #include <QFileInfo>
@@ -63,10 +64,15 @@ bool loadRunInput(const Args &a, const QString &command, const ProjectStore &sto
     } else {
         in->records = store.loadRequests(id);
     }
+    // Imported without per-request results: the file's own summary, not one of no records.
+    RunSummary fileSummary;
+    if (importedFileSummary(run->snapshot, run->summary, &fileSummary))
+        in->summary = fileSummary;
     in->snapshot = run->snapshot;
     in->datasetInfo = run->snapshot.value(u"dataset_info"_s).toObject();
     in->datasetHash = in->datasetInfo.value(u"sha256"_s).toString();
     in->status = QString::fromLatin1(storedRunStatusName(run->status));
+    in->statusMessage = run->statusMessage;
     in->transport = run->summary.value(u"transport"_s).toString();
     in->wallStart = run->startedUtc;
     in->runStartNs = run->startedMonoNs;

@@ -45,14 +45,40 @@ double secondsBetween(qint64 from, qint64 to)
     return double(to - from) / 1e9;
 }
 
-void insertVllmStats(QJsonObject &o, const QString &metric, const MetricStats &st)
+// What the summary cannot tell is null, never 0, with the reason under "<key>_unavailable_reason".
+bool markIfUnavailable(QJsonObject &o, const RunSummary &s, const QString &key)
+{
+    if (s.isAvailable(key))
+        return false;
+    o.insert(key + u"_unavailable_reason"_s, s.unavailableReason(key));
+    return true;
+}
+
+// `key` both names the quantity in RunSummary::unavailable and is the JSON key.
+void insertValue(QJsonObject &o, const RunSummary &s, const QString &key, const QJsonValue &v)
+{
+    o.insert(key, markIfUnavailable(o, s, key) ? QJsonValue() : v);
+}
+
+void insertVllmStats(QJsonObject &o, const RunSummary &s, const QString &metric,
+                     const MetricStats &st)
 {
     // vLLM: result[f"mean_{m}_ms"], median, std, and p{p_word}_{m}_ms per percentile.
-    o.insert(u"mean_"_s + metric + u"_ms"_s, st.mean);
-    o.insert(u"median_"_s + metric + u"_ms"_s, st.median);
-    o.insert(u"std_"_s + metric + u"_ms"_s, st.stddev);
+    const bool na = markIfUnavailable(o, s, metric);
+    const auto value = [na](double v) {
+        return na ? QJsonValue() : QJsonValue(v);
+    };
+    o.insert(u"mean_"_s + metric + u"_ms"_s, value(st.mean));
+    o.insert(u"median_"_s + metric + u"_ms"_s, value(st.median));
+    o.insert(u"std_"_s + metric + u"_ms"_s, value(st.stddev));
     for (const auto &pv : st.percentiles)
-        o.insert(u'p' + percentileWord(pv.first) + u'_' + metric + u"_ms"_s, pv.second);
+        o.insert(u'p' + percentileWord(pv.first) + u'_' + metric + u"_ms"_s, value(pv.second));
+}
+
+// A ServeBench statistics object (metricStatsJson), or null when the summary cannot tell it.
+void insertStats(QJsonObject &o, const RunSummary &s, const QString &key, const MetricStats &st)
+{
+    o.insert(key, markIfUnavailable(o, s, key) ? QJsonValue() : QJsonValue(metricStatsJson(st)));
 }
 
 QJsonObject failedByClassJson(const RunSummary &s)
@@ -85,37 +111,36 @@ QJsonObject vllmResultJson(const RunSummary &s, const QList<RequestRecord> &reco
     o.insert(u"max_concurrency"_s,
              opts.maxConcurrency > 0 ? QJsonValue(opts.maxConcurrency) : QJsonValue());
 
-    o.insert(u"duration"_s, s.durationS);
+    insertValue(o, s, u"duration"_s, s.durationS);
     o.insert(u"completed"_s, s.completed);
     o.insert(u"failed"_s, s.failed);
-    o.insert(u"total_input_tokens"_s, s.totalInputTokens);
+    insertValue(o, s, u"total_input_tokens"_s, s.totalInputTokens);
     o.insert(u"total_output_tokens"_s, s.totalOutputTokens);
-    o.insert(u"request_throughput"_s, s.requestThroughput);
-    o.insert(u"request_goodput"_s, s.goodputSet ? QJsonValue(s.requestGoodput) : QJsonValue());
-    o.insert(u"output_throughput"_s, s.outputThroughput);
-    o.insert(u"total_token_throughput"_s, s.totalTokenThroughput);
-    o.insert(u"max_output_tokens_per_s"_s, s.peakOutputTokensPerS);
-    o.insert(u"max_concurrent_requests"_s, s.peakConcurrentRequests);
-    insertVllmStats(o, u"ttft"_s, s.ttft);
-    insertVllmStats(o, u"tpot"_s, s.tpot);
-    insertVllmStats(o, u"itl"_s, s.itl);
-    insertVllmStats(o, u"e2el"_s, s.e2el);
+    insertValue(o, s, u"request_throughput"_s, s.requestThroughput);
+    insertValue(o, s, u"request_goodput"_s, s.requestGoodput);
+    insertValue(o, s, u"output_throughput"_s, s.outputThroughput);
+    insertValue(o, s, u"total_token_throughput"_s, s.totalTokenThroughput);
+    insertValue(o, s, u"max_output_tokens_per_s"_s, s.peakOutputTokensPerS);
+    insertValue(o, s, u"max_concurrent_requests"_s, s.peakConcurrentRequests);
+    insertVllmStats(o, s, u"ttft"_s, s.ttft);
+    insertVllmStats(o, s, u"tpot"_s, s.tpot);
+    insertVllmStats(o, s, u"itl"_s, s.itl);
+    insertVllmStats(o, s, u"e2el"_s, s.e2el);
 
     // ServeBench additions.
     o.insert(u"warmup_requests"_s, s.warmup);
     o.insert(u"warmup_included"_s, s.warmupIncluded);
-    o.insert(u"achieved_request_rate"_s, s.achievedRequestRate);
-    o.insert(u"schedule_lag"_s, metricStatsJson(s.scheduleLag));
-    o.insert(u"client_queue_time"_s, metricStatsJson(s.clientQueueTime));
-    o.insert(u"itl_per_token"_s, metricStatsJson(s.itlPerToken));
-    o.insert(u"ttft_from_sched"_s, metricStatsJson(s.ttftFromSched));
-    o.insert(u"e2el_from_sched"_s, metricStatsJson(s.e2elFromSched));
+    insertValue(o, s, u"achieved_request_rate"_s, s.achievedRequestRate);
+    insertStats(o, s, u"schedule_lag"_s, s.scheduleLag);
+    insertStats(o, s, u"client_queue_time"_s, s.clientQueueTime);
+    insertStats(o, s, u"itl_per_token"_s, s.itlPerToken);
+    insertStats(o, s, u"ttft_from_sched"_s, s.ttftFromSched);
+    insertStats(o, s, u"e2el_from_sched"_s, s.e2elFromSched);
     o.insert(u"multi_token_chunks"_s, s.multiTokenChunks);
     o.insert(u"failed_by_class"_s, failedByClassJson(s));
     o.insert(u"token_count_source"_s, QJsonObject{{u"input"_s, s.inputSources.toJson()},
                                                   {u"output"_s, s.outputSources.toJson()}});
-    o.insert(u"cached_tokens"_s,
-             s.cachedTokensReported > 0 ? QJsonValue(s.cachedTokens) : QJsonValue());
+    insertValue(o, s, u"cached_tokens"_s, s.cachedTokens);
     o.insert(u"goodput_slo_ms"_s,
              s.goodputSet
                  ? QJsonValue(QJsonObject{

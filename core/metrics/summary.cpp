@@ -103,6 +103,12 @@ QJsonObject TokenSourceCounts::toJson() const
                        {u"unknown"_s, unknown}};
 }
 
+void RunSummary::markUnavailable(const QString &key, const QString &reason)
+{
+    if (!unavailable.contains(key))
+        unavailable.insert(key, reason);
+}
+
 const MetricStats *RunSummary::stats(QStringView key) const
 {
     if (key == u"ttft")
@@ -316,6 +322,8 @@ void SummaryBuilder::add(const RequestRecord &r)
     TokenSource outSrc;
     const qint32 nIn = effectiveInputTokens(r, &inSrc);
     const qint32 nOut = effectiveOutputTokens(r, &outSrc);
+    if (r.inputTokens < 0 && r.expectedInputTokens < 0)
+        ++s.inputTokensMissing;
     s.inputSources.add(inSrc);
     s.outputSources.add(outSrc);
     s.totalInputTokens += nIn;
@@ -449,7 +457,73 @@ RunSummary SummaryBuilder::finish()
     // Without multi-token chunks every gap divides by one: ITL per token is ITL, so skip the
     // second 100M-sample buffer.
     s.itlPerToken = st.multi ? computeStats(std::span<float>(st.itlTok), ps, m) : s.itl;
+    markUnavailableQuantities(&s, st.maxSend == st.minSend);
     return s;
+}
+
+void markUnavailableQuantities(RunSummary *summary, bool sendsAtOneInstant)
+{
+    RunSummary &s = *summary;
+    const QString noRecords = u"the run has no request records"_s;
+    const QString noneSent = s.measured == 0 ? noRecords : u"no request was sent"_s;
+    if (s.sent == 0) {
+        for (const char *k : {"duration", "request_throughput", "output_throughput",
+                              "total_token_throughput", "request_goodput"})
+            s.markUnavailable(QString::fromLatin1(k), noneSent);
+    }
+    if (!s.goodputSet)
+        s.markUnavailable(u"request_goodput"_s, u"no goodput SLO was given (--goodput)"_s);
+
+    // Sends that all share one instant are not send times: an importer that had none put every
+    // request at the same point (a real client never sends two requests in the same
+    // nanosecond). Rates and peaks over that time base would be invented.
+    const QString oneInstant = u"every request has the same send time: the records carry no real "
+                               "send times"_s;
+    if (s.sent < 2)
+        s.markUnavailable(u"achieved_request_rate"_s,
+                          s.sent == 0 ? noneSent : u"fewer than two requests were sent"_s);
+    else if (sendsAtOneInstant)
+        s.markUnavailable(u"achieved_request_rate"_s, oneInstant);
+    if (s.sent >= 2 && sendsAtOneInstant) {
+        s.markUnavailable(u"max_output_tokens_per_s"_s, oneInstant);
+        s.markUnavailable(u"max_concurrent_requests"_s, oneInstant);
+    }
+
+    const QString noSuccess = s.measured == 0 ? noRecords : u"no request succeeded"_s;
+    const auto latency = [&](const char *key, const MetricStats &st, const QString &why) {
+        if (st.isEmpty())
+            s.markUnavailable(QString::fromLatin1(key), s.completed == 0 ? noSuccess : why);
+    };
+    latency("ttft", s.ttft, u"no successful request has both a send time and a first token"_s);
+    latency("e2el", s.e2el, u"no successful request has both a send time and a first token"_s);
+    latency("tpot", s.tpot, u"no successful request produced more than one output token"_s);
+    latency("itl", s.itl, u"no successful request streamed more than one chunk"_s);
+    latency("itl_per_token", s.itlPerToken,
+            u"no successful request streamed more than one chunk"_s);
+    latency("ttft_from_sched", s.ttftFromSched,
+            u"no successful request has a scheduled time (t_sched)"_s);
+    latency("e2el_from_sched", s.e2elFromSched,
+            u"no successful request has a scheduled time (t_sched)"_s);
+    if (s.scheduleLag.isEmpty())
+        s.markUnavailable(u"schedule_lag"_s,
+                          s.sent == 0 ? noneSent : u"no request has a scheduled time (t_sched)"_s);
+    if (s.clientQueueTime.isEmpty())
+        s.markUnavailable(u"client_queue_time"_s,
+                          s.sent == 0 ? noneSent
+                                      : u"no request recorded when it was queued (t_queued)"_s);
+
+    if (s.inputTokensMissing > 0) {
+        const QString why = u"%1 of %2 successful requests have no input token count (no usage "
+                            "from the server, no dataset length)"_s.arg(s.inputTokensMissing)
+                                .arg(s.completed);
+        s.markUnavailable(u"total_input_tokens"_s, why);
+        s.markUnavailable(u"total_token_throughput"_s, why);
+    }
+    if (s.cachedTokensReported == 0)
+        s.markUnavailable(u"cached_tokens"_s,
+                          s.completed == 0 ? noSuccess
+                                           : u"the server reported no cached prompt tokens (usage."
+                                             "prompt_tokens_details.cached_tokens)"_s);
 }
 
 RunSummary summarize(const QList<RequestRecord> &records, const SummaryOptions &opts)

@@ -88,6 +88,9 @@ struct RunSummary
     qint64 cachedTokensReported = 0; // requests that reported cached_tokens
     TokenSourceCounts inputSources;
     TokenSourceCounts outputSources;
+    // Successful requests with no input token count at all (no usage, no dataset length): they
+    // add 0 to totalInputTokens, which is then not the total and is reported unavailable.
+    qint64 inputTokensMissing = 0;
     // Some chunk after the first carried > 1 token, so ITL per token differs from ITL.
     bool multiTokenChunks = false;
 
@@ -107,6 +110,22 @@ struct RunSummary
     // Stats by metric key ("ttft", "tpot", "itl", "e2el", "itl_per_token", "schedule_lag",
     // "client_queue_time", "ttft_from_sched", "e2el_from_sched"); nullptr for an unknown key.
     const MetricStats *stats(QStringView key) const;
+
+    // --- what the records cannot tell ---
+    // Quantities these records cannot tell, by key, each with the reason in a sentence (e.g.
+    // "achieved_request_rate" -> "every request has the same send time: ..."). Their numeric
+    // fields keep 0 (vLLM's convention for arithmetic), but every output shows "n/a (reason)"
+    // and exports null with "<key>_unavailable_reason" (docs/metrics.md, "Not available").
+    // Keys: the result JSON's names — "duration", "request_throughput", "output_throughput",
+    // "total_token_throughput", "request_goodput", "total_input_tokens",
+    // "max_output_tokens_per_s", "max_concurrent_requests", "achieved_request_rate",
+    // "cached_tokens", and the stats keys above. summarize() fills what the records show;
+    // an importer may add what it knows was lost.
+    QMap<QString, QString> unavailable;
+    bool isAvailable(const QString &key) const { return !unavailable.contains(key); }
+    QString unavailableReason(const QString &key) const { return unavailable.value(key); }
+    // Keeps the first reason given for a key.
+    void markUnavailable(const QString &key, const QString &reason);
 };
 
 // The request's output token count as the summary uses it: usage when reported, else the sum
@@ -114,6 +133,10 @@ struct RunSummary
 qint32 effectiveOutputTokens(const RequestRecord &r, TokenSource *source = nullptr);
 // Input count: usage when reported, else the dataset's length, else 0 (source Unknown).
 qint32 effectiveInputTokens(const RequestRecord &r, TokenSource *source = nullptr);
+
+// Fills summary->unavailable from its own counts (SummaryBuilder::finish() calls it):
+// sendsAtOneInstant says every sent request had the same t_send.
+void markUnavailableQuantities(RunSummary *summary, bool sendsAtOneInstant);
 
 // Reduces the records of one run to its summary (docs/metrics.md). Records may come in any order.
 // Two passes over the records; the pooled ITL samples are held once, as float milliseconds.

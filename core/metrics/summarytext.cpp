@@ -68,6 +68,22 @@ QString lineF(const QString &label, double value)
     return line(label, pythonFixed(value, 2));
 }
 
+// "n/a (reason)" in place of the number when the summary cannot tell the quantity.
+QString notAvailable(const RunSummary &s, const QString &key)
+{
+    return u"n/a (%1)"_s.arg(s.unavailableReason(key));
+}
+
+QString lineF(const RunSummary &s, const QString &key, const QString &label, double value)
+{
+    return s.isAvailable(key) ? lineF(label, value) : line(label, notAvailable(s, key));
+}
+
+QString line(const RunSummary &s, const QString &key, const QString &label, qint64 value)
+{
+    return s.isAvailable(key) ? line(label, value) : line(label, notAvailable(s, key));
+}
+
 struct Section
 {
     const char16_t *key;
@@ -82,11 +98,12 @@ constexpr Section kSections[] = {
     {u"e2el", u"E2EL", u"End-to-end Latency"},
 };
 
-QString percentileLines(const MetricStats &st, const QString &name, const QList<double> &ps)
+QString percentileLines(const RunSummary &s, const QString &key, const MetricStats &st,
+                        const QString &name, const QList<double> &ps)
 {
     QString out;
     for (double p : ps)
-        out += lineF(u"P%1 %2 (ms):"_s.arg(percentileWord(p), name), st.percentile(p));
+        out += lineF(s, key, u"P%1 %2 (ms):"_s.arg(percentileWord(p), name), st.percentile(p));
     return out;
 }
 
@@ -105,18 +122,22 @@ QString formatVllmBlock(const RunSummary &s, const SummaryTextOptions &o)
         if (!std::isinf(o.requestRate))
             out += lineF(u"Request rate configured (RPS):"_s, o.requestRate);
     }
-    out += lineF(u"Benchmark duration (s):"_s, s.durationS);
-    out += line(u"Total input tokens:"_s, s.totalInputTokens);
+    out += lineF(s, u"duration"_s, u"Benchmark duration (s):"_s, s.durationS);
+    out += line(s, u"total_input_tokens"_s, u"Total input tokens:"_s, s.totalInputTokens);
     out += line(u"Total generated tokens:"_s, s.totalOutputTokens);
-    out += lineF(u"Request throughput (req/s):"_s, s.requestThroughput);
+    out += lineF(s, u"request_throughput"_s, u"Request throughput (req/s):"_s, s.requestThroughput);
     if (s.goodputSet)
-        out += lineF(u"Request goodput (req/s):"_s, s.requestGoodput);
-    out += lineF(u"Output token throughput (tok/s):"_s, s.outputThroughput);
+        out += lineF(s, u"request_goodput"_s, u"Request goodput (req/s):"_s, s.requestGoodput);
+    out +=
+        lineF(s, u"output_throughput"_s, u"Output token throughput (tok/s):"_s, s.outputThroughput);
     if (benchServe) {
-        out += lineF(u"Peak output token throughput (tok/s):"_s, s.peakOutputTokensPerS);
-        out += lineF(u"Peak concurrent requests:"_s, double(s.peakConcurrentRequests));
+        out += lineF(s, u"max_output_tokens_per_s"_s, u"Peak output token throughput (tok/s):"_s,
+                     s.peakOutputTokensPerS);
+        out += lineF(s, u"max_concurrent_requests"_s, u"Peak concurrent requests:"_s,
+                     double(s.peakConcurrentRequests));
     }
-    out += lineF(u"Total Token throughput (tok/s):"_s, s.totalTokenThroughput);
+    out += lineF(s, u"total_token_throughput"_s, u"Total Token throughput (tok/s):"_s,
+                 s.totalTokenThroughput);
 
     for (const Section &sec : kSections) {
         const QString key = QString::fromUtf16(sec.key);
@@ -125,9 +146,9 @@ QString formatVllmBlock(const RunSummary &s, const SummaryTextOptions &o)
         const MetricStats *st = s.stats(key);
         const QString name = QString::fromUtf16(sec.name);
         out += centered(QString::fromUtf16(sec.header), u'-');
-        out += lineF(u"Mean %1 (ms):"_s.arg(name), st->mean);
-        out += lineF(u"Median %1 (ms):"_s.arg(name), st->median);
-        out += percentileLines(*st, name, o.metricPercentiles);
+        out += lineF(s, key, u"Mean %1 (ms):"_s.arg(name), st->mean);
+        out += lineF(s, key, u"Median %1 (ms):"_s.arg(name), st->median);
+        out += percentileLines(s, key, *st, name, o.metricPercentiles);
     }
     out += QString(kWidth, u'=') + u'\n';
     return out;
@@ -145,20 +166,24 @@ QString formatServeBenchAdditions(const RunSummary &s, const SummaryTextOptions 
         out += line(s.warmupIncluded ? u"Warm-up requests (included):"_s
                                      : u"Warm-up requests (excluded):"_s,
                     s.warmup);
-    out += lineF(u"Achieved request rate (req/s):"_s, s.achievedRequestRate);
+    out += lineF(s, u"achieved_request_rate"_s, u"Achieved request rate (req/s):"_s,
+                 s.achievedRequestRate);
 
-    const auto statsSection = [&out, &o](const QString &header, const QString &name,
-                                         const MetricStats &st, bool median) {
+    const auto statsSection = [&out, &o, &s](const QString &header, const QString &key,
+                                             const QString &name, const MetricStats &st,
+                                             bool median) {
         out += centered(header, u'-');
-        out += lineF(u"Mean %1 (ms):"_s.arg(name), st.mean);
+        out += lineF(s, key, u"Mean %1 (ms):"_s.arg(name), st.mean);
         if (median)
-            out += lineF(u"Median %1 (ms):"_s.arg(name), st.median);
-        out += percentileLines(st, name, o.metricPercentiles);
-        out += lineF(u"Max %1 (ms):"_s.arg(name), st.max);
+            out += lineF(s, key, u"Median %1 (ms):"_s.arg(name), st.median);
+        out += percentileLines(s, key, st, name, o.metricPercentiles);
+        out += lineF(s, key, u"Max %1 (ms):"_s.arg(name), st.max);
     };
-    statsSection(u"Schedule Lag"_s, u"schedule lag"_s, s.scheduleLag, false);
-    statsSection(u"Client Queue Time"_s, u"client queue time"_s, s.clientQueueTime, false);
-    statsSection(u"Inter-token Latency per Token"_s, u"ITL per token"_s, s.itlPerToken, true);
+    statsSection(u"Schedule Lag"_s, u"schedule_lag"_s, u"schedule lag"_s, s.scheduleLag, false);
+    statsSection(u"Client Queue Time"_s, u"client_queue_time"_s, u"client queue time"_s,
+                 s.clientQueueTime, false);
+    statsSection(u"Inter-token Latency per Token"_s, u"itl_per_token"_s, u"ITL per token"_s,
+                 s.itlPerToken, true);
 
     out += centered(u"Token Counts"_s, u'-');
     out += line(u"Input token count source:"_s, s.inputSources.describe());

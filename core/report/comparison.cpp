@@ -83,6 +83,11 @@ std::optional<double> latencyStatistic(const ReportRun &r, const QString &metric
                                        const QString &stat, Message *note)
 {
     const MetricStats *st = r.summary.stats(metric);
+    if (!r.summary.isAvailable(metric)) {
+        if (note)
+            *note = Message::fromEnglish(r.summary.unavailableReason(metric));
+        return std::nullopt;
+    }
     if (!st || st->isEmpty()) {
         if (note)
             *note =
@@ -221,6 +226,10 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
         row.groupMessage = Message("cmp.group.throughput");
         row.lowerIsBetter = false;
         addRow(row, [&](const ReportRun &r, int, Message *note) -> std::optional<double> {
+            if (!r.summary.isAvailable(row.key)) {
+                *note = Message::fromEnglish(r.summary.unavailableReason(row.key));
+                return std::nullopt;
+            }
             if (r.summary.durationS <= 0) {
                 *note = Message("cmp.note.no_duration");
                 return std::nullopt;
@@ -302,7 +311,11 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
                            : std::nullopt;
           });
     count("duration", "cmp.row.duration", "s", true, 2,
-          [](const ReportRun &r) { return r.summary.durationS; });
+          [](const ReportRun &r) -> std::optional<double> {
+              if (!r.summary.isAvailable(u"duration"_s))
+                  return std::nullopt;
+              return r.summary.durationS;
+          });
 
     // --- cost ---
     bool anyCovered = false;

@@ -179,8 +179,13 @@ QString summarySection(const ReportContent &c, const Words &w)
         const ReportRun &r = c.runs.at(i);
         const auto cell = [&](const QString &key) {
             const ComparisonRow *row = cmp.row(key);
-            return row ? esc(formatCell(*row, row->cells.at(i), w.translate))
-                       : esc(w("cmp.cell.na"));
+            if (!row)
+                return esc(w("cmp.cell.na"));
+            const ComparisonCell &c = row->cells.at(i);
+            QString v = esc(formatCell(*row, c, w.translate));
+            if (!c.value && !c.noteMessage.isEmpty()) // n/a says why, never a bare 0 or blank
+                v += u"<br/><small>%1</small>"_s.arg(esc(c.noteMessage.text(w.translate)));
+            return v;
         };
         h += u"<tr>"_s + td(esc(r.label)) + td(esc(r.sutName())) + td(esc(r.input.status)) +
              td(QString::number(r.summary.completed), u"class=\"num\""_s) +

@@ -41,6 +41,7 @@ bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QStr
     in.datasetInfo = run->snapshot.value(u"dataset_info"_s).toObject();
     in.datasetHash = in.datasetInfo.value(u"sha256"_s).toString();
     in.status = QString::fromLatin1(storedRunStatusName(run->status));
+    in.statusMessage = run->statusMessage;
     in.transport = run->summary.value(u"transport"_s).toString();
     in.wallStart = run->startedUtc;
     in.runStartNs = run->startedMonoNs;
@@ -49,12 +50,11 @@ bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QStr
     const QJsonObject imported = run->snapshot.value(u"imported"_s).toObject();
     r.imported = !imported.isEmpty();
     r.rawRecords = !r.imported || imported.value(u"raw_records"_s).toBool(true);
-    if (r.rawRecords) {
+    if (!importedFileSummary(run->snapshot, run->summary, &r.summary)) {
+        // deriveRun marks what an imported run's records cannot tell (markImportedUnavailable).
         r.derived = deriveRun(in);
         r.summary = r.derived.summary;
     } else {
-        r.summary = runSummaryFromVllmJson(
-            run->summary.value(u"imported_file_summary"_s).toObject(run->summary));
         r.noteMessages << Message("run.note.imported_summary");
     }
     if (r.imported) {

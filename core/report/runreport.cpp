@@ -6,6 +6,7 @@
 #include "metrics/samples.h"
 #include "metrics/summary.h"
 #include "metrics/summarytext.h"
+#include "report/vllmimport.h"
 #include "store/projectstore.h"
 
 #include <QJsonArray>
@@ -83,6 +84,8 @@ RunDerivation deriveRun(const RunReportInput &in)
     RunDerivation d;
     d.summary = in.summary ? *in.summary
                            : summarize(in.records, SummaryOptions::forProfile(in.plan.profile));
+    // An imported run's records cannot tell what the import lost (send times, queueing).
+    markImportedUnavailable(in.snapshot, &d.summary);
     d.health = assessClientHealth(in.records, in.plan.profile);
     deriveStatistics(in, &d);
     if (in.plan.profile.scenario != Scenario::None) {
@@ -123,9 +126,15 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &d)
     SummaryTextOptions to = SummaryTextOptions::forProfile(in.plan.profile);
     to.datasetHash = in.datasetHash;
     to.clientHealthWarnings = d.health.warnings;
-    if (in.status != "completed"_L1 && !in.status.isEmpty())
+    if (in.status == "running"_L1)
         to.clientHealthWarnings.append(
-            u"the run was %1: only the requests that finished are counted"_s.arg(in.status));
+            u"the run is in progress (its writer is still running): only the %1 requests "
+            "recorded so far are counted"_s.arg(in.records.size()));
+    else if (in.status != "completed"_L1 && !in.status.isEmpty())
+        to.clientHealthWarnings.append(
+            u"the run was %1%2: only the requests that finished are counted"_s.arg(
+                in.status,
+                in.statusMessage.isEmpty() ? QString() : u" ("_s + in.statusMessage + u')'));
     QString out = formatVllmSummary(d.summary, to);
     // Requested versus measured input length: synthetic prompts are built from a local token
     // estimate, the server's usage says what the model really saw.
@@ -192,6 +201,8 @@ QJsonObject runResultJson(const RunReportInput &in, const RunDerivation &d, bool
     QJsonObject o = vllmResultJson(d.summary, in.records, jo);
     o[u"client_health"_s] = d.health.toJson();
     o[u"status"_s] = in.status;
+    if (!in.statusMessage.isEmpty())
+        o[u"status_message"_s] = in.statusMessage;
     o[u"transport"_s] = in.transport;
     if (d.hasMlperf)
         o[u"mlperf"_s] = d.mlperf.toJson();

@@ -29,7 +29,8 @@ struct RunReportInput
     QList<RequestRecord> records;
     QString datasetHash;
     QJsonObject datasetInfo;
-    QString status; // runStatusName
+    QString status;        // storedRunStatusName of the run as the store reports it
+    QString statusMessage; // why it failed or was interrupted (RunInfo::statusMessage)
     QString transport;
     qint64 runStartNs = 0;
     QDateTime wallStart;

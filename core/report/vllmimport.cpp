@@ -157,7 +157,63 @@ RunSummary runSummaryFromVllmJson(const QJsonObject &o)
     s.tpot = statsFromFile(o, u"tpot"_s, s.completed, s.percentiles);
     s.itl = statsFromFile(o, u"itl"_s, s.completed, s.percentiles);
     s.e2el = statsFromFile(o, u"e2el"_s, s.completed, s.percentiles);
+
+    // What the file does not hold is unknown, never 0.
+    const QString notInFile = u"the imported file does not report it"_s;
+    for (const char *k :
+         {"duration", "total_input_tokens", "request_throughput", "output_throughput",
+          "total_token_throughput", "max_output_tokens_per_s", "max_concurrent_requests"})
+        if (!o.value(QLatin1StringView(k)).isDouble())
+            s.markUnavailable(QString::fromLatin1(k), notInFile);
+    for (const char *k : {"ttft", "tpot", "itl", "e2el"})
+        if (!o.value(u"mean_"_s + QLatin1StringView(k) + u"_ms"_s).isDouble())
+            s.markUnavailable(QString::fromLatin1(k), notInFile);
+    if (!s.goodputSet)
+        s.markUnavailable(u"request_goodput"_s, u"the imported file reports no goodput"_s);
+    markImportedUnavailable(&s, false);
     return s;
+}
+
+void markImportedUnavailable(RunSummary *s, bool detailedWithoutSendTimes)
+{
+    const QString why = detailedWithoutSendTimes
+                            ? u"imported from vLLM, whose file has no send times"_s
+                            : u"imported from vLLM's summary, which does not record it"_s;
+    // The import's reason replaces the generic one summarize() derived from the records.
+    QStringList keys = {u"achieved_request_rate"_s, u"schedule_lag"_s, u"client_queue_time"_s,
+                        u"ttft_from_sched"_s, u"e2el_from_sched"_s};
+    s->unavailable.insert(u"cached_tokens"_s,
+                          u"vLLM's result file does not record cached prompt tokens"_s);
+    if (detailedWithoutSendTimes)
+        keys << u"max_output_tokens_per_s"_s << u"max_concurrent_requests"_s;
+    else
+        keys << u"itl_per_token"_s;
+    for (const QString &k : std::as_const(keys))
+        s->unavailable.insert(k, why);
+}
+
+bool importedFileSummary(const QJsonObject &snapshot, const QJsonObject &storedSummary,
+                         RunSummary *out)
+{
+    const QJsonObject imported = snapshot.value(u"imported"_s).toObject();
+    if (imported.isEmpty() || imported.value(u"raw_records"_s).toBool(true))
+        return false;
+    *out = runSummaryFromVllmJson(
+        storedSummary.value(u"imported_file_summary"_s).toObject(storedSummary));
+    return true;
+}
+
+bool markImportedUnavailable(const QJsonObject &snapshot, RunSummary *s)
+{
+    const QJsonObject imported = snapshot.value(u"imported"_s).toObject();
+    if (imported.isEmpty())
+        return false;
+    const bool raw = imported.value(u"raw_records"_s).toBool(true);
+    // Files before "send_times" was recorded came from vLLM, which never saves them.
+    const bool sendTimes = imported.value(u"send_times"_s).toBool(false);
+    if (!raw || !sendTimes)
+        markImportedUnavailable(s, raw);
+    return true;
 }
 
 QStringList compareWithVllmFile(const RunSummary &r, const QJsonObject &o, double toleranceMs)
@@ -330,6 +386,7 @@ bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *ou
             metadata.insert(it.key(), it.value());
 
     // --- per-request records ---
+    bool sendTimes = false;
     if (imp.detailed) {
         const QJsonArray inLens = o.value(u"input_lens"_s).toArray();
         const QJsonArray outLens = o.value(u"output_lens"_s).toArray();
@@ -350,6 +407,10 @@ bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *ou
             return false;
         }
         const bool haveStarts = starts.size() == n;
+        // ServeBench's own export also carries the schedule.
+        const QJsonArray scheds = o.value(u"scheduled_times"_s).toArray();
+        const bool haveScheds = haveStarts && scheds.size() == n;
+        sendTimes = haveStarts;
         qint64 latestEnd = 0;
         qsizetype latestIndex = -1;
         for (qsizetype i = 0; i < n; ++i) {
@@ -358,7 +419,12 @@ bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *ou
             r.datasetItem = qint32(i);
             r.requestId = u"imported-%1"_s.arg(i);
             const qint64 send = kT0 + (haveStarts ? secondsToNs(starts.at(i).toDouble()) : 0);
-            r.tSched = r.tQueued = r.tDispatch = r.tSend = send;
+            // The send time anchors TTFT and E2EL; when and how long the request waited before
+            // it was sent is not in the file, so those stay 0 ("did not happen / unknown") and
+            // schedule lag and client queue time read as unavailable, not as 0.
+            r.tSend = send;
+            r.tSched = haveScheds ? kT0 + secondsToNs(scheds.at(i).toDouble()) : 0;
+            r.tQueued = r.tDispatch = 0;
             const QString err = errors.at(i).toString();
             const double ttft = ttfts.at(i).toDouble();
             const QJsonArray gaps = itls.at(i).toArray();
@@ -442,6 +508,7 @@ bool parseVllmResult(const QByteArray &data, const QString &path, VllmImport *ou
         {u"sha256"_s, imp.sha256},
         {u"detailed"_s, imp.detailed},
         {u"raw_records"_s, imp.detailed},
+        {u"send_times"_s, imp.detailed && sendTimes},
         {u"date"_s, o.value(u"date"_s).toString()},
         {u"tokenizer_id"_s, o.value(u"tokenizer_id"_s).toString()},
         {u"metadata"_s, metadata},

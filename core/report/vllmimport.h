@@ -50,6 +50,21 @@ bool readVllmResultFile(const QString &path, VllmImport *out, QString *error, in
 // TPOT, ITL and E2EL; count is the number of completed requests where the file has the metric).
 RunSummary runSummaryFromVllmJson(const QJsonObject &o);
 
+// Marks what a vLLM import cannot tell (RunSummary::unavailable), with the reason: schedule lag,
+// client queue time, achieved rate, the from-t_sched latencies and cached tokens always; for
+// per-request records without send times also the peaks; for a summary-only import also ITL
+// per token and goodput.
+void markImportedUnavailable(RunSummary *summary, bool detailedWithoutSendTimes);
+// The same for a stored run, from its snapshot's "imported" object. False for a run that was
+// not imported (nothing marked).
+bool markImportedUnavailable(const QJsonObject &snapshot, RunSummary *summary);
+
+// A stored run imported without per-request results has no records to recompute from: its
+// summary is the file's own (stored under "imported_file_summary" of the run's summary JSON).
+// Fills *out and returns true for such a run; false for any other.
+bool importedFileSummary(const QJsonObject &snapshot, const QJsonObject &storedSummary,
+                         RunSummary *out);
+
 // Every statistic in the file that `recomputed` does not reproduce within `toleranceMs`
 // (counts exactly, throughputs relatively 1e-6): "mean_ttft_ms: file 12.5, recomputed 12.7".
 QStringList compareWithVllmFile(const RunSummary &recomputed, const QJsonObject &file,

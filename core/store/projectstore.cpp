@@ -3,6 +3,7 @@
 #include "metrics/requestrecord.h"
 #include "projectschema.h"
 #include "requestrows.h"
+#include "runlock.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -10,11 +11,8 @@
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QSysInfo>
 #include <QVariant>
-#include <cerrno>
 #include <memory>
-#include <signal.h>
 #include <sqlite3.h>
 
 using namespace Qt::StringLiterals;
@@ -61,13 +59,16 @@ QVariant idOrNull(qint64 id)
     return id > 0 ? QVariant(id) : QVariant(QMetaType(QMetaType::LongLong));
 }
 
-// A run stays 'running' while the process that writes it lives: another window or a CLI on
-// this host may be recording it right now.
-bool writerAlive(const QString &host, qint64 pid)
+// Marks a run stored as 'running' whose writer is gone: what every reader shows, and what a
+// read-write open stores. The same words either way.
+const char *const kGoneMessageSql =
+    "'the run was not finished (the program was stopped or crashed); ' || request_count || "
+    "' requests were recorded'";
+
+QString goneMessage(qint64 requestCount)
 {
-    if (pid <= 0 || host != QSysInfo::machineHostName())
-        return false;
-    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+    return u"the run was not finished (the program was stopped or crashed); %1 requests were "
+           "recorded"_s.arg(requestCount);
 }
 
 } // namespace
@@ -185,20 +186,19 @@ bool ProjectStore::open(const QString &path, OpenMode mode)
 bool ProjectStore::markInterruptedRuns()
 {
     QSqlQuery q(db());
-    if (!q.exec(u"SELECT id, host, writer_pid FROM runs WHERE status = 'running'"_s))
+    if (!q.exec(u"SELECT id FROM runs WHERE status = 'running'"_s))
         return fail(ProjectFile::describe(q.lastError()));
     QList<qint64> dead;
     while (q.next())
-        if (!writerAlive(q.value(1).toString(), q.value(2).toLongLong()))
+        if (RunLock::probe(m_path, q.value(0).toLongLong()) == RunLock::Writer::Gone)
             dead.append(q.value(0).toLongLong());
     q.finish();
     for (qint64 id : dead) {
         QSqlQuery u(db());
         u.prepare(u"UPDATE runs SET status = 'interrupted', "
                   "ended_utc = coalesce(last_commit_utc, started_utc), "
-                  "status_message = 'the run was not finished (the program was stopped or "
-                  "crashed); ' || request_count || ' requests were recorded' "
-                  "WHERE id = ? AND status = 'running'"_s);
+                  "status_message = %1 WHERE id = ? AND status = 'running'"_s.arg(
+                      QLatin1StringView(kGoneMessageSql)));
         u.addBindValue(id);
         if (!u.exec())
             return fail(ProjectFile::describe(u.lastError()));
@@ -487,7 +487,7 @@ namespace {
 constexpr auto kRunColumns =
     "id, name, sut_id, dataset_id, profile_id, sweep_id, sweep_position, status, status_message, "
     "tool_version, host, metric_definitions_version, started_utc, ended_utc, started_mono_ns, "
-    "ended_mono_ns, request_count, snapshot_json, summary_json"_L1;
+    "ended_mono_ns, request_count, last_commit_utc, snapshot_json, summary_json"_L1;
 
 RunInfo runFrom(const QSqlQuery &q, bool full)
 {
@@ -512,6 +512,7 @@ RunInfo runFrom(const QSqlQuery &q, bool full)
     r.startedMonoNs = q.value(i++).toLongLong();
     r.endedMonoNs = q.value(i++).toLongLong();
     r.requestCount = q.value(i++).toLongLong();
+    r.lastCommitUtc = utcFrom(q.value(i++));
     if (full) {
         r.snapshot = jsonFrom(q.value(i++));
         r.summary = jsonFrom(q.value(i++));
@@ -534,9 +535,30 @@ QList<RunInfo> ProjectStore::queryRuns(const QString &where, const QVariantList 
         fail(ProjectFile::describe(q.lastError()));
         return out;
     }
-    while (q.next())
+    while (q.next()) {
         out.append(runFrom(q, false));
+        applyLiveness(&out.last());
+    }
     return out;
+}
+
+void ProjectStore::applyLiveness(RunInfo *run) const
+{
+    if (run->status != StoredRunStatus::Running)
+        return;
+    QString detail;
+    switch (RunLock::probe(m_path, run->id, &detail)) {
+    case RunLock::Writer::Alive:
+        return;
+    case RunLock::Writer::Unknown:
+        run->statusMessage = u"cannot tell whether its writer is still running: %1"_s.arg(detail);
+        return;
+    case RunLock::Writer::Gone:
+        run->status = StoredRunStatus::Interrupted;
+        run->statusMessage = goneMessage(run->requestCount);
+        run->endedUtc = run->lastCommitUtc.isValid() ? run->lastCommitUtc : run->startedUtc;
+        return;
+    }
 }
 
 QList<RunInfo> ProjectStore::listRuns(qint64 sweepId) const
@@ -559,7 +581,9 @@ std::optional<RunInfo> ProjectStore::loadRun(qint64 runId) const
         fail(u"no run with id %1"_s.arg(runId));
         return std::nullopt;
     }
-    return runFrom(q, true);
+    RunInfo run = runFrom(q, true);
+    applyLiveness(&run);
+    return run;
 }
 
 bool ProjectStore::copyTo(const QString &path)

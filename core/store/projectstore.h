@@ -18,8 +18,11 @@ struct RequestRecord;
 // A project file opened in the calling thread (one SQLite connection per thread: use the store
 // only from the thread that opened it). Opening probes the file first and refuses, without
 // touching it, a newer schema, a foreign database or a damaged file; an older project is
-// migrated forward. A read-write open marks every run left 'running' by a dead process as
-// 'interrupted' (it keeps what it recorded). Runs are written by RunWriter, not here.
+// migrated forward. Runs are written by RunWriter, not here.
+//
+// A run's writer holds its RunLock while it writes. listRuns() and loadRun() report a run stored
+// as 'running' whose lock nobody holds as Interrupted (with what it recorded), in every mode, so
+// a reader never shows a dead run as live; a read-write open also stores that status.
 //
 // Failing calls return 0 / false / empty / nullopt and set lastError().
 class ProjectStore
@@ -111,6 +114,7 @@ private:
     bool writable() const;
     bool markInterruptedRuns();
     bool readRun(qint64 runId, RunInfo *out, bool full) const;
+    void applyLiveness(RunInfo *run) const;
     QList<RunInfo> queryRuns(const QString &where, const QVariantList &binds) const;
 
     QString m_connection;

@@ -7,6 +7,7 @@
 #include "projectfile.h"
 #include "projectschema.h"
 #include "requestrows.h"
+#include "runlock.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -74,6 +75,7 @@ struct RunWriter::State
     // Writer-thread only.
     QString connection;
     qint64 runId = 0;
+    RunLock lock; // held from the run's insert until its end is stored
     std::unique_ptr<QSqlQuery> insert;
 };
 
@@ -423,13 +425,26 @@ void RunWriter::threadMain()
             q.addBindValue(m.startedMonoNs > 0 ? m.startedMonoNs : monotonicNs());
             q.addBindValue(QCoreApplication::applicationPid());
             q.addBindValue(utcText(started));
+            // The run's lock is taken before its row becomes visible (inside the insert's
+            // transaction), so no reader ever sees it 'running' without a live writer.
+            QString lockError;
             if (m_failed.load()) {
                 r.error = u"an earlier write failed"_s;
+            } else if (!db.transaction()) {
+                r.error = u"%1: creating the run failed: %2"_s.arg(file, sqlFail(db.lastError()));
             } else if (!q.exec()) {
                 r.error = u"%1: creating the run failed: %2"_s.arg(file, sqlFail(q.lastError()));
+                db.rollback();
+            } else if (!s.lock.acquire(s.path, q.lastInsertId().toLongLong(), &lockError)) {
+                r.error = u"%1: creating the run failed: %2"_s.arg(file, lockError);
+                db.rollback();
+            } else if (!db.commit()) {
+                r.error = u"%1: creating the run failed: %2"_s.arg(file, sqlFail(db.lastError()));
+                db.rollback();
+                s.lock.release();
             } else {
                 r.ok = true;
-                r.id = q.lastInsertId().toLongLong();
+                r.id = s.lock.runId();
                 s.runId = r.id;
             }
             break;
@@ -462,6 +477,7 @@ void RunWriter::threadMain()
                 }
             }
             s.runId = 0;
+            s.lock.release();
             break;
         }
         }
@@ -509,6 +525,7 @@ void RunWriter::threadMain()
         q.addBindValue(s.runId);
         q.exec();
     }
+    s.lock.release();
     s.insert.reset();
     db = QSqlDatabase();
     ProjectFile::closeConnection(s.connection);

@@ -82,11 +82,14 @@ struct RunInfo
     QDateTime startedUtc;             // invalid: now
     qint64 startedMonoNs = 0;         // 0: now (CLOCK_MONOTONIC)
 
+    // As ProjectStore reports it: a run stored as 'running' whose writer is gone (RunLock) reads
+    // as Interrupted, with a message saying so, even before any writer has marked it.
     StoredRunStatus status = StoredRunStatus::Running;
     QString statusMessage; // why a run failed or was interrupted
     QDateTime endedUtc;    // for an interrupted run: the time of its last committed batch
     qint64 endedMonoNs = 0;
     qint64 requestCount = 0; // records committed
+    QDateTime lastCommitUtc; // the writer's last committed batch (running runs: progress)
     QJsonObject snapshot;
     QJsonObject summary;
 };

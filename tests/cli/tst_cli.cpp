@@ -1,12 +1,16 @@
 // servebench-cli end to end, as a user runs it: real processes, the built-in simulator (in the
 // CLI's own process or as `servebench-cli simulate`), real sockets and project files.
+#include "capturerelay.h"
 #include "clirun.h"
 #include "common/clock.h"
 #include "config/runplan.h"
 #include "load/schedule.h"
 #include "metrics/requestrecord.h"
+#include "sim/simulator.h"
 #include "store/projectstore.h"
 
+#include <QDeadlineTimer>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -155,22 +159,73 @@ private slots:
 
     void apiKeyIsSentButNeverEchoedOrStored()
     {
+        // The runs go through a relay that keeps what reached the server: the credentials must
+        // arrive there, and nowhere else (output, project file and its -wal, result file).
+        Simulator sim;
+        QVERIFY(sim.start());
+        test::CaptureRelay relay(sim.port());
+        QVERIFY(relay.port() > 0);
+        const QString base = u"http://127.0.0.1:%1"_s.arg(relay.port());
+        const QString project = m_dir.filePath(u"secret.sbproj"_s);
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(u"OPENAI_API_KEY"_s, u"sk-test-DO-NOT-LEAK-123456789012345"_s);
-        const QString project = m_dir.filePath(u"secret.sbproj"_s);
-        const Result r = runCli(QStringList{u"run"_s, u"--project"_s, project, u"--save-result"_s,
-                                            u"--result-dir"_s, m_dir.path(), u"--result-filename"_s,
-                                            u"secret.json"_s, u"--header"_s,
-                                            u"Authorization: Bearer sk-header-secret"_s,
-                                            // '=' inside the value, and the inline form
-                                            u"--header=X-Api-Key:keypart=tail-secret"_s} +
-                                    kShort,
-                                120000, env);
+
+        // The key from the environment.
+        Result r =
+            runCli(QStringList{u"run"_s, u"--base-url"_s, base, u"--model"_s, u"servebench-sim"_s,
+                               u"--project"_s, project, u"--save-result"_s, u"--result-dir"_s,
+                               m_dir.path(), u"--result-filename"_s, u"secret.json"_s} +
+                       kShort,
+                   120000, env);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(!r.out.contains("DO-NOT-LEAK"_L1) && !r.err.contains("DO-NOT-LEAK"_L1));
-        for (const QString &file : {project, m_dir.filePath(u"secret.json"_s)}) {
+        const QByteArray first = relay.received();
+        QCOMPARE(first.count("POST /v1/completions "), 20);
+        // Every request, the checks before the run (GET /v1/models, POST /tokenize) included.
+        const auto requests = [](const QByteArray &b) {
+            return b.count("POST ") + b.count("GET ");
+        };
+        QCOMPARE(first.count("\r\nAuthorization: Bearer sk-test-DO-NOT-LEAK-123456789012345\r\n"),
+                 requests(first));
+
+        // Headers given on the command line replace it; '=' inside the value, and the inline
+        // form.
+        r = runCli(QStringList{u"run"_s, u"--base-url"_s, base, u"--model"_s, u"servebench-sim"_s,
+                               u"--project"_s, project, u"--header"_s,
+                               u"Authorization: Bearer sk-header-secret"_s,
+                               u"--header=X-Api-Key:keypart=tail-secret"_s} +
+                       kShort,
+                   120000, env);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QByteArray second = relay.received().mid(first.size());
+        QCOMPARE(second.count("POST /v1/completions "), 20);
+        QCOMPARE(second.count("\r\nAuthorization: Bearer sk-header-secret\r\n"), requests(second));
+        QCOMPARE(second.count("\r\nX-Api-Key: keypart=tail-secret\r\n"), requests(second));
+        QVERIFY(!second.contains("DO-NOT-LEAK"));
+
+        // After a clean exit SQLite has folded the -wal into the file and removed it; a run that
+        // is killed leaves its -wal, holding everything it committed (snapshot, headers it was
+        // given, records). Kill one mid-run and read that too.
+        QProcess killed;
+        killed.setProcessEnvironment(env);
+        killed.start(QString::fromUtf8(SB_CLI),
+                     {u"run"_s, u"--base-url"_s, base, u"--model"_s, u"servebench-sim"_s,
+                      u"--project"_s, project, u"--header=X-Api-Key:keypart=tail-secret"_s,
+                      u"--num-prompts"_s, u"100000"_s, u"--request-rate"_s, u"100"_s,
+                      u"--random-output-len"_s, u"2"_s, u"--random-input-len"_s, u"8"_s});
+        QVERIFY(killed.waitForStarted());
+        const QString wal = project + u"-wal"_s;
+        QDeadlineTimer deadline(30000);
+        while (QFileInfo(wal).size() < 64 * 1024 && !deadline.hasExpired())
+            QTest::qWait(100);
+        killed.kill();
+        QVERIFY(killed.waitForFinished());
+        QVERIFY2(QFileInfo(wal).size() >= 64 * 1024, "the killed run left no -wal to read");
+        QVERIFY(relay.received().mid(first.size() + second.size()).contains("keypart=tail-secret"));
+
+        for (const QString &file : {project, wal, m_dir.filePath(u"secret.json"_s)}) {
             QFile f(file);
-            QVERIFY(f.open(QIODevice::ReadOnly));
+            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(file));
             const QByteArray bytes = f.readAll();
             QVERIFY2(!bytes.contains("DO-NOT-LEAK"), qPrintable(file));
             QVERIFY2(!bytes.contains("sk-header-secret"), qPrintable(file));

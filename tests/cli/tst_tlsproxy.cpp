@@ -6,7 +6,9 @@
 #include "sim/simulator.h"
 #include "store/projectstore.h"
 
+#include <QDeadlineTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QMutex>
 #include <QProcess>
 #include <QRegularExpression>
@@ -426,10 +428,33 @@ private slots:
                          route.contains("http_proxy"_L1),
                      qPrintable(route));
         }
-        QFile f(project);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        QVERIFY(!f.readAll().contains("s3cr3t-pw"));
         QVERIFY(!r.out.contains("s3cr3t-pw"_L1) && !r.err.contains("s3cr3t-pw"_L1));
+
+        // A clean exit folds the -wal into the file; a killed run leaves its -wal, holding the
+        // snapshot (with the route) and every committed record: read both.
+        QProcess killed;
+        killed.setProcessEnvironment(env);
+        killed.start(QString::fromUtf8(SB_CLI),
+                     {u"run"_s, u"--base-url"_s, base, u"--transport"_s, transport, u"--project"_s,
+                      project, u"--model"_s, u"servebench-sim"_s, u"--num-prompts"_s, u"100000"_s,
+                      u"--request-rate"_s, u"100"_s, u"--random-output-len"_s, u"2"_s,
+                      u"--random-input-len"_s, u"8"_s});
+        QVERIFY(killed.waitForStarted());
+        const QString wal = project + u"-wal"_s;
+        QDeadlineTimer deadline(30000);
+        while (QFileInfo(wal).size() < 64 * 1024 && !deadline.hasExpired())
+            QTest::qWait(100);
+        killed.kill();
+        QVERIFY(killed.waitForFinished());
+        QVERIFY2(QFileInfo(wal).size() >= 64 * 1024, "the killed run left no -wal to read");
+        for (const QString &file : {project, wal}) {
+            QFile f(file);
+            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(file));
+            const QByteArray bytes = f.readAll();
+            QVERIFY2(!bytes.contains("s3cr3t-pw"), qPrintable(file));
+            QVERIFY2(bytes.contains(QByteArray::number(proxy.relay->port)) || file == project,
+                     "the -wal holds the killed run's route");
+        }
     }
 
     void loopbackAndNoProxyGoDirect()

@@ -7,6 +7,9 @@
 
 #include <QHash>
 
+#include <algorithm>
+#include <numeric>
+
 Q_DECLARE_METATYPE(sb::TransportKind)
 
 using namespace Qt::StringLiterals;
@@ -133,7 +136,10 @@ private slots:
                 // Known limit of the manager pool: when the simulator closes a keep-alive
                 // connection right after a faulted response, Qt may already have sent the
                 // next POST on it and reports the close instead of resending. The socket
-                // transport resends such a request once on a fresh connection.
+                // transport resends such a request once on a fresh connection. Such a request
+                // got no response at all: no status, no chunk.
+                QCOMPARE(r.httpStatus, 0);
+                QVERIFY(r.chunkTimes.isEmpty());
                 ++lost;
                 ++failed;
                 continue;
@@ -156,7 +162,9 @@ private slots:
         QCOMPARE(ok + failed, 140);
         if (lost)
             qInfo("%d request(s) lost to a keep-alive close race (qnam)", lost);
-        QVERIFY(lost <= 3);
+        // Rare (0 in 18 runs of this test on a loaded 2-core machine): one is tolerated, as
+        // docs/performance.md says; more means the pool lost requests for another reason.
+        QVERIFY2(lost <= 1, qPrintable(QString::number(lost)));
         for (SimFault f : allSimFaults())
             QVERIFY2(seen.value(f) > 0, simFaultName(f)); // the seed injects every kind
         QVERIFY(ok > 0);
@@ -177,8 +185,7 @@ private slots:
         QHash<QString, SimLogEntry> log;
         for (const auto &e : sim->requestLog())
             log.insert(e.requestId, e);
-        double sumFirst = 0, sumChunk = 0;
-        int nChunk = 0;
+        QList<double> firstErrors, chunkErrors;
         for (const auto &r : c.records()) {
             QVERIFY(r.ok());
             const SimLogEntry e = log.value(r.requestId);
@@ -189,19 +196,36 @@ private slots:
             for (int k = 0; k < r.chunkTimes.size(); ++k) {
                 const qint64 err = r.chunkTimes[k] - e.chunkWriteNs[k];
                 QVERIFY2(err >= 0, "received before it was written: clocks differ");
-                sumChunk += nsToMs(err);
-                ++nChunk;
+                chunkErrors.append(nsToMs(err));
             }
-            sumFirst += nsToMs(r.tFirst - e.tFirstWrite);
+            firstErrors.append(nsToMs(r.tFirst - e.tFirstWrite));
             QVERIFY(r.tSend <= e.tAccept);
         }
-        const double meanFirst = sumFirst / c.records().size();
-        const double meanChunk = sumChunk / nChunk;
-        qInfo("mean first-token receive error %.3f ms, mean chunk receive error %.3f ms", meanFirst,
-              meanChunk);
-        // Bounds generous enough for a loaded CI machine; bench/ reports the real figures.
-        QVERIFY(meanFirst < 10.0);
-        QVERIFY(meanChunk < 10.0);
+        const auto meanOf = [](const QList<double> &v) {
+            return std::accumulate(v.cbegin(), v.cend(), 0.0) / double(v.size());
+        };
+        const auto p99Of = [](QList<double> v) {
+            std::sort(v.begin(), v.end());
+            return v.at(qsizetype(0.99 * double(v.size() - 1)));
+        };
+        const double meanFirst = meanOf(firstErrors), meanChunk = meanOf(chunkErrors);
+        const double p99First = p99Of(firstErrors), p99Chunk = p99Of(chunkErrors);
+        qInfo("receive error, first token: mean %.3f ms, p99 %.3f ms; every chunk: mean %.3f ms, "
+              "p99 %.3f ms",
+              meanFirst, p99First, meanChunk, p99Chunk);
+        if (transport == TransportKind::Socket) {
+            // docs/performance.md's claim for the socket transport (kernel receive timestamps,
+            // so the client's own scheduling on a loaded machine does not enter): TTFT error
+            // mean <= 0.3 ms and p99 <= 1 ms, per-event p99 <= 1 ms.
+            QVERIFY2(meanFirst <= 0.3 && p99First <= 1.0, qPrintable(QString::number(p99First)));
+            QVERIFY2(meanChunk <= 0.3 && p99Chunk <= 1.0, qPrintable(QString::number(p99Chunk)));
+        } else {
+            // Qt's manager pool stamps a chunk when its thread gets to it: the client's own
+            // scheduling delay is in the figure, and docs/performance.md claims no bound for it
+            // (it reports 0.16 ms mean on a quiet machine). This only catches a broken clock.
+            QVERIFY(meanFirst < 10.0);
+            QVERIFY(meanChunk < 10.0);
+        }
     }
 
     void cancellationEndsEveryStream_data() { addTransportRows(); }

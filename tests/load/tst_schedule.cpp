@@ -190,10 +190,16 @@ private slots:
             QVERIFY2(std::abs(got - expected) < 0.15 * expected,
                      qPrintable(u"window %1: %2 vs %3"_s.arg(from).arg(got).arg(expected)));
         }
-        // A ramp ignores requestRate.
+        // A ramp ignores requestRate: the same seed gives the same schedule whatever the rate
+        // says (here infinite, then 1000/s)...
+        const QList<qint64> rampOnly = buildSchedule(p, 100, 11);
         p.requestRate = 1000;
-        QCOMPARE(buildSchedule(p, 100, 11), buildSchedule(p, 100, 11));
+        QCOMPARE(buildSchedule(p, 100, 11), rampOnly);
         QCOMPARE(scheduledRate(p, 0, n), r0);
+        // ... while without the ramp the rate decides it (so the comparison above can fail).
+        LoadProfile flat = p;
+        flat.rampUpStrategy = RampUpStrategy::None;
+        QVERIFY(buildSchedule(flat, 100, 11) != rampOnly);
     }
 
     void invalidProfiles_data()

@@ -20,6 +20,7 @@ private slots:
     void detailedArrays();
     void optionsAndNulls();
     void definitions();
+    void unknownIsNullWithItsReason();
 };
 
 static ResultJsonOptions baseOptions()
@@ -217,6 +218,45 @@ void TestResultJson::optionsAndNulls()
     QCOMPARE(fp.requestRate, 3.0);
     QCOMPARE(fp.burstiness, 2.0);
     QCOMPARE(fp.maxConcurrency, 16);
+}
+
+void TestResultJson::unknownIsNullWithItsReason()
+{
+    QList<RequestRecord> recs = synthetic::records();
+    for (RequestRecord &r : recs) {
+        r.tSend = synthetic::ms(100); // one instant: no real send times
+        r.tQueued = 0;                // no queue times
+        if (!r.warmup && r.index != 2)
+            r.error = ErrorClass::Reset; // only R2 succeeds: no TPOT... but ITL exists
+    }
+    const RunSummary s = summarize(recs);
+    const QJsonObject j = vllmResultJson(s, recs, baseOptions());
+    for (const char *key : {"achieved_request_rate", "max_concurrent_requests",
+                            "max_output_tokens_per_s", "client_queue_time", "request_goodput"}) {
+        const QString k = QString::fromLatin1(key);
+        QVERIFY2(j.contains(k) && j.value(k).isNull(), key);
+        QVERIFY2(!j.value(k + u"_unavailable_reason"_s).toString().isEmpty(), key);
+        QCOMPARE(j.value(k + u"_unavailable_reason"_s).toString(), s.unavailableReason(k));
+    }
+    QVERIFY(j.value(u"achieved_request_rate_unavailable_reason"_s)
+                .toString()
+                .contains(u"same send time"_s));
+    // Known quantities carry no reason and stay numbers.
+    QVERIFY(j.value(u"duration"_s).isDouble());
+    QVERIFY(!j.contains(u"duration_unavailable_reason"_s));
+    QVERIFY(j.value(u"mean_ttft_ms"_s).isDouble());
+    QVERIFY(j.value(u"schedule_lag"_s).isObject());
+
+    // A latency metric with no sample: every vLLM key of it is null, one reason for all.
+    for (RequestRecord &r : recs)
+        if (!r.warmup)
+            r.error = ErrorClass::Reset;
+    const QJsonObject f = vllmResultJson(summarize(recs), recs, baseOptions());
+    for (const char *key : {"mean_ttft_ms", "median_ttft_ms", "std_ttft_ms", "p99_ttft_ms",
+                            "mean_e2el_ms", "p99_itl_ms"})
+        QVERIFY2(f.contains(QLatin1StringView(key)) && f.value(QLatin1StringView(key)).isNull(),
+                 key);
+    QCOMPARE(f.value(u"ttft_unavailable_reason"_s).toString(), u"no request succeeded"_s);
 }
 
 void TestResultJson::definitions()

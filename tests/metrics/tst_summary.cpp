@@ -24,6 +24,8 @@ private slots:
     void allFailed();
     void forProfile();
     void noMultiTokenSharesItl();
+    void unknownIsNotZero_data();
+    void unknownIsNotZero();
 };
 
 void TestSummary::countsAndWindow()
@@ -276,6 +278,85 @@ void TestSummary::noMultiTokenSharesItl()
     QCOMPARE(s.itlPerToken.count, s.itl.count);
     QCOMPARE(s.itlPerToken.mean, s.itl.mean);
     QCOMPARE(s.itlPerToken.percentile(99), s.itl.percentile(99));
+}
+
+void TestSummary::unknownIsNotZero_data()
+{
+    // Records missing what a quantity needs: the summary marks exactly those quantities
+    // unavailable, with the reason, and nothing else.
+    QTest::addColumn<QString>("damage");
+    QTest::addColumn<QStringList>("unavailable");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("complete") << u"none"_s << QStringList() << QString();
+    QTest::newRow("sends at one instant")
+        << u"one-instant"_s
+        << QStringList{u"achieved_request_rate"_s, u"max_output_tokens_per_s"_s,
+                       u"max_concurrent_requests"_s}
+        << u"every request has the same send time"_s;
+    QTest::newRow("no send times") << u"no-send"_s
+                                   << QStringList{u"duration"_s,
+                                                  u"request_throughput"_s,
+                                                  u"output_throughput"_s,
+                                                  u"total_token_throughput"_s,
+                                                  u"ttft"_s,
+                                                  u"tpot"_s,
+                                                  u"e2el"_s,
+                                                  u"schedule_lag"_s,
+                                                  u"client_queue_time"_s,
+                                                  u"achieved_request_rate"_s}
+                                   << QString();
+    QTest::newRow("no input count")
+        << u"no-usage"_s << QStringList{u"total_input_tokens"_s, u"total_token_throughput"_s}
+        << u"1 of 3 successful requests have no input token count"_s;
+    QTest::newRow("no schedule") << u"no-sched"_s
+                                 << QStringList{u"schedule_lag"_s, u"ttft_from_sched"_s,
+                                                u"e2el_from_sched"_s}
+                                 << u"scheduled time"_s;
+    QTest::newRow("no queue time")
+        << u"no-queue"_s << QStringList{u"client_queue_time"_s} << u"queued"_s;
+    QTest::newRow("all failed") << u"all-failed"_s
+                                << QStringList{u"ttft"_s,
+                                               u"tpot"_s,
+                                               u"itl"_s,
+                                               u"e2el"_s,
+                                               u"itl_per_token"_s,
+                                               u"ttft_from_sched"_s,
+                                               u"e2el_from_sched"_s,
+                                               u"cached_tokens"_s}
+                                << u"no request succeeded"_s;
+}
+
+void TestSummary::unknownIsNotZero()
+{
+    QFETCH(QString, damage);
+    QFETCH(QStringList, unavailable);
+    QFETCH(QString, reason);
+    QList<RequestRecord> recs = synthetic::records();
+    for (RequestRecord &r : recs) {
+        if (damage == "one-instant"_L1)
+            r.tSend = synthetic::ms(100);
+        else if (damage == "no-send"_L1)
+            r.tSend = 0;
+        else if (damage == "no-usage"_L1 && r.index == 3)
+            r.expectedInputTokens = -1; // R3 had only the dataset's length
+        else if (damage == "no-sched"_L1)
+            r.tSched = 0;
+        else if (damage == "no-queue"_L1)
+            r.tQueued = 0;
+        else if (damage == "all-failed"_L1 && !r.warmup)
+            r.error = ErrorClass::Reset;
+    }
+    const RunSummary s = summarize(recs);
+    // Quantities every synthetic variant lacks: no goodput SLO is given.
+    QVERIFY(!s.isAvailable(u"request_goodput"_s));
+    for (const QString &key : unavailable) {
+        QVERIFY2(!s.isAvailable(key), qPrintable(key));
+        QVERIFY2(s.unavailableReason(key).contains(reason), qPrintable(s.unavailableReason(key)));
+    }
+    const QStringList always = {u"request_goodput"_s, u"cached_tokens"_s};
+    for (auto it = s.unavailable.cbegin(); it != s.unavailable.cend(); ++it)
+        QVERIFY2(unavailable.contains(it.key()) || always.contains(it.key()),
+                 qPrintable(u"%1 unavailable: %2"_s.arg(it.key(), it.value())));
 }
 
 QTEST_GUILESS_MAIN(TestSummary)

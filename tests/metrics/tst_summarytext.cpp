@@ -80,6 +80,7 @@ private slots:
     void goodputLineOnlyWithSlo();
     void additions();
     void forProfile();
+    void unknownPrintsNotAvailableWithTheReason();
     void pythonFixed_data();
     void pythonFixed();
 };
@@ -170,6 +171,39 @@ void TestSummaryText::additions()
     const QString bs = formatVllmSummary(s, o);
     QCOMPARE(bs.count(u"Failed requests:"_s), 1);
     QVERIFY(bs.contains(u"  timeout:"_s));
+}
+
+void TestSummaryText::unknownPrintsNotAvailableWithTheReason()
+{
+    // Every request sent at one instant (what an import without send times leaves): the rate
+    // and the peaks cannot be told; the label stays, the number becomes "n/a (why)".
+    QList<RequestRecord> recs = synthetic::records();
+    for (RequestRecord &r : recs)
+        r.tSend = synthetic::ms(100);
+    SummaryTextOptions o;
+    o.style = VllmTextStyle::BenchServe;
+    const QString text = formatVllmSummary(summarize(recs), o);
+    const QString why = u"n/a (every request has the same send time: the records carry no real "
+                        "send times)"_s;
+    QVERIFY2(text.contains(u"Achieved request rate (req/s):           "_s + why), qPrintable(text));
+    QVERIFY(text.contains(u"Peak concurrent requests:                "_s + why));
+    QVERIFY(text.contains(u"Peak output token throughput (tok/s):    "_s + why));
+    QVERIFY(!text.contains(u"Achieved request rate (req/s):           0.00"_s));
+
+    // Every request failed: vLLM would print 0.00 for each latency; ServeBench says why not.
+    recs = synthetic::records();
+    for (RequestRecord &r : recs)
+        if (!r.warmup)
+            r.error = ErrorClass::Reset;
+    const QString failed = formatVllmSummary(summarize(recs), SummaryTextOptions());
+    for (const char *label : {"Mean TTFT (ms):", "Median TTFT (ms):", "P99 TTFT (ms):",
+                              "Mean TPOT (ms):", "Mean ITL (ms):", "Mean ITL per token (ms):"})
+        QVERIFY2(failed.contains(QString::fromLatin1(label).leftJustified(40) +
+                                 u" n/a (no request succeeded)"_s),
+                 label);
+    QVERIFY2(!failed.contains(u"TTFT (ms):                          0.00"_s), qPrintable(failed));
+    // Schedule lag is measured for failed requests too: still a number.
+    QVERIFY(failed.contains(u"Mean schedule lag (ms):                  1.60      "_s));
 }
 
 void TestSummaryText::forProfile()

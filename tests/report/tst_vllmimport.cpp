@@ -1,4 +1,5 @@
 #include "report/reportrun.h"
+#include "report/runreport.h"
 #include "report/vllmimport.h"
 
 #include "metrics/summary.h"
@@ -139,6 +140,34 @@ void TestVllmImport::storesImportedRun()
     QVERIFY(!run.notes.isEmpty());
     if (!detailed)
         QVERIFY(run.notes.join(u' ').contains(u"without per-request results"_s));
+
+    // What vLLM never saved is not available, with the reason, in every reader: the report's
+    // summary, and `show`'s text and JSON (runReportInput through deriveRun).
+    for (const char *key : {"achieved_request_rate", "schedule_lag", "client_queue_time"}) {
+        const QString k = QString::fromLatin1(key);
+        QVERIFY2(!run.summary.isAvailable(k), key);
+        QVERIFY2(run.summary.unavailableReason(k).contains(u"imported from vLLM"_s),
+                 qPrintable(run.summary.unavailableReason(k)));
+    }
+    RunReportInput in = run.input;
+    RunSummary fileSummary;
+    QCOMPARE(importedFileSummary(run.info.snapshot, run.info.summary, &fileSummary), !detailed);
+    if (!detailed)
+        in.summary = fileSummary;
+    const QString text = formatRunReport(in);
+    QVERIFY2(text.contains(u"Achieved request rate (req/s):           n/a (imported from vLLM"_s),
+             qPrintable(text));
+    QVERIFY(text.contains(u"Mean schedule lag (ms):                  n/a (imported from vLLM"_s));
+    QVERIFY(!text.contains(u" 0.00 "_s) && !text.contains(u" 0.00\n"_s));
+    // The file's own numbers are shown (never the zeros of an empty record list).
+    QVERIFY(text.contains(u"Successful requests:                     38 "_s));
+    const QJsonObject j = runResultJson(in, false);
+    QVERIFY(j.value(u"achieved_request_rate"_s).isNull());
+    QVERIFY(j.value(u"achieved_request_rate_unavailable_reason"_s)
+                .toString()
+                .contains(u"imported from vLLM"_s));
+    QVERIFY(j.value(u"schedule_lag"_s).isNull());
+    QCOMPARE(j.value(u"completed"_s).toInt(), 38);
 }
 
 void TestVllmImport::rejectsOtherJson()

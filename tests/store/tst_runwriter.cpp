@@ -167,29 +167,38 @@ private slots:
 
     void runOfADeadProcessIsMarkedInterruptedOnOpen()
     {
+        // A run left 'running' with nobody holding its lock: what a killed writer leaves (the
+        // kill itself is tested below), made here by rewriting a finished run's status, with a
+        // process id that is alive (ours) to show that a live pid does not keep it running.
         const QString path = createProject(m_dir, u"dead.sbproj"_s);
-        RunWriter w;
-        QVERIFY(w.open(path));
-        const qint64 id = w.beginRun({}, meta(u"dead"_s));
-        for (int i = 0; i < 7; ++i)
-            w.append(testing::makeRecord(i));
-        QVERIFY(w.flush());
-        // Pretend its writer was a process that has since died: a child we started and reaped.
-        QProcess p;
-        p.start(u"true"_s, {});
-        QVERIFY(p.waitForStarted());
-        const qint64 deadPid = p.processId();
-        QVERIFY(p.waitForFinished());
+        qint64 id = 0;
+        {
+            RunWriter w;
+            QVERIFY(w.open(path));
+            id = w.beginRun({}, meta(u"dead"_s));
+            for (int i = 0; i < 7; ++i)
+                w.append(testing::makeRecord(i));
+            QVERIFY(w.finishRun(StoredRunStatus::Completed, {}));
+        }
         {
             QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"pid"_s);
             db.setDatabaseName(path);
             QVERIFY(db.open());
             QSqlQuery q(db);
-            QVERIFY(
-                q.exec(u"UPDATE runs SET writer_pid = %1 WHERE id = %2"_s.arg(deadPid).arg(id)));
+            QVERIFY(q.exec(u"UPDATE runs SET status = 'running', ended_utc = NULL, "
+                           "writer_pid = %1 WHERE id = %2"_s.arg(QCoreApplication::applicationPid())
+                               .arg(id)));
             db.close();
         }
         QSqlDatabase::removeDatabase(u"pid"_s);
+        // A reader reports it interrupted without changing the file.
+        {
+            ProjectStore r;
+            QVERIFY(r.open(path, ProjectStore::OpenMode::ReadOnly));
+            QCOMPARE(r.loadRun(id)->status, StoredRunStatus::Interrupted);
+            QCOMPARE(r.listRuns().value(0).status, StoredRunStatus::Interrupted);
+            QVERIFY(r.interruptedOnOpen().isEmpty());
+        }
         ProjectStore s;
         QVERIFY(s.open(path));
         QCOMPARE(s.interruptedOnOpen(), QList<qint64>{id});

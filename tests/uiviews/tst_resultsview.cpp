@@ -167,13 +167,33 @@ private slots:
     void destroyedWhileComputing()
     {
         // The worker may be mid-job or about to post a stage: neither may touch a dead view.
+        // The view's end joins its worker (finished when the view is destroyed), and no stage
+        // reaches the view afterwards.
+        int lateStages = 0, joined = 0;
+        QObject guard;
         for (int i = 0; i < 5; ++i) {
             auto view = std::make_unique<ResultsView>();
+            QPointer<QThread> worker = view->findChild<QThread *>(u"ResultsWorker"_s);
+            QVERIFY(worker && worker->isRunning());
+            auto gone = std::make_shared<bool>(false);
+            const auto late = [gone, &lateStages] {
+                lateStages += *gone ? 1 : 0;
+            };
+            connect(view.get(), &ResultsView::summaryShown, &guard, late);
+            connect(view.get(), &ResultsView::requestsShown, &guard, late);
+            connect(view.get(), &ResultsView::chartsShown, &guard, late);
+            connect(view.get(), &QObject::destroyed, &guard, [gone, worker, &joined] {
+                *gone = true;
+                joined += worker && worker->isFinished() ? 1 : 0;
+            });
             view->showRun(m_plan, m_records);
             QTest::qWait(i * 3);
             view.reset();
+            QVERIFY(worker.isNull());
         }
         QTest::qWait(50); // any stray queued stage would be delivered (and crash) here
+        QCOMPARE(joined, 5);
+        QCOMPARE(lateStages, 0);
     }
 
     void mlperfBlockForAServerRun()

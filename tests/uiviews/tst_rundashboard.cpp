@@ -141,18 +141,34 @@ private slots:
 
     void destroyedWhileReducing()
     {
+        // A batch may be mid-reduction when the dashboard goes: its end joins the worker, and
+        // no batch reaches it afterwards.
         RunController controller;
         const QList<RequestRecord> records = uitest::syntheticRecords();
+        int lateBatches = 0, joined = 0;
+        QObject guard;
         for (int i = 0; i < 5; ++i) {
             auto dash = std::make_unique<RunDashboard>();
+            QPointer<QThread> worker = dash->findChild<QThread *>(u"DashboardWorker"_s);
+            QVERIFY(worker && worker->isRunning());
+            auto gone = std::make_shared<bool>(false);
+            connect(dash.get(), &RunDashboard::batchApplied, &guard,
+                    [gone, &lateBatches] { lateBatches += *gone ? 1 : 0; });
+            connect(dash.get(), &QObject::destroyed, &guard, [gone, worker, &joined] {
+                *gone = true;
+                joined += worker && worker->isFinished() ? 1 : 0;
+            });
             dash->attach(&controller, RunPlan());
             for (int k = 0; k < 2000; ++k)
                 emit controller.requestCompleted(records.at(k % records.size()));
             dash->refresh(); // a batch goes to the worker
             QTest::qWait(i * 2);
             dash.reset();
+            QVERIFY(worker.isNull());
         }
         QTest::qWait(50);
+        QCOMPARE(joined, 5);
+        QCOMPARE(lateBatches, 0);
     }
 
     void perRecordWorkIsSmall()

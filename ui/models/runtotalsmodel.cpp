@@ -41,13 +41,26 @@ void RunTotalsModel::retranslate()
 QList<RunTotalsModel::Line> RunTotalsModel::linesFor(const RunSummary &s)
 {
     QList<Line> lines;
-    const auto count = [&lines](const QString &key, const QString &label, qint64 v,
-                                const QString &tip = {}, bool alarm = false) {
-        lines.append({key, label, double(v), QString::number(v), tip, alarm});
+    // A quantity the summary cannot tell reads "n/a", never 0; the tooltip says why (and the
+    // Results view lists the reasons under the tables).
+    const auto notAvailable = [&lines, &s](const QString &key, const QString &label,
+                                           const QString &tip) {
+        if (s.isAvailable(key))
+            return false;
+        const QString why = tr("Not available: %1").arg(s.unavailableReason(key));
+        lines.append({key, label, QVariant(), tr("n/a"),
+                      tip.isEmpty() ? why : why + u"\n\n"_s + tip, false});
+        return true;
     };
-    const auto real = [&lines](const QString &key, const QString &label, double v,
-                               const QString &tip) {
-        lines.append({key, label, v, QString::number(v, 'f', 2), tip, false});
+    const auto count = [&lines, &notAvailable](const QString &key, const QString &label, qint64 v,
+                                               const QString &tip = {}, bool alarm = false) {
+        if (!notAvailable(key, label, tip))
+            lines.append({key, label, double(v), QString::number(v), tip, alarm});
+    };
+    const auto real = [&lines, &notAvailable](const QString &key, const QString &label, double v,
+                                              const QString &tip) {
+        if (!notAvailable(key, label, tip))
+            lines.append({key, label, v, QString::number(v, 'f', 2), tip, false});
     };
     const auto text = [&lines](const QString &key, const QString &label, const QString &v,
                                const QString &tip = {}) {
@@ -88,10 +101,10 @@ QList<RunTotalsModel::Line> RunTotalsModel::linesFor(const RunSummary &s)
          tipFor("total_token_throughput"));
     real(u"achieved_request_rate"_s, tr("Achieved request rate (req/s)"), s.achievedRequestRate,
          tipFor("achieved_request_rate"));
-    real(u"peak_output_throughput"_s, tr("Peak output token throughput (tok/s)"),
+    real(u"max_output_tokens_per_s"_s, tr("Peak output token throughput (tok/s)"),
          s.peakOutputTokensPerS,
          tr("Most output tokens in one 1-second bucket counted from the first send"));
-    count(u"peak_concurrent_requests"_s, tr("Peak concurrent requests"), s.peakConcurrentRequests,
+    count(u"max_concurrent_requests"_s, tr("Peak concurrent requests"), s.peakConcurrentRequests,
           tr("Most successful requests in flight at once over [t_send, t_last)"));
     if (s.multiTokenChunks)
         text(u"multi_token_chunks"_s, tr("Multi-token chunks"), tr("yes"),

@@ -1,5 +1,6 @@
 #include "summarytablemodel.h"
 
+#include "common/message.h"
 #include "metrics/definitions.h"
 #include "metrics/stats.h"
 
@@ -106,6 +107,9 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         if (col == MetricColumn)
             return def ? def->labelMessage.translated() + u" ("_s + def->unit + u')' : key;
+        // What the run cannot tell reads "n/a", never 0 or blank; the tooltip says why.
+        if (!m_summary.isAvailable(key))
+            return tr("n/a");
         if (s) {
             const QVariant v = value(*s, col);
             if (!v.isValid())
@@ -118,12 +122,18 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
     case ValueRole:
         if (col == MetricColumn)
             return key;
+        if (!m_summary.isAvailable(key))
+            return {};
         return s ? value(*s, col) : QVariant();
     case MetricKeyRole:
         return key;
     case Qt::ToolTipRole:
         if (def) {
             QString tip = metricToolTip(*def);
+            if (!m_summary.isAvailable(key))
+                tip = tr("Not available: %1")
+                          .arg(Message::fromEnglish(m_summary.unavailableReason(key)).translated()) +
+                      u"\n\n"_s + tip;
             if (col >= FirstPercentileColumn)
                 tip += u"\n\n"_s + percentileMethodMessage().translated();
             return tip;
