@@ -2328,5 +2328,90 @@
         <comment>plan.num_runs.single</comment>
         <translation>用于重复同一方案：不能与扫描或速率搜索同时使用</translation>
     </message>
+    <message>
+        <source>the run has no request records</source>
+        <comment>na.no_records</comment>
+        <translation>运行没有请求记录</translation>
+    </message>
+    <message>
+        <source>no request was sent</source>
+        <comment>na.none_sent</comment>
+        <translation>没有发送任何请求</translation>
+    </message>
+    <message>
+        <source>no goodput SLO was given (--goodput)</source>
+        <comment>na.no_goodput_slo</comment>
+        <translation>未设定 goodput SLO（--goodput）</translation>
+    </message>
+    <message>
+        <source>every request has the same send time: the records carry no real send times</source>
+        <comment>na.one_instant</comment>
+        <translation>所有请求的发送时间相同：记录中没有真实的发送时间</translation>
+    </message>
+    <message>
+        <source>fewer than two requests were sent</source>
+        <comment>na.fewer_than_two</comment>
+        <translation>发送的请求少于两个</translation>
+    </message>
+    <message>
+        <source>no request succeeded</source>
+        <comment>na.no_success</comment>
+        <translation>没有请求成功</translation>
+    </message>
+    <message>
+        <source>no successful request has both a send time and a first token</source>
+        <comment>na.no_first_token</comment>
+        <translation>没有成功请求同时具有发送时间和首个 token</translation>
+    </message>
+    <message>
+        <source>no successful request produced more than one output token</source>
+        <comment>na.one_token</comment>
+        <translation>没有成功请求产生超过一个输出 token</translation>
+    </message>
+    <message>
+        <source>no successful request streamed more than one chunk</source>
+        <comment>na.one_chunk</comment>
+        <translation>没有成功请求流式返回超过一个分块</translation>
+    </message>
+    <message>
+        <source>no successful request has a scheduled time (t_sched)</source>
+        <comment>na.no_sched_success</comment>
+        <translation>没有成功请求具有计划时间（t_sched）</translation>
+    </message>
+    <message>
+        <source>no request has a scheduled time (t_sched)</source>
+        <comment>na.no_sched</comment>
+        <translation>没有请求具有计划时间（t_sched）</translation>
+    </message>
+    <message>
+        <source>no request recorded when it was queued (t_queued)</source>
+        <comment>na.no_queued</comment>
+        <translation>没有请求记录排队时间（t_queued）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 successful requests have no input token count (no usage from the server, no dataset length)</source>
+        <comment>na.input_tokens_missing</comment>
+        <translation>%2 个成功请求中有 %1 个没有输入 token 数（服务器未返回 usage，也没有数据集长度）</translation>
+    </message>
+    <message>
+        <source>the server reported no cached prompt tokens (usage.prompt_tokens_details.cached_tokens)</source>
+        <comment>na.no_cached_tokens</comment>
+        <translation>服务器未报告缓存的提示 token（usage.prompt_tokens_details.cached_tokens）</translation>
+    </message>
+    <message>
+        <source>imported from vLLM, whose file has no send times</source>
+        <comment>na.vllm_no_send_times</comment>
+        <translation>从 vLLM 导入，其文件没有发送时间</translation>
+    </message>
+    <message>
+        <source>imported from vLLM&#x27;s summary, which does not record it</source>
+        <comment>na.vllm_summary</comment>
+        <translation>从 vLLM 的汇总导入，其中未记录此项</translation>
+    </message>
+    <message>
+        <source>vLLM&#x27;s result file does not record cached prompt tokens</source>
+        <comment>na.vllm_no_cached</comment>
+        <translation>vLLM 的结果文件未记录缓存的提示 token</translation>
+    </message>
 </context>
 </TS>

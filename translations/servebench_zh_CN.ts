@@ -29,71 +29,102 @@
     </message>
 </context>
 <context>
+    <name>sb::CacheAuditDialog</name>
+    <message>
+        <source>Prefix-cache audit: %1</source>
+        <translation>前缀缓存审计：%1</translation>
+    </message>
+    <message>
+        <source>Finds out whether the server caches prompt prefixes. Pass A sends the prompts behind new unique prefixes (cold), pass B sends exactly A&apos;s prompts again (warm if the server caches prefixes), pass C sends the same bodies behind new prefixes (cold again, a control for drift). The effect is the TTFT ratio B/C, paired by prompt, with a 95 % confidence interval (docs/cache-audit.md).</source>
+        <translation>检测服务器是否缓存提示前缀。第 A 轮在新的唯一前缀后发送提示（冷）；第 B 轮原样再次发送 A 的提示（若服务器缓存前缀则为热）；第 C 轮在新的前缀后发送相同的正文（再次为冷，用于对照漂移）。效应为按提示配对的 TTFT 比值 B/C，附 95 % 置信区间（docs/cache-audit.md）。</translation>
+    </message>
+    <message>
+        <source>Prompts per pass:</source>
+        <translation>每轮提示数：</translation>
+    </message>
+    <message>
+        <source>Prompt length (tokens):</source>
+        <translation>提示长度（token）：</translation>
+    </message>
+    <message>
+        <source>Output tokens:</source>
+        <translation>输出 token 数：</translation>
+    </message>
+    <message>
+        <source>Max concurrency:</source>
+        <translation>最大并发数：</translation>
+    </message>
+    <message>
+        <source>Seed of the prompts:</source>
+        <translation>提示的种子：</translation>
+    </message>
+    <message>
+        <source>Request timeout (s):</source>
+        <translation>请求超时（秒）：</translation>
+    </message>
+    <message>
+        <source>Start audit</source>
+        <translation>开始审计</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Save JSON…</source>
+        <translation>保存 JSON…</translation>
+    </message>
+    <message>
+        <source>Reading the API key …</source>
+        <translation>正在读取 API 密钥…</translation>
+    </message>
+    <message>
+        <source>The seed must be a whole number from 0 to 18446744073709551615.</source>
+        <translation>种子必须是 0 到 18446744073709551615 之间的整数。</translation>
+    </message>
+    <message>
+        <source>Checking the endpoint …</source>
+        <translation>正在检查端点…</translation>
+    </message>
+    <message>
+        <source>The audit cannot start: %1: %2</source>
+        <translation>审计无法开始：%1：%2</translation>
+    </message>
+    <message>
+        <source>Pass %1 of 3: %2 …</source>
+        <translation>第 %1 轮（共 3 轮）：%2…</translation>
+    </message>
+    <message>
+        <source>Audit finished.</source>
+        <translation>审计完成。</translation>
+    </message>
+    <message>
+        <source>Stopped before the audit finished.</source>
+        <translation>审计完成前已停止。</translation>
+    </message>
+    <message>
+        <source>The audit failed: %1</source>
+        <translation>审计失败：%1</translation>
+    </message>
+    <message>
+        <source>Save the audit</source>
+        <translation>保存审计结果</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON 文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>sb::ComparisonTableModel</name>
-    <message>
-        <source>Throughput</source>
-        <translation>吞吐量</translation>
-    </message>
-    <message>
-        <source>Requests</source>
-        <translation>请求</translation>
-    </message>
-    <message>
-        <source>Cost</source>
-        <translation>成本</translation>
-    </message>
-    <message>
-        <source>Mean %1</source>
-        <translation>%1 均值</translation>
-    </message>
-    <message>
-        <source>Median %1</source>
-        <translation>%1 中位数</translation>
-    </message>
-    <message>
-        <source>Request throughput</source>
-        <translation>请求吞吐量</translation>
-    </message>
-    <message>
-        <source>Output token throughput</source>
-        <translation>输出 token 吞吐量</translation>
-    </message>
-    <message>
-        <source>Total token throughput</source>
-        <translation>总 token 吞吐量</translation>
-    </message>
-    <message>
-        <source>Request goodput</source>
-        <translation>请求有效吞吐量</translation>
-    </message>
-    <message>
-        <source>Successful requests</source>
-        <translation>成功请求数</translation>
-    </message>
-    <message>
-        <source>Failed requests</source>
-        <translation>失败请求数</translation>
-    </message>
-    <message>
-        <source>Failure rate</source>
-        <translation>失败率</translation>
-    </message>
-    <message>
-        <source>Benchmark duration</source>
-        <translation>基准测试时长</translation>
-    </message>
-    <message>
-        <source>Window cost (total)</source>
-        <translation>时间窗成本（合计）</translation>
-    </message>
-    <message>
-        <source>Cost per successful request</source>
-        <translation>每个成功请求的成本</translation>
-    </message>
-    <message>
-        <source>Cost per 1M output tokens</source>
-        <translation>每百万输出 token 的成本</translation>
-    </message>
     <message>
         <source>Measured requests that succeeded (warm-up excluded).</source>
         <translation>成功的计量请求数（不含预热）。</translation>
@@ -452,22 +483,6 @@
         <translation>样本中 ≤ x 的比例</translation>
     </message>
     <message>
-        <source>request throughput</source>
-        <translation>请求吞吐量</translation>
-    </message>
-    <message>
-        <source>goodput</source>
-        <translation>有效吞吐量</translation>
-    </message>
-    <message>
-        <source>output tokens</source>
-        <translation>输出 token</translation>
-    </message>
-    <message>
-        <source>input + output tokens</source>
-        <translation>输入 + 输出 token</translation>
-    </message>
-    <message>
         <source>goodput not available for %1</source>
         <translation>%1 的有效吞吐量不可用</translation>
     </message>
@@ -599,20 +614,8 @@
         <translation>正在列出 %1 上的模型…</translation>
     </message>
     <message>
-        <source>HTTP %1</source>
-        <translation>HTTP %1</translation>
-    </message>
-    <message>
-        <source>the answer lists no model</source>
-        <translation>响应中没有列出任何模型</translation>
-    </message>
-    <message>
         <source>Sending one streamed request to %1 …</source>
         <translation>正在向 %1 发送一个流式请求…</translation>
-    </message>
-    <message>
-        <source>the stream ended without data: [DONE]</source>
-        <translation>流在收到 data: [DONE] 之前就结束了</translation>
     </message>
     <message>
         <source>Models: %1.</source>
@@ -1273,44 +1276,12 @@
         <translation>请为负载配置命名。</translation>
     </message>
     <message>
-        <source>Both ramp-up rates must be above 0.</source>
-        <translation>两个爬坡速率都必须大于 0。</translation>
-    </message>
-    <message>
-        <source>The start rate exceeds the end rate.</source>
-        <translation>起始速率大于结束速率。</translation>
-    </message>
-    <message>
-        <source>Set a number of requests or a duration.</source>
-        <translation>请设置请求数或时长。</translation>
-    </message>
-    <message>
-        <source>Warm-up would use every request: nothing would be measured.</source>
-        <translation>预热会用掉所有请求：将没有任何可测量的请求。</translation>
-    </message>
-    <message>
-        <source>Choose a cap (open loop) or a closed loop, not both.</source>
-        <translation>请在并发上限（开环）与闭环之间二选一。</translation>
-    </message>
-    <message>
         <source>A whole number from 0 to 18446744073709551615.</source>
         <translation>请输入 0 到 18446744073709551615 之间的整数。</translation>
     </message>
     <message>
         <source>&quot;%1&quot; is not a percentile between 0 and 100.</source>
         <translation>“%1”不是 0 到 100 之间的百分位数。</translation>
-    </message>
-    <message>
-        <source>The Server scenario needs a finite target rate.</source>
-        <translation>Server 场景需要一个有限的目标速率。</translation>
-    </message>
-    <message>
-        <source>The Offline scenario issues every request at once: set the rate to unlimited.</source>
-        <translation>Offline 场景一次性发出全部请求：请将速率设为不限。</translation>
-    </message>
-    <message>
-        <source>MLPerf Server uses Poisson arrivals.</source>
-        <translation>MLPerf Server 使用泊松到达。</translation>
     </message>
     <message>
         <source>Cache bust (random prefix per run)</source>
@@ -1375,6 +1346,126 @@
     <message>
         <source>A JSON object, e.g. {&quot;top_p&quot;: 0.9}.</source>
         <translation>一个 JSON 对象，例如 {&quot;top_p&quot;: 0.9}。</translation>
+    </message>
+    <message>
+        <source>Trace replay (JSONL):</source>
+        <translation>轨迹回放（JSONL）：</translation>
+    </message>
+    <message>
+        <source>Trace time scale:</source>
+        <translation>轨迹时间缩放：</translation>
+    </message>
+    <message>
+        <source>MLPerf preset:</source>
+        <translation>MLPerf 预设：</translation>
+    </message>
+    <message>
+        <source>TTFT bound (ms):</source>
+        <translation>TTFT 上限（ms）：</translation>
+    </message>
+    <message>
+        <source>TPOT bound (ms):</source>
+        <translation>TPOT 上限（ms）：</translation>
+    </message>
+    <message>
+        <source>Bound percentile:</source>
+        <translation>上限百分位：</translation>
+    </message>
+    <message>
+        <source>Minimum queries:</source>
+        <translation>最少查询数：</translation>
+    </message>
+    <message>
+        <source>Minimum duration (s):</source>
+        <translation>最短时长（秒）：</translation>
+    </message>
+    <message>
+        <source>Run as:</source>
+        <translation>运行方式：</translation>
+    </message>
+    <message>
+        <source>Sweep rates:</source>
+        <translation>扫描速率数：</translation>
+    </message>
+    <message>
+        <source>Search tolerance:</source>
+        <translation>搜索容差：</translation>
+    </message>
+    <message>
+        <source>HTTP client:</source>
+        <translation>HTTP 客户端：</translation>
+    </message>
+    <message>
+        <source>MLPerf scenario constraints</source>
+        <translation>MLPerf 场景约束</translation>
+    </message>
+    <message>
+        <source>Execution</source>
+        <translation>执行</translation>
+    </message>
+    <message>
+        <source>none (bounds below)</source>
+        <translation>无（使用下方上限）</translation>
+    </message>
+    <message>
+        <source>scenario default (Server 99, SingleStream 90)</source>
+        <translation>场景默认值（Server 99，SingleStream 90）</translation>
+    </message>
+    <message>
+        <source>not checked</source>
+        <translation>不检查</translation>
+    </message>
+    <message>
+        <source>The Server scenario is VALID when TTFT at the bound percentile stays under this (with early stopping)</source>
+        <translation>当上限百分位处的 TTFT 低于此值（并满足提前停止）时，Server 场景为 VALID</translation>
+    </message>
+    <message>
+        <source>empty: arrivals from the rate above</source>
+        <translation>留空：按上方速率生成到达时间</translation>
+    </message>
+    <message>
+        <source>Replays send times and lengths from a JSONL trace: one object per line with timestamp, input_tokens (or prompt) and output_tokens</source>
+        <translation>按 JSONL 轨迹回放发送时间和长度：每行一个对象，包含 timestamp、input_tokens（或 prompt）和 output_tokens</translation>
+    </message>
+    <message>
+        <source>Multiplies the trace&apos;s times: 0.5 replays twice as fast</source>
+        <translation>轨迹时间乘以此值：0.5 表示以两倍速度回放</translation>
+    </message>
+    <message>
+        <source>One run</source>
+        <translation>单次运行</translation>
+    </message>
+    <message>
+        <source>Rate sweep (synchronous, max throughput, rates between)</source>
+        <translation>速率扫描（同步基线、最大吞吐量及其间的速率）</translation>
+    </message>
+    <message>
+        <source>Search the highest VALID Server rate</source>
+        <translation>搜索最高的 VALID Server 速率</translation>
+    </message>
+    <message>
+        <source>Rates between the synchronous baseline and the maximum throughput</source>
+        <translation>介于同步基线与最大吞吐量之间的速率数</translation>
+    </message>
+    <message>
+        <source>The search stops when the bracket is narrower than this fraction of the maximum throughput</source>
+        <translation>当搜索区间窄于最大吞吐量的此比例时停止搜索</translation>
+    </message>
+    <message>
+        <source>socket (kernel receive times)</source>
+        <translation>socket（内核接收时间）</translation>
+    </message>
+    <message>
+        <source>Qt network manager pool</source>
+        <translation>Qt 网络管理器池</translation>
+    </message>
+    <message>
+        <source>Trace to replay</source>
+        <translation>要回放的轨迹</translation>
+    </message>
+    <message>
+        <source>JSONL traces (*.jsonl);;All files (*)</source>
+        <translation>JSONL 轨迹 (*.jsonl);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -1719,6 +1810,38 @@
         <source>Compare runs side by side: comparability, differences, ranking, distributions and latency-versus-throughput curves</source>
         <translation>并排比较运行：可比性、差异、排名、分布以及延迟-吞吐量曲线</translation>
     </message>
+    <message>
+        <source>Sweep point %1 of %2: %3</source>
+        <translation>扫描点 %1/%2：%3</translation>
+    </message>
+    <message>
+        <source>Highest VALID Server rate: %1 req/s (to within %2 % of the maximum throughput %3 req/s).</source>
+        <translation>最高的 VALID Server 速率：%1 req/s（精度为最大吞吐量 %3 req/s 的 %2 %）。</translation>
+    </message>
+    <message>
+        <source>No Server rate tried was VALID (lowest tried: %1 req/s).</source>
+        <translation>尝试的 Server 速率均不 VALID（尝试的最低速率：%1 req/s）。</translation>
+    </message>
+    <message>
+        <source>Sweep finished: %1 runs.</source>
+        <translation>扫描完成：%1 次运行。</translation>
+    </message>
+    <message>
+        <source>Prefix-cache &amp;audit of the SUT…</source>
+        <translation>对该 SUT 进行前缀缓存审计(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Sends prompts cold, repeated and cold again, and tells whether the server&apos;s prefix cache makes repeated prompts faster</source>
+        <translation>以冷、重复、再冷的方式发送提示，判断服务器的前缀缓存是否让重复的提示更快</translation>
+    </message>
+    <message>
+        <source>Cannot record the run: %1</source>
+        <translation>无法记录此次运行：%1</translation>
+    </message>
+    <message>
+        <source>Choose a SUT first.</source>
+        <translation>请先选择一个 SUT。</translation>
+    </message>
 </context>
 <context>
     <name>sb::ProjectDocument</name>
@@ -1754,6 +1877,18 @@
         <source>The run no longer exists.</source>
         <translation>该运行已不存在。</translation>
     </message>
+    <message>
+        <source>The project has no file to copy.</source>
+        <translation>项目没有可复制的文件。</translation>
+    </message>
+    <message>
+        <source>The run&apos;s SUT, dataset or load profile no longer exists.</source>
+        <translation>此次运行的 SUT、数据集或负载配置已不存在。</translation>
+    </message>
+    <message>
+        <source>The project has no file to record the run in.</source>
+        <translation>项目没有可记录运行的文件。</translation>
+    </message>
 </context>
 <context>
     <name>sb::ProjectRunner</name>
@@ -1762,32 +1897,12 @@
         <translation>已有一个运行正在进行。</translation>
     </message>
     <message>
-        <source>The built-in simulator could not start: %1</source>
-        <translation>内置模拟器无法启动：%1</translation>
-    </message>
-    <message>
         <source>Built-in simulator listening on %1.</source>
         <translation>内置模拟器正在监听 %1。</translation>
     </message>
     <message>
-        <source>Loading the dataset …</source>
-        <translation>正在加载数据集…</translation>
-    </message>
-    <message>
-        <source>The dataset could not be loaded: %1</source>
-        <translation>无法加载数据集：%1</translation>
-    </message>
-    <message>
         <source>Reading the API key …</source>
         <translation>正在读取 API 密钥…</translation>
-    </message>
-    <message>
-        <source>The run is not recorded in the project file (%1); its records stay in memory until you save.</source>
-        <translation>本次运行未记录到项目文件（%1）；其记录会保留在内存中，直到你保存。</translation>
-    </message>
-    <message>
-        <source>Writing the run failed: %1. Stopping.</source>
-        <translation>写入运行记录失败：%1。正在停止。</translation>
     </message>
     <message>
         <source>Run cancelled before it started.</source>
@@ -1814,12 +1929,20 @@
         <translation>运行结束并已保存：%2 个请求中 %1 个成功。</translation>
     </message>
     <message>
-        <source>Run finished, but saving it failed: %1</source>
-        <translation>运行结束，但保存失败：%1</translation>
-    </message>
-    <message>
         <source>Run started: %1</source>
         <translation>运行已开始：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>The project file cannot record the run: %1</source>
+        <translation>项目文件无法记录此次运行：%1</translation>
+    </message>
+    <message>
+        <source>The run ended early: %1</source>
+        <translation>运行提前结束：%1</translation>
     </message>
 </context>
 <context>
@@ -2150,6 +2273,14 @@ Requests: %4</source>
         <source>t_send − t_sched (ms)</source>
         <translation>t_send − t_sched（毫秒）</translation>
     </message>
+    <message>
+        <source>n/a — %1: %2</source>
+        <translation>不可用 — %1：%2</translation>
+    </message>
+    <message>
+        <source>MLPerf judgement not possible: %1</source>
+        <translation>无法进行 MLPerf 判定：%1</translation>
+    </message>
 </context>
 <context>
     <name>sb::RunDashboard</name>
@@ -2416,6 +2547,14 @@ Requests: %4</source>
         <source>Value</source>
         <translation>数值</translation>
     </message>
+    <message>
+        <source>Not available: %1</source>
+        <translation>不可用：%1</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不可用</translation>
+    </message>
 </context>
 <context>
     <name>sb::SchedulePreview</name>
@@ -2485,6 +2624,14 @@ Requests: %4</source>
     <message>
         <source>Samples behind the statistics: requests, or token gaps for ITL</source>
         <translation>统计所依据的样本：请求数，ITL 则为 token 间隔数</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>Not available: %1</source>
+        <translation>不可用：%1</translation>
     </message>
 </context>
 <context>
