@@ -20,7 +20,9 @@ HttpExchange::HttpExchange(RequestJob &&job)
                                      job.url.scheme() == "https"_L1 ? QUrl() : job.proxy)),
       m_url(std::move(job.url)), m_proxy(std::move(job.proxy)), m_timeoutNs(job.timeoutNs),
       m_record(std::move(job.record)), m_acc(job.flavour, &m_record)
-{}
+{
+    m_acc.setCaptureText(job.captureText);
+}
 
 HttpExchange::Progress HttpExchange::onBytes(const char *data, qsizetype size, qint64 tRecvNs)
 {

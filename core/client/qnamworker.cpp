@@ -74,6 +74,7 @@ void QnamWorker::start(RequestJob job)
     s->record = std::move(job.record);
     s->manager = best;
     s->acc = std::make_unique<StreamAccumulator>(job.flavour, &s->record);
+    s->acc->setCaptureText(job.captureText);
     ++m_managerLoad[best];
 
     s->record.tSend = monotonicNs();

@@ -18,9 +18,10 @@ struct RequestJob
     QByteArray body;
     QList<QPair<QByteArray, QByteArray>> headers; // already includes Authorization when keyed
     ApiFlavour flavour = ApiFlavour::Completions;
-    qint64 timeoutNs = 0; // 0 = none
-    QUrl proxy;           // the HTTP proxy to go through; empty: direct (set by the transport)
-    RequestRecord record; // index, datasetItem, warmup, requestId, tSched, tQueued, expected*
+    qint64 timeoutNs = 0;     // 0 = none
+    QUrl proxy;               // the HTTP proxy to go through; empty: direct (set by the transport)
+    bool captureText = false; // keep the generated text in record.outputText (session history)
+    RequestRecord record;     // index, datasetItem, warmup, requestId, tSched, tQueued, expected*
 };
 
 // What every transport honours besides the request itself: certificates to trust besides the

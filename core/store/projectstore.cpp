@@ -613,7 +613,8 @@ bool ProjectStore::visitRequestRows(
                                                QSqlError::StatementError, QString::number(code)));
     };
     const QByteArray sql =
-        u"SELECT %1 FROM requests WHERE run_id = ? ORDER BY idx"_s.arg(RequestRows::selectColumns())
+        u"SELECT %1 FROM requests WHERE run_id = ? ORDER BY idx"_s
+            .arg(RequestRows::selectColumns(m_version >= ProjectSchema::sessionColumnsVersion()))
             .toUtf8();
     sqlite3_stmt *raw = nullptr;
     if (sqlite3_prepare_v2(h, sql.constData(), int(sql.size()), &raw, nullptr) != SQLITE_OK)

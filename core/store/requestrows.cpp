@@ -20,6 +20,12 @@ constexpr const char *kColumns =
     "output_source, expected_input_tokens, expected_output_tokens, http_status, finish_reason, "
     "error_class, error_message, output_chars";
 constexpr int kColumnCount = 25;
+// Appended after kColumns, from ProjectSchema::sessionColumnsVersion() on.
+constexpr const char *kSessionColumns =
+    ", session_id, turn_index, session_turns, history_tokens, think_ns";
+constexpr int kSessionColumnCount = 5;
+// What a file without the session columns reads as: the columns' defaults.
+constexpr const char *kSessionDefaults = ", -1, -1, -1, -1, -1";
 
 // Chunk times are relative to tSend: that keeps the first delta (TTFT) small. Records that were
 // never sent have no chunks.
@@ -32,10 +38,10 @@ qint64 chunkBase(const RequestRecord &r)
 QString RequestRows::insertSql()
 {
     QString marks = u"?"_s;
-    for (int i = 0; i < kColumnCount; ++i)
+    for (int i = 0; i < kColumnCount + kSessionColumnCount; ++i)
         marks += u", ?"_s;
-    return u"INSERT INTO requests (run_id, %1) VALUES (%2)"_s.arg(QLatin1StringView(kColumns),
-                                                                  marks);
+    return u"INSERT INTO requests (run_id, %1%2) VALUES (%3)"_s.arg(
+        QLatin1StringView(kColumns), QLatin1StringView(kSessionColumns), marks);
 }
 
 void RequestRows::bind(QSqlQuery &q, qint64 runId, const RequestRecord &r)
@@ -68,11 +74,17 @@ void RequestRows::bind(QSqlQuery &q, qint64 runId, const RequestRecord &r)
     q.bindValue(i++, QString::fromLatin1(errorClassName(r.error)));
     q.bindValue(i++, r.errorMessage.isNull() ? u""_s : r.errorMessage);
     q.bindValue(i++, r.outputChars);
+    q.bindValue(i++, r.sessionId);
+    q.bindValue(i++, r.turnIndex);
+    q.bindValue(i++, r.sessionTurns);
+    q.bindValue(i++, r.historyTokens);
+    q.bindValue(i++, r.thinkNs);
 }
 
-QString RequestRows::selectColumns()
+QString RequestRows::selectColumns(bool withSessionColumns)
 {
-    return QString::fromLatin1(kColumns);
+    return QString::fromLatin1(kColumns) +
+           QLatin1StringView(withSessionColumns ? kSessionColumns : kSessionDefaults);
 }
 
 namespace {
@@ -136,6 +148,11 @@ bool RequestRows::read(sqlite3_stmt *st, RequestRecord *r, QString *error, bool 
     r->error = errorClassFromName(nameColumn(st, i++));
     r->errorMessage = textColumn(st, i++);
     r->outputChars = sqlite3_column_int64(st, i++);
+    r->sessionId = sqlite3_column_int64(st, i++);
+    r->turnIndex = sqlite3_column_int(st, i++);
+    r->sessionTurns = sqlite3_column_int(st, i++);
+    r->historyTokens = sqlite3_column_int(st, i++);
+    r->thinkNs = sqlite3_column_int64(st, i++);
     return true;
 }
 

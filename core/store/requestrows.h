@@ -17,7 +17,9 @@ public:
     static QString insertSql(); // positional placeholders, run id first
     static void bind(QSqlQuery &q, qint64 runId, const RequestRecord &r);
 
-    static QString selectColumns(); // the columns read() expects, in order
+    // The columns read() expects, in order. Without the session columns (a file older than
+    // ProjectSchema::sessionColumnsVersion()), their defaults are selected in their place.
+    static QString selectColumns(bool withSessionColumns = true);
     // Reads the current row of a statement selecting selectColumns(). Straight from SQLite's
     // column accessors: a million rows of QVariants cost seconds that a project's summary
     // should not (issue 6's scale goal).
