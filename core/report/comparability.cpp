@@ -109,6 +109,8 @@ const QList<FieldSpec> &fieldSpecs()
         {"requests", "request count / duration", FieldRole::Workload, false, nullptr,
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
+             if (r.plan.isSessionWorkload() && p.durationS <= 0)
+                 return text(u"%1 sessions"_s.arg(p.numSessions));
              return text(p.durationS > 0 ? u"%1 s"_s.arg(num(p.durationS))
                                          : u"%1 requests"_s.arg(p.numPrompts));
          }},
@@ -116,9 +118,55 @@ const QList<FieldSpec> &fieldSpecs()
          [](const R &r) {
              return text(QString::fromLatin1(scenarioName(r.plan.profile.scenario)));
          }},
+        // Sessions (docs/sessions.md): a session run compares only with a session run of the
+        // same source, history mode and think-time model.
+        {"workload_shape", "workload (single requests or sessions)", FieldRole::Workload, true,
+         nullptr,
+         [](const R &r) {
+             const DatasetSpec &d = r.plan.dataset;
+             if (!r.plan.isSessionWorkload())
+                 return text(u"single requests"_s);
+             return text(d.kind == DatasetKind::Random
+                             ? u"synthetic sessions"_s
+                             : u"%1 sessions"_s.arg(QString::fromLatin1(datasetKindName(d.kind))));
+         }},
+        {"session_history", "session history", FieldRole::Workload, true, nullptr,
+         [](const R &r) {
+             if (!r.plan.isSessionWorkload())
+                 return text(u"n/a (single requests)"_s);
+             return text(r.plan.profile.history == HistoryMode::Served ? u"served answers"_s
+                                                                       : u"reference answers"_s);
+         }},
+        {"think_time", "think time", FieldRole::Workload, true, nullptr,
+         [](const R &r) {
+             const LoadProfile &p = r.plan.profile;
+             if (!r.plan.isSessionWorkload())
+                 return text(u"n/a (single requests)"_s);
+             switch (p.thinkTime) {
+             case ThinkTimeModel::None:
+                 return text(u"none"_s);
+             case ThinkTimeModel::Fixed:
+                 return text(u"fixed %1 ms"_s.arg(num(p.thinkTimeMs)));
+             case ThinkTimeModel::Exponential:
+                 return text(u"exponential, mean %1 ms"_s.arg(num(p.thinkTimeMs)));
+             case ThinkTimeModel::Dataset:
+                 return text(u"from the dataset"_s);
+             }
+             return text(QString());
+         }},
         {"arrival", "arrival process", FieldRole::Workload, false, nullptr,
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
+             if (r.plan.isSessionWorkload()) {
+                 if (p.sessionUsers > 0)
+                     return text(u"sessions, closed loop (%1 users)"_s.arg(p.sessionUsers));
+                 if (!(p.sessionRate > 0 && p.sessionRate < 1e300))
+                     return text(u"sessions, all at t=0"_s);
+                 QString a = u"sessions, "_s + QString::fromLatin1(arrivalName(p.arrival));
+                 if (p.arrival == ArrivalProcess::Gamma)
+                     a += u" (burstiness %1)"_s.arg(num(p.burstiness));
+                 return text(a);
+             }
              if (!p.tracePath.isEmpty())
                  return text(u"trace replay ×%1"_s.arg(num(p.traceTimeScale)));
              if (p.closedLoopConcurrency > 0)
@@ -133,6 +181,11 @@ const QList<FieldSpec> &fieldSpecs()
         {"request_rate", "request rate", FieldRole::Workload, false, nullptr,
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
+             if (r.plan.isSessionWorkload())
+                 return text(p.sessionUsers > 0 ? u"n/a (closed loop)"_s
+                             : p.sessionRate > 0 && p.sessionRate < 1e300
+                                 ? num(p.sessionRate) + u" sessions/s"_s
+                                 : u"inf (all sessions at t=0)"_s);
              if (p.rampUpStrategy != RampUpStrategy::None)
                  return text(u"%1 ramp-up %2 → %3 req/s"_s.arg(
                      QString::fromLatin1(rampUpStrategyName(p.rampUpStrategy)),
@@ -484,6 +537,12 @@ Comparability checkComparability(const QList<QJsonObject> &snapshots, const QStr
                           "latency at an arrival rate, an Offline run on throughput with every "
                           "query issued at once, a single-stream run on one query at a time: "
                           "their numbers measure different things."_s.arg(f.values.join(u" vs "_s));
+        else if (f.key == "workload_shape"_L1 || f.key == "session_history"_L1 ||
+                 f.key == "think_time"_L1)
+            c.refusals << u"the runs' workloads differ in %1 (%2). Session runs compare only with "
+                          "session runs of the same source, history mode and think-time model: "
+                          "each turn's history and timing change what the server caches."_s.arg(
+                              f.label, f.values.join(u" vs "_s));
         else if (f.key == "dataset_hash"_L1)
             c.refusals << u"the runs used different datasets (%1). Different prompts and output "
                           "lengths change latency and throughput by themselves."_s.arg(

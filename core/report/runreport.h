@@ -4,6 +4,7 @@
 #include "load/mlperf.h"
 #include "metrics/clienthealth.h"
 #include "metrics/requestrecord.h"
+#include "metrics/sessionsummary.h"
 #include "metrics/summary.h"
 
 #include <QDateTime>
@@ -46,7 +47,8 @@ struct RunDerivation
     ClientHealth health;
     bool hasMlperf = false; // the plan's scenario is an MLPerf one and its constraints resolve
     MlperfJudgement mlperf;
-    QString mlperfError; // why there is no verdict for an MLPerf scenario
+    QString mlperfError;     // why there is no verdict for an MLPerf scenario
+    SessionSummary sessions; // a session workload's per-session and per-turn view
 };
 RunDerivation deriveRun(const RunReportInput &in);
 

@@ -5,6 +5,7 @@
 #include "client/sockettransport.h"
 #include "common/clock.h"
 #include "data/dataset.h"
+#include "data/mooncaketrace.h"
 #include "load/schedule.h"
 
 #include <QJsonArray>
@@ -118,11 +119,6 @@ bool RunController::start(QString *error)
         *error = u"the dataset has no prompts"_s;
         return false;
     }
-    TransportOptions transportOptions;
-    if (m_presetOptions)
-        transportOptions = *m_presetOptions;
-    else if (!resolveTransportOptions(m_plan.sut, m_environment, &transportOptions, error))
-        return false;
     LoadProfile &p = m_plan.profile;
     if (p.scenario == Scenario::Offline)
         p.requestRate = std::numeric_limits<double>::infinity();
@@ -195,13 +191,8 @@ bool RunController::start(QString *error)
                 : p.durationS > 0     ? 0
                                       : qint64(p.warmupRequests) + p.numPrompts;
 
-    if (m_transportKind == TransportKind::Qnam)
-        m_transport = std::make_unique<QnamTransport>();
-    else
-        m_transport = std::make_unique<SocketTransport>();
-    m_transport->setOptions(transportOptions);
-    m_route = connectionRoute(m_plan.sut, transportOptions);
-    m_transport->prepare(m_cap);
+    if (!createTransport(error))
+        return false;
     m_slots = std::make_unique<QSemaphore>(m_cap);
     QSemaphore *sem = m_slots.get();
     // Released in the worker thread: the next request may go at once, whatever this thread does.
@@ -221,6 +212,23 @@ bool RunController::start(QString *error)
     m_wallStart = QDateTime::currentDateTimeUtc();
     m_runStartNs = std::max(m_startAt, monotonicNs() + kStartLeadNs);
     m_dispatcher = std::thread([this] { dispatchLoop(); });
+    return true;
+}
+
+bool RunController::createTransport(QString *error)
+{
+    TransportOptions transportOptions;
+    if (m_presetOptions)
+        transportOptions = *m_presetOptions;
+    else if (!resolveTransportOptions(m_plan.sut, m_environment, &transportOptions, error))
+        return false;
+    if (m_transportKind == TransportKind::Qnam)
+        m_transport = std::make_unique<QnamTransport>();
+    else
+        m_transport = std::make_unique<SocketTransport>();
+    m_transport->setOptions(transportOptions);
+    m_route = connectionRoute(m_plan.sut, transportOptions);
+    m_transport->prepare(m_cap);
     return true;
 }
 
@@ -256,7 +264,9 @@ RequestJob RunController::makeJob(qint64 i, bool warmup) const
     job.headers = buildRequestHeaders(m_plan.sut, m_apiKey, requestId);
     job.timeoutNs = qint64(m_plan.profile.timeoutS * 1e9);
 
-    QString prompt = item.prompt;
+    QString prompt = item.prompt.isEmpty() && !item.hashIds.isEmpty()
+                         ? mooncakePrompt(item.hashIds, item.inputTokens, item.hashBlockTokens)
+                         : item.prompt;
     QJsonArray messages = item.messages;
     if (m_plan.profile.cacheBust) {
         // A unique prefix per request and run keeps the server's prefix cache from serving

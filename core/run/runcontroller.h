@@ -54,9 +54,11 @@ public:
     // The monotonic instant the schedule starts from (offset 0). By default start() picks "now
     // plus a few ms"; a recorder that must store the start before the run begins sets it.
     void setStartAt(qint64 monotonicNs) { m_startAt = monotonicNs; }
-    bool start(QString *error);
+    // Virtual for SessionController, which drives session workloads through the same
+    // observers (recorder, dashboard) with a dispatch of its own.
+    virtual bool start(QString *error);
     // Stops issuing, cancels the streams in flight; finished() follows with Interrupted.
-    void stop();
+    virtual void stop();
 
     RunStatus status() const { return m_status; }
     const QList<RequestRecord> &records() const { return m_records; }
@@ -88,15 +90,21 @@ signals:
     void requestCompleted(const sb::RequestRecord &record);
     void finished(sb::RunStatus status);
 
+protected:
+    // Shared with SessionController: the record path and the end of a run are the same.
+    void onRecord(const sb::RequestRecord &record);
+    void onDispatcherDone(qint64 issued);
+    void maybeFinish();
+    // The transport of the plan's kind with the resolved options, prepared for m_cap streams.
+    bool createTransport(QString *error);
+
 private:
     bool isClosedLoop() const;
     RequestJob makeJob(qint64 index, bool warmup) const;
     void dispatchLoop();
-    void onRecord(const sb::RequestRecord &record);
-    void onDispatcherDone(qint64 issued);
-    void maybeFinish();
     bool waitUntil(qint64 deadlineNs);
 
+protected:
     RunPlan m_plan;
     std::shared_ptr<const QList<PromptItem>> m_items;
     QByteArray m_apiKey;
