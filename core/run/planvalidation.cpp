@@ -199,8 +199,10 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
     }
 
     const bool closedLoop = p.closedLoopConcurrency > 0 || p.scenario == Scenario::SingleStream;
+    // (A session workload's duration is checked with its session rate, below.)
     if (durationBound && p.unlimitedRate() && !ramp && !trace && p.maxConcurrency <= 0 &&
-        p.closedLoopConcurrency <= 0 && p.scenario != Scenario::SingleStream)
+        p.closedLoopConcurrency <= 0 && p.scenario != Scenario::SingleStream &&
+        !plan.isSessionWorkload())
         is.add("duration", "plan.duration.unlimited_rate");
     if (p.warmupSeconds > 0 && p.unlimitedRate() && !ramp && !trace && !closedLoop &&
         !(durationBound && p.maxConcurrency > 0))

@@ -235,6 +235,7 @@ static SimLogEntry baseEntry(const SimHttpRequest &r, quint64 seq, quint64 conne
     e.seq = seq;
     e.connectionId = connectionId;
     e.requestId = QString::fromUtf8(r.header("x-request-id"));
+    e.headers = r.headers;
     e.method = QString::fromLatin1(r.method);
     e.path = QString::fromUtf8(r.path);
     e.tAccept = r.tAccept;
