@@ -35,16 +35,18 @@ qint64 chunkBase(const RequestRecord &r)
 }
 } // namespace
 
-QString RequestRows::insertSql()
+QString RequestRows::insertSql(bool withSessionColumns)
 {
+    const int count = kColumnCount + (withSessionColumns ? kSessionColumnCount : 0);
     QString marks = u"?"_s;
-    for (int i = 0; i < kColumnCount + kSessionColumnCount; ++i)
+    for (int i = 0; i < count; ++i)
         marks += u", ?"_s;
     return u"INSERT INTO requests (run_id, %1%2) VALUES (%3)"_s.arg(
-        QLatin1StringView(kColumns), QLatin1StringView(kSessionColumns), marks);
+        QLatin1StringView(kColumns),
+        withSessionColumns ? QLatin1StringView(kSessionColumns) : QLatin1StringView(), marks);
 }
 
-void RequestRows::bind(QSqlQuery &q, qint64 runId, const RequestRecord &r)
+void RequestRows::bind(QSqlQuery &q, qint64 runId, const RequestRecord &r, bool withSessionColumns)
 {
     int i = 0;
     q.bindValue(i++, runId);
@@ -74,6 +76,8 @@ void RequestRows::bind(QSqlQuery &q, qint64 runId, const RequestRecord &r)
     q.bindValue(i++, QString::fromLatin1(errorClassName(r.error)));
     q.bindValue(i++, r.errorMessage.isNull() ? u""_s : r.errorMessage);
     q.bindValue(i++, r.outputChars);
+    if (!withSessionColumns)
+        return;
     q.bindValue(i++, r.sessionId);
     q.bindValue(i++, r.turnIndex);
     q.bindValue(i++, r.sessionTurns);

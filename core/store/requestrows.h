@@ -14,8 +14,11 @@ struct RequestRecord;
 class RequestRows
 {
 public:
-    static QString insertSql(); // positional placeholders, run id first
-    static void bind(QSqlQuery &q, qint64 runId, const RequestRecord &r);
+    // Positional placeholders, run id first. withSessionColumns false writes a file older than
+    // ProjectSchema::sessionColumnsVersion() (tests that make old files); bind() must match.
+    static QString insertSql(bool withSessionColumns = true);
+    static void bind(QSqlQuery &q, qint64 runId, const RequestRecord &r,
+                     bool withSessionColumns = true);
 
     // The columns read() expects, in order. Without the session columns (a file older than
     // ProjectSchema::sessionColumnsVersion()), their defaults are selected in their place.

@@ -116,6 +116,7 @@ private slots:
     void aFailedTurnEndsItsSession();
     void affinityHeaderNamesTheSession();
     void openLoopSessionsPileUp();
+    void olderProjectFilesReadAsSingleRequests();
 };
 
 void TestSessionRuns::historyServedOrReference_data()
@@ -409,6 +410,28 @@ void TestSessionRuns::openLoopSessionsPileUp()
             << "closed loop" << b.outcome.derived.sessions.peakActiveSessions;
     QVERIFY(a.outcome.derived.sessions.peakActiveSessions > 4);
     QVERIFY(b.outcome.derived.sessions.peakActiveSessions <= 2);
+}
+
+void TestSessionRuns::olderProjectFilesReadAsSingleRequests()
+{
+    // A version-1 file (tests/store keeps a real one) has no session columns: read-only it is
+    // read without them, read-write it is migrated; either way its requests are no session's.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"v1.sbproj"_s);
+    QVERIFY(QFile::copy(QStringLiteral(SB_TEST_DATA_DIR) + u"/../store/data/project_v1.sbproj"_s,
+                        path));
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+    for (const auto mode : {ProjectStore::OpenMode::ReadOnly, ProjectStore::OpenMode::ReadWrite}) {
+        ProjectStore store;
+        QVERIFY2(store.open(path, mode), qPrintable(store.lastError()));
+        const QList<RequestRecord> records = store.loadRequests(1);
+        QVERIFY2(records.size() == 40, qPrintable(store.lastError()));
+        for (const RequestRecord &r : records) {
+            QVERIFY(!r.inSession());
+            QCOMPARE(r.turnIndex, -1);
+            QCOMPARE(r.thinkNs, -1);
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSessionRuns)

@@ -122,9 +122,9 @@ int makeV1(const QString &path)
                "'2025-01-01T00:00:01.000Z', '2025-01-01T00:00:02.000Z', 5, 6, 40)"_s);
         db.transaction();
         QSqlQuery ins(db);
-        ins.prepare(RequestRows::insertSql());
+        ins.prepare(RequestRows::insertSql(false)); // version 1: no session columns
         for (qint64 i = 0; i < 40; ++i) {
-            RequestRows::bind(ins, 1, testing::makeRecord(i));
+            RequestRows::bind(ins, 1, testing::makeRecord(i), false);
             ins.exec();
         }
         db.commit();

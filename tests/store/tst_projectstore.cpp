@@ -142,8 +142,9 @@ private slots:
                            "(7, 'completed', '{}', '0.0.1', 'h', '1', "
                            "'2025-01-01T00:00:00.000Z', 1)"_s));
             QSqlQuery ins(db);
-            QVERIFY(ins.prepare(RequestRows::insertSql()));
-            RequestRows::bind(ins, 7, testing::makeRecord(3));
+            // A version-1 file has no session columns.
+            QVERIFY(ins.prepare(RequestRows::insertSql(false)));
+            RequestRows::bind(ins, 7, testing::makeRecord(3), false);
             QVERIFY(ins.exec());
             db.close();
         }
