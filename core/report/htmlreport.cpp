@@ -297,6 +297,60 @@ QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &
     return h;
 }
 
+// A session workload's view (docs/sessions.md): sessions, think time, tokens, TTFT by turn.
+QString sessionsTable(const ReportRun &r)
+{
+    const SessionSummary &ss = r.derived.sessions;
+    if (!ss.present)
+        return {};
+    const LoadProfile &p = r.input.plan.profile;
+    const auto row = [](const QString &k, const QString &v) {
+        return u"<tr>"_s + th(esc(k)) + td(esc(v)) + u"</tr>\n"_s;
+    };
+    const auto f2 = [](double v) {
+        return QString::number(v, 'f', 2);
+    };
+    const auto pct = [](double rate) {
+        return rate >= 0 ? QString::number(rate * 100, 'f', 2) + u" %"_s : u"not reported"_s;
+    };
+    QString h = u"<h3>Sessions</h3>\n"_s + tableOpen();
+    h +=
+        row(u"sessions (completed / failed / incomplete)"_s, u"%1 (%2 / %3 / %4)"_s.arg(ss.sessions)
+                                                                 .arg(ss.completed)
+                                                                 .arg(ss.failed)
+                                                                 .arg(ss.incomplete));
+    h += row(u"turns (sent / failed / not sent)"_s,
+             u"%1 / %2 / %3"_s.arg(ss.turnsSent).arg(ss.turnsFailed).arg(ss.turnsNotSent));
+    h += row(u"history"_s, QString::fromLatin1(historyModeName(p.history)));
+    h += row(u"think time (model; configured / measured mean, ms)"_s,
+             u"%1; %2 / %3"_s.arg(QString::fromLatin1(thinkTimeModelName(p.thinkTime)),
+                                  f2(ss.thinkConfigured.mean), f2(ss.thinkMeasured.mean)));
+    h += row(u"mean session duration (s)"_s, f2(ss.sessionDurationS.mean));
+    h +=
+        row(u"input tokens (new / history / cached)"_s,
+            u"%1 (%2 / %3 / %4)"_s.arg(ss.inputTokens)
+                .arg(ss.newInputTokens)
+                .arg(ss.historyTokens)
+                .arg(ss.cachedReported > 0 ? QString::number(ss.cachedTokens) : u"not reported"_s));
+    h += row(u"prefix-cache hit rate"_s, pct(ss.cacheHitRate));
+    h += row(u"active sessions (peak / mean)"_s,
+             u"%1 / %2"_s.arg(ss.peakActiveSessions).arg(f2(ss.meanActiveSessions)));
+    h += u"</table>\n"_s + tableOpen() + u"<tr>"_s;
+    for (const char *c : {"turn", "ok / sent", "mean TTFT (ms)", "p99 TTFT (ms)", "mean ITL (ms)",
+                          "mean E2EL (ms)", "mean input", "mean history", "hit rate"})
+        h += th(esc(QString::fromLatin1(c)));
+    h += u"</tr>\n"_s;
+    for (const TurnSummary &t : ss.turns) {
+        h += u"<tr>"_s + td(QString::number(t.turn), u"class=\"num\""_s) +
+             td(u"%1 / %2"_s.arg(t.completed).arg(t.requests), u"class=\"num\""_s);
+        for (const double v : {t.ttft.mean, t.ttft.percentile(99), t.itl.mean, t.e2el.mean,
+                               t.meanInputTokens, t.meanHistoryTokens})
+            h += td(f2(v), u"class=\"num\""_s);
+        h += td(esc(pct(t.cacheHitRate)), u"class=\"num\""_s) + u"</tr>\n"_s;
+    }
+    return h + u"</table>\n"_s;
+}
+
 QString runSection(const ReportRun &r, bool pageBreak)
 {
     QString h = section(u"run-%1"_s.arg(r.id),
@@ -324,6 +378,8 @@ QString runSection(const ReportRun &r, bool pageBreak)
     const QString command = scrubCommandLine(r.info.snapshot.value(u"command"_s).toString());
     h += row(u"command"_s, command.isEmpty() ? u"not recorded"_s : command);
     h += u"</table>\n"_s;
+
+    h += sessionsTable(r);
 
     h += u"<h3>SUT manifest</h3>\n"_s + tableOpen();
     const SutConfig &s = p.sut;
