@@ -25,6 +25,8 @@ ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<Reque
     st.mlperfError = d.mlperfError;
     if (d.hasMlperf)
         st.mlperfText = d.mlperf.formatMlperfBlock();
+    st.sessions = d.sessions;
+    st.historyMode = QString::fromLatin1(historyModeName(plan.profile.history));
     return st;
 }
 

@@ -2,6 +2,7 @@
 
 #include "charts/thinning.h"
 #include "load/mlperf.h"
+#include "metrics/sessionsummary.h"
 #include "metrics/summary.h"
 #include "models/requestrow.h"
 
@@ -24,8 +25,10 @@ struct ResultsSummaryStage
     RunSummary summary;
     bool hasMlperf = false; // the plan's scenario is an MLPerf one and its constraints resolve
     MlperfJudgement mlperf;
-    QString mlperfText;  // formatMlperfBlock()
-    QString mlperfError; // an MLPerf scenario whose constraints do not resolve: why
+    QString mlperfText;      // formatMlperfBlock()
+    QString mlperfError;     // an MLPerf scenario whose constraints do not resolve: why
+    SessionSummary sessions; // a session workload's view by turn (docs/sessions.md)
+    QString historyMode;     // "served" | "reference"
 };
 
 struct ResultsChartStage
