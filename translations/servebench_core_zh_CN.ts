@@ -2413,5 +2413,385 @@
         <comment>na.vllm_no_cached</comment>
         <translation>vLLM 的结果文件未记录缓存的提示 token</translation>
     </message>
+    <message>
+        <source>%1 sessions</source>
+        <comment>cmp.value.sessions</comment>
+        <translation>%1 个会话</translation>
+    </message>
+    <message>
+        <source>single requests</source>
+        <comment>cmp.value.single_requests</comment>
+        <translation>单次请求</translation>
+    </message>
+    <message>
+        <source>synthetic sessions</source>
+        <comment>cmp.value.synthetic_sessions</comment>
+        <translation>合成会话</translation>
+    </message>
+    <message>
+        <source>%1 sessions</source>
+        <comment>cmp.value.kind_sessions</comment>
+        <translation>%1 会话</translation>
+    </message>
+    <message>
+        <source>n/a (single requests)</source>
+        <comment>cmp.value.na_single_requests</comment>
+        <translation>不适用（单次请求）</translation>
+    </message>
+    <message>
+        <source>served answers</source>
+        <comment>cmp.value.served_answers</comment>
+        <translation>服务器返回的回答</translation>
+    </message>
+    <message>
+        <source>reference answers</source>
+        <comment>cmp.value.reference_answers</comment>
+        <translation>参考回答</translation>
+    </message>
+    <message>
+        <source>fixed %1 ms</source>
+        <comment>cmp.value.think_fixed</comment>
+        <translation>固定 %1 ms</translation>
+    </message>
+    <message>
+        <source>exponential, mean %1 ms</source>
+        <comment>cmp.value.think_exponential</comment>
+        <translation>指数分布，均值 %1 ms</translation>
+    </message>
+    <message>
+        <source>from the dataset</source>
+        <comment>cmp.value.think_dataset</comment>
+        <translation>来自数据集</translation>
+    </message>
+    <message>
+        <source>workload (single requests or sessions)</source>
+        <comment>cmp.field.workload_shape</comment>
+        <translation>负载形态（单次请求或会话）</translation>
+    </message>
+    <message>
+        <source>session history</source>
+        <comment>cmp.field.session_history</comment>
+        <translation>会话历史</translation>
+    </message>
+    <message>
+        <source>think time</source>
+        <comment>cmp.field.think_time</comment>
+        <translation>思考时间</translation>
+    </message>
+    <message>
+        <source>the runs&#x27; workloads differ in %1 (%2). Session runs compare only with session runs of the same source, history mode and think-time model: each turn&#x27;s history and timing change what the server caches.</source>
+        <comment>cmp.refusal.session</comment>
+        <translation>这些运行的负载在%1上不同（%2）。会话运行只能与来源、历史模式和思考时间模型都相同的会话运行比较：每一轮的历史和时间都会改变服务器缓存的内容。</translation>
+    </message>
+    <message>
+        <source>Sessions</source>
+        <comment>report.sessions.title</comment>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>sessions (completed / failed / incomplete)</source>
+        <comment>report.sessions.sessions</comment>
+        <translation>会话（完成 / 失败 / 未完成）</translation>
+    </message>
+    <message>
+        <source>turns (sent / failed / not sent)</source>
+        <comment>report.sessions.turns</comment>
+        <translation>轮次（已发送 / 失败 / 未发送）</translation>
+    </message>
+    <message>
+        <source>history</source>
+        <comment>report.sessions.history</comment>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>think time (model; configured / measured mean, ms)</source>
+        <comment>report.sessions.think</comment>
+        <translation>思考时间（模型；配置 / 实测均值，ms）</translation>
+    </message>
+    <message>
+        <source>mean session duration (s)</source>
+        <comment>report.sessions.duration</comment>
+        <translation>平均会话时长（秒）</translation>
+    </message>
+    <message>
+        <source>input tokens (new / history / cached)</source>
+        <comment>report.sessions.tokens</comment>
+        <translation>输入 token（新增 / 历史 / 缓存）</translation>
+    </message>
+    <message>
+        <source>prefix-cache hit rate</source>
+        <comment>report.sessions.hit_rate</comment>
+        <translation>前缀缓存命中率</translation>
+    </message>
+    <message>
+        <source>active sessions (peak / mean)</source>
+        <comment>report.sessions.active</comment>
+        <translation>活跃会话（峰值 / 均值）</translation>
+    </message>
+    <message>
+        <source>not reported</source>
+        <comment>report.sessions.not_reported</comment>
+        <translation>未报告</translation>
+    </message>
+    <message>
+        <source>turn</source>
+        <comment>report.sessions.col.turn</comment>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>ok / sent</source>
+        <comment>report.sessions.col.ok</comment>
+        <translation>成功 / 已发送</translation>
+    </message>
+    <message>
+        <source>mean TTFT (ms)</source>
+        <comment>report.sessions.col.ttft</comment>
+        <translation>平均 TTFT（ms）</translation>
+    </message>
+    <message>
+        <source>p99 TTFT (ms)</source>
+        <comment>report.sessions.col.ttft_p99</comment>
+        <translation>p99 TTFT（ms）</translation>
+    </message>
+    <message>
+        <source>mean ITL (ms)</source>
+        <comment>report.sessions.col.itl</comment>
+        <translation>平均 ITL（ms）</translation>
+    </message>
+    <message>
+        <source>mean E2EL (ms)</source>
+        <comment>report.sessions.col.e2el</comment>
+        <translation>平均 E2EL（ms）</translation>
+    </message>
+    <message>
+        <source>mean input</source>
+        <comment>report.sessions.col.input</comment>
+        <translation>平均输入</translation>
+    </message>
+    <message>
+        <source>mean history</source>
+        <comment>report.sessions.col.history</comment>
+        <translation>平均历史</translation>
+    </message>
+    <message>
+        <source>hit rate</source>
+        <comment>report.sessions.col.hit_rate</comment>
+        <translation>命中率</translation>
+    </message>
+    <message>
+        <source>must be none for a session workload: MLPerf scenarios are single-request (each query stands alone), so a multi-turn run cannot be judged as one</source>
+        <comment>plan.sessions.mlperf</comment>
+        <translation>对会话负载必须为 none：MLPerf 场景是单次请求（每个查询彼此独立），多轮运行无法作为一个场景判定</translation>
+    </message>
+    <message>
+        <source>does not apply to a session workload: sweeps and rate searches vary a request rate, and sessions arrive at a session rate</source>
+        <comment>plan.sessions.search</comment>
+        <translation>不适用于会话负载：扫描和速率搜索改变的是请求速率，而会话按会话速率到达</translation>
+    </message>
+    <message>
+        <source>cannot replay sessions: a trace&#x27;s rows are single requests at their own times (leave out --multi-turn)</source>
+        <comment>plan.sessions.trace</comment>
+        <translation>无法回放会话：轨迹的每一行都是按各自时间发送的单次请求（请去掉 --multi-turn）</translation>
+    </message>
+    <message>
+        <source>does not apply to a session workload</source>
+        <comment>plan.sessions.ramp</comment>
+        <translation>不适用于会话负载</translation>
+    </message>
+    <message>
+        <source>applies to single requests: sessions arrive at --session-rate (sessions per second) or run as --users concurrent users</source>
+        <comment>plan.sessions.request_rate</comment>
+        <translation>只适用于单次请求：会话按 --session-rate（每秒会话数）到达，或以 --users 个并发用户运行</translation>
+    </message>
+    <message>
+        <source>keeps requests in flight: a closed loop of sessions is --users (each user runs one session after another)</source>
+        <comment>plan.sessions.concurrency</comment>
+        <translation>保持一定数量的请求在途：会话的闭环用 --users（每个用户依次运行会话）</translation>
+    </message>
+    <message>
+        <source>is not supported for sessions: every turn of every session is measured</source>
+        <comment>plan.sessions.warmup</comment>
+        <translation>不支持会话：每个会话的每一轮都会被测量</translation>
+    </message>
+    <message>
+        <source>does not split a session workload between agents</source>
+        <comment>plan.sessions.shard</comment>
+        <translation>不能把会话负载拆分给多个代理</translation>
+    </message>
+    <message>
+        <source>and a session rate exclude each other: choose a closed loop of users or an open loop of arriving sessions, not both</source>
+        <comment>plan.sessions.users_and_rate</comment>
+        <translation>与会话速率互斥：请选择用户闭环或会话到达的开环，不能同时使用</translation>
+    </message>
+    <message>
+        <source>with sessions all starting at once needs a finite --session-rate or --users</source>
+        <comment>plan.sessions.duration</comment>
+        <translation>在所有会话同时开始时，需要有限的 --session-rate 或 --users</translation>
+    </message>
+    <message>
+        <source>must be between 1 and %1 turns</source>
+        <comment>plan.sessions.turns</comment>
+        <translation>必须在 1 到 %1 轮之间</translation>
+    </message>
+    <message>
+        <source>must be between 0 (all) and %1 turns</source>
+        <comment>plan.sessions.max_turns</comment>
+        <translation>必须在 0（全部）到 %1 轮之间</translation>
+    </message>
+    <message>
+        <source>must be between 0 and %1 milliseconds</source>
+        <comment>plan.think_time.range</comment>
+        <translation>必须在 0 到 %1 毫秒之间</translation>
+    </message>
+    <message>
+        <source>must be above 0: it is the mean of the exponential think time</source>
+        <comment>plan.think_time.mean</comment>
+        <translation>必须大于 0：它是指数分布思考时间的均值</translation>
+    </message>
+    <message>
+        <source>cannot be taken from a %1 dataset: only custom JSONL sessions give think times (think_time_ms on a user message)</source>
+        <comment>plan.think_time.dataset</comment>
+        <translation>无法取自 %1 数据集：只有自定义 JSONL 会话提供思考时间（用户消息上的 think_time_ms）</translation>
+    </message>
+    <message>
+        <source>applies only to session workloads (--multi-turn); this plan sends single requests</source>
+        <comment>plan.sessions.not_sessions</comment>
+        <translation>只适用于会话负载（--multi-turn）；此方案发送的是单次请求</translation>
+    </message>
+    <message>
+        <source>configures the built-in simulator: give no endpoint to run against it</source>
+        <comment>plan.sim.not_builtin</comment>
+        <translation>用于配置内置模拟器：不指定端点即可在其上运行</translation>
+    </message>
+    <message>
+        <source>must be between 0 and %1 milliseconds per token</source>
+        <comment>plan.sim.prefill</comment>
+        <translation>必须在每 token 0 到 %1 毫秒之间</translation>
+    </message>
+    <message>
+        <source>must be between 0 and %1 blocks</source>
+        <comment>plan.sim.cache_blocks</comment>
+        <translation>必须在 0 到 %1 个块之间</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <comment>metric.session.turn.label</comment>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>The position of a request in its session: turn 1 is the session&#x27;s first request.</source>
+        <comment>metric.session.turn.definition</comment>
+        <translation>请求在其会话中的位置：第 1 轮是会话的第一个请求。</translation>
+    </message>
+    <message>
+        <source>Per-turn latencies use the run&#x27;s definitions (TTFT, TPOT, ITL, E2EL) over the successful requests of that turn only.</source>
+        <comment>metric.session.turn.detail</comment>
+        <translation>每轮的延迟使用本次运行的定义（TTFT、TPOT、ITL、E2EL），只计该轮的成功请求。</translation>
+    </message>
+    <message>
+        <source>New input tokens</source>
+        <comment>metric.session.new_input_tokens.label</comment>
+        <translation>新增输入 token</translation>
+    </message>
+    <message>
+        <source>The tokens of a turn&#x27;s new user message: what the turn adds to its conversation.</source>
+        <comment>metric.session.new_input_tokens.definition</comment>
+        <translation>一轮新增的用户消息的 token 数：这一轮为对话增加的内容。</translation>
+    </message>
+    <message>
+        <source>The client&#x27;s count (the dataset&#x27;s token count; for a synthetic session the drawn length), at most the turn&#x27;s input tokens. Summed over a session, new input tokens count each user message once, where input tokens count the history again on every turn.</source>
+        <comment>metric.session.new_input_tokens.detail</comment>
+        <translation>客户端的计数（数据集的 token 数；合成会话为抽取的长度），至多为该轮的输入 token 数。按会话求和时，新增输入 token 每条用户消息只计一次，而输入 token 会在每一轮重复计入历史。</translation>
+    </message>
+    <message>
+        <source>History tokens</source>
+        <comment>metric.session.history_tokens.label</comment>
+        <translation>历史 token</translation>
+    </message>
+    <message>
+        <source>A turn&#x27;s input tokens minus its new input tokens: the system prompt, the earlier user messages and the earlier answers it resends (with the chat template&#x27;s tokens when the server counts them).</source>
+        <comment>metric.session.history_tokens.definition</comment>
+        <translation>一轮的输入 token 减去其新增输入 token：它重新发送的系统提示、之前的用户消息和之前的回答（服务器计数时还包括对话模板的 token）。</translation>
+    </message>
+    <message>
+        <source>Input tokens are the server&#x27;s usage when reported, else the client&#x27;s count, so new + history = input.</source>
+        <comment>metric.session.history_tokens.detail</comment>
+        <translation>输入 token 在服务器报告 usage 时取其值，否则取客户端计数，因此 新增 + 历史 = 输入。</translation>
+    </message>
+    <message>
+        <source>Prefix-cache hit rate</source>
+        <comment>metric.session.cache_hit_rate.label</comment>
+        <translation>前缀缓存命中率</translation>
+    </message>
+    <message>
+        <source>Cached tokens over input tokens, summed over the successful requests whose usage reports prompt_tokens_details.cached_tokens.</source>
+        <comment>metric.session.cache_hit_rate.definition</comment>
+        <translation>缓存 token 数除以输入 token 数，在 usage 报告 prompt_tokens_details.cached_tokens 的成功请求上求和。</translation>
+    </message>
+    <message>
+        <source>Not reported when no request reports cached tokens.</source>
+        <comment>metric.session.cache_hit_rate.detail</comment>
+        <translation>没有请求报告缓存 token 时为未报告。</translation>
+    </message>
+    <message>
+        <source>Session duration</source>
+        <comment>metric.session.session_duration.label</comment>
+        <translation>会话时长</translation>
+    </message>
+    <message>
+        <source>From a completed session&#x27;s first send to its last turn&#x27;s end, think times included.</source>
+        <comment>metric.session.session_duration.definition</comment>
+        <translation>已完成会话从第一次发送到最后一轮结束的时间，包括思考时间。</translation>
+    </message>
+    <message>
+        <source>Completed sessions only: every planned turn sent and successful.</source>
+        <comment>metric.session.session_duration.detail</comment>
+        <translation>只计已完成的会话：每个计划的轮次都已发送并成功。</translation>
+    </message>
+    <message>
+        <source>Think time</source>
+        <comment>metric.session.think_time.label</comment>
+        <translation>思考时间</translation>
+    </message>
+    <message>
+        <source>Configured: the pause drawn before a turn. Measured: from the previous turn&#x27;s end (its stream finished) to this turn&#x27;s send. Excess: measured minus configured.</source>
+        <comment>metric.session.think_time.definition</comment>
+        <translation>配置值：某轮之前抽取的停顿。实测值：从上一轮结束（其流结束）到本轮发送。超出：实测值减去配置值。</translation>
+    </message>
+    <message>
+        <source>Turns 2 and later whose previous turn has a record.</source>
+        <comment>metric.session.think_time.detail</comment>
+        <translation>第 2 轮及之后、且上一轮有记录的轮次。</translation>
+    </message>
+    <message>
+        <source>Active sessions</source>
+        <comment>metric.session.active_sessions.label</comment>
+        <translation>活跃会话</translation>
+    </message>
+    <message>
+        <source>Sessions between their first turn&#x27;s scheduled time and their last record&#x27;s end; peak and time-weighted mean over the run.</source>
+        <comment>metric.session.active_sessions.definition</comment>
+        <translation>从会话第一轮的计划时间到其最后一条记录结束之间的会话；取整个运行中的峰值和按时间加权的均值。</translation>
+    </message>
+    <message>
+        <source>Sessions that pile up (open loop, a slow server) show as a rising count.</source>
+        <comment>metric.session.active_sessions.detail</comment>
+        <translation>会话堆积时（开环、服务器较慢）表现为计数上升。</translation>
+    </message>
+    <message>
+        <source>Failed sessions</source>
+        <comment>metric.session.sessions_failed.label</comment>
+        <translation>失败的会话</translation>
+    </message>
+    <message>
+        <source>Sessions with a failed turn; a failed turn ends its session, so its later turns are counted as not sent.</source>
+        <comment>metric.session.sessions_failed.definition</comment>
+        <translation>有失败轮次的会话；失败的轮次会结束其会话，因此其后的轮次计为未发送。</translation>
+    </message>
+    <message>
+        <source>A request cancelled by a stop makes its session incomplete, not failed.</source>
+        <comment>metric.session.sessions_failed.detail</comment>
+        <translation>因停止而取消的请求使其会话未完成，而不是失败。</translation>
+    </message>
 </context>
 </TS>

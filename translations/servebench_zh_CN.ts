@@ -1054,6 +1054,54 @@
         <source>Sample with replacement</source>
         <translation>有放回采样</translation>
     </message>
+    <message>
+        <source>Turns per session:</source>
+        <translation>每个会话的轮数：</translation>
+    </message>
+    <message>
+        <source>Session context tokens:</source>
+        <translation>会话上下文词元数：</translation>
+    </message>
+    <message>
+        <source>At most turns:</source>
+        <translation>最多轮数：</translation>
+    </message>
+    <message>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Multi-turn sessions (every turn, with its history)</source>
+        <translation>多轮会话（每一轮，带历史）</translation>
+    </message>
+    <message>
+        <source>Each conversation becomes a session whose turns resend the conversation so far. Off: ShareGPT contributes its first turn only, as vLLM does.</source>
+        <translation>每段对话成为一个会话，其每一轮都会重新发送此前的对话。关闭时：ShareGPT 只取第一轮，与 vLLM 相同。</translation>
+    </message>
+    <message>
+        <source>Synthetic sessions: user turns per session</source>
+        <translation>合成会话：每个会话的用户轮数</translation>
+    </message>
+    <message>
+        <source>Synthetic sessions: tokens of a session&apos;s own context in its first message, reused by its later turns only</source>
+        <translation>合成会话：会话首条消息中该会话自有上下文的词元数，只被它之后的轮次复用</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>ShareGPT and custom sessions: cut longer conversations</source>
+        <translation>ShareGPT 与自定义会话：截断更长的对话</translation>
+    </message>
+    <message>
+        <source>Preview of the sessions a run draws: %1 sessions, seed %2 (from the selected load profile), one row per turn.</source>
+        <translation>运行将抽取的会话预览：%1 个会话，种子 %2（来自所选负载配置），每轮一行。</translation>
+    </message>
+    <message>
+        <source>Sessions: %1 sessions, %2 turns (the lengths below are per turn: the new user message and the requested output).</source>
+        <translation>会话：%1 个会话，%2 轮（以下长度按轮计：新的用户消息与请求的输出）。</translation>
+    </message>
 </context>
 <context>
     <name>sb::DatasetPreviewModel</name>
@@ -1466,6 +1514,106 @@
     <message>
         <source>JSONL traces (*.jsonl);;All files (*)</source>
         <translation>JSONL 轨迹 (*.jsonl);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Trace format:</source>
+        <translation>轨迹格式：</translation>
+    </message>
+    <message>
+        <source>Trace block size (tokens):</source>
+        <translation>轨迹块大小（词元）：</translation>
+    </message>
+    <message>
+        <source>Sessions:</source>
+        <translation>会话数：</translation>
+    </message>
+    <message>
+        <source>Session rate (sessions/s):</source>
+        <translation>会话速率（会话/秒）：</translation>
+    </message>
+    <message>
+        <source>Users (closed loop):</source>
+        <translation>用户数（闭环）：</translation>
+    </message>
+    <message>
+        <source>History:</source>
+        <translation>历史：</translation>
+    </message>
+    <message>
+        <source>Think time:</source>
+        <translation>思考时间：</translation>
+    </message>
+    <message>
+        <source>Think time (ms):</source>
+        <translation>思考时间（毫秒）：</translation>
+    </message>
+    <message>
+        <source>Session header:</source>
+        <translation>会话请求头：</translation>
+    </message>
+    <message>
+        <source>ServeBench (timestamp s, input_tokens, output_tokens)</source>
+        <translation>ServeBench（timestamp 秒，input_tokens，output_tokens）</translation>
+    </message>
+    <message>
+        <source>Mooncake (timestamp ms, input_length, output_length, hash_ids)</source>
+        <translation>Mooncake（timestamp 毫秒，input_length，output_length，hash_ids）</translation>
+    </message>
+    <message>
+        <source>Mooncake: tokens per hash id (512 in the published traces)</source>
+        <translation>Mooncake：每个哈希 ID 的词元数（公开轨迹中为 512）</translation>
+    </message>
+    <message>
+        <source>Sessions (multi-turn datasets)</source>
+        <translation>会话（多轮数据集）</translation>
+    </message>
+    <message>
+        <source>all at once</source>
+        <translation>全部同时开始</translation>
+    </message>
+    <message>
+        <source>Sessions arriving per second (open loop); the arrival process and burstiness above apply</source>
+        <translation>每秒到达的会话数（开环）；适用上面的到达过程与突发度</translation>
+    </message>
+    <message>
+        <source>Closed loop: this many users, each starting its next session when the last one ends</source>
+        <translation>闭环：这么多用户，每个用户在上一个会话结束时开始下一个</translation>
+    </message>
+    <message>
+        <source>Served answers (realistic)</source>
+        <translation>服务器返回的回答（真实）</translation>
+    </message>
+    <message>
+        <source>Reference answers (reproducible)</source>
+        <translation>参考回答（可复现）</translation>
+    </message>
+    <message>
+        <source>What a turn resends of the earlier answers: what the server streamed, or the dataset&apos;s own answers</source>
+        <translation>每轮重新发送的早先回答：服务器流式返回的内容，或数据集自带的回答</translation>
+    </message>
+    <message>
+        <source>Fixed</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>Exponential (mean below)</source>
+        <translation>指数分布（均值见下）</translation>
+    </message>
+    <message>
+        <source>From the dataset (think_time_ms)</source>
+        <translation>取自数据集（think_time_ms）</translation>
+    </message>
+    <message>
+        <source>The pause between a turn&apos;s answer and the next turn&apos;s send</source>
+        <translation>一轮回答结束到下一轮发送之间的停顿</translation>
+    </message>
+    <message>
+        <source>e.g. X-Session-ID (empty: none)</source>
+        <translation>例如 X-Session-ID（空：不发送）</translation>
+    </message>
+    <message>
+        <source>A header carrying the session&apos;s id, for routers that pin sessions to a replica</source>
+        <translation>携带会话 ID 的请求头，供把会话固定到某个副本的路由器使用</translation>
     </message>
 </context>
 <context>
@@ -2281,6 +2429,10 @@ Requests: %4</source>
         <source>MLPerf judgement not possible: %1</source>
         <translation>无法进行 MLPerf 判定：%1</translation>
     </message>
+    <message>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
 </context>
 <context>
     <name>sb::RunDashboard</name>
@@ -2585,6 +2737,53 @@ Requests: %4</source>
     <message>
         <source>%1 requests due over %2 s</source>
         <translation>%1 个请求在 %2 秒内发出</translation>
+    </message>
+</context>
+<context>
+    <name>sb::SessionTurnsView</name>
+    <message>
+        <source>TTFT by turn</source>
+        <translation>按轮次的 TTFT</translation>
+    </message>
+    <message>
+        <source>turn</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>TTFT (ms)</source>
+        <translation>TTFT（毫秒）</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>Mean and 99th-percentile TTFT of each turn position: a prefix cache shows as TTFT falling after the first turn</source>
+        <translation>每个轮次位置的 TTFT 均值与第 99 百分位：前缀缓存表现为第一轮之后 TTFT 下降</translation>
+    </message>
+    <message>
+        <source>No sessions yet.</source>
+        <translation>尚无会话。</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>not reported</source>
+        <translation>未报告</translation>
+    </message>
+    <message>
+        <source>Sessions: %1 (%2 completed, %3 failed, %4 incomplete) · turns: %5 sent, %6 not sent · history: %7 · think time: %8 ms configured, %9 ms measured (means)</source>
+        <translation>会话：%1（%2 完成，%3 失败，%4 未完成）· 轮次：%5 已发送，%6 未发送 · 历史：%7 · 思考时间：配置 %8 毫秒，实测 %9 毫秒（均值）</translation>
+    </message>
+    <message>
+        <source>Input tokens: %1 new, %2 history · prefix-cache hit rate: %3 · active sessions: peak %4, mean %5</source>
+        <translation>输入词元：%1 新增，%2 历史 · 前缀缓存命中率：%3 · 活跃会话：峰值 %4，均值 %5</translation>
     </message>
 </context>
 <context>
@@ -2915,6 +3114,81 @@ Requests: %4</source>
     <message>
         <source>No password here: it would be stored in the project. Put the proxy URL with its password in the https_proxy environment variable and leave this empty.</source>
         <translation>此处不可填写密码：它会被存入项目文件。请将带密码的代理 URL 放在环境变量 https_proxy 中，并将此处留空。</translation>
+    </message>
+</context>
+<context>
+    <name>sb::TurnTableModel</name>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>The server reported no cached tokens for this turn.</source>
+        <translation>服务器未报告此轮的缓存词元。</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>OK / sent</source>
+        <translation>成功 / 已发送</translation>
+    </message>
+    <message>
+        <source>Mean TTFT (ms)</source>
+        <translation>平均 TTFT（毫秒）</translation>
+    </message>
+    <message>
+        <source>P99 TTFT (ms)</source>
+        <translation>P99 TTFT（毫秒）</translation>
+    </message>
+    <message>
+        <source>Mean ITL (ms)</source>
+        <translation>平均 ITL（毫秒）</translation>
+    </message>
+    <message>
+        <source>Mean E2EL (ms)</source>
+        <translation>平均 E2EL（毫秒）</translation>
+    </message>
+    <message>
+        <source>Input tokens</source>
+        <translation>输入词元</translation>
+    </message>
+    <message>
+        <source>New tokens</source>
+        <translation>新增词元</translation>
+    </message>
+    <message>
+        <source>History tokens</source>
+        <translation>历史词元</translation>
+    </message>
+    <message>
+        <source>Cache hit rate</source>
+        <translation>缓存命中率</translation>
+    </message>
+    <message>
+        <source>Think, configured (ms)</source>
+        <translation>思考时间，配置（毫秒）</translation>
+    </message>
+    <message>
+        <source>Think, measured (ms)</source>
+        <translation>思考时间，实测（毫秒）</translation>
+    </message>
+    <message>
+        <source>Successful requests of this turn / requests of this turn</source>
+        <translation>此轮成功的请求数 / 此轮的请求数</translation>
+    </message>
+    <message>
+        <source>Mean input tokens of the successful requests of this turn (the server&apos;s usage, else the client&apos;s count)</source>
+        <translation>此轮成功请求的平均输入词元数（服务器的 usage，否则为客户端的计数）</translation>
     </message>
 </context>
 </TS>

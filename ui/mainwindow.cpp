@@ -409,7 +409,8 @@ void MainWindow::createWidgets()
         connect(c, &QComboBox::activated, this, [this] {
             updateActions();
             if (const DocProfile *p = m_doc->profile(comboId(m_profileCombo)))
-                m_datasetEditor->setSampling(p->profile.numPrompts, p->profile.seed);
+                m_datasetEditor->setSampling(p->profile.numPrompts, p->profile.seed,
+                                             p->profile.numSessions);
         });
         return c;
     };
@@ -593,7 +594,8 @@ void MainWindow::refreshPlanCombos()
     fill(m_datasetCombo, datasets);
     fill(m_profileCombo, profiles);
     if (const DocProfile *p = m_doc->profile(comboId(m_profileCombo)))
-        m_datasetEditor->setSampling(p->profile.numPrompts, p->profile.seed);
+        m_datasetEditor->setSampling(p->profile.numPrompts, p->profile.seed,
+                                     p->profile.numSessions);
     updateActions();
 }
 
@@ -691,7 +693,8 @@ void MainWindow::editEntity(EntityKind kind, int id)
     case EntityKind::Dataset:
         if (const DocDataset *d = m_doc->dataset(id)) {
             if (const DocProfile *p = m_doc->profile(comboId(m_profileCombo)))
-                m_datasetEditor->setSampling(p->profile.numPrompts, p->profile.seed);
+                m_datasetEditor->setSampling(p->profile.numPrompts, p->profile.seed,
+                                             p->profile.numSessions);
             m_datasetEditor->setDataset(d->name, d->spec);
             m_editorStack->setCurrentWidget(m_datasetEditor);
             combo = m_datasetCombo;
@@ -746,7 +749,8 @@ void MainWindow::onEditorEdited()
             m_doc->updateProfile(m_editId, m_profileEditor->name(), m_profileEditor->profile(),
                                  m_profileEditor->params(), m_profileEditor->execution());
             m_datasetEditor->setSampling(m_profileEditor->profile().numPrompts,
-                                         m_profileEditor->profile().seed);
+                                         m_profileEditor->profile().seed,
+                                         m_profileEditor->profile().numSessions);
         }
         break;
     case EntityKind::Run:

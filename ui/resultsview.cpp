@@ -9,6 +9,7 @@
 #include "models/runtotalsmodel.h"
 #include "models/selectiontsv.h"
 #include "models/summarytablemodel.h"
+#include "sessionturnsview.h"
 
 #include <QAction>
 #include <QApplication>
@@ -38,6 +39,8 @@ using namespace Qt::StringLiterals;
 namespace sb {
 
 namespace {
+
+constexpr int kSessionsTab = 4; // after Summary, Requests, Distributions, Over time
 
 QTableView *makeTable(QWidget *parent)
 {
@@ -110,6 +113,10 @@ ResultsView::ResultsView(QWidget *parent)
     m_tabs->addTab(buildRequestsTab(), QString());
     m_tabs->addTab(buildDistributionsTab(), QString());
     m_tabs->addTab(buildTimeTab(), QString());
+    m_sessions = new SessionTurnsView(m_tabs);
+    m_sessions->setObjectName(u"sessionsView"_s);
+    m_tabs->addTab(m_sessions, QString());
+    m_tabs->setTabVisible(kSessionsTab, false);
 
     // The client's own lateness, when it limited the run (deriveRun's client health).
     m_health = new QLabel(this);
@@ -339,6 +346,7 @@ void ResultsView::retranslateUi()
     m_tabs->setTabText(1, tr("Requests"));
     m_tabs->setTabText(2, tr("Distributions"));
     m_tabs->setTabText(3, tr("Over time"));
+    m_tabs->setTabText(kSessionsTab, tr("Sessions"));
     m_filter->setPlaceholderText(tr("Filter: error class, message, request id, …"));
     m_copyAction->setText(tr("Copy as TSV"));
 
@@ -493,6 +501,8 @@ void ResultsView::clear()
     m_requestModel->clear();
     m_unavailableNote->clear();
     m_unavailableNote->setVisible(false);
+    m_sessions->clear();
+    m_tabs->setTabVisible(kSessionsTab, false);
     m_failedRows = 0;
     for (ChartView *c : std::as_const(m_cdfCharts))
         c->clearPoints();
@@ -584,6 +594,12 @@ void ResultsView::applySummary(quint64 generation, const ResultsSummaryStage &st
     }
     m_healthWarnings = stage.health.warningMessages;
     updateHealth();
+    // A session workload's turns: their own tab, only when the run has sessions.
+    if (stage.sessions.present)
+        m_sessions->setSummary(stage.sessions, stage.historyMode);
+    else
+        m_sessions->clear();
+    m_tabs->setTabVisible(kSessionsTab, stage.sessions.present);
     m_stage = Stage::Requests;
     updateStatus();
     emit summaryShown();

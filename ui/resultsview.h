@@ -28,6 +28,7 @@ class ChartView;
 class RequestFilterProxy;
 class RequestTableModel;
 class RunTotalsModel;
+class SessionTurnsView;
 class SummaryTableModel;
 struct ResultsChartStage;
 struct ResultsSummaryStage;
@@ -62,6 +63,8 @@ public:
     RequestFilterProxy *requestProxy() const { return m_requestProxy; }
     QTableView *requestTable() const { return m_requestTable; }
     QTabWidget *tabs() const { return m_tabs; }
+    // A session workload's turns (docs/sessions.md); its tab is shown only for such runs.
+    SessionTurnsView *sessionsView() const { return m_sessions; }
 
 public slots:
     // Copies the selection of the focused table (the request table when none has focus).
@@ -162,6 +165,7 @@ private:
     ChartView *m_ttftTimeChart;
     ChartView *m_itlTimeChart;
     ChartView *m_lagTimeChart;
+    SessionTurnsView *m_sessions;
 };
 
 } // namespace sb

@@ -3,9 +3,12 @@
 #include "charts/chartview.h"
 #include "charts/thinning.h"
 #include "common/clock.h"
+#include "metrics/sessionsummary.h"
 #include "metrics/stats.h"
+#include "metrics/summary.h"
 #include "models/requestrow.h"
 #include "run/runcontroller.h"
+#include "sessionturnsview.h"
 
 #include <QChart>
 #include <QEvent>
@@ -204,11 +207,16 @@ RunDashboard::RunDashboard(QWidget *parent)
     charts->addWidget(m_tokensChart, 1, 1);
     charts->addWidget(m_flightChart, 1, 2);
 
+    m_sessions = new SessionTurnsView(this);
+    m_sessions->setObjectName(u"liveSessions"_s);
+    m_sessions->hide();
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
     layout->addLayout(counters);
     layout->addLayout(progressRow);
     layout->addLayout(charts, 1);
+    layout->addWidget(m_sessions, 1);
     retranslateUi();
     reset();
 }
@@ -318,6 +326,11 @@ void RunDashboard::reset()
     for (ChartView *c :
          {m_ttftChart, m_itlChart, m_cdfChart, m_requestsChart, m_tokensChart, m_flightChart})
         c->clearPoints();
+    m_sessionRecords.clear();
+    m_sessionsDirty = false;
+    m_sessionJob = false;
+    m_sessionsAtNs = 0;
+    m_sessions->clear();
     m_progress->setValue(0);
     m_progress->setFormat(u"%p%"_s);
     m_etaLabel->clear();
@@ -331,6 +344,7 @@ void RunDashboard::attach(RunController *controller, const RunPlan &plan)
     reset();
     m_plan = plan;
     m_hasPlan = true;
+    m_sessions->setVisible(plan.isSessionWorkload());
     m_controller = controller;
     updateTitle();
     if (!controller)
@@ -411,6 +425,10 @@ void RunDashboard::onRecord(const RequestRecord &record)
         ++m_failedByClass[std::min<size_t>(size_t(record.error), m_failedByClass.size() - 1)];
     }
     m_pending.append(record);
+    if (record.inSession()) {
+        m_sessionRecords.append(record);
+        m_sessionsDirty = true;
+    }
 }
 
 void RunDashboard::dispatchPending()
@@ -430,6 +448,40 @@ void RunDashboard::dispatchPending()
                 this, [this, gen, reduced] { applyBatch(gen, reduced); }, Qt::QueuedConnection);
         },
         Qt::QueuedConnection);
+}
+
+void RunDashboard::dispatchSessions(bool force)
+{
+    // Summarized again from every session record so far (per-turn percentiles need them all),
+    // at most once a second while running and never two at a time.
+    const qint64 now = monotonicNs();
+    if (!m_sessionsDirty || m_sessionJob || (!force && now - m_sessionsAtNs < 1'000'000'000))
+        return;
+    m_sessionsDirty = false;
+    m_sessionJob = true;
+    m_sessionsAtNs = now;
+    const quint64 gen = m_generation;
+    const QList<RequestRecord> records = m_sessionRecords; // shared, not copied
+    const SummaryOptions options = SummaryOptions::forProfile(m_plan.profile);
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this, gen, records, options] {
+            const SessionSummary summary = summarizeSessions(records, options);
+            QMetaObject::invokeMethod(
+                this, [this, gen, summary] { applySessions(gen, summary); }, Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
+void RunDashboard::applySessions(quint64 generation, const SessionSummary &summary)
+{
+    if (generation != m_generation)
+        return;
+    m_sessionJob = false;
+    m_sessions->setSummary(summary, QString::fromLatin1(historyModeName(m_plan.profile.history)));
+    if (m_sessionsDirty && !m_running)
+        dispatchSessions(true); // records that came in while this one was computed
+    emit batchApplied();
 }
 
 void RunDashboard::applyBatch(quint64 generation, const Batch &b)
@@ -561,6 +613,7 @@ void RunDashboard::refresh()
 {
     ++m_refreshes;
     dispatchPending();
+    dispatchSessions(!m_running);
     readZero();
     const double elapsed = elapsedS();
     if (m_controller && m_running) {

@@ -22,6 +22,8 @@ namespace sb {
 
 class ChartView;
 class RunController;
+class SessionTurnsView;
+struct SessionSummary;
 enum class RunStatus;
 
 // The live view of a running benchmark: TTFT and ITL over time, request and output-token
@@ -76,7 +78,12 @@ public:
     // Refreshes done so far; tests use it to see the timer work.
     int refreshCount() const { return m_refreshes; }
     // Records received but not yet reduced by the worker and drawn.
-    bool hasPendingWork() const { return !m_pending.isEmpty() || m_batchesInFlight > 0; }
+    bool hasPendingWork() const
+    {
+        return !m_pending.isEmpty() || m_batchesInFlight > 0 || m_sessionJob;
+    }
+    // A session workload's turns, live (docs/sessions.md); hidden for single-request runs.
+    SessionTurnsView *sessionsView() const { return m_sessions; }
 
 public slots:
     // Moves what arrived since the last refresh into the charts and counters.
@@ -99,6 +106,8 @@ private:
     void updateTitle();
     void dispatchPending();
     void applyBatch(quint64 generation, const Batch &batch);
+    void dispatchSessions(bool force);
+    void applySessions(quint64 generation, const SessionSummary &summary);
     void redraw();
     void reset();
     void onRecord(const sb::RequestRecord &record);
@@ -143,6 +152,11 @@ private:
     // Latency samples of the measured requests, kept sorted for the CDF and the lag p99: the
     // worker sorts each batch, the GUI thread merges it in, O(n) instead of O(n log n).
     std::vector<double> m_ttftSorted, m_e2elSorted, m_lagSorted;
+    // A session workload's records, summarized by turn in the worker about once a second.
+    QList<RequestRecord> m_sessionRecords;
+    bool m_sessionsDirty = false;
+    bool m_sessionJob = false;
+    qint64 m_sessionsAtNs = 0;
 
     // Widgets.
     QLabel *m_title;
@@ -163,6 +177,7 @@ private:
     ChartView *m_requestsChart;
     ChartView *m_tokensChart;
     ChartView *m_flightChart;
+    SessionTurnsView *m_sessions;
 };
 
 } // namespace sb

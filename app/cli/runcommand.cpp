@@ -189,6 +189,25 @@ int runCommand(const QStringList &argv)
     err.flush();
 
     const LoadProfile &profile = prepared.request.plan.profile;
+    if (prepared.request.plan.isSessionWorkload()) {
+        // Sessions (docs/sessions.md) arrive at a session rate or run as users.
+        out << "Sessions: "
+            << (profile.durationS > 0 ? u"until the duration ends"_s
+                                      : QString::number(profile.numSessions))
+            << ", "
+            << (profile.sessionUsers > 0
+                    ? u"closed loop of %1 users"_s.arg(profile.sessionUsers)
+                    : u"arriving at %1 per second"_s.arg(profile.sessionRate > 0 &&
+                                                                 profile.sessionRate < 1e300
+                                                             ? pythonFloat(profile.sessionRate)
+                                                             : u"inf"_s))
+            << ", history: " << historyModeName(profile.history)
+            << ", think time: " << thinkTimeModelName(profile.thinkTime);
+        if (profile.thinkTime == ThinkTimeModel::Fixed ||
+            profile.thinkTime == ThinkTimeModel::Exponential)
+            out << " " << pythonFloat(profile.thinkTimeMs) << " ms";
+        out << "\n";
+    }
     out << "Traffic request rate: "
         << (profile.unlimitedRate() ? u"inf"_s : pythonFloat(profile.requestRate)) << "\n";
     out << "Burstiness factor: " << pythonFloat(profile.burstiness)

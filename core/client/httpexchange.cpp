@@ -35,6 +35,7 @@ HttpExchange::HttpExchange(RequestJob &&job, const ResponseLimits &limits)
     m_request = serializeHttpRequest(m_url, job.headers, job.body,
                                      m_url.scheme() == "https"_L1 ? QUrl() : m_proxy);
     m_acc.setLimits(limits);
+    m_acc.setCaptureText(job.captureText);
     m_parser.setMaxHeadBytes(limits.maxHeadBytes);
 }
 

@@ -123,6 +123,7 @@ void QnamWorker::start(RequestJob job)
     s->acc->setLimits(m_options.limits);
     s->timeoutNs = job.timeoutNs;
     s->idleTimeoutNs = job.idleTimeoutNs > 0 ? job.idleTimeoutNs : m_options.idleTimeoutNs;
+    s->acc->setCaptureText(job.captureText);
 
     s->record.tSend = monotonicNs();
     s->lastActivityNs = s->record.tSend;

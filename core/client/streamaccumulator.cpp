@@ -200,7 +200,7 @@ void StreamAccumulator::onEvent(QByteArrayView data, qint64 tRecvNs)
         m_done = true;
         return;
     }
-    if (m_fastScan) {
+    if (m_fastScan && !m_captureText) {
         ChunkFields fields;
         if (ChunkScanner::scan(payload, m_flavour, &fields)) {
             applyChunk(fields, tRecvNs);
@@ -232,6 +232,13 @@ void StreamAccumulator::onChunk(const QJsonObject &chunk, qint64 tRecvNs)
         return;
     }
     applyChunk(ChunkScanner::fromJson(chunk, m_flavour), tRecvNs);
+    if (m_captureText) {
+        const QJsonObject choice = chunk.value("choices"_L1).toArray().at(0).toObject();
+        m_record->outputText +=
+            m_flavour == ApiFlavour::Chat
+                ? choice.value("delta"_L1).toObject().value("content"_L1).toString()
+                : choice.value("text"_L1).toString();
+    }
 }
 
 void StreamAccumulator::applyChunk(const ChunkFields &f, qint64 tRecvNs)

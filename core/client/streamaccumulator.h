@@ -51,6 +51,10 @@ public:
     // anything the scanner is not sure of still goes to the full parser. Off: always the full
     // parser — for tests that prove both paths give the same record.
     void setFastScan(bool on) { m_fastScan = on; }
+    // Keeps the generated text (completions: choices[0].text; chat: delta.content, not the
+    // reasoning) in the record's outputText, for a session's history. Every event then goes to
+    // the full parser: the scanner counts characters without decoding them.
+    void setCaptureText(bool on) { m_captureText = on; }
 
 private:
     void onEvent(QByteArrayView data, qint64 tRecvNs);
@@ -73,6 +77,7 @@ private:
     bool m_failed = false; // a stream error or invalid JSON was seen
     bool m_finished = false;
     bool m_fastScan = true;
+    bool m_captureText = false;
 };
 
 } // namespace sb

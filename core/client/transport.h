@@ -23,6 +23,7 @@ struct RequestJob
     qint64 timeoutNs = 0;     // the whole request, from t_send; 0 = none
     qint64 idleTimeoutNs = 0; // between response bytes (and until the first); 0 = the options'
     QUrl proxy;               // the HTTP proxy to go through; empty: direct (set by the transport)
+    bool captureText = false; // keep the generated text in record.outputText (session history)
     RequestRecord record;     // index, datasetItem, warmup, requestId, tSched, tQueued, expected*
 };
 

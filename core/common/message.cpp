@@ -138,6 +138,63 @@ const Entry kCatalogue[] = {
         "needs an endpoint all agents share (a base URL): each agent would otherwise "
         "benchmark its own built-in simulator",
         "plan.shard.simulator"),
+    // --- sessions (docs/sessions.md) ---
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "must be none for a session workload: MLPerf scenarios are single-request "
+                       "(each query stands alone), so a multi-turn run cannot be judged as one",
+                       "plan.sessions.mlperf"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "does not apply to a session workload: sweeps and rate searches vary a "
+                       "request rate, and sessions arrive at a session rate",
+                       "plan.sessions.search"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "cannot replay sessions: a trace's rows are single requests at their own "
+                       "times (leave out --multi-turn)",
+                       "plan.sessions.trace"),
+    QT_TRANSLATE_NOOP3("sb::Message", "does not apply to a session workload", "plan.sessions.ramp"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "applies to single requests: sessions arrive at --session-rate (sessions "
+                       "per second) or run as --users concurrent users",
+                       "plan.sessions.request_rate"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "keeps requests in flight: a closed loop of sessions is --users (each "
+                       "user runs one session after another)",
+                       "plan.sessions.concurrency"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "is not supported for sessions: every turn of every session is measured",
+                       "plan.sessions.warmup"),
+    QT_TRANSLATE_NOOP3("sb::Message", "does not split a session workload between agents",
+                       "plan.sessions.shard"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "and a session rate exclude each other: choose a closed loop of users or "
+                       "an open loop of arriving sessions, not both",
+                       "plan.sessions.users_and_rate"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "with sessions all starting at once needs a finite --session-rate or "
+                       "--users",
+                       "plan.sessions.duration"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 1 and %1 turns", "plan.sessions.turns"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 0 (all) and %1 turns",
+                       "plan.sessions.max_turns"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 0 and %1 milliseconds",
+                       "plan.think_time.range"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "must be above 0: it is the mean of the exponential think time",
+                       "plan.think_time.mean"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "cannot be taken from a %1 dataset: only custom JSONL sessions give think "
+                       "times (think_time_ms on a user message)",
+                       "plan.think_time.dataset"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "applies only to session workloads (--multi-turn); this plan sends single "
+                       "requests",
+                       "plan.sessions.not_sessions"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "configures the built-in simulator: give no endpoint to run against it",
+                       "plan.sim.not_builtin"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 0 and %1 milliseconds per token",
+                       "plan.sim.prefill"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 0 and %1 blocks", "plan.sim.cache_blocks"),
     // --- run preparation (core/run/runpreparation.cpp) ---
     QT_TRANSLATE_NOOP3("sb::Message", "%1", "prepare.detail"),
     QT_TRANSLATE_NOOP3("sb::Message", "could not start the built-in simulator: %1",

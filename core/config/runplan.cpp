@@ -51,6 +51,15 @@ constexpr NameOf<ArrivalProcess> kArrivals[] = {{ArrivalProcess::Poisson, "poiss
                                                 {ArrivalProcess::Constant, "constant"},
                                                 {ArrivalProcess::Gamma, "gamma"}};
 
+constexpr NameOf<HistoryMode> kHistoryModes[] = {{HistoryMode::Served, "served"},
+                                                 {HistoryMode::Reference, "reference"}};
+constexpr NameOf<ThinkTimeModel> kThinkTimes[] = {{ThinkTimeModel::None, "none"},
+                                                  {ThinkTimeModel::Fixed, "fixed"},
+                                                  {ThinkTimeModel::Exponential, "exponential"},
+                                                  {ThinkTimeModel::Dataset, "dataset"}};
+constexpr NameOf<TraceFormat> kTraceFormats[] = {{TraceFormat::ServeBench, "servebench"},
+                                                 {TraceFormat::Mooncake, "mooncake"}};
+
 constexpr NameOf<RampUpStrategy> kRampUps[] = {{RampUpStrategy::None, "none"},
                                                {RampUpStrategy::Linear, "linear"},
                                                {RampUpStrategy::Exponential, "exponential"}};
@@ -155,6 +164,30 @@ bool arrivalFromName(const QString &name, ArrivalProcess *out)
 {
     return valueFor(kArrivals, name, out);
 }
+const char *historyModeName(HistoryMode m)
+{
+    return nameFor(kHistoryModes, m);
+}
+bool historyModeFromName(const QString &name, HistoryMode *out)
+{
+    return valueFor(kHistoryModes, name, out);
+}
+const char *thinkTimeModelName(ThinkTimeModel m)
+{
+    return nameFor(kThinkTimes, m);
+}
+bool thinkTimeModelFromName(const QString &name, ThinkTimeModel *out)
+{
+    return valueFor(kThinkTimes, name, out);
+}
+const char *traceFormatName(TraceFormat f)
+{
+    return nameFor(kTraceFormats, f);
+}
+bool traceFormatFromName(const QString &name, TraceFormat *out)
+{
+    return valueFor(kTraceFormats, name, out);
+}
 const char *rampUpStrategyName(RampUpStrategy s)
 {
     return nameFor(kRampUps, s);
@@ -201,6 +234,8 @@ QJsonObject SutConfig::toJson() const
         {u"built_in_simulator"_s, builtInSimulator},
         {u"ca_file"_s, caFile},
         {u"proxy"_s, proxyWithoutPassword(proxy)},
+        {u"simulator"_s, QJsonObject{{u"prefill_ms_per_token"_s, simPrefillMsPerToken},
+                                     {u"prefix_cache_blocks"_s, simPrefixCacheBlocks}}},
     };
 }
 
@@ -229,6 +264,9 @@ SutConfig SutConfig::fromJson(const QJsonObject &o)
     s.builtInSimulator = o.value(u"built_in_simulator"_s).toBool();
     s.caFile = o.value(u"ca_file"_s).toString();
     s.proxy = o.value(u"proxy"_s).toString();
+    const QJsonObject sim = o.value(u"simulator"_s).toObject();
+    s.simPrefillMsPerToken = sim.value(u"prefill_ms_per_token"_s).toDouble(-1);
+    s.simPrefixCacheBlocks = sim.value(u"prefix_cache_blocks"_s).toInt(-1);
     return s;
 }
 
@@ -252,6 +290,10 @@ QJsonObject DatasetSpec::toJson() const
         {u"random_output_min"_s, randomOutputMin},
         {u"random_output_max"_s, randomOutputMax},
         {u"tokens_per_word"_s, tokensPerWord},
+        {u"multi_turn"_s, multiTurn},
+        {u"session_turns"_s, sessionTurns},
+        {u"session_prefix_len"_s, sessionPrefixLen},
+        {u"max_turns"_s, maxTurns},
     };
 }
 
@@ -275,6 +317,10 @@ DatasetSpec DatasetSpec::fromJson(const QJsonObject &o)
     d.randomOutputMin = o.value(u"random_output_min"_s).toInt(d.randomOutputMin);
     d.randomOutputMax = o.value(u"random_output_max"_s).toInt();
     d.tokensPerWord = o.value(u"tokens_per_word"_s).toDouble(d.tokensPerWord);
+    d.multiTurn = o.value(u"multi_turn"_s).toBool();
+    d.sessionTurns = o.value(u"session_turns"_s).toInt(d.sessionTurns);
+    d.sessionPrefixLen = o.value(u"session_prefix_len"_s).toInt();
+    d.maxTurns = o.value(u"max_turns"_s).toInt();
     return d;
 }
 
@@ -296,6 +342,8 @@ QJsonObject LoadProfile::toJson() const
         {u"ramp_up_end_rps"_s, rampUpEndRps},
         {u"trace_path"_s, tracePath},
         {u"trace_time_scale"_s, traceTimeScale},
+        {u"trace_format"_s, QString::fromLatin1(traceFormatName(traceFormat))},
+        {u"trace_block_size"_s, traceBlockSize},
         {u"max_concurrency"_s, maxConcurrency},
         {u"closed_loop_concurrency"_s, closedLoopConcurrency},
         {u"num_prompts"_s, numPrompts},
@@ -316,6 +364,14 @@ QJsonObject LoadProfile::toJson() const
                                   {u"tpot_slo_ms"_s, tpotSloMs},
                                   {u"min_query_count"_s, QString::number(minQueryCount)},
                                   {u"min_duration_s"_s, minDurationS}}},
+        {u"sessions"_s,
+         QJsonObject{{u"rate"_s, rateToJson(sessionRate)},
+                     {u"users"_s, sessionUsers},
+                     {u"count"_s, numSessions},
+                     {u"history"_s, QString::fromLatin1(historyModeName(history))},
+                     {u"think_time"_s, QString::fromLatin1(thinkTimeModelName(thinkTime))},
+                     {u"think_time_ms"_s, thinkTimeMs},
+                     {u"affinity_header"_s, sessionHeader}}},
     };
 }
 
@@ -331,6 +387,8 @@ LoadProfile LoadProfile::fromJson(const QJsonObject &o)
     p.rampUpEndRps = o.value(u"ramp_up_end_rps"_s).toDouble();
     p.tracePath = o.value(u"trace_path"_s).toString();
     p.traceTimeScale = o.value(u"trace_time_scale"_s).toDouble(1.0);
+    traceFormatFromName(o.value(u"trace_format"_s).toString(), &p.traceFormat);
+    p.traceBlockSize = o.value(u"trace_block_size"_s).toInt(p.traceBlockSize);
     p.maxConcurrency = o.value(u"max_concurrency"_s).toInt();
     p.closedLoopConcurrency = o.value(u"closed_loop_concurrency"_s).toInt();
     p.numPrompts = o.value(u"num_prompts"_s).toInt(p.numPrompts);
@@ -360,6 +418,14 @@ LoadProfile LoadProfile::fromJson(const QJsonObject &o)
     p.tpotSloMs = ml.value(u"tpot_slo_ms"_s).toDouble(-1);
     p.minQueryCount = ml.value(u"min_query_count"_s).toString().toLongLong();
     p.minDurationS = ml.value(u"min_duration_s"_s).toDouble();
+    const QJsonObject ss = o.value(u"sessions"_s).toObject();
+    p.sessionRate = rateFromJson(ss.value(u"rate"_s));
+    p.sessionUsers = ss.value(u"users"_s).toInt();
+    p.numSessions = ss.value(u"count"_s).toInt(p.numSessions);
+    historyModeFromName(ss.value(u"history"_s).toString(), &p.history);
+    thinkTimeModelFromName(ss.value(u"think_time"_s).toString(), &p.thinkTime);
+    p.thinkTimeMs = ss.value(u"think_time_ms"_s).toDouble();
+    p.sessionHeader = ss.value(u"affinity_header"_s).toString();
     return p;
 }
 

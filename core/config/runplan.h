@@ -43,6 +43,13 @@ struct SutConfig
     // names an HTTP proxy. A password in it is never stored (put it in the environment).
     QString proxy;
     bool builtInSimulator = false;
+    // The built-in simulator's engine model (builtInSimulator only; docs/sessions.md): every
+    // prompt token not served from its prefix cache adds simPrefillMsPerToken to TTFT, and the
+    // cache holds at most simPrefixCacheBlocks blocks (LRU). < 0: the default, which for the
+    // prefill is 0 ms for single requests and kSessionPrefillMsPerToken for session workloads
+    // and prefix-reuse traces, whose latency is the prefix cache's doing.
+    double simPrefillMsPerToken = -1;
+    int simPrefixCacheBlocks = -1;
 
     QJsonObject toJson() const;
     static SutConfig fromJson(const QJsonObject &o);
@@ -79,6 +86,17 @@ struct DatasetSpec
     // Synthetic prompts are words; a measured tokens-per-word ratio of the target model's
     // tokenizer (from the server's /tokenize) rescales them. 1 = uncalibrated.
     double tokensPerWord = 1.0;
+    // Sessions (docs/sessions.md): every turn of each conversation instead of its first prompt.
+    // ShareGPT and custom JSONL take the file's turns (at most maxTurns user turns, 0 = all);
+    // random builds synthetic sessions of sessionTurns turns, each turn randomInputLen new input
+    // tokens and randomOutputLen output tokens, behind a system prompt of randomPrefixLen tokens
+    // that every session shares (the prefix-share ratio); the first user message of each
+    // session also carries sessionPrefixLen tokens of its own (a document the conversation is
+    // about, vLLM's per-conversation prefix), which only that session's later turns reuse.
+    bool multiTurn = false;
+    int sessionTurns = 4;
+    int sessionPrefixLen = 0;
+    int maxTurns = 0;
 
     QJsonObject toJson() const;
     static DatasetSpec fromJson(const QJsonObject &o);
@@ -98,6 +116,28 @@ enum class RampUpStrategy { None, Linear, Exponential };
 const char *rampUpStrategyName(RampUpStrategy s); // "none" | "linear" | "exponential"
 bool rampUpStrategyFromName(const QString &name, RampUpStrategy *out);
 
+// What a turn's history holds of the earlier answers: the text the server streamed in this run
+// (realistic: what a chat client resends) or the dataset's reference answers (reproducible: the
+// same prompts whatever the server says).
+enum class HistoryMode { Served, Reference };
+const char *historyModeName(HistoryMode m); // "served" | "reference"
+bool historyModeFromName(const QString &name, HistoryMode *out);
+
+// The pause between the end of a turn's answer and the send of the next turn.
+enum class ThinkTimeModel { None, Fixed, Exponential, Dataset };
+const char *thinkTimeModelName(ThinkTimeModel m); // "none" | "fixed" | "exponential" | "dataset"
+bool thinkTimeModelFromName(const QString &name, ThinkTimeModel *out);
+
+// The layout of a --trace file: ServeBench's {timestamp s, input_tokens, output_tokens | prompt}
+// or Mooncake's {timestamp ms, input_length, output_length, hash_ids} (docs/sessions.md).
+enum class TraceFormat { ServeBench, Mooncake };
+const char *traceFormatName(TraceFormat f); // "servebench" | "mooncake"
+bool traceFormatFromName(const QString &name, TraceFormat *out);
+
+// The built-in simulator's prefill cost for session workloads and prefix-reuse traces when the
+// plan gives none (SutConfig::simPrefillMsPerToken < 0).
+inline constexpr double kSessionPrefillMsPerToken = 0.05;
+
 struct Slo
 {
     double ttftMs = -1; // < 0: not set
@@ -115,8 +155,10 @@ struct LoadProfile
     RampUpStrategy rampUpStrategy = RampUpStrategy::None;
     double rampUpStartRps = 0;
     double rampUpEndRps = 0;
-    QString tracePath;             // non-empty: replay arrival times from this JSONL trace
-    double traceTimeScale = 1.0;   // trace offsets are multiplied by this (0.5 = twice as fast)
+    QString tracePath;           // non-empty: replay arrival times from this JSONL trace
+    double traceTimeScale = 1.0; // trace offsets are multiplied by this (0.5 = twice as fast)
+    TraceFormat traceFormat = TraceFormat::ServeBench;
+    int traceBlockSize = 512;      // Mooncake: tokens per hash id (the published traces use 512)
     int maxConcurrency = 0;        // 0 = unlimited (open loop)
     int closedLoopConcurrency = 0; // > 0: keep exactly C in flight
     int numPrompts = 1000;
@@ -143,6 +185,18 @@ struct LoadProfile
     double tpotSloMs = -1;
     qint64 minQueryCount = 0;
     double minDurationS = 0;
+
+    // Session workloads (DatasetSpec::multiTurn; docs/sessions.md). Sessions arrive open-loop
+    // at sessionRate per second (arrival and burstiness as for requests; inf: all at once), or
+    // sessionUsers users each run one session after another (closed loop). numSessions sessions
+    // are run (with durationS > 0: sessions start until the duration is over).
+    double sessionRate = std::numeric_limits<double>::infinity();
+    int sessionUsers = 0;
+    int numSessions = 100;
+    HistoryMode history = HistoryMode::Served;
+    ThinkTimeModel thinkTime = ThinkTimeModel::None;
+    double thinkTimeMs = 0; // fixed: the pause; exponential: its mean
+    QString sessionHeader;  // a header carrying the session's id (e.g. X-Session-ID); "" = none
 
     bool unlimitedRate() const { return !(requestRate > 0 && requestRate < 1e300); }
     QJsonObject toJson() const;
@@ -171,6 +225,8 @@ struct RunPlan
     // The frozen snapshot stored with every run: no secrets, keys in a stable order.
     QJsonObject toJson() const;
     static RunPlan fromJson(const QJsonObject &o);
+
+    bool isSessionWorkload() const { return dataset.multiTurn; }
 };
 
 // Removes Authorization / api-key-like headers and values from a snapshot (recursively).

@@ -1,6 +1,7 @@
 #include "dataset.h"
 
 #include "customjsonlreader.h"
+#include "datasetsampling.h"
 #include "filehasher.h"
 #include "mappedfile.h"
 #include "seededrng.h"
@@ -37,61 +38,6 @@ constexpr quint64 kWordStream = 0x9E3779B97F4A7C15ULL;
 qint32 clampToInt32(qint64 v)
 {
     return qint32(qBound<qint64>(0, v, qint64(std::numeric_limits<qint32>::max())));
-}
-
-QString describeSkips(const QMap<QString, qint64> &reasons)
-{
-    QStringList parts;
-    for (auto it = reasons.cbegin(); it != reasons.cend(); ++it)
-        parts.append(u"%1 %2"_s.arg(it.value()).arg(it.key()));
-    return parts.join(u", "_s);
-}
-
-// The indices of the request list: a seeded permutation of the usable items, cut to numPrompts
-// or extended with replacement.
-bool sampleIndices(qint64 available, int numPrompts, bool withReplacement, SeededRng &rng,
-                   QList<qint32> *out, qint64 *oversampled, QString *error, const QString &what)
-{
-    QList<qint32> order(available);
-    for (qint32 i = 0; i < qint32(available); ++i)
-        order[i] = i;
-    rng.shuffle(order);
-    *oversampled = 0;
-    if (numPrompts > 0 && numPrompts < available) {
-        order.resize(numPrompts);
-    } else if (numPrompts > available) {
-        if (!withReplacement) {
-            *error =
-                u"%1: %2 prompts requested but only %3 usable items; lower the number of prompts "
-                "or allow sampling with replacement (with_replacement) to repeat items"_s.arg(what)
-                    .arg(numPrompts)
-                    .arg(available);
-            return false;
-        }
-        *oversampled = numPrompts - available;
-        order.reserve(numPrompts);
-        for (qint64 i = available; i < numPrompts; ++i)
-            order.append(qint32(rng.below(quint64(available))));
-    }
-    *out = order;
-    return true;
-}
-
-qint32 drawLength(SeededRng &rng, const DatasetSpec &spec, int mean, int stdev, int lo, int hi)
-{
-    if (spec.randomDistribution == LengthDistribution::Normal) {
-        const double v = std::round(double(mean) + double(stdev) * rng.normal());
-        const double upper = hi > 0 ? double(hi) : double(std::numeric_limits<qint32>::max());
-        return qint32(qBound(double(qMax(lo, 1)), v, upper));
-    }
-    // vLLM: integers uniform in [floor(len * (1 - r)), floor(len * (1 + r))], at least 1.
-    const auto low =
-        qMax<qint64>(1, qint64(std::floor(double(mean) * (1.0 - spec.randomRangeRatio))));
-    const auto high =
-        qMax<qint64>(low, qint64(std::floor(double(mean) * (1.0 + spec.randomRangeRatio))));
-    if (low == high)
-        return qint32(low);
-    return qint32(rng.between(low, high));
 }
 
 bool validateRandom(const DatasetSpec &spec, int numPrompts, QString *error)
@@ -308,7 +254,7 @@ QJsonObject DatasetInfo::toJson() const
     QJsonObject skips;
     for (auto it = skipReasons.cbegin(); it != skipReasons.cend(); ++it)
         skips.insert(it.key(), it.value());
-    return QJsonObject{
+    QJsonObject o{
         {u"kind"_s, QString::fromLatin1(datasetKindName(kind))},
         {u"path"_s, path},
         {u"version_label"_s, versionLabel},
@@ -328,6 +274,11 @@ QJsonObject DatasetInfo::toJson() const
         {u"input_tokens"_s, inputStats.toJson()},
         {u"output_tokens"_s, outputStats.toJson()},
     };
+    if (sessions)
+        o.insert(u"sessions"_s, QJsonObject{{u"count"_s, sampled}, {u"turns"_s, turns}});
+    if (!traceReuse.isEmpty())
+        o.insert(u"trace_prefix_reuse"_s, traceReuse);
+    return o;
 }
 
 QJsonObject canonicalDatasetParameters(const DatasetSpec &spec, int numPrompts, quint64 seed)
@@ -373,6 +324,16 @@ QJsonObject canonicalDatasetParameters(const DatasetSpec &spec, int numPrompts, 
         }
         break;
     }
+    if (spec.multiTurn) {
+        // Only sessions add keys: a single-request dataset keeps the identity it always had.
+        p.insert(u"multi_turn"_s, true);
+        p.insert(u"session_format"_s, u"servebench-sessions-1"_s);
+        if (spec.kind == DatasetKind::Random) {
+            p.insert(u"session_turns"_s, spec.sessionTurns);
+            p.insert(u"session_prefix_len"_s, spec.sessionPrefixLen);
+        } else
+            p.insert(u"max_turns"_s, spec.maxTurns);
+    }
     return p;
 }
 
@@ -397,7 +358,9 @@ bool loadDataset(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDa
     ds.info.versionLabel = spec.versionLabel;
     ds.info.tokenCounter = QString::fromLatin1(kApproxTokenCounterName);
     bool ok = false;
-    if (spec.kind != DatasetKind::Random && spec.path.isEmpty()) {
+    if (spec.multiTurn && (spec.kind == DatasetKind::Random || !spec.path.isEmpty())) {
+        ok = loadSessions(spec, numPrompts, seed, &ds.sessions, &ds.info, &err);
+    } else if (spec.kind != DatasetKind::Random && spec.path.isEmpty()) {
         err = u"no dataset path given for a %1 dataset"_s.arg(
             QString::fromLatin1(datasetKindName(spec.kind)));
     } else {
@@ -421,13 +384,21 @@ bool loadDataset(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDa
     DatasetInfo &info = ds.info;
     info.parameters = canonicalDatasetParameters(spec, numPrompts, seed);
     info.sha256 = datasetIdentityHash(info.sourceSha256, info.parameters);
-    info.sampled = ds.items.size();
+    info.sampled = spec.multiTurn ? ds.sessions.size() : ds.items.size();
     QList<qint32> in, outLens;
     in.reserve(ds.items.size());
     outLens.reserve(ds.items.size());
     for (const PromptItem &item : std::as_const(ds.items)) {
         in.append(item.inputTokens);
         outLens.append(item.outputTokens);
+    }
+    info.sessions = spec.multiTurn;
+    for (const SessionItem &s : std::as_const(ds.sessions)) {
+        for (const SessionTurn &t : s.turns) {
+            in.append(t.userTokens);
+            outLens.append(t.outputTokens);
+        }
+        info.turns += s.turns.size();
     }
     info.inputStats = LengthStats::of(in);
     info.outputStats = LengthStats::of(outLens);

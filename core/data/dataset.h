@@ -1,6 +1,7 @@
 #pragma once
 
 #include "lengthstats.h"
+#include "sessiondataset.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -21,6 +22,10 @@ struct PromptItem
     qint32 inputTokens = 0; // approxTokenCount() (synthetic: the drawn target length)
     qint32 outputTokens = 0; // requested max tokens
     qint32 sourceIndex = 0;  // ShareGPT: 0-based item index; JSONL: 1-based line; synthetic: i
+    // A Mooncake trace row: the prompt is built from these when it is sent (mooncakePrompt()),
+    // so a long trace's prompts are never all in memory at once.
+    QList<qint64> hashIds;
+    qint32 hashBlockTokens = 0;
 };
 
 // What was loaded and how; stored with every run. sha256 is the dataset's identity: two loads
@@ -45,13 +50,20 @@ struct DatasetInfo
     bool approximateTokens = true;     // counts are local estimates, not the model's tokenizer
     LengthStats inputStats;            // over the sampled request list
     LengthStats outputStats;
+    // Multi-turn datasets: the sessions sampled and their user turns; inputStats and
+    // outputStats are then per turn (the new user message, the requested output).
+    bool sessions = false;
+    qint64 turns = 0;
+    // A Mooncake trace: the prefix reuse its hash ids imply (mooncakePrefixReuse()).
+    QJsonObject traceReuse;
 
     QJsonObject toJson() const;
 };
 
 struct LoadedDataset
 {
-    QList<PromptItem> items;
+    QList<PromptItem> items;     // single-request datasets
+    QList<SessionItem> sessions; // multi-turn datasets (DatasetSpec::multiTurn)
     DatasetInfo info;
 };
 
@@ -84,6 +96,9 @@ inline constexpr int kCustomDefaultOutputLen = 256;
 // error unless spec.withReplacement: then, like vLLM's default oversampling, every item is taken
 // once and the rest drawn uniformly with replacement (info.oversampled counts them). ServeBench
 // makes this opt-in because repeated prompts hit the server's prefix cache and flatter it.
+//
+// Multi-turn (spec.multiTurn): the sessions of loadSessions(), numPrompts of them; items stays
+// empty.
 //
 // Returns false with *error (naming the file and line / item index and field) and leaves *out
 // untouched on any failure: nothing runs half-loaded.

@@ -38,7 +38,7 @@ int hex4(const char *p)
     return v;
 }
 
-enum class Role { Other, Human, Assistant };
+using Role = ShareGptRole;
 
 Role roleOf(const char *p, qint64 n)
 {
@@ -49,6 +49,8 @@ Role roleOf(const char *p, qint64 n)
         return Role::Human;
     if (is("gpt") || is("assistant") || is("chatgpt") || is("bard") || is("bing") || is("model"))
         return Role::Assistant;
+    if (is("system"))
+        return Role::System;
     return Role::Other;
 }
 
@@ -195,6 +197,8 @@ bool ShareGptReader::readConversations(qint32 index, ShareGptConversation *conv)
         if (!readTurn(index, turn, &from, &value))
             return false;
         const Role role = roleOf(m_data + from.offset, from.length);
+        if (m_collectTurns)
+            conv->allTurns.append(ShareGptTurn{role, value});
         if (!promptFound) {
             if (role == Role::Human) {
                 promptFound = true;

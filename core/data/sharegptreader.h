@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QString>
 #include <functional>
 
@@ -14,14 +15,25 @@ struct SourceSpan
     qint64 length = 0;
 };
 
+// A turn's speaker: "human"/"user" ask; "gpt"/"assistant"/"chatgpt"/"bard"/"bing"/"model"
+// answer; "system" sets the scene; any other role is neither.
+enum class ShareGptRole : quint8 { Other, Human, Assistant, System };
+
+struct ShareGptTurn
+{
+    ShareGptRole role = ShareGptRole::Other;
+    SourceSpan value;
+};
+
 // What the loader needs from one ShareGPT item; the text stays in the mapped file.
 struct ShareGptConversation
 {
     qint32 index = 0; // 0-based position in the top-level array
     qint32 turns = 0;
-    bool hasPair = false; // a human turn immediately followed by an assistant turn
-    SourceSpan prompt;    // the first human turn's value
-    SourceSpan reply;     // the assistant turn right after it
+    bool hasPair = false;         // a human turn immediately followed by an assistant turn
+    SourceSpan prompt;            // the first human turn's value
+    SourceSpan reply;             // the assistant turn right after it
+    QList<ShareGptTurn> allTurns; // every turn in order, only with setCollectTurns(true)
 };
 
 // A streaming reader of the ShareGPT layout — a JSON array of {id, conversations: [{from, value},
@@ -34,6 +46,9 @@ class ShareGptReader
 {
 public:
     ShareGptReader(MappedFile *file, const QString &displayPath);
+
+    // Also list every turn of each conversation (multi-turn sessions).
+    void setCollectTurns(bool on) { m_collectTurns = on; }
 
     // Calls onItem for every item in file order. On bad input returns false with an error naming
     // the file, the position (line, column, byte offset) and, for layout errors, the item index
@@ -72,6 +87,7 @@ private:
     qint64 m_size;
     qint64 m_pos = 0;
     QString m_error;
+    bool m_collectTurns = false;
 };
 
 } // namespace sb

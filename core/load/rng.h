@@ -19,6 +19,7 @@ enum SeedStream : quint64 {
     kStreamArrivals = 1,           // inter-arrival gaps of buildSchedule()
     kStreamDataset = 2,            // reserved: dataset sampling
     kStreamCacheBust = 3,          // reserved: per-run random prefix
+    kStreamThinkTime = 4,          // think times between a session's turns (SessionController)
     kShardStreamBase = 1ull << 32, // + shard index
 };
 

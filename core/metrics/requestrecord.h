@@ -105,6 +105,18 @@ struct RequestRecord
     QString errorMessage;
     qint64 outputChars = 0; // characters of generated text (reasoning included)
 
+    // Sessions (docs/sessions.md); -1 outside a session workload.
+    qint64 sessionId = -1;     // the session's position in the run (0-based)
+    qint32 turnIndex = -1;     // the turn's position in its session (0-based)
+    qint32 sessionTurns = -1;  // turns the session was planned to have
+    qint32 historyTokens = -1; // tokens of the conversation before the new user message
+    qint64 thinkNs = -1;       // think time drawn before this turn (0 for a session's first)
+    // The generated text (content, not reasoning), kept only when the job asked for it
+    // (RequestJob::captureText): a session's history resends it. Never stored.
+    QString outputText;
+
+    bool inSession() const { return sessionId >= 0; }
+
     bool ok() const { return error == ErrorClass::None; }
 };
 

@@ -174,6 +174,9 @@ QJsonObject vllmResultJson(const RunSummary &s, const QList<RequestRecord> &reco
         zero = s.firstSchedNs > 0 ? s.firstSchedNs : s.windowStartNs;
 
     QJsonArray inputLens, outputLens, ttfts, itls, texts, errors, e2els, starts, scheds;
+    QJsonArray sessionIds, turnIndices; // ServeBench's, only for a session workload
+    const bool sessions = std::any_of(records.cbegin(), records.cend(),
+                                      [](const RequestRecord &r) { return r.inSession(); });
     for (qsizetype i : order) {
         const RequestRecord &r = records.at(i);
         const bool ok = r.ok();
@@ -199,6 +202,14 @@ QJsonObject vllmResultJson(const RunSummary &s, const QList<RequestRecord> &reco
         e2els.append(ok && r.tSend > 0 && last > 0 ? secondsBetween(r.tSend, last) : 0.0);
         starts.append(r.tSend > 0 ? QJsonValue(secondsBetween(zero, r.tSend)) : QJsonValue());
         scheds.append(r.tSched > 0 ? QJsonValue(secondsBetween(zero, r.tSched)) : QJsonValue());
+        if (sessions) {
+            sessionIds.append(r.inSession() ? QJsonValue(r.sessionId) : QJsonValue());
+            turnIndices.append(r.inSession() ? QJsonValue(r.turnIndex) : QJsonValue());
+        }
+    }
+    if (sessions) {
+        o.insert(u"session_ids"_s, sessionIds);
+        o.insert(u"turn_indices"_s, turnIndices);
     }
     o.insert(u"input_lens"_s, inputLens);
     o.insert(u"output_lens"_s, outputLens);

@@ -126,6 +126,8 @@ const QList<FieldSpec> &fieldSpecs()
         {"requests", "request count / duration", FieldRole::Workload, false, nullptr,
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
+             if (r.plan.isSessionWorkload() && p.durationS <= 0)
+                 return said("cmp.value.sessions", {QString::number(p.numSessions)});
              return p.durationS > 0 ? said("cmp.value.seconds", {num(p.durationS)})
                                     : said("cmp.value.requests", {QString::number(p.numPrompts)});
          }},
@@ -133,9 +135,57 @@ const QList<FieldSpec> &fieldSpecs()
          [](const R &r) {
              return text(QString::fromLatin1(scenarioName(r.plan.profile.scenario)));
          }},
+        // Sessions (docs/sessions.md): a session run compares only with a session run of the
+        // same source, history mode and think-time model.
+        {"workload_shape", "workload (single requests or sessions)", FieldRole::Workload, true,
+         nullptr,
+         [](const R &r) {
+             const DatasetSpec &d = r.plan.dataset;
+             if (!r.plan.isSessionWorkload())
+                 return said("cmp.value.single_requests");
+             return d.kind == DatasetKind::Random
+                        ? said("cmp.value.synthetic_sessions")
+                        : said("cmp.value.kind_sessions",
+                               {QString::fromLatin1(datasetKindName(d.kind))});
+         }},
+        {"session_history", "session history", FieldRole::Workload, true, nullptr,
+         [](const R &r) {
+             if (!r.plan.isSessionWorkload())
+                 return said("cmp.value.na_single_requests");
+             return said(r.plan.profile.history == HistoryMode::Served
+                             ? "cmp.value.served_answers"
+                             : "cmp.value.reference_answers");
+         }},
+        {"think_time", "think time", FieldRole::Workload, true, nullptr,
+         [](const R &r) {
+             const LoadProfile &p = r.plan.profile;
+             if (!r.plan.isSessionWorkload())
+                 return said("cmp.value.na_single_requests");
+             switch (p.thinkTime) {
+             case ThinkTimeModel::None:
+                 return said("cmp.value.none");
+             case ThinkTimeModel::Fixed:
+                 return said("cmp.value.think_fixed", {num(p.thinkTimeMs)});
+             case ThinkTimeModel::Exponential:
+                 return said("cmp.value.think_exponential", {num(p.thinkTimeMs)});
+             case ThinkTimeModel::Dataset:
+                 return said("cmp.value.think_dataset");
+             }
+             return text(QString());
+         }},
         {"arrival", "arrival process", FieldRole::Workload, false, nullptr,
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
+             if (r.plan.isSessionWorkload()) {
+                 if (p.sessionUsers > 0)
+                     return text(u"sessions, closed loop (%1 users)"_s.arg(p.sessionUsers));
+                 if (!(p.sessionRate > 0 && p.sessionRate < 1e300))
+                     return text(u"sessions, all at t=0"_s);
+                 QString a = u"sessions, "_s + QString::fromLatin1(arrivalName(p.arrival));
+                 if (p.arrival == ArrivalProcess::Gamma)
+                     a += u" (burstiness %1)"_s.arg(num(p.burstiness));
+                 return text(a);
+             }
              if (!p.tracePath.isEmpty())
                  return said("cmp.value.trace_replay", {num(p.traceTimeScale)});
              if (p.closedLoopConcurrency > 0)
@@ -150,6 +200,11 @@ const QList<FieldSpec> &fieldSpecs()
         {"request_rate", "request rate", FieldRole::Workload, false, nullptr,
          [](const R &r) {
              const LoadProfile &p = r.plan.profile;
+             if (r.plan.isSessionWorkload())
+                 return text(p.sessionUsers > 0 ? u"n/a (closed loop)"_s
+                             : p.sessionRate > 0 && p.sessionRate < 1e300
+                                 ? num(p.sessionRate) + u" sessions/s"_s
+                                 : u"inf (all sessions at t=0)"_s);
              if (p.rampUpStrategy != RampUpStrategy::None)
                  return said("cmp.value.ramp_up",
                              {QString::fromLatin1(rampUpStrategyName(p.rampUpStrategy)),
@@ -523,6 +578,9 @@ Comparability checkComparability(const QList<QJsonObject> &snapshots, const QStr
             continue;
         if (f.key == "scenario"_L1)
             c.refusalMessages << Message("cmp.refusal.scenario", {versus(f)});
+        else if (f.key == "workload_shape"_L1 || f.key == "session_history"_L1 ||
+                 f.key == "think_time"_L1)
+            c.refusalMessages << Message("cmp.refusal.session", {f.labelMessage, versus(f)});
         else if (f.key == "dataset_hash"_L1)
             c.refusalMessages << Message("cmp.refusal.dataset", {versus(f)});
     }

@@ -325,6 +325,64 @@ QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &
     return h;
 }
 
+// A session workload's view (docs/sessions.md): sessions, think time, tokens, TTFT by turn.
+QString sessionsTable(const ReportRun &r, const Words &w)
+{
+    const SessionSummary &ss = r.derived.sessions;
+    if (!ss.present)
+        return {};
+    const LoadProfile &p = r.input.plan.profile;
+    const auto row = [](const QString &k, const QString &v) {
+        return u"<tr>"_s + th(esc(k)) + td(esc(v)) + u"</tr>\n"_s;
+    };
+    const auto f2 = [](double v) {
+        return QString::number(v, 'f', 2);
+    };
+    const auto pct = [&w](double rate) {
+        return rate >= 0 ? QString::number(rate * 100, 'f', 2) + u" %"_s
+                         : w("report.sessions.not_reported");
+    };
+    QString h = u"<h3>%1</h3>\n"_s.arg(esc(w("report.sessions.title"))) + tableOpen();
+    h +=
+        row(w("report.sessions.sessions"), u"%1 (%2 / %3 / %4)"_s.arg(ss.sessions)
+                                                                 .arg(ss.completed)
+                                                                 .arg(ss.failed)
+                                                                 .arg(ss.incomplete));
+    h += row(w("report.sessions.turns"),
+             u"%1 / %2 / %3"_s.arg(ss.turnsSent).arg(ss.turnsFailed).arg(ss.turnsNotSent));
+    h += row(w("report.sessions.history"), QString::fromLatin1(historyModeName(p.history)));
+    h += row(w("report.sessions.think"),
+             u"%1; %2 / %3"_s.arg(QString::fromLatin1(thinkTimeModelName(p.thinkTime)),
+                                  f2(ss.thinkConfigured.mean), f2(ss.thinkMeasured.mean)));
+    h += row(w("report.sessions.duration"), f2(ss.sessionDurationS.mean));
+    h +=
+        row(w("report.sessions.tokens"),
+            u"%1 (%2 / %3 / %4)"_s.arg(ss.inputTokens)
+                .arg(ss.newInputTokens)
+                .arg(ss.historyTokens)
+                .arg(ss.cachedReported > 0 ? QString::number(ss.cachedTokens)
+                                           : w("report.sessions.not_reported")));
+    h += row(w("report.sessions.hit_rate"), pct(ss.cacheHitRate));
+    h += row(w("report.sessions.active"),
+             u"%1 / %2"_s.arg(ss.peakActiveSessions).arg(f2(ss.meanActiveSessions)));
+    h += u"</table>\n"_s + tableOpen() + u"<tr>"_s;
+    for (const char *c : {"report.sessions.col.turn", "report.sessions.col.ok", "report.sessions.col.ttft",
+                          "report.sessions.col.ttft_p99", "report.sessions.col.itl",
+                          "report.sessions.col.e2el", "report.sessions.col.input",
+                          "report.sessions.col.history", "report.sessions.col.hit_rate"})
+        h += th(esc(w(c)));
+    h += u"</tr>\n"_s;
+    for (const TurnSummary &t : ss.turns) {
+        h += u"<tr>"_s + td(QString::number(t.turn), u"class=\"num\""_s) +
+             td(u"%1 / %2"_s.arg(t.completed).arg(t.requests), u"class=\"num\""_s);
+        for (const double v : {t.ttft.mean, t.ttft.percentile(99), t.itl.mean, t.e2el.mean,
+                               t.meanInputTokens, t.meanHistoryTokens})
+            h += td(f2(v), u"class=\"num\""_s);
+        h += td(esc(pct(t.cacheHitRate)), u"class=\"num\""_s) + u"</tr>\n"_s;
+    }
+    return h + u"</table>\n"_s;
+}
+
 QString runSection(const ReportRun &r, bool pageBreak, const Words &w)
 {
     QString h = section(u"run-%1"_s.arg(r.id), w("report.section.run", {r.label}), pageBreak);
@@ -353,6 +411,8 @@ QString runSection(const ReportRun &r, bool pageBreak, const Words &w)
     const QString command = scrubCommandLine(r.info.snapshot.value(u"command"_s).toString());
     h += row("report.row.command", command.isEmpty() ? w("report.not_recorded") : command);
     h += u"</table>\n"_s;
+
+    h += sessionsTable(r, w);
 
     h += u"<h3>%1</h3>\n"_s.arg(esc(w("report.sut_manifest"))) + tableOpen();
     const SutConfig &s = p.sut;

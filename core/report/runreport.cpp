@@ -11,6 +11,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace sb {
@@ -88,6 +90,7 @@ RunDerivation deriveRun(const RunReportInput &in)
     markImportedUnavailable(in.snapshot, &d.summary);
     d.health = assessClientHealth(in.records, in.plan.profile);
     deriveStatistics(in, &d);
+    d.sessions = summarizeSessions(in.records, SummaryOptions::forProfile(in.plan.profile));
     if (in.plan.profile.scenario != Scenario::None) {
         MlperfConstraints c;
         if (mlperfConstraintsForProfile(in.plan.profile, &c, &d.mlperfError)) {
@@ -162,6 +165,8 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &d)
         out += d.mlperf.formatMlperfBlock();
     else if (!d.mlperfError.isEmpty())
         out += u"MLPerf judgement not possible: %1\n"_s.arg(d.mlperfError);
+    out += formatSessionBlock(d.sessions,
+                              QString::fromLatin1(historyModeName(in.plan.profile.history)));
     if (d.statisticsComputed) {
         out += u"------95 % confidence intervals [low, high]-------\n"_s;
         out += formatIntervals(d);
@@ -226,6 +231,16 @@ QJsonObject runResultJson(const RunReportInput &in, const RunDerivation &d, bool
         o[u"time_slices"_s] = d.slices.toJson();
         o[u"saturation"_s] = d.saturation.toJson();
     }
+    if (d.sessions.present) {
+        // ServeBench's own keys for the session view; the flat per-request view above keeps
+        // vLLM's keys (its totals count every turn's input, history included).
+        QJsonObject sessions = d.sessions.toJson();
+        const LoadProfile &p = in.plan.profile;
+        sessions[u"history"_s] = QString::fromLatin1(historyModeName(p.history));
+        sessions[u"think_time_model"_s] = QString::fromLatin1(thinkTimeModelName(p.thinkTime));
+        sessions[u"think_time_ms"_s] = p.thinkTimeMs;
+        o[u"sessions"_s] = sessions;
+    }
     return o;
 }
 
@@ -234,7 +249,13 @@ QByteArray requestsCsv(const RunReportInput &in)
     QString out = u"index,request_id,dataset_item,warmup,status,error_class,error_message,"
                   "http_status,finish_reason,scheduled_s,sent_s,ttft_ms,tpot_ms,e2el_ms,"
                   "itl_mean_ms,chunks,input_tokens,input_source,output_tokens,output_source,"
-                  "cached_tokens,schedule_lag_ms,client_queue_ms\n"_s;
+                  "cached_tokens,schedule_lag_ms,client_queue_ms"_s;
+    // A session workload's requests also say where they belong (docs/sessions.md).
+    const bool sessions = std::any_of(in.records.cbegin(), in.records.cend(),
+                                      [](const RequestRecord &r) { return r.inSession(); });
+    if (sessions)
+        out += u",session_id,turn,session_turns,history_tokens,think_time_ms"_s;
+    out += u'\n';
     const qint64 t0 = in.runStartNs;
     for (const RequestRecord &r : in.records) {
         TokenSource outSrc = TokenSource::Unknown, inSrc = TokenSource::Unknown;
@@ -275,7 +296,16 @@ QByteArray requestsCsv(const RunReportInput &in)
             msOrEmpty(r.tSend - r.tSched, r.tSend > 0 && r.tSched > 0),
             msOrEmpty(queue, r.tQueued > 0),
         };
-        out += row.join(u',') + u'\n';
+        out += row.join(u',');
+        if (sessions && r.inSession())
+            out += u",%1,%2,%3,%4,%5"_s.arg(r.sessionId)
+                       .arg(r.turnIndex + 1)
+                       .arg(r.sessionTurns)
+                       .arg(r.historyTokens)
+                       .arg(msOrEmpty(r.thinkNs, r.thinkNs >= 0));
+        else if (sessions)
+            out += u",,,,,"_s;
+        out += u'\n';
     }
     return out.toUtf8();
 }
@@ -294,9 +324,15 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
         *error = store.lastError();
         return false;
     }
-    // Pass 2: the same rows with their chunks, streamed through the summary and dropped.
+    // Pass 2: the same rows with their chunks, streamed through the summary and dropped —
+    // except a session run's, whose per-turn view needs every record's chunks (ITL by turn).
+    const bool sessions = std::any_of(records.cbegin(), records.cend(),
+                                      [](const RequestRecord &r) { return r.inSession(); });
+    qsizetype i = 0;
     if (!store.visitRequestRows(runId, true, [&](const RequestRecord &r, qint64) {
             builder.add(r);
+            if (sessions && i < records.size())
+                records[i++] = r;
             return true;
         })) {
         *error = store.lastError();

@@ -7,6 +7,7 @@
 #include "metrics/requestrecord.h"
 #include "metrics/saturation.h"
 #include "metrics/steadystate.h"
+#include "metrics/sessionsummary.h"
 #include "metrics/summary.h"
 #include "metrics/timeslices.h"
 
@@ -63,6 +64,7 @@ struct RunDerivation
     TimeSlices slices;               // per second by default
     SaturationVerdict saturation;    // the whole run replayed through the detector
     bool statisticsComputed = false; // false for runs read without their records
+    SessionSummary sessions; // a session workload's per-session and per-turn view
 };
 RunDerivation deriveRun(const RunReportInput &in);
 

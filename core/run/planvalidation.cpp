@@ -203,8 +203,10 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
     }
 
     const bool closedLoop = p.closedLoopConcurrency > 0 || p.scenario == Scenario::SingleStream;
+    // (A session workload's duration is checked with its session rate, below.)
     if (durationBound && p.unlimitedRate() && !ramp && !trace && p.maxConcurrency <= 0 &&
-        p.closedLoopConcurrency <= 0 && p.scenario != Scenario::SingleStream)
+        p.closedLoopConcurrency <= 0 && p.scenario != Scenario::SingleStream &&
+        !plan.isSessionWorkload())
         is.add("duration", "plan.duration.unlimited_rate");
     if (p.warmupSeconds > 0 && p.unlimitedRate() && !ramp && !trace && !closedLoop &&
         !(durationBound && p.maxConcurrency > 0))
@@ -279,6 +281,96 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
         is.add("random-prefix-len", "plan.tokens.range", {QString::number(limits::kMaxTokens)});
     if (d.sharegptOutputLen > limits::kMaxTokens)
         is.add("sharegpt-output-len", "plan.tokens.range", {QString::number(limits::kMaxTokens)});
+
+    // --- sessions (docs/sessions.md) ---
+    const bool sessions = plan.isSessionWorkload();
+    if (sessions) {
+        // MLPerf scenarios, sweeps and rate searches are about single requests at a rate.
+        if (p.scenario != Scenario::None)
+            is.add("scenario", "plan.sessions.mlperf");
+        if (request.mode == RunMode::Sweep)
+            is.add("sweep", "plan.sessions.search");
+        if (searching)
+            is.add("find-max-valid-rate", "plan.sessions.search");
+        if (trace)
+            is.add("trace", "plan.sessions.trace");
+        if (ramp)
+            is.add("ramp-up-strategy", "plan.sessions.ramp");
+        if (!p.unlimitedRate())
+            is.add("request-rate", "plan.sessions.request_rate");
+        if (p.closedLoopConcurrency > 0)
+            is.add("concurrency", "plan.sessions.concurrency");
+        if (p.warmupRequests > 0)
+            is.add("warmup-requests", "plan.sessions.warmup");
+        if (p.warmupSeconds > 0)
+            is.add("warmup-seconds", "plan.sessions.warmup");
+        if (request.isSharded())
+            is.add("shard", "plan.sessions.shard");
+        checkRate(is, "session-rate", p.sessionRate, true);
+        if (p.sessionUsers < 0 || p.sessionUsers > limits::kMaxConcurrency)
+            is.add("users", "plan.concurrency.range", {QString::number(limits::kMaxConcurrency)});
+        const bool finiteSessionRate = p.sessionRate > 0 && p.sessionRate < 1e300;
+        if (p.sessionUsers > 0 && finiteSessionRate)
+            is.add("users", "plan.sessions.users_and_rate");
+        if (!durationBound && (p.numSessions < 1 || p.numSessions > limits::kMaxRequests))
+            is.add("num-sessions", "plan.num_prompts.range",
+                   {QString::number(limits::kMaxRequests)});
+        if (durationBound && !finiteSessionRate && p.sessionUsers <= 0)
+            is.add("duration", "plan.sessions.duration");
+        if (finiteSessionRate && !durationBound &&
+            p.numSessions / p.sessionRate > limits::kMaxSpanS)
+            is.add("session-rate", "plan.rate.span",
+                   {num(p.numSessions), num(p.sessionRate), num(limits::kMaxSpanS / 86400)});
+        if (d.kind == DatasetKind::Random &&
+            (d.sessionTurns < 1 || d.sessionTurns > limits::kMaxSessionTurns))
+            is.add("session-turns", "plan.sessions.turns",
+                   {QString::number(limits::kMaxSessionTurns)});
+        if (d.sessionPrefixLen < 0 || d.sessionPrefixLen > limits::kMaxTokens)
+            is.add("session-prefix-len", "plan.tokens.range",
+                   {QString::number(limits::kMaxTokens)});
+        if (d.maxTurns < 0 || d.maxTurns > limits::kMaxSessionTurns)
+            is.add("max-turns", "plan.sessions.max_turns",
+                   {QString::number(limits::kMaxSessionTurns)});
+        if (!finiteIn(p.thinkTimeMs, 0, limits::kMaxSpanS * 1000))
+            is.add("think-time-ms", "plan.think_time.range", {num(limits::kMaxSpanS * 1000)});
+        else if (p.thinkTime == ThinkTimeModel::Exponential && !(p.thinkTimeMs > 0))
+            is.add("think-time-ms", "plan.think_time.mean");
+        if (p.thinkTime == ThinkTimeModel::Dataset && d.kind != DatasetKind::Custom)
+            is.add("think-time", "plan.think_time.dataset",
+                   {QString::fromLatin1(datasetKindName(d.kind))});
+        if (!p.sessionHeader.isEmpty()) {
+            Message why;
+            if (!validHeader(p.sessionHeader, QString(), &why))
+                is.m_list.append({u"session-header"_s, why});
+        }
+    } else {
+        // Session settings on a single-request plan would be silently ignored: say so.
+        if (p.sessionUsers > 0)
+            is.add("users", "plan.sessions.not_sessions");
+        if (p.sessionRate > 0 && p.sessionRate < 1e300)
+            is.add("session-rate", "plan.sessions.not_sessions");
+        if (p.thinkTime != ThinkTimeModel::None)
+            is.add("think-time", "plan.sessions.not_sessions");
+        if (!p.sessionHeader.isEmpty())
+            is.add("session-header", "plan.sessions.not_sessions");
+    }
+    if (trace && p.traceFormat == TraceFormat::Mooncake &&
+        (p.traceBlockSize < 1 || p.traceBlockSize > limits::kMaxTokens))
+        is.add("trace-block-size", "plan.tokens.range", {QString::number(limits::kMaxTokens)});
+
+    // --- the built-in simulator's engine model ---
+    if (sut.simPrefillMsPerToken >= 0 || sut.simPrefixCacheBlocks >= 0) {
+        if (!sut.builtInSimulator)
+            is.add(sut.simPrefillMsPerToken >= 0 ? "sim-prefill-ms-per-token"
+                                                 : "sim-prefix-cache-blocks",
+                   "plan.sim.not_builtin");
+        if (!(sut.simPrefillMsPerToken <= limits::kMaxPrefillMsPerToken))
+            is.add("sim-prefill-ms-per-token", "plan.sim.prefill",
+                   {num(limits::kMaxPrefillMsPerToken)});
+        if (sut.simPrefixCacheBlocks > limits::kMaxCacheBlocks)
+            is.add("sim-prefix-cache-blocks", "plan.sim.cache_blocks",
+                   {QString::number(limits::kMaxCacheBlocks)});
+    }
 
     // --- request parameters ---
     if (rp.temperature >= 0 && !(rp.temperature <= 100))

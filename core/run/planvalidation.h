@@ -36,6 +36,9 @@ inline constexpr double kMaxBurstiness = 1000;
 inline constexpr double kMaxTraceTimeScale = 1000;
 inline constexpr int kMaxSweepRates = 100;
 inline constexpr int kMaxSeriesRuns = 1000;
+inline constexpr int kMaxSessionTurns = 10'000;       // user turns per session
+inline constexpr double kMaxPrefillMsPerToken = 1000; // the built-in simulator's prefill cost
+inline constexpr int kMaxCacheBlocks = 1'000'000'000; // the built-in simulator's prefix cache
 } // namespace limits
 
 // Checks a request before anything is loaded or sent: every range, every combination that

@@ -5,6 +5,7 @@
 #include "client/sockettransport.h"
 #include "common/clock.h"
 #include "data/dataset.h"
+#include "data/mooncaketrace.h"
 #include "load/schedule.h"
 #include "run/planvalidation.h"
 #include "run/runrequest.h"
@@ -136,11 +137,6 @@ bool RunController::prepareTransport(QString *error)
             return false;
         }
     }
-    TransportOptions transportOptions;
-    if (m_presetOptions)
-        transportOptions = *m_presetOptions;
-    else if (!resolveTransportOptions(m_plan.sut, m_environment, &transportOptions, error))
-        return false;
     LoadProfile &p = m_plan.profile;
     if (p.scenario == Scenario::Offline)
         p.requestRate = std::numeric_limits<double>::infinity();
@@ -193,13 +189,9 @@ bool RunController::prepareTransport(QString *error)
                 : p.durationS > 0     ? 0
                                       : qint64(p.warmupRequests) + p.numPrompts;
 
-    if (m_transportKind == TransportKind::Qnam)
-        m_transport = std::make_unique<QnamTransport>();
-    else
-        m_transport = std::make_unique<SocketTransport>();
-    m_transport->setOptions(transportOptions);
-    m_route = connectionRoute(m_plan.sut, transportOptions);
-    m_transport->prepare(m_cap);
+    if (!createTransport(error))
+        return false;
+    const TransportOptions &transportOptions = m_transport->options();
     // Warm connections: the cap's worth opened before the run's clock starts, so no request's
     // times include a connection set-up. A failure is not fatal: the requests then open what
     // they need and report it in their own records. This waits (up to 5 s): the pipeline calls
@@ -266,6 +258,23 @@ void RunController::stopBecause(const QString &reason)
     stop();
 }
 
+bool RunController::createTransport(QString *error)
+{
+    TransportOptions transportOptions;
+    if (m_presetOptions)
+        transportOptions = *m_presetOptions;
+    else if (!resolveTransportOptions(m_plan.sut, m_environment, &transportOptions, error))
+        return false;
+    if (m_transportKind == TransportKind::Qnam)
+        m_transport = std::make_unique<QnamTransport>();
+    else
+        m_transport = std::make_unique<SocketTransport>();
+    m_transport->setOptions(transportOptions);
+    m_route = connectionRoute(m_plan.sut, transportOptions);
+    m_transport->prepare(m_cap);
+    return true;
+}
+
 void RunController::stop()
 {
     if (m_status != RunStatus::Running)
@@ -298,7 +307,9 @@ RequestJob RunController::makeJob(qint64 i, bool warmup) const
     job.headers = buildRequestHeaders(m_plan.sut, m_apiKey, requestId);
     job.timeoutNs = qint64(m_plan.profile.timeoutS * 1e9);
 
-    QString prompt = item.prompt;
+    QString prompt = item.prompt.isEmpty() && !item.hashIds.isEmpty()
+                         ? mooncakePrompt(item.hashIds, item.inputTokens, item.hashBlockTokens)
+                         : item.prompt;
     QJsonArray messages = item.messages;
     if (m_plan.profile.cacheBust) {
         // A unique prefix per request and run keeps the server's prefix cache from serving

@@ -58,11 +58,13 @@ public:
     // Checks the plan, builds the schedule, creates the transport and, in warm connection mode,
     // opens the connections the run needs: blocks up to a few seconds, so the pipeline calls it
     // from a worker thread before it fixes the run's start time. start() calls it when it has
-    // not been called.
-    bool prepareTransport(QString *error);
-    bool start(QString *error);
+    // not been called. SessionController prepares in its start() and does nothing here.
+    virtual bool prepareTransport(QString *error);
+    // Virtual for SessionController, which drives session workloads through the same
+    // observers (recorder, dashboard) with a dispatch of its own.
+    virtual bool start(QString *error);
     // Stops issuing, cancels the streams in flight; finished() follows with Interrupted.
-    void stop();
+    virtual void stop();
 
     RunStatus status() const { return m_status; }
     const QList<RequestRecord> &records() const { return m_records; }
@@ -99,15 +101,21 @@ signals:
     void requestCompleted(const sb::RequestRecord &record);
     void finished(sb::RunStatus status);
 
+protected:
+    // Shared with SessionController: the record path and the end of a run are the same.
+    void onRecord(const sb::RequestRecord &record);
+    void onDispatcherDone(qint64 issued);
+    void maybeFinish();
+    // The transport of the plan's kind with the resolved options, prepared for m_cap streams.
+    bool createTransport(QString *error);
+
 private:
     bool isClosedLoop() const;
     RequestJob makeJob(qint64 index, bool warmup) const;
     void dispatchLoop();
-    void onRecord(const sb::RequestRecord &record);
-    void onDispatcherDone(qint64 issued);
-    void maybeFinish();
     bool waitUntil(qint64 deadlineNs);
 
+protected:
     RunPlan m_plan;
     std::shared_ptr<const QList<PromptItem>> m_items;
     QByteArray m_apiKey;

@@ -147,6 +147,58 @@ QList<OptionSpec> runSpecs()
          u"replay arrivals from a JSONL trace {timestamp, input_tokens, output_tokens | prompt}"_s,
          {}},
         {u"trace-time-scale"_s, K::Value, u"multiply trace times (0.5 = twice as fast)"_s, {}},
+        {u"trace-format"_s,
+         K::Value,
+         u"servebench (default) | mooncake: {timestamp ms, input_length, output_length, "
+         "hash_ids} (docs/sessions.md)"_s,
+         {}},
+        {u"trace-block-size"_s,
+         K::Value,
+         u"mooncake: tokens per hash id (default 512, as the published traces)"_s,
+         {}},
+        {u"multi-turn"_s,
+         K::Flag,
+         u"sessions: every turn of each conversation (sharegpt, custom), or synthetic sessions "
+         "(random); without it sharegpt contributes its first turn, as vLLM"_s,
+         {}},
+        {u"num-sessions"_s, K::Value, u"sessions to run (default 100)"_s, {}},
+        {u"session-turns"_s, K::Value, u"random --multi-turn: turns per session (default 4)"_s, {}},
+        {u"session-prefix-len"_s,
+         K::Value,
+         u"random --multi-turn: tokens of a session's own context in its first message"_s,
+         {}},
+        {u"max-turns"_s, K::Value, u"at most this many turns per session (default: all)"_s, {}},
+        {u"session-rate"_s,
+         K::Value,
+         u"sessions per second (open loop; --arrival, --burstiness apply), or inf"_s,
+         {}},
+        {u"users"_s,
+         K::Value,
+         u"closed loop: N users, each running one session after another"_s,
+         {}},
+        {u"history"_s,
+         K::Value,
+         u"served (default: the answers the server streamed) | reference (the dataset's)"_s,
+         {}},
+        {u"think-time"_s,
+         K::Value,
+         u"none | fixed | exponential | dataset (default fixed with --think-time-ms, else none)"_s,
+         {}},
+        {u"think-time-ms"_s, K::Value, u"think time between turns (fixed) or its mean"_s, {}},
+        {u"session-header"_s,
+         K::Value,
+         u"send the session's id in this header (e.g. X-Session-ID) for routers that pin "
+         "sessions"_s,
+         {}},
+        {u"sim-prefill-ms-per-token"_s,
+         K::Value,
+         u"built-in simulator: TTFT added per prompt token not in its prefix cache (default 0; "
+         "0.05 for sessions and mooncake traces)"_s,
+         {}},
+        {u"sim-prefix-cache-blocks"_s,
+         K::Value,
+         u"built-in simulator: prefix-cache capacity in blocks of 16 tokens (default 100000)"_s,
+         {}},
         {u"mlperf-preset"_s, K::Value, u"MLPerf latency limits, e.g. llama2-70b-server"_s, {}},
         {u"ttft-slo-ms"_s, K::Value, u"scenario TTFT bound (ms) at --slo-percentile"_s, {}},
         {u"tpot-slo-ms"_s, K::Value, u"scenario TPOT bound (ms) at --slo-percentile"_s, {}},
@@ -524,6 +576,54 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
     p.rampUpEndRps = a.doubleValue(u"ramp-up-end-rps"_s, 0, &e);
     p.tracePath = a.value(u"trace"_s);
     p.traceTimeScale = a.doubleValue(u"trace-time-scale"_s, 1.0, &e);
+    if (a.has(u"trace-format"_s) &&
+        !traceFormatFromName(a.value(u"trace-format"_s), &p.traceFormat)) {
+        *error = u"--trace-format must be servebench or mooncake, got '%1'"_s.arg(
+            a.value(u"trace-format"_s));
+        return false;
+    }
+    p.traceBlockSize = a.intValue(u"trace-block-size"_s, p.traceBlockSize, &e);
+
+    // --- sessions (docs/sessions.md) ---
+    d.multiTurn = a.has(u"multi-turn"_s);
+    d.sessionTurns = a.intValue(u"session-turns"_s, d.sessionTurns, &e);
+    d.maxTurns = a.intValue(u"max-turns"_s, 0, &e);
+    d.sessionPrefixLen = a.intValue(u"session-prefix-len"_s, 0, &e);
+    p.numSessions = a.intValue(u"num-sessions"_s, p.numSessions, &e);
+    p.sessionRate = a.doubleValue(u"session-rate"_s, std::numeric_limits<double>::infinity(), &e);
+    if (e.isEmpty() && !(p.sessionRate > 0)) {
+        *error =
+            u"--session-rate must be positive or inf, got '%1'"_s.arg(a.value(u"session-rate"_s));
+        return false;
+    }
+    p.sessionUsers = a.intValue(u"users"_s, 0, &e);
+    if (e.isEmpty() && a.has(u"users"_s) && p.sessionUsers < 1) {
+        *error = u"--users must be at least 1"_s;
+        return false;
+    }
+    if (a.has(u"history"_s) && !historyModeFromName(a.value(u"history"_s), &p.history)) {
+        *error = u"--history must be served or reference, got '%1'"_s.arg(a.value(u"history"_s));
+        return false;
+    }
+    p.thinkTimeMs = a.doubleValue(u"think-time-ms"_s, 0, &e);
+    if (a.has(u"think-time"_s)) {
+        if (!thinkTimeModelFromName(a.value(u"think-time"_s), &p.thinkTime)) {
+            *error = u"--think-time must be none, fixed, exponential or dataset, got '%1'"_s.arg(
+                a.value(u"think-time"_s));
+            return false;
+        }
+    } else if (a.has(u"think-time-ms"_s)) {
+        p.thinkTime = ThinkTimeModel::Fixed;
+    }
+    p.sessionHeader = a.value(u"session-header"_s);
+    sut.simPrefillMsPerToken = a.doubleValue(u"sim-prefill-ms-per-token"_s, -1, &e);
+    sut.simPrefixCacheBlocks = a.intValue(u"sim-prefix-cache-blocks"_s, -1, &e);
+    if (e.isEmpty() && ((a.has(u"sim-prefill-ms-per-token"_s) && sut.simPrefillMsPerToken < 0) ||
+                        (a.has(u"sim-prefix-cache-blocks"_s) && sut.simPrefixCacheBlocks < 0))) {
+        *error = u"--sim-prefill-ms-per-token and --sim-prefix-cache-blocks must not be "
+                 "negative"_s;
+        return false;
+    }
     p.mlperfPreset = a.value(u"mlperf-preset"_s);
     p.ttftSloMs = a.doubleValue(u"ttft-slo-ms"_s, -1, &e);
     p.tpotSloMs = a.doubleValue(u"tpot-slo-ms"_s, -1, &e);
@@ -648,6 +748,10 @@ QStringList runFlags(const RunRequest &request)
         add("proxy", sut.proxy);
     if (request.transport != defaults.transport)
         add("transport", QString::fromLatin1(transportKindName(request.transport)));
+    if (sut.simPrefillMsPerToken >= 0)
+        add("sim-prefill-ms-per-token", number(sut.simPrefillMsPerToken));
+    if (sut.simPrefixCacheBlocks >= 0)
+        add("sim-prefix-cache-blocks", QString::number(sut.simPrefixCacheBlocks));
 
     // --- dataset ---
     add("dataset-name", QString::fromLatin1(datasetKindName(d.kind)));
@@ -683,6 +787,16 @@ QStringList runFlags(const RunRequest &request)
         add("sharegpt-output-len", QString::number(d.sharegptOutputLen));
     if (d.withReplacement)
         flag("with-replacement");
+    const bool sessions = plan.isSessionWorkload();
+    if (sessions) {
+        flag("multi-turn");
+        if (d.kind == DatasetKind::Random)
+            add("session-turns", QString::number(d.sessionTurns));
+        if (d.sessionPrefixLen != dp.dataset.sessionPrefixLen)
+            add("session-prefix-len", QString::number(d.sessionPrefixLen));
+        if (d.maxTurns > 0)
+            add("max-turns", QString::number(d.maxTurns));
+    }
 
     // --- load profile ---
     if (p.scenario != Scenario::None &&
@@ -690,10 +804,28 @@ QStringList runFlags(const RunRequest &request)
         add("scenario", QString::fromLatin1(scenarioName(p.scenario)));
     if (p.durationS > 0)
         add("duration", number(p.durationS));
-    if (p.durationS <= 0 || p.numPrompts != dp.profile.numPrompts)
-        add("num-prompts", QString::number(p.numPrompts));
-    if (request.mode != RunMode::MaxValidRate || !p.unlimitedRate())
-        add("request-rate", number(p.requestRate));
+    if (sessions) {
+        // A session workload counts sessions; --num-prompts and --request-rate do not apply.
+        if (p.durationS <= 0 || p.numSessions != dp.profile.numSessions)
+            add("num-sessions", QString::number(p.numSessions));
+        if (p.sessionUsers > 0)
+            add("users", QString::number(p.sessionUsers));
+        else
+            add("session-rate", number(p.sessionRate));
+        if (p.history != dp.profile.history)
+            add("history", QString::fromLatin1(historyModeName(p.history)));
+        if (p.thinkTime != ThinkTimeModel::None || p.thinkTimeMs != dp.profile.thinkTimeMs)
+            add("think-time", QString::fromLatin1(thinkTimeModelName(p.thinkTime)));
+        if (p.thinkTimeMs != dp.profile.thinkTimeMs)
+            add("think-time-ms", number(p.thinkTimeMs));
+        if (!p.sessionHeader.isEmpty())
+            add("session-header", p.sessionHeader);
+    } else {
+        if (p.durationS <= 0 || p.numPrompts != dp.profile.numPrompts)
+            add("num-prompts", QString::number(p.numPrompts));
+        if (request.mode != RunMode::MaxValidRate || !p.unlimitedRate())
+            add("request-rate", number(p.requestRate));
+    }
     const bool gammaByBurstiness = p.arrival == ArrivalProcess::Gamma && p.burstiness != 1.0;
     if (p.arrival != dp.profile.arrival && !gammaByBurstiness)
         add("arrival", QString::fromLatin1(arrivalName(p.arrival)));
@@ -708,6 +840,10 @@ QStringList runFlags(const RunRequest &request)
         add("trace", p.tracePath);
     if (p.traceTimeScale != dp.profile.traceTimeScale)
         add("trace-time-scale", number(p.traceTimeScale));
+    if (p.traceFormat != dp.profile.traceFormat)
+        add("trace-format", QString::fromLatin1(traceFormatName(p.traceFormat)));
+    if (p.traceBlockSize != dp.profile.traceBlockSize)
+        add("trace-block-size", QString::number(p.traceBlockSize));
     if (p.maxConcurrency > 0)
         add("max-concurrency", QString::number(p.maxConcurrency));
     if (p.closedLoopConcurrency > 0)

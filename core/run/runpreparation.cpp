@@ -2,9 +2,12 @@
 
 #include "client/endpointprobe.h"
 #include "common/version.h"
+#include "data/mooncaketrace.h"
 #include "data/syntheticprompt.h"
 #include "load/tracereplay.h"
 #include "sim/simulator.h"
+
+#include "data/filehasher.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -51,6 +54,79 @@ double measureTokensPerWord(EndpointProbe &probe, const QString &model, QString 
     *note = u"calibrated synthetic prompts against POST /tokenize: %1 tokens per word"_s.arg(
         ratio, 0, 'f', 3);
     return ratio;
+}
+
+bool loadMooncakeDataset(const RunPlan &plan, int cacheGranularity, PreparedRun *out,
+                         PlanIssue *error)
+{
+    const QString &path = plan.profile.tracePath;
+    const int block = plan.profile.traceBlockSize;
+    QList<MooncakeRow> rows;
+    QString why;
+    if (!loadMooncakeTrace(path, block, &rows, &why)) {
+        *error = issue("trace", "prepare.detail", {why});
+        return false;
+    }
+    if (rows.isEmpty()) {
+        *error = issue("trace", "prepare.trace.empty", {path});
+        return false;
+    }
+    const double spanS = (rows.constLast().timestampMs - rows.constFirst().timestampMs) / 1000 *
+                         plan.profile.traceTimeScale;
+    if (!(spanS <= limits::kMaxSpanS)) {
+        *error = issue("trace", "prepare.trace.span",
+                       {QString::number(spanS / 86400, 'f', 1),
+                        QString::number(limits::kMaxSpanS / 86400, 'f', 0)});
+        return false;
+    }
+    QString fileHash;
+    if (!FileHasher::sha256(path, &fileHash, &why)) {
+        *error = issue("trace", "prepare.detail", {why});
+        return false;
+    }
+    LoadedDataset &ds = out->dataset;
+    ds.items.reserve(rows.size());
+    QList<qint32> in, outLens;
+    const double origin = rows.constFirst().timestampMs;
+    for (const MooncakeRow &row : std::as_const(rows)) {
+        PromptItem item;
+        item.hashIds = row.hashIds;
+        item.hashBlockTokens = block;
+        item.inputTokens = row.inputLength;
+        item.outputTokens = row.outputLength;
+        item.sourceIndex = row.line;
+        ds.items.append(item);
+        in.append(row.inputLength);
+        outLens.append(row.outputLength);
+        out->traceSchedule.append(
+            qint64(std::llround((row.timestampMs - origin) * plan.profile.traceTimeScale * 1e6)));
+    }
+    DatasetInfo &info = ds.info;
+    info.kind = plan.dataset.kind;
+    info.path = path;
+    info.sourceSha256 = fileHash;
+    info.parameters = QJsonObject{
+        {u"format"_s, u"mooncake"_s},
+        {u"block_tokens"_s, block},
+        {u"word_list"_s, QString::fromLatin1(SyntheticPromptBuilder::kWordListVersion)}};
+    info.sha256 = datasetIdentityHash(fileHash, info.parameters);
+    info.itemCount = rows.size();
+    info.sourceItems = rows.size();
+    info.sampled = rows.size();
+    info.inputStats = LengthStats::of(in);
+    info.outputStats = LengthStats::of(outLens);
+    const TracePrefixReuse reuse = mooncakePrefixReuse(rows, block, cacheGranularity);
+    info.traceReuse = QJsonObject{{u"block_tokens"_s, block},
+                                  {u"granularity_tokens"_s, cacheGranularity},
+                                  {u"input_tokens"_s, reuse.inputTokens},
+                                  {u"reusable_tokens"_s, reuse.cachedTokens},
+                                  {u"hit_rate"_s, reuse.hitRate}};
+    out->notes.append(u"Mooncake trace %1: %2 requests; its hash ids reuse %3 % of the input "
+                      "tokens (an unbounded cache of %4-token blocks)."_s.arg(path)
+                          .arg(rows.size())
+                          .arg(reuse.hitRate * 100, 0, 'f', 2)
+                          .arg(cacheGranularity));
+    return true;
 }
 
 bool loadTraceDataset(const RunPlan &plan, PreparedRun *out, PlanIssue *error)
@@ -142,7 +218,29 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
             }
             p.simulator = sim;
         }
-        const SimConfig cfg = p.simulator->config();
+        SimConfig cfg = p.simulator->config();
+        // The engine model is the plan's (docs/sessions.md): prefix reuse is what session
+        // workloads and Mooncake traces measure, so their prompts pay for what is not cached.
+        const bool reuse =
+            plan.isSessionWorkload() || (!plan.profile.tracePath.isEmpty() &&
+                                         plan.profile.traceFormat == TraceFormat::Mooncake);
+        const SimConfig defaults;
+        cfg.prefixCache = reuse || sut.simPrefixCacheBlocks >= 0 || sut.simPrefillMsPerToken >= 0;
+        cfg.prefixCacheBlocks =
+            sut.simPrefixCacheBlocks >= 0 ? sut.simPrefixCacheBlocks : defaults.prefixCacheBlocks;
+        cfg.prefillMsPerToken = sut.simPrefillMsPerToken >= 0 ? sut.simPrefillMsPerToken
+                                : reuse                       ? kSessionPrefillMsPerToken
+                                                              : defaults.prefillMsPerToken;
+        p.simulator->setConfig(cfg);
+        p.simulator->clearPrefixCache(); // every run starts cold: a warm cache is not the plan
+        p.prefixCache = QJsonObject{
+            {u"where"_s, u"built-in simulator"_s},
+            {u"enabled"_s, cfg.prefixCache},
+            {u"block_tokens"_s, cfg.prefixBlockTokens},
+            {u"capacity_blocks"_s, cfg.prefixCacheBlocks},
+            {u"prefill_ms_per_token"_s, cfg.prefillMsPerToken},
+            {u"state_at_start"_s, u"empty"_s},
+        };
         sut.baseUrl = p.simulator->baseUrl().toString();
         if (sut.name.isEmpty())
             sut.name = u"built-in simulator"_s;
@@ -154,6 +252,19 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
                        "%2 ms, %3 ms per token)."_s.arg(sut.baseUrl)
                            .arg(cfg.ttftMs)
                            .arg(cfg.itlMs));
+        if (cfg.prefixCache)
+            p.notes.append(u"The simulator's prefix cache holds %1 blocks of %2 tokens and starts "
+                           "empty; each prompt token it does not hold adds %3 ms to TTFT."_s
+                               .arg(cfg.prefixCacheBlocks)
+                               .arg(cfg.prefixBlockTokens)
+                               .arg(cfg.prefillMsPerToken));
+    } else {
+        p.prefixCache = QJsonObject{
+            {u"where"_s, u"server"_s},
+            {u"state_at_start"_s,
+             plan.profile.cacheBust ? u"not relied on: every request (session) has its own prefix"_s
+                                    : u"as earlier traffic left it (not controlled)"_s},
+        };
     }
     if (sut.name.isEmpty())
         sut.name = sut.baseUrl;
@@ -192,7 +303,11 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
     if (!plan.profile.tracePath.isEmpty()) {
         if (!step(u"Reading the trace %1 …"_s.arg(plan.profile.tracePath)))
             return cancelled();
-        if (!loadTraceDataset(plan, &p, error))
+        // The reuse a trace implies is computed at the cache's granularity when it is known.
+        const int granularity = p.simulator ? p.simulator->config().prefixBlockTokens : 1;
+        if (plan.profile.traceFormat == TraceFormat::Mooncake
+                ? !loadMooncakeDataset(plan, granularity, &p, error)
+                : !loadTraceDataset(plan, &p, error))
             return false;
     } else {
         if (plan.dataset.kind == DatasetKind::Random && request.calibrateTokens) {
@@ -206,7 +321,12 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
         if (!step(u"Loading the dataset …"_s))
             return cancelled();
         // Duration-bound runs cycle through the list; 1000 distinct prompts keep them varied.
-        const int wanted = plan.profile.numPrompts > 0 ? plan.profile.numPrompts : 1000;
+        // A session workload samples sessions, numSessions of them.
+        const int wanted = plan.isSessionWorkload()      ? (plan.profile.durationS > 0
+                                                                ? std::max(plan.profile.numSessions, 100)
+                                                                : plan.profile.numSessions)
+                           : plan.profile.numPrompts > 0 ? plan.profile.numPrompts
+                                                         : 1000;
         if (!loadDataset(plan.dataset, wanted, plan.profile.seed, &p.dataset, &why)) {
             *error =
                 issue(plan.dataset.kind == DatasetKind::Random ? "dataset-name" : "dataset-path",

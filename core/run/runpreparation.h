@@ -29,7 +29,10 @@ struct PreparedRun
     QList<qint64> traceSchedule; // trace replay: send offsets (ns), one per request
     TransportOptions transportOptions;
     QJsonObject route; // how the SUT is reached (proxy, CA file), for the snapshot
-    QByteArray apiKey; // memory only: never stored, printed or put in a command
+    // The prefix cache's state at the start, for the snapshot (docs/sessions.md): the built-in
+    // simulator's is emptied and its model recorded; a server's is as earlier traffic left it.
+    QJsonObject prefixCache;
+    QByteArray apiKey;                    // memory only: never stored, printed or put in a command
     std::shared_ptr<Simulator> simulator; // the built-in simulator when it is the SUT
     ShardSetup shard;
     QStringList notes; // lines for the user: the simulator, the calibration, the clock offset
@@ -51,7 +54,10 @@ struct PrepareContext
 // the simulator, resolves the route (CA file, proxy), checks that the endpoint answers and which
 // models it lists (the run's headers, credentials and timeout), loads and hashes the dataset or
 // trace (synthetic prompts calibrated against POST /tokenize unless the request fixes the
-// calibration) and, for a shard, takes this agent's share and measures its clock offset.
+// calibration; a multi-turn dataset's sessions; a Mooncake trace's rows, whose prompts are built
+// from their hash ids when sent) and, for a shard, takes this agent's share and measures its
+// clock offset. The built-in simulator gets the plan's engine model (prefill cost, prefix-cache
+// capacity) and starts with an empty prefix cache.
 //
 // Blocks on disk and network: the workbench calls it from a worker thread. On failure returns
 // false with the issue (keyed by the field to blame, e.g. "base-url", "dataset-path", "trace")

@@ -6,6 +6,7 @@
 #include "run/runflags.h"
 #include "run/runrecorder.h"
 #include "run/runsnapshot.h"
+#include "run/sessioncontroller.h"
 
 #include <QTimer>
 
@@ -251,9 +252,17 @@ void RunSession::beginNext()
         m_controller->disconnect(this);
         m_controller->deleteLater();
     }
-    m_controller = new RunController(this);
+    // Session workloads (docs/sessions.md) are dispatched turn by turn by a SessionController;
+    // to everything that observes the run it is a RunController like any other.
+    if (point.plan.isSessionWorkload()) {
+        auto *sessions = new SessionController(this);
+        sessions->configureSessions(point.plan, m_prepared.dataset.sessions, m_prepared.apiKey);
+        m_controller = sessions;
+    } else {
+        m_controller = new RunController(this);
+        m_controller->configure(point.plan, m_prepared.dataset.items, m_prepared.apiKey);
+    }
     m_controller->setTransportKind(m_prepared.request.transport);
-    m_controller->configure(point.plan, m_prepared.dataset.items, m_prepared.apiKey);
     if (!m_prepared.traceSchedule.isEmpty())
         m_controller->setScheduleOverride(m_prepared.traceSchedule);
     m_controller->setTransportOptions(m_prepared.transportOptions);

@@ -21,6 +21,8 @@ QJsonObject buildRunSnapshot(const PreparedRun &prepared, const RunPlan &plan, q
     QJsonObject s = plan.toJson();
     s[u"connection"_s] = prepared.route;
     s[u"dataset_info"_s] = prepared.dataset.info.toJson();
+    if (!prepared.prefixCache.isEmpty())
+        s[u"prefix_cache"_s] = prepared.prefixCache;
     s[u"command"_s] = reproduceCommand(point);
     s[u"tool_version"_s] = QString::fromLatin1(toolVersion());
     s[u"execution"_s] = QJsonObject{

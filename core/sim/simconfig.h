@@ -62,6 +62,9 @@ struct SimConfig
     // TTFT = ttftMs + prefillMsPerToken * (promptTokens - cachedTokens). The cache therefore
     // changes timing only when prefillMsPerToken > 0. When on, usage reports
     // prompt_tokens_details.cached_tokens, as vLLM does with --enable-prompt-tokens-details.
+    // The answer's blocks are cached too when a request completes (prompt and generated tokens
+    // together, as vLLM keeps a finished sequence's full blocks), so a conversation that resends
+    // the served answer finds it cached (docs/sessions.md).
     bool prefixCache = false;
     int prefixBlockTokens = 16;
     int prefixCacheBlocks = 100000;

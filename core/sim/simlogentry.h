@@ -3,6 +3,7 @@
 #include "simconfig.h"
 
 #include <QList>
+#include <QPair>
 #include <QString>
 #include <QtGlobal>
 
@@ -18,6 +19,9 @@ struct SimLogEntry
     quint64 seq = 0;          // arrival order over the simulator's life (0-based)
     quint64 connectionId = 0; // which accepted connection carried it (1-based)
     QString requestId;        // the x-request-id header, empty when absent
+    // Every request header (names lower-cased), so a test sees what a client sent, e.g. a
+    // session's affinity header.
+    QList<QPair<QByteArray, QByteArray>> headers;
     QString method;
     QString path; // without the query string
     int httpStatus = 0;

@@ -118,6 +118,7 @@ void SimPrefixCache::trim()
     while (m_index.size() > m_capacity) {
         m_index.remove(m_lru.front());
         m_lru.pop_front();
+        ++m_evictions;
     }
 }
 

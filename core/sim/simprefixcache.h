@@ -49,6 +49,8 @@ public:
 
     qsizetype size() const { return m_index.size(); }
     bool contains(quint64 key) const { return m_index.contains(key); }
+    // Blocks dropped to stay within capacity since construction (a clear() is no eviction).
+    quint64 evictions() const { return m_evictions; }
     void clear();
 
 private:
@@ -56,6 +58,7 @@ private:
 
     int m_blockTokens = 16;
     int m_capacity = 100000;
+    quint64 m_evictions = 0;
     std::list<quint64> m_lru; // front = least recently used
     QHash<quint64, std::list<quint64>::iterator> m_index;
 };

@@ -100,6 +100,7 @@ struct SimServer::Stream
     qint64 lastChunkNs = 0;   // the last token chunk's write time
     qint64 kvHeld = 0;        // this sequence's tokens in the KV-cache model
     QList<quint64> blockKeys; // prefix-cache keys of the prompt's full blocks (cache on only)
+    QList<quint64> tokenHashes; // the prompt's token hashes (cache on only), for cacheAnswer()
 };
 
 SimServer::SimServer(SimStats *stats, QObject *parent)
@@ -234,6 +235,7 @@ static SimLogEntry baseEntry(const SimHttpRequest &r, quint64 seq, quint64 conne
     e.seq = seq;
     e.connectionId = connectionId;
     e.requestId = QString::fromUtf8(r.header("x-request-id"));
+    e.headers = r.headers;
     e.method = QString::fromLatin1(r.method);
     e.path = QString::fromUtf8(r.path);
     e.tAccept = r.tAccept;
@@ -473,6 +475,7 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
         for (const qint64 id : std::as_const(promptIds))
             tokens.append(SimPrefixCache::tokenHash(QString::number(id)) ^ 0x1D5ull);
         s->blockKeys = SimPrefixCache::blockKeys(tokens, m_prefixCache->blockTokens());
+        s->tokenHashes = std::move(tokens);
     }
 
     if (fault == SimFault::Http429 || fault == SimFault::Http500) {
@@ -576,6 +579,33 @@ void SimServer::applyPrefixCache(Stream *s)
     const int cached = qMin(s->log.promptTokens, blocks * m_prefixCache->blockTokens());
     s->log.cachedTokens = cached;
     s->renderer.setCachedTokens(cached);
+}
+
+void SimServer::cacheAnswer(Stream *s)
+{
+    if (!m_config.prefixCache || s->tokenHashes.isEmpty())
+        return;
+    // The prompt followed by the answer's tokens, in the words a client resends: a next turn
+    // that carries this answer in its history shares these blocks.
+    QList<quint64> tokens = std::move(s->tokenHashes);
+    tokens.reserve(tokens.size() + s->written);
+    for (int i = 0; i < s->written; ++i) {
+        const QString word = QString::fromUtf8(SimRenderer::tokenText(s->seq, i)).trimmed();
+        tokens.append(SimPrefixCache::tokenHash(word));
+    }
+    m_prefixCache->insert(SimPrefixCache::blockKeys(tokens, m_prefixCache->blockTokens()));
+}
+
+void SimServer::clearPrefixCache()
+{
+    m_prefixCache->clear();
+}
+
+void SimServer::prefixCacheState(qint64 *blocks, qint64 *capacity, quint64 *evictions) const
+{
+    *blocks = m_prefixCache->size();
+    *capacity = m_prefixCache->capacityBlocks();
+    *evictions = m_prefixCache->evictions();
 }
 
 void SimServer::releaseSlot(Stream *s)
@@ -742,8 +772,10 @@ void SimServer::finalize(Stream *s, After how, const QByteArray &bytes)
     // The engine finished the request: every token generated. An error event comes before the
     // last token (an engine failure); a malformed event is the transport's fault, not the
     // engine's, and the request still finishes.
-    if (how == After::Finish && s->written >= s->maxTokens)
+    if (how == After::Finish && s->written >= s->maxTokens) {
         m_metrics->finished(s->log.tAccept, s->lastChunkNs);
+        cacheAnswer(s);
+    }
     // Logged before the last write, so a client that has seen the end finds the entry.
     releaseSlot(s);
     logEntry(s, monotonicNs());

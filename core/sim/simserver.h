@@ -35,6 +35,10 @@ public:
     void setConfig(const SimConfig &config);
     // Closes the listener and every connection; nothing is logged for requests cut off here.
     void shutdown();
+    // Empties the prefix cache (a run that must start cold).
+    void clearPrefixCache();
+    // Blocks held, their capacity, and the blocks evicted so far.
+    void prefixCacheState(qint64 *blocks, qint64 *capacity, quint64 *evictions) const;
 
 private:
     struct Stream;
@@ -58,6 +62,7 @@ private:
     void admitWaiting();
     void admit(Stream *s);
     void applyPrefixCache(Stream *s);
+    void cacheAnswer(Stream *s);
     After step(Stream *s, qint64 now, QByteArray *out);
     void runPaced(Stream *s);
     void runUnpaced(Stream *s);

@@ -163,4 +163,24 @@ void Simulator::reset()
     m_stats->reset();
 }
 
+void Simulator::clearPrefixCache()
+{
+    QMutexLocker lock(&m_mutex);
+    if (SimServer *server = m_server)
+        QMetaObject::invokeMethod(
+            server, [server] { server->clearPrefixCache(); }, Qt::BlockingQueuedConnection);
+}
+
+Simulator::PrefixCacheState Simulator::prefixCacheState() const
+{
+    QMutexLocker lock(&m_mutex);
+    PrefixCacheState st;
+    if (SimServer *server = m_server)
+        QMetaObject::invokeMethod(
+            server,
+            [server, &st] { server->prefixCacheState(&st.blocks, &st.capacity, &st.evictions); },
+            Qt::BlockingQueuedConnection);
+    return st;
+}
+
 } // namespace sb

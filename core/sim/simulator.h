@@ -59,6 +59,16 @@ public:
     // Clears the log and totals; the maxima restart from the current values.
     void reset();
 
+    // The prefix cache (SimConfig::prefixCache): emptied so a run starts cold, and its state.
+    struct PrefixCacheState
+    {
+        qint64 blocks = 0;
+        qint64 capacity = 0;
+        quint64 evictions = 0; // since the simulator started
+    };
+    void clearPrefixCache();
+    PrefixCacheState prefixCacheState() const;
+
 private:
     mutable QMutex m_mutex;
     SimConfig m_config;

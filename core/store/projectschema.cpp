@@ -166,6 +166,18 @@ const char *const kVersion3[] = {
     "ALTER TABLE requests ADD COLUMN connection TEXT NOT NULL DEFAULT 'unknown'",
 };
 
+// Sessions (docs/sessions.md): which session and turn a request belongs to, the turns its
+// session was planned to have, the history it resent and the think time drawn before it. -1 for
+// the requests of single-request runs. Kept a step of its own so it can be renumbered when
+// other steps land before it.
+const char *const kVersionSessions[] = {
+    "ALTER TABLE requests ADD COLUMN session_id INTEGER NOT NULL DEFAULT -1",
+    "ALTER TABLE requests ADD COLUMN turn_index INTEGER NOT NULL DEFAULT -1",
+    "ALTER TABLE requests ADD COLUMN session_turns INTEGER NOT NULL DEFAULT -1",
+    "ALTER TABLE requests ADD COLUMN history_tokens INTEGER NOT NULL DEFAULT -1",
+    "ALTER TABLE requests ADD COLUMN think_ns INTEGER NOT NULL DEFAULT -1",
+};
+
 struct Migration
 {
     const char *const *statements;
@@ -178,7 +190,8 @@ template <int N> constexpr Migration step(const char *const (&s)[N])
 }
 
 // Index i takes a file from version i to i + 1. Append only.
-const Migration kMigrations[] = {step(kVersion1), step(kVersion2), step(kVersion3)};
+const Migration kMigrations[] = {step(kVersion1), step(kVersion2), step(kVersion3),
+                                  step(kVersionSessions)};
 
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
@@ -195,6 +208,15 @@ bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 int ProjectSchema::currentVersion()
 {
     return int(std::size(kMigrations));
+}
+
+int ProjectSchema::sessionColumnsVersion()
+{
+    // The version kVersionSessions takes a file to (its index in kMigrations, plus one).
+    for (int i = 0; i < int(std::size(kMigrations)); ++i)
+        if (kMigrations[i].statements == kVersionSessions)
+            return i + 1;
+    return currentVersion() + 1;
 }
 
 int ProjectSchema::minimumReadableVersion()

@@ -24,6 +24,9 @@ public:
     static int currentVersion();
     // The oldest version whose tables a read-only open can read without migrating.
     static int minimumReadableVersion();
+    // The first version whose requests table has the session columns; an older file opened
+    // read-only is read without them (every request outside a session).
+    static int sessionColumnsVersion();
 
     // Brings a file at version `from` (0 = new, no tables) up to `to`. Stamps application_id on
     // a new file. Each step commits separately, so a failure leaves a consistent older version.

@@ -31,6 +31,12 @@ constexpr const char *kColumnsBeforeConnectionPhases =
     "output_source, expected_input_tokens, expected_output_tokens, http_status, finish_reason, "
     "error_class, error_message, output_chars, "
     "0, 0, 0, 0, 0, 'unknown'";
+// Appended after kColumns, from ProjectSchema::sessionColumnsVersion() on.
+constexpr const char *kSessionColumns =
+    ", session_id, turn_index, session_turns, history_tokens, think_ns";
+constexpr int kSessionColumnCount = 5;
+// What a file without the session columns reads as: the columns' defaults.
+constexpr const char *kSessionDefaults = ", -1, -1, -1, -1, -1";
 
 // Chunk times are relative to tSend: that keeps the first delta (TTFT) small. Records that were
 // never sent have no chunks.
@@ -48,11 +54,16 @@ int RequestRows::currentSchemaVersion()
 QString RequestRows::insertSql(int schemaVersion)
 {
     const bool phases = schemaVersion >= ProjectSchema::connectionPhasesVersion;
+    const bool sessions = schemaVersion >= ProjectSchema::sessionColumnsVersion();
     QString columns = QString::fromLatin1(kColumns);
     if (!phases)
         columns.truncate(columns.indexOf(u", t_connect_start"));
+    if (sessions)
+        columns += QLatin1StringView(kSessionColumns);
+    const int count = (phases ? kColumnCount : kColumnCountBeforeConnectionPhases) +
+                      (sessions ? kSessionColumnCount : 0);
     QString marks = u"?"_s;
-    for (int i = 0; i < (phases ? kColumnCount : kColumnCountBeforeConnectionPhases); ++i)
+    for (int i = 0; i < count; ++i)
         marks += u", ?"_s;
     return u"INSERT INTO requests (run_id, %1) VALUES (%2)"_s.arg(columns, marks);
 }
@@ -87,21 +98,31 @@ void RequestRows::bind(QSqlQuery &q, qint64 runId, const RequestRecord &r, int s
     q.bindValue(i++, QString::fromLatin1(errorClassName(r.error)));
     q.bindValue(i++, r.errorMessage.isNull() ? u""_s : r.errorMessage);
     q.bindValue(i++, r.outputChars);
-    if (schemaVersion < ProjectSchema::connectionPhasesVersion)
+    if (schemaVersion >= ProjectSchema::connectionPhasesVersion) {
+        q.bindValue(i++, r.tConnectStart);
+        q.bindValue(i++, r.tConnected);
+        q.bindValue(i++, r.tTlsDone);
+        q.bindValue(i++, r.tRequestWritten);
+        q.bindValue(i++, r.tHeadReceived);
+        q.bindValue(i++, QString::fromLatin1(connectionUseName(r.connection)));
+    }
+    if (schemaVersion < ProjectSchema::sessionColumnsVersion())
         return;
-    q.bindValue(i++, r.tConnectStart);
-    q.bindValue(i++, r.tConnected);
-    q.bindValue(i++, r.tTlsDone);
-    q.bindValue(i++, r.tRequestWritten);
-    q.bindValue(i++, r.tHeadReceived);
-    q.bindValue(i++, QString::fromLatin1(connectionUseName(r.connection)));
+    q.bindValue(i++, r.sessionId);
+    q.bindValue(i++, r.turnIndex);
+    q.bindValue(i++, r.sessionTurns);
+    q.bindValue(i++, r.historyTokens);
+    q.bindValue(i++, r.thinkNs);
 }
 
 QString RequestRows::selectColumns(int schemaVersion)
 {
     return QString::fromLatin1(schemaVersion >= ProjectSchema::connectionPhasesVersion
                                    ? kColumns
-                                   : kColumnsBeforeConnectionPhases);
+                                   : kColumnsBeforeConnectionPhases) +
+           QLatin1StringView(schemaVersion >= ProjectSchema::sessionColumnsVersion()
+                                 ? kSessionColumns
+                                 : kSessionDefaults);
 }
 
 namespace {
@@ -171,6 +192,11 @@ bool RequestRows::read(sqlite3_stmt *st, RequestRecord *r, QString *error, bool 
     r->tRequestWritten = sqlite3_column_int64(st, i++);
     r->tHeadReceived = sqlite3_column_int64(st, i++);
     r->connection = connectionUseFromName(nameColumn(st, i++));
+    r->sessionId = sqlite3_column_int64(st, i++);
+    r->turnIndex = sqlite3_column_int(st, i++);
+    r->sessionTurns = sqlite3_column_int(st, i++);
+    r->historyTokens = sqlite3_column_int(st, i++);
+    r->thinkNs = sqlite3_column_int64(st, i++);
     return true;
 }
 

@@ -159,6 +159,22 @@ void DatasetEditor::buildUi()
     layout->addWidget(m_fileBox);
     m_replacement = new QCheckBox(page);
     layout->addWidget(m_replacement);
+
+    m_sessionsBox = new QGroupBox(page);
+    auto *sessionsForm = new QFormLayout(m_sessionsBox);
+    m_multiTurn = new QCheckBox(m_sessionsBox);
+    m_multiTurn->setObjectName(u"multiTurn"_s);
+    sessionsForm->addRow(m_multiTurn);
+    m_sessionTurns = spin(m_sessionsBox, 1, 10000);
+    m_sessionTurns->setObjectName(u"sessionTurns"_s);
+    sessionsForm->addRow(label(u"sessionTurns"_s, m_sessionTurns), m_sessionTurns);
+    m_sessionPrefix = spin(m_sessionsBox, 0, 1000000);
+    m_sessionPrefix->setObjectName(u"sessionPrefixLen"_s);
+    sessionsForm->addRow(label(u"sessionPrefixLen"_s, m_sessionPrefix), m_sessionPrefix);
+    m_maxTurns = spin(m_sessionsBox, 0, 10000);
+    m_maxTurns->setObjectName(u"maxTurns"_s);
+    sessionsForm->addRow(label(u"maxTurns"_s, m_maxTurns), m_maxTurns);
+    layout->addWidget(m_sessionsBox);
     layout->addStretch(1);
 
     // Right side: what the sample looks like.
@@ -213,9 +229,14 @@ void DatasetEditor::buildUi()
         if (!m_filling)
             emit edited();
     });
-    for (QSpinBox *s : {m_inputLen, m_outputLen, m_prefixLen, m_inputStdev, m_outputStdev,
-                        m_inputMin, m_inputMax, m_outputMin, m_outputMax, m_fixedOutput})
+    for (QSpinBox *s :
+         {m_inputLen, m_outputLen, m_prefixLen, m_inputStdev, m_outputStdev, m_inputMin, m_inputMax,
+          m_outputMin, m_outputMax, m_fixedOutput, m_sessionTurns, m_sessionPrefix, m_maxTurns})
         connect(s, &QSpinBox::valueChanged, this, changed);
+    connect(m_multiTurn, &QCheckBox::toggled, this, [this, changed] {
+        updateKindWidgets();
+        changed();
+    });
     connect(m_rangeRatio, &QDoubleSpinBox::valueChanged, this, changed);
     connect(m_replacement, &QCheckBox::toggled, this, changed);
     connect(m_distribution, &QComboBox::currentIndexChanged, this, [this, changed] {
@@ -247,6 +268,9 @@ void DatasetEditor::retranslateUi()
         {u"outputRange"_s, tr("Output min – max:")},
         {u"prefixLen"_s, tr("Shared prefix tokens:")},
         {u"fixedOutput"_s, tr("Fixed output tokens:")},
+        {u"sessionTurns"_s, tr("Turns per session:")},
+        {u"sessionPrefixLen"_s, tr("Session context tokens:")},
+        {u"maxTurns"_s, tr("At most turns:")},
     };
     m_labels.setTexts(labels);
     m_kind->setItemText(0, tr("Synthetic (random lengths)"));
@@ -272,6 +296,16 @@ void DatasetEditor::retranslateUi()
         tr("Sample with replacement when the file has fewer items than the run "
            "needs (repeats hit the prefix cache)"));
     m_model->headerDataChanged(Qt::Horizontal, 0, DatasetPreviewModel::ColumnCount - 1);
+    m_sessionsBox->setTitle(tr("Sessions"));
+    m_multiTurn->setText(tr("Multi-turn sessions (every turn, with its history)"));
+    m_multiTurn->setToolTip(
+        tr("Each conversation becomes a session whose turns resend the conversation so far. "
+           "Off: ShareGPT contributes its first turn only, as vLLM does."));
+    m_sessionTurns->setToolTip(tr("Synthetic sessions: user turns per session"));
+    m_sessionPrefix->setToolTip(tr("Synthetic sessions: tokens of a session's own context in its "
+                                   "first message, reused by its later turns only"));
+    m_maxTurns->setSpecialValueText(tr("all"));
+    m_maxTurns->setToolTip(tr("ShareGPT and custom sessions: cut longer conversations"));
     m_inputHist->setTitle(tr("Input tokens"));
     m_outputHist->setTitle(tr("Output tokens"));
     validate();
@@ -302,6 +336,10 @@ void DatasetEditor::updateKindWidgets()
     m_inputMax->setEnabled(normal);
     m_outputMin->setEnabled(normal);
     m_outputMax->setEnabled(normal);
+    const bool sessions = m_multiTurn->isChecked();
+    m_sessionTurns->setEnabled(sessions && !file);
+    m_sessionPrefix->setEnabled(sessions && !file);
+    m_maxTurns->setEnabled(sessions && file);
 }
 
 void DatasetEditor::setDataset(const QString &name, const DatasetSpec &d)
@@ -325,6 +363,10 @@ void DatasetEditor::setDataset(const QString &name, const DatasetSpec &d)
     m_outputMax->setValue(d.randomOutputMax);
     m_fixedOutput->setValue(d.sharegptOutputLen);
     m_replacement->setChecked(d.withReplacement);
+    m_multiTurn->setChecked(d.multiTurn);
+    m_sessionTurns->setValue(d.sessionTurns);
+    m_sessionPrefix->setValue(d.sessionPrefixLen);
+    m_maxTurns->setValue(d.maxTurns);
     m_filling = false;
     updateKindWidgets();
     validate();
@@ -355,14 +397,21 @@ DatasetSpec DatasetEditor::spec() const
     d.randomOutputMax = m_outputMax->value();
     d.sharegptOutputLen = m_fixedOutput->value() == 0 ? -1 : m_fixedOutput->value();
     d.withReplacement = m_replacement->isChecked();
+    d.multiTurn = m_multiTurn->isChecked();
+    d.sessionTurns = m_sessionTurns->value();
+    d.sessionPrefixLen = m_sessionPrefix->value();
+    d.maxTurns = m_maxTurns->value();
     return d;
 }
 
-void DatasetEditor::setSampling(int numPrompts, quint64 seed)
+void DatasetEditor::setSampling(int numPrompts, quint64 seed, int numSessions)
 {
-    if (numPrompts == m_numPrompts && seed == m_seed)
+    if (numSessions < 0)
+        numSessions = numPrompts;
+    if (numPrompts == m_numPrompts && seed == m_seed && numSessions == m_numSessions)
         return;
     m_numPrompts = numPrompts;
+    m_numSessions = numSessions;
     m_seed = seed;
     showInfo();
     m_debounce->start();
@@ -436,7 +485,7 @@ void DatasetEditor::startLoad()
     m_loading = true;
     m_status->setText(tr("Loading sample …"));
     const DatasetSpec d = spec();
-    const int n = m_numPrompts;
+    const int n = d.multiTurn ? m_numSessions : m_numPrompts;
     const quint64 seed = m_seed;
     struct Result
     {
@@ -476,11 +525,22 @@ void DatasetEditor::showLoaded(const LoadedDataset &loaded)
 {
     m_info = loaded.info;
     m_haveInfo = true;
-    m_model->setItems(loaded.items);
+    // Sessions preview one row per turn: the new user message and its lengths.
+    QList<PromptItem> rows = loaded.items;
+    for (const SessionItem &session : loaded.sessions)
+        for (const SessionTurn &t : session.turns) {
+            PromptItem p;
+            p.prompt = t.user;
+            p.inputTokens = t.userTokens;
+            p.outputTokens = t.outputTokens;
+            p.sourceIndex = session.sourceIndex;
+            rows.append(p);
+        }
+    m_model->setItems(rows);
     QList<qint32> in, out;
-    in.reserve(loaded.items.size());
-    out.reserve(loaded.items.size());
-    for (const PromptItem &p : loaded.items) {
+    in.reserve(rows.size());
+    out.reserve(rows.size());
+    for (const PromptItem &p : std::as_const(rows)) {
         in.append(p.inputTokens);
         out.append(p.outputTokens);
     }
@@ -493,10 +553,16 @@ void DatasetEditor::showLoaded(const LoadedDataset &loaded)
 
 void DatasetEditor::showInfo()
 {
-    m_sampling->setText(tr("Preview of the request list a run draws: %1 prompts, seed %2 (from the "
-                           "selected load profile).")
-                            .arg(m_numPrompts)
-                            .arg(m_seed));
+    if (m_multiTurn->isChecked())
+        m_sampling->setText(tr("Preview of the sessions a run draws: %1 sessions, seed %2 (from "
+                               "the selected load profile), one row per turn.")
+                                .arg(m_numSessions)
+                                .arg(m_seed));
+    else
+        m_sampling->setText(tr("Preview of the request list a run draws: %1 prompts, seed %2 "
+                               "(from the selected load profile).")
+                                .arg(m_numPrompts)
+                                .arg(m_seed));
     if (!m_haveInfo) {
         m_hash->clear();
         m_stats->clear();
@@ -521,6 +587,11 @@ void DatasetEditor::showInfo()
                        .arg(m_info.skipped)
                        .arg(m_info.oversampled > 0 ? tr(", %1 drawn again").arg(m_info.oversampled)
                                                    : QString());
+    if (m_info.sessions)
+        text += u'\n' + tr("Sessions: %1 sessions, %2 turns (the lengths below are per turn: "
+                           "the new user message and the requested output).")
+                            .arg(m_info.sampled)
+                            .arg(m_info.turns);
     text += u'\n' + tr("Input tokens: %1").arg(stats(m_info.inputStats));
     text += u'\n' + tr("Output tokens: %1").arg(stats(m_info.outputStats));
     if (m_info.approximateTokens)

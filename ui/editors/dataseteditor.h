@@ -28,9 +28,10 @@ class FieldError;
 class LengthHistogram;
 
 // Edits one dataset: its source (synthetic, ShareGPT JSON, custom JSONL; a file can be picked or
-// dropped), sampling parameters and version label. Every change reloads the sample in a worker
-// thread (debounced, with a generation number so only the newest load is shown) and shows the
-// request list, length histograms and the dataset's identity hash.
+// dropped), sampling parameters and version label, and whether it is replayed as multi-turn
+// sessions (every turn; synthetic sessions for the synthetic source). Every change reloads the
+// sample in a worker thread (debounced, with a generation number so only the newest load is shown)
+// and shows the request list, length histograms and the dataset's identity hash.
 class DatasetEditor : public QWidget
 {
     Q_OBJECT
@@ -41,8 +42,9 @@ public:
     void setDataset(const QString &name, const DatasetSpec &spec);
     QString name() const;
     DatasetSpec spec() const;
-    // The sample the preview (and its hash) is drawn for: the run's prompt count and seed.
-    void setSampling(int numPrompts, quint64 seed);
+    // The sample the preview (and its hash) is drawn for: the run's prompt count and seed, and
+    // its session count for a multi-turn dataset (-1: the prompt count).
+    void setSampling(int numPrompts, quint64 seed, int numSessions = -1);
 
     bool isValid() const;
     QStringList errors() const;
@@ -84,6 +86,7 @@ private:
     bool m_filling = false;
     bool m_valid = true;
     int m_numPrompts = 1000;
+    int m_numSessions = 100;
     quint64 m_seed = 0;
     QString m_loadError;
     DatasetInfo m_info;
@@ -112,6 +115,12 @@ private:
     QGroupBox *m_fileBox;
     QSpinBox *m_fixedOutput;
     QCheckBox *m_replacement;
+    // Sessions (docs/sessions.md).
+    QGroupBox *m_sessionsBox;
+    QCheckBox *m_multiTurn;
+    QSpinBox *m_sessionTurns;
+    QSpinBox *m_sessionPrefix;
+    QSpinBox *m_maxTurns;
     QLabel *m_sampling;
     QLabel *m_status;
     FieldError *m_loadErrorLabel;

@@ -159,6 +159,14 @@ void LoadProfileEditor::buildUi()
     m_traceScale = dspin(0, 1000, 3);
     m_traceScale->setObjectName(u"traceScale"_s);
     addRow(u"traceScale"_s, m_traceScale);
+    m_traceFormat = new QComboBox(page);
+    m_traceFormat->setObjectName(u"traceFormat"_s);
+    for (TraceFormat f : {TraceFormat::ServeBench, TraceFormat::Mooncake})
+        m_traceFormat->addItem({}, int(f));
+    addRow(u"traceFormat"_s, m_traceFormat);
+    m_traceBlock = ispin(1, 1000000);
+    m_traceBlock->setObjectName(u"traceBlockSize"_s);
+    addRow(u"traceBlockSize"_s, m_traceBlock);
     m_cacheBust = new QCheckBox(page);
     m_cacheBust->setObjectName(u"cacheBust"_s);
     addRow(u"cache"_s, m_cacheBust);
@@ -171,6 +179,36 @@ void LoadProfileEditor::buildUi()
         form->addRow(l);
         return l;
     };
+    // Sessions (--num-sessions, --session-rate, --users, --history, --think-time[-ms],
+    // --session-header): how a multi-turn dataset's sessions run (docs/sessions.md).
+    m_sessionsTitle = sectionTitle();
+    m_numSessions = ispin(0, 10000000);
+    m_numSessions->setObjectName(u"numSessions"_s);
+    addRow(u"numSessions"_s, m_numSessions, u"sessions"_s);
+    m_sessionRate = dspin(0, 1e6, 3);
+    m_sessionRate->setObjectName(u"sessionRate"_s);
+    addRow(u"sessionRate"_s, m_sessionRate);
+    m_users = ispin(0, 100000);
+    m_users->setObjectName(u"users"_s);
+    addRow(u"users"_s, m_users);
+    m_history = new QComboBox(page);
+    m_history->setObjectName(u"history"_s);
+    for (HistoryMode h : {HistoryMode::Served, HistoryMode::Reference})
+        m_history->addItem({}, int(h));
+    addRow(u"history"_s, m_history);
+    m_thinkModel = new QComboBox(page);
+    m_thinkModel->setObjectName(u"thinkTime"_s);
+    for (ThinkTimeModel t : {ThinkTimeModel::None, ThinkTimeModel::Fixed,
+                             ThinkTimeModel::Exponential, ThinkTimeModel::Dataset})
+        m_thinkModel->addItem({}, int(t));
+    addRow(u"thinkTime"_s, m_thinkModel, u"think"_s);
+    m_thinkMs = dspin(0, 1e9, 1);
+    m_thinkMs->setObjectName(u"thinkTimeMs"_s);
+    addRow(u"thinkTimeMs"_s, m_thinkMs);
+    m_sessionHeader = new QLineEdit(page);
+    m_sessionHeader->setObjectName(u"sessionHeader"_s);
+    addRow(u"sessionHeader"_s, m_sessionHeader, u"sessionHeader"_s);
+
     // MLPerf scenario constraints (--mlperf-preset, --ttft-slo-ms, …): whether a scenario run is
     // VALID depends on them.
     m_mlperfTitle = sectionTitle();
@@ -249,19 +287,21 @@ void LoadProfileEditor::buildUi()
         validate();
         emit edited();
     };
-    for (QLineEdit *e : {m_name, m_seed, m_percentiles, m_temperature, m_requestSeed, m_tracePath})
+    for (QLineEdit *e : {m_name, m_seed, m_percentiles, m_temperature, m_requestSeed, m_tracePath,
+                         m_sessionHeader})
         connect(e, &QLineEdit::textChanged, this, changed);
     connect(m_ignoreEos, &QCheckBox::toggled, this, changed);
     connect(m_extraBody, &QPlainTextEdit::textChanged, this, changed);
-    for (QComboBox *c : {m_scenario, m_arrival, m_rampUp, m_mlperfPreset, m_mode, m_transport})
+    for (QComboBox *c : {m_scenario, m_arrival, m_rampUp, m_mlperfPreset, m_mode, m_transport,
+                         m_traceFormat, m_history, m_thinkModel})
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     for (QDoubleSpinBox *s :
          {m_rate, m_burstiness, m_rampStart, m_rampEnd, m_duration, m_warmupSeconds, m_sloTtft,
           m_sloTpot, m_sloE2el, m_timeout, m_boundTtft, m_boundTpot, m_sloPercentile, m_minDuration,
-          m_traceScale, m_tolerance})
+          m_traceScale, m_tolerance, m_sessionRate, m_thinkMs})
         connect(s, &QDoubleSpinBox::valueChanged, this, changed);
     for (QSpinBox *s : {m_maxConcurrency, m_closedLoop, m_numPrompts, m_warmupRequests,
-                        m_minQueryCount, m_sweepRates})
+                        m_minQueryCount, m_sweepRates, m_traceBlock, m_numSessions, m_users})
         connect(s, &QSpinBox::valueChanged, this, changed);
     connect(m_cacheBust, &QCheckBox::toggled, this, changed);
 }
@@ -292,6 +332,15 @@ void LoadProfileEditor::retranslateUi()
         {u"timeout"_s, tr("Request timeout (s):")},
         {u"trace"_s, tr("Trace replay (JSONL):")},
         {u"traceScale"_s, tr("Trace time scale:")},
+        {u"traceFormat"_s, tr("Trace format:")},
+        {u"traceBlockSize"_s, tr("Trace block size (tokens):")},
+        {u"numSessions"_s, tr("Sessions:")},
+        {u"sessionRate"_s, tr("Session rate (sessions/s):")},
+        {u"users"_s, tr("Users (closed loop):")},
+        {u"history"_s, tr("History:")},
+        {u"thinkTime"_s, tr("Think time:")},
+        {u"thinkTimeMs"_s, tr("Think time (ms):")},
+        {u"sessionHeader"_s, tr("Session header:")},
         {u"mlperfPreset"_s, tr("MLPerf preset:")},
         {u"boundTtft"_s, tr("TTFT bound (ms):")},
         {u"boundTpot"_s, tr("TPOT bound (ms):")},
@@ -353,6 +402,30 @@ void LoadProfileEditor::retranslateUi()
                                "per line with timestamp, input_tokens (or prompt) and "
                                "output_tokens"));
     m_traceScale->setToolTip(tr("Multiplies the trace's times: 0.5 replays twice as fast"));
+    m_traceFormat->setItemText(0, tr("ServeBench (timestamp s, input_tokens, output_tokens)"));
+    m_traceFormat->setItemText(1, tr("Mooncake (timestamp ms, input_length, output_length, "
+                                     "hash_ids)"));
+    m_traceBlock->setToolTip(tr("Mooncake: tokens per hash id (512 in the published traces)"));
+    m_sessionsTitle->setText(tr("Sessions (multi-turn datasets)"));
+    m_numSessions->setSpecialValueText(tr("by duration"));
+    m_sessionRate->setSpecialValueText(tr("all at once"));
+    m_sessionRate->setToolTip(tr("Sessions arriving per second (open loop); the arrival process "
+                                 "and burstiness above apply"));
+    m_users->setSpecialValueText(tr("off (open loop)"));
+    m_users->setToolTip(tr("Closed loop: this many users, each starting its next session when "
+                           "the last one ends"));
+    m_history->setItemText(0, tr("Served answers (realistic)"));
+    m_history->setItemText(1, tr("Reference answers (reproducible)"));
+    m_history->setToolTip(tr("What a turn resends of the earlier answers: what the server "
+                             "streamed, or the dataset's own answers"));
+    m_thinkModel->setItemText(0, tr("None"));
+    m_thinkModel->setItemText(1, tr("Fixed"));
+    m_thinkModel->setItemText(2, tr("Exponential (mean below)"));
+    m_thinkModel->setItemText(3, tr("From the dataset (think_time_ms)"));
+    m_thinkMs->setToolTip(tr("The pause between a turn's answer and the next turn's send"));
+    m_sessionHeader->setPlaceholderText(tr("e.g. X-Session-ID (empty: none)"));
+    m_sessionHeader->setToolTip(tr("A header carrying the session's id, for routers that pin "
+                                   "sessions to a replica"));
     m_mode->setItemText(0, tr("One run"));
     m_mode->setItemText(1, tr("Rate sweep (synchronous, max throughput, rates between)"));
     m_mode->setItemText(2, tr("Search the highest VALID Server rate"));
@@ -393,6 +466,12 @@ void LoadProfileEditor::updateWidgets()
     const bool trace = !m_tracePath->text().trimmed().isEmpty();
     m_rate->setEnabled(!ramp && !closed && !trace);
     m_traceScale->setEnabled(trace);
+    m_traceFormat->setEnabled(trace);
+    m_traceBlock->setEnabled(trace && TraceFormat(m_traceFormat->currentData().toInt()) ==
+                                          TraceFormat::Mooncake);
+    const auto think = ThinkTimeModel(m_thinkModel->currentData().toInt());
+    m_thinkMs->setEnabled(think == ThinkTimeModel::Fixed || think == ThinkTimeModel::Exponential);
+    m_sessionRate->setEnabled(m_users->value() == 0);
     const auto mode = RunMode(m_mode->currentData().toInt());
     m_sweepRates->setEnabled(mode == RunMode::Sweep);
     m_tolerance->setEnabled(mode == RunMode::MaxValidRate);
@@ -437,6 +516,15 @@ void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p,
     m_timeout->setValue(p.timeoutS);
     m_tracePath->setText(p.tracePath);
     m_traceScale->setValue(p.traceTimeScale);
+    m_traceFormat->setCurrentIndex(m_traceFormat->findData(int(p.traceFormat)));
+    m_traceBlock->setValue(p.traceBlockSize);
+    m_numSessions->setValue(p.numSessions);
+    m_sessionRate->setValue(p.sessionRate > 0 && p.sessionRate < 1e300 ? p.sessionRate : 0.0);
+    m_users->setValue(p.sessionUsers);
+    m_history->setCurrentIndex(m_history->findData(int(p.history)));
+    m_thinkModel->setCurrentIndex(m_thinkModel->findData(int(p.thinkTime)));
+    m_thinkMs->setValue(p.thinkTimeMs);
+    m_sessionHeader->setText(p.sessionHeader);
     m_mlperfPreset->setCurrentIndex(std::max(0, m_mlperfPreset->findData(p.mlperfPreset)));
     m_boundTtft->setValue(std::max(0.0, p.ttftSloMs));
     m_boundTpot->setValue(std::max(0.0, p.tpotSloMs));
@@ -499,6 +587,16 @@ LoadProfile LoadProfileEditor::profile() const
     p.timeoutS = m_timeout->value();
     p.tracePath = m_tracePath->text().trimmed();
     p.traceTimeScale = m_traceScale->value();
+    p.traceFormat = TraceFormat(m_traceFormat->currentData().toInt());
+    p.traceBlockSize = m_traceBlock->value();
+    p.numSessions = m_numSessions->value();
+    p.sessionRate = m_sessionRate->value() > 0 ? m_sessionRate->value()
+                                               : std::numeric_limits<double>::infinity();
+    p.sessionUsers = m_users->value();
+    p.history = HistoryMode(m_history->currentData().toInt());
+    p.thinkTime = ThinkTimeModel(m_thinkModel->currentData().toInt());
+    p.thinkTimeMs = m_thinkMs->value();
+    p.sessionHeader = m_sessionHeader->text().trimmed();
     p.mlperfPreset = m_mlperfPreset->currentData().toString();
     p.ttftSloMs = m_boundTtft->value() > 0 ? m_boundTtft->value() : -1;
     p.tpotSloMs = m_boundTpot->value() > 0 ? m_boundTpot->value() : -1;
@@ -608,9 +706,31 @@ void LoadProfileEditor::validate()
         {u"rate-tolerance"_s, u"execution"_s},
         {u"find-max-valid-rate"_s, u"execution"_s},
     };
+    static const QHash<QString, QString> sessionKeys = {
+        {u"session-rate"_s, u"sessions"_s},  {u"users"_s, u"sessions"_s},
+        {u"num-sessions"_s, u"sessions"_s},  {u"think-time"_s, u"think"_s},
+        {u"think-time-ms"_s, u"think"_s},    {u"session-header"_s, u"sessionHeader"_s},
+        {u"trace-block-size"_s, u"trace"_s},
+    };
     for (const PlanIssue &issue : validateRunRequest(request)) {
-        const QString key = fieldKeys.value(issue.field, u"scenario"_s);
+        // Whether the session settings apply depends on the dataset the run uses: the run
+        // checks that combination (ProjectRunner), the editor the settings themselves (below).
+        if (qstrcmp(issue.message.id(), "plan.sessions.not_sessions") == 0)
+            continue;
+        const QString key =
+            fieldKeys.value(issue.field, sessionKeys.value(issue.field, u"scenario"_s));
         if (!e.contains(key))
+            e[key] = issue.message.translated();
+    }
+    // The session settings as a session workload would check them.
+    RunRequest sessions = request;
+    sessions.plan.dataset.multiTurn = true;
+    sessions.plan.dataset.kind = DatasetKind::Custom; // any think-time model may apply
+    sessions.plan.dataset.path = u"sessions.jsonl"_s;
+    sessions.plan.profile.requestRate = std::numeric_limits<double>::infinity();
+    for (const PlanIssue &issue : validateRunRequest(sessions)) {
+        const QString key = sessionKeys.value(issue.field);
+        if (!key.isEmpty() && !e.contains(key))
             e[key] = issue.message.translated();
     }
 

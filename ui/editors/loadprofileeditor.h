@@ -47,7 +47,8 @@ public:
     bool isValid() const;
     QStringList errors() const;
     // Field keys: name, rate, burstiness, rampUp, count, warmup, concurrency, seed, percentiles,
-    // scenario, slo, mlperf, timeout, trace, execution, temperature, requestSeed, extraBody.
+    // scenario, slo, mlperf, timeout, trace, execution, temperature, requestSeed, extraBody,
+    // sessions, think, sessionHeader.
     QString errorFor(const QString &field) const;
     SchedulePreview *preview() const { return m_preview; }
 
@@ -108,6 +109,17 @@ private:
     QDoubleSpinBox *m_minDuration;
     QLineEdit *m_tracePath;
     QDoubleSpinBox *m_traceScale;
+    QComboBox *m_traceFormat;
+    QSpinBox *m_traceBlock;
+    // Sessions (docs/sessions.md): used when the run's dataset is multi-turn.
+    QLabel *m_sessionsTitle;
+    QSpinBox *m_numSessions;
+    QDoubleSpinBox *m_sessionRate;
+    QSpinBox *m_users;
+    QComboBox *m_history;
+    QComboBox *m_thinkModel;
+    QDoubleSpinBox *m_thinkMs;
+    QLineEdit *m_sessionHeader;
     QLabel *m_executionTitle;
     QComboBox *m_mode;
     QSpinBox *m_sweepRates;

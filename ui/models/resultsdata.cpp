@@ -26,6 +26,8 @@ ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<Reque
     st.health = d.health;
     if (d.hasMlperf)
         st.mlperfText = d.mlperf.formatMlperfBlock();
+    st.sessions = d.sessions;
+    st.historyMode = QString::fromLatin1(historyModeName(plan.profile.history));
     return st;
 }
 

@@ -3,6 +3,7 @@
 #include "charts/thinning.h"
 #include "load/mlperf.h"
 #include "metrics/clienthealth.h"
+#include "metrics/sessionsummary.h"
 #include "metrics/summary.h"
 #include "models/requestrow.h"
 
@@ -28,6 +29,8 @@ struct ResultsSummaryStage
     QString mlperfText;  // formatMlperfBlock()
     QString mlperfError; // an MLPerf scenario whose constraints do not resolve: why
     ClientHealth health; // whether the client kept its schedule (its warnings say when not)
+    SessionSummary sessions; // a session workload's view by turn (docs/sessions.md)
+    QString historyMode;     // "served" | "reference"
 };
 
 struct ResultsChartStage
