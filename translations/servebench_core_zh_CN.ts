@@ -2404,12 +2404,12 @@
         <translation>从 vLLM 导入，其文件没有发送时间</translation>
     </message>
     <message>
-        <source>imported from vLLM&#x27;s summary, which does not record it</source>
+        <source>imported from vLLM&apos;s summary, which does not record it</source>
         <comment>na.vllm_summary</comment>
         <translation>从 vLLM 的汇总导入，其中未记录此项</translation>
     </message>
     <message>
-        <source>vLLM&#x27;s result file does not record cached prompt tokens</source>
+        <source>vLLM&apos;s result file does not record cached prompt tokens</source>
         <comment>na.vllm_no_cached</comment>
         <translation>vLLM 的结果文件未记录缓存的提示 token</translation>
     </message>
@@ -2479,7 +2479,7 @@
         <translation>思考时间</translation>
     </message>
     <message>
-        <source>the runs&#x27; workloads differ in %1 (%2). Session runs compare only with session runs of the same source, history mode and think-time model: each turn&#x27;s history and timing change what the server caches.</source>
+        <source>the runs&apos; workloads differ in %1 (%2). Session runs compare only with session runs of the same source, history mode and think-time model: each turn&apos;s history and timing change what the server caches.</source>
         <comment>cmp.refusal.session</comment>
         <translation>这些运行的负载在%1上不同（%2）。会话运行只能与来源、历史模式和思考时间模型都相同的会话运行比较：每一轮的历史和时间都会改变服务器缓存的内容。</translation>
     </message>
@@ -2589,7 +2589,7 @@
         <translation>不适用于会话负载：扫描和速率搜索改变的是请求速率，而会话按会话速率到达</translation>
     </message>
     <message>
-        <source>cannot replay sessions: a trace&#x27;s rows are single requests at their own times (leave out --multi-turn)</source>
+        <source>cannot replay sessions: a trace&apos;s rows are single requests at their own times (leave out --multi-turn)</source>
         <comment>plan.sessions.trace</comment>
         <translation>无法回放会话：轨迹的每一行都是按各自时间发送的单次请求（请去掉 --multi-turn）</translation>
     </message>
@@ -2679,12 +2679,12 @@
         <translation>轮次</translation>
     </message>
     <message>
-        <source>The position of a request in its session: turn 1 is the session&#x27;s first request.</source>
+        <source>The position of a request in its session: turn 1 is the session&apos;s first request.</source>
         <comment>metric.session.turn.definition</comment>
         <translation>请求在其会话中的位置：第 1 轮是会话的第一个请求。</translation>
     </message>
     <message>
-        <source>Per-turn latencies use the run&#x27;s definitions (TTFT, TPOT, ITL, E2EL) over the successful requests of that turn only.</source>
+        <source>Per-turn latencies use the run&apos;s definitions (TTFT, TPOT, ITL, E2EL) over the successful requests of that turn only.</source>
         <comment>metric.session.turn.detail</comment>
         <translation>每轮的延迟使用本次运行的定义（TTFT、TPOT、ITL、E2EL），只计该轮的成功请求。</translation>
     </message>
@@ -2694,12 +2694,12 @@
         <translation>新增输入 token</translation>
     </message>
     <message>
-        <source>The tokens of a turn&#x27;s new user message: what the turn adds to its conversation.</source>
+        <source>The tokens of a turn&apos;s new user message: what the turn adds to its conversation.</source>
         <comment>metric.session.new_input_tokens.definition</comment>
         <translation>一轮新增的用户消息的 token 数：这一轮为对话增加的内容。</translation>
     </message>
     <message>
-        <source>The client&#x27;s count (the dataset&#x27;s token count; for a synthetic session the drawn length), at most the turn&#x27;s input tokens. Summed over a session, new input tokens count each user message once, where input tokens count the history again on every turn.</source>
+        <source>The client&apos;s count (the dataset&apos;s token count; for a synthetic session the drawn length), at most the turn&apos;s input tokens. Summed over a session, new input tokens count each user message once, where input tokens count the history again on every turn.</source>
         <comment>metric.session.new_input_tokens.detail</comment>
         <translation>客户端的计数（数据集的 token 数；合成会话为抽取的长度），至多为该轮的输入 token 数。按会话求和时，新增输入 token 每条用户消息只计一次，而输入 token 会在每一轮重复计入历史。</translation>
     </message>
@@ -2709,12 +2709,12 @@
         <translation>历史 token</translation>
     </message>
     <message>
-        <source>A turn&#x27;s input tokens minus its new input tokens: the system prompt, the earlier user messages and the earlier answers it resends (with the chat template&#x27;s tokens when the server counts them).</source>
+        <source>A turn&apos;s input tokens minus its new input tokens: the system prompt, the earlier user messages and the earlier answers it resends (with the chat template&apos;s tokens when the server counts them).</source>
         <comment>metric.session.history_tokens.definition</comment>
         <translation>一轮的输入 token 减去其新增输入 token：它重新发送的系统提示、之前的用户消息和之前的回答（服务器计数时还包括对话模板的 token）。</translation>
     </message>
     <message>
-        <source>Input tokens are the server&#x27;s usage when reported, else the client&#x27;s count, so new + history = input.</source>
+        <source>Input tokens are the server&apos;s usage when reported, else the client&apos;s count, so new + history = input.</source>
         <comment>metric.session.history_tokens.detail</comment>
         <translation>输入 token 在服务器报告 usage 时取其值，否则取客户端计数，因此 新增 + 历史 = 输入。</translation>
     </message>
@@ -2739,7 +2739,7 @@
         <translation>会话时长</translation>
     </message>
     <message>
-        <source>From a completed session&#x27;s first send to its last turn&#x27;s end, think times included.</source>
+        <source>From a completed session&apos;s first send to its last turn&apos;s end, think times included.</source>
         <comment>metric.session.session_duration.definition</comment>
         <translation>已完成会话从第一次发送到最后一轮结束的时间，包括思考时间。</translation>
     </message>
@@ -2754,7 +2754,7 @@
         <translation>思考时间</translation>
     </message>
     <message>
-        <source>Configured: the pause drawn before a turn. Measured: from the previous turn&#x27;s end (its stream finished) to this turn&#x27;s send. Excess: measured minus configured.</source>
+        <source>Configured: the pause drawn before a turn. Measured: from the previous turn&apos;s end (its stream finished) to this turn&apos;s send. Excess: measured minus configured.</source>
         <comment>metric.session.think_time.definition</comment>
         <translation>配置值：某轮之前抽取的停顿。实测值：从上一轮结束（其流结束）到本轮发送。超出：实测值减去配置值。</translation>
     </message>
@@ -2769,7 +2769,7 @@
         <translation>活跃会话</translation>
     </message>
     <message>
-        <source>Sessions between their first turn&#x27;s scheduled time and their last record&#x27;s end; peak and time-weighted mean over the run.</source>
+        <source>Sessions between their first turn&apos;s scheduled time and their last record&apos;s end; peak and time-weighted mean over the run.</source>
         <comment>metric.session.active_sessions.definition</comment>
         <translation>从会话第一轮的计划时间到其最后一条记录结束之间的会话；取整个运行中的峰值和按时间加权的均值。</translation>
     </message>
@@ -2792,6 +2792,11 @@
         <source>A request cancelled by a stop makes its session incomplete, not failed.</source>
         <comment>metric.session.sessions_failed.detail</comment>
         <translation>因停止而取消的请求使其会话未完成，而不是失败。</translation>
+    </message>
+    <message>
+        <source>must be between 1 and %1</source>
+        <comment>plan.num_runs.range</comment>
+        <translation>必须在 1 到 %1 之间</translation>
     </message>
 </context>
 </TS>

@@ -2840,10 +2840,6 @@ Requests: %4</source>
         <translation>第 %1 行：请按“名称: 值”的格式书写请求头。</translation>
     </message>
     <message>
-        <source>Line %1: %2 carries a credential. Headers are stored in the project; put the key in the API key field instead.</source>
-        <translation>第 %1 行：%2 包含凭据。请求头会保存在项目中；请将密钥填在 API 密钥字段。</translation>
-    </message>
-    <message>
         <source>System under test</source>
         <translation>被测系统</translation>
     </message>
@@ -3114,6 +3110,10 @@ Requests: %4</source>
     <message>
         <source>No password here: it would be stored in the project. Put the proxy URL with its password in the https_proxy environment variable and leave this empty.</source>
         <translation>此处不可填写密码：它会被存入项目文件。请将带密码的代理 URL 放在环境变量 https_proxy 中，并将此处留空。</translation>
+    </message>
+    <message>
+        <source>Line %1: %2 carries a credential. Headers are stored in the project; put the key in the API key field and write {api_key} here where it goes (e.g. &quot;%2: {api_key}&quot;).</source>
+        <translation>第 %1 行：%2 含有凭据。请求头会存入项目文件；请把密钥填入“API 密钥”字段，并在此处需要密钥的位置写 {api_key}（例如“%2: {api_key}”）。</translation>
     </message>
 </context>
 <context>

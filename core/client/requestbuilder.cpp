@@ -71,7 +71,12 @@ buildRequestHeaders(const SutConfig &sut, const QByteArray &apiKey, const QStrin
     h.append({"Content-Type"_ba, "application/json"_ba});
     h.append({"Accept"_ba, "text/event-stream"_ba});
     h.append({"Accept-Encoding"_ba, "identity"_ba});
-    if (!apiKey.isEmpty())
+    // A header that names the key ("X-Api-Key: {api_key}") carries it instead of the default
+    // Authorization header: gateways that want the key elsewhere reject a second credential.
+    const bool keyPlacedByHeader = std::any_of(
+        sut.extraHeaders.cbegin(), sut.extraHeaders.cend(),
+        [](const auto &hv) { return isApiKeyReference(hv.second); });
+    if (!apiKey.isEmpty() && !keyPlacedByHeader)
         h.append({"Authorization"_ba, "Bearer "_ba + apiKey});
     if (!requestId.isEmpty())
         h.append({"x-request-id"_ba, requestId.toUtf8()});
@@ -82,7 +87,9 @@ buildRequestHeaders(const SutConfig &sut, const QByteArray &apiKey, const QStrin
         h.removeIf([&](const QPair<QByteArray, QByteArray> &p) {
             return p.first.compare(n, Qt::CaseInsensitive) == 0;
         });
-        h.append({n, value.toUtf8()});
+        QByteArray v = value.toUtf8();
+        v.replace(QByteArray(kApiKeyPlaceholder.data(), kApiKeyPlaceholder.size()), apiKey);
+        h.append({n, v});
     }
     return h;
 }

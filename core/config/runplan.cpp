@@ -486,9 +486,22 @@ bool looksLikeSecretKey(const QString &key)
     return k == "token"_L1 || k == "key"_L1;
 }
 
+bool looksLikeSecretHeader(const QString &name)
+{
+    const QString n = name.toLower();
+    return looksLikeSecretKey(n) || n.contains("token"_L1) || n.contains("key"_L1);
+}
+
+bool isApiKeyReference(const QString &headerValue)
+{
+    return headerValue.contains(kApiKeyPlaceholder);
+}
+
 namespace {
 bool looksLikeSecretValue(const QString &v)
 {
+    if (isApiKeyReference(v))
+        return false;
     return v.startsWith("Bearer "_L1, Qt::CaseInsensitive) || v.startsWith("sk-"_L1);
 }
 
@@ -498,7 +511,8 @@ QJsonArray scrubArray(const QJsonArray &a)
 {
     // Header lists are [name, value] pairs: a credential header is dropped whole.
     if (a.size() == 2 && a.at(0).isString() && a.at(1).isString() &&
-        (looksLikeSecretKey(a.at(0).toString()) || looksLikeSecretValue(a.at(1).toString())))
+        !isApiKeyReference(a.at(1).toString()) &&
+        (looksLikeSecretHeader(a.at(0).toString()) || looksLikeSecretValue(a.at(1).toString())))
         return QJsonArray{a.at(0), u"<redacted>"_s};
     QJsonArray out;
     for (const auto &e : a)

@@ -232,5 +232,13 @@ struct RunPlan
 // Removes Authorization / api-key-like headers and values from a snapshot (recursively).
 QJsonObject scrubSecrets(const QJsonObject &o);
 bool looksLikeSecretKey(const QString &key);
+// Header names are judged more broadly than JSON keys ("max_tokens" is no secret, but an
+// "X-Api-Token" header is): any name with "token" or "key" in it counts as a credential.
+bool looksLikeSecretHeader(const QString &name);
+// A header value may name the SUT's API key instead of holding it: "{api_key}" is replaced by
+// the key (from the keychain or the environment) when requests are built. Such a value is a
+// reference, not a secret, and is stored as written.
+inline constexpr QLatin1StringView kApiKeyPlaceholder{"{api_key}"};
+bool isApiKeyReference(const QString &headerValue);
 
 } // namespace sb

@@ -127,7 +127,7 @@ QJsonObject recordJson(const RequestRecord &r)
 QString scrubCommandLine(const QString &command)
 {
     QString s = command;
-    static const QRegularExpression bearer(u"(Bearer\\s+)[^\\s'\"]+"_s,
+    static const QRegularExpression bearer(u"(Bearer\\s+)[^\\s'\"{]+"_s,
                                            QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression skKey(u"\\bsk-[A-Za-z0-9_\\-]{6,}"_s);
     static const QRegularExpression keyFlag(
@@ -148,7 +148,8 @@ QString scrubCommandLine(const QString &command)
     while (it.hasNext()) {
         const auto m = it.next();
         out += s.mid(last, m.capturedStart() - last);
-        if (looksLikeSecretKey(m.captured(2)) && !m.captured(4).trimmed().endsWith("<redacted>"_L1))
+        if (looksLikeSecretHeader(m.captured(2)) && !isApiKeyReference(m.captured(4)) &&
+            !m.captured(4).trimmed().endsWith("<redacted>"_L1))
             out += m.captured(1) + m.captured(2) + m.captured(3) + u"<redacted>"_s;
         else
             out += m.captured(0);

@@ -741,7 +741,7 @@ QStringList runFlags(const RunRequest &request)
             add("sut", key + u'=' + QString::number(sj.value(key).toInt()));
     }
     for (const auto &[name, value] : sut.extraHeaders)
-        add("header", name + u':' + (looksLikeSecretKey(name) ? u"<redacted>"_s : value));
+        add("header", name + u':' + (looksLikeSecretHeader(name) && !isApiKeyReference(value) ? u"<redacted>"_s : value));
     if (!sut.caFile.isEmpty())
         add("ca-file", sut.caFile);
     if (!sut.proxy.isEmpty())

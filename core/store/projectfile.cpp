@@ -153,7 +153,10 @@ ProjectFile::Probe ProjectFile::probe(const QString &path)
         Probe p;
         p.state = State::Missing;
         p.writable = dir.isWritable();
-        if (!p.writable)
+        if (!dir.exists())
+            p.message = u"%1: the folder %2 does not exist (create it first)"_s.arg(
+                info.fileName(), info.absolutePath());
+        else if (!p.writable)
             p.message =
                 u"%1: the folder %2 is not writable"_s.arg(info.fileName(), info.absolutePath());
         return p;

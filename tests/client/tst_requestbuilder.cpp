@@ -45,6 +45,7 @@ private slots:
     void body();
     void headers();
     void extraHeadersReplaceDefaults();
+    void apiKeyPlacedByHeader();
     void endpointUrl_data();
     void endpointUrl();
     void validateHeader_data();
@@ -164,6 +165,29 @@ void TestRequestBuilder::extraHeadersReplaceDefaults()
     QCOMPARE(valuesOf(h, "Accept-Encoding"), QList<QByteArray>{"gzip"});
     QCOMPARE(h.last(), (QPair<QByteArray, QByteArray>{"accept-encoding", "gzip"}));
     QCOMPARE(h.size(), 6);
+}
+
+void TestRequestBuilder::apiKeyPlacedByHeader()
+{
+    // A gateway that wants the key in its own header: the key replaces {api_key} there, and no
+    // Bearer header carries it a second time.
+    SutConfig sut;
+    sut.extraHeaders = {{u"X-Api-Key"_s, u"{api_key}"_s}, {u"X-Tenant"_s, u"team-a"_s}};
+    Headers h = buildRequestHeaders(sut, "sk-gw", u"id"_s);
+    QCOMPARE(valuesOf(h, "X-Api-Key"), QList<QByteArray>{"sk-gw"});
+    QVERIFY(valuesOf(h, "Authorization").isEmpty());
+    sut.extraHeaders = {{u"Authorization"_s, u"Token {api_key}"_s}};
+    h = buildRequestHeaders(sut, "sk-gw", u"id"_s);
+    QCOMPARE(valuesOf(h, "Authorization"), QList<QByteArray>{"Token sk-gw"});
+    // The stored form keeps the reference and drops a literal credential.
+    SutConfig stored;
+    stored.extraHeaders = {{u"X-Api-Key"_s, u"{api_key}"_s},
+                           {u"X-Api-Token"_s, u"literal-secret"_s},
+                           {u"Authorization"_s, u"Bearer {api_key}"_s}};
+    const QByteArray json = QJsonDocument(scrubSecrets(stored.toJson())).toJson();
+    QVERIFY2(!json.contains("literal-secret"), json.constData());
+    QVERIFY2(json.contains("\"{api_key}\""), json.constData());
+    QVERIFY2(json.contains("Bearer {api_key}"), json.constData());
 }
 
 void TestRequestBuilder::endpointUrl_data()

@@ -15,7 +15,8 @@
 //   huge-head       a status line, then header fields without end
 //   interim-flood   "HTTP/1.1 100 Continue" interim responses without end
 //
-// Usage: hostileserver --mode MODE [--port N] [--interval-ms 200]
+// Usage: hostileserver --mode MODE [--port N] [--interval-ms 200] [--pace-us 0]
+// --pace-us pauses after each batch of the full-speed bodies (flood, endless-line, huge-chunk).
 // Prints "LISTENING <port>" on stdout once it accepts connections.
 #include <atomic>
 #include <cerrno>
@@ -36,6 +37,13 @@ namespace {
 
 std::string g_mode;
 int g_intervalMs = 200;
+int g_paceUs = 0; // a pause after each batch of a full-speed body (0: none)
+
+void pace()
+{
+    if (g_paceUs > 0)
+        ::usleep(useconds_t(g_paceUs));
+}
 
 bool sendAll(int fd, const std::string &s)
 {
@@ -109,13 +117,13 @@ void serve(int fd)
         while (batch.size() < 60000)
             batch += chunked(event);
         if (sendAll(fd, kHead))
-            while (sendAll(fd, batch)) {
-            }
+            while (sendAll(fd, batch))
+                pace();
     } else if (m == "endless-line") {
         const std::string x = chunked(std::string(65536, 'x'));
         if (sendAll(fd, kHead) && sendAll(fd, chunked("data: ")))
-            while (sendAll(fd, x)) {
-            }
+            while (sendAll(fd, x))
+                pace();
     } else if (m == "head-close") {
         sendAll(fd, kHead);
     } else if (m == "drip") {
@@ -138,8 +146,8 @@ void serve(int fd)
     } else if (m == "huge-chunk") {
         const std::string x(65536, 'x');
         if (sendAll(fd, kHead) && sendAll(fd, "fffffffffffff\r\n"))
-            while (sendAll(fd, x)) {
-            }
+            while (sendAll(fd, x))
+                pace();
     } else if (m == "huge-head") {
         const std::string line = "x-pad: " + std::string(1000, 'p') + "\r\n";
         std::string batch;
@@ -171,6 +179,8 @@ int main(int argc, char **argv)
             port = std::atoi(argv[++i]);
         else if (a == "--interval-ms" && i + 1 < argc)
             g_intervalMs = std::atoi(argv[++i]);
+        else if (a == "--pace-us" && i + 1 < argc)
+            g_paceUs = std::atoi(argv[++i]);
         else {
             std::fprintf(stderr, "hostileserver: unknown argument %s\n", a.c_str());
             return 2;

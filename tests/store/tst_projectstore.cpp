@@ -93,6 +93,18 @@ class TestProjectStore : public QObject
     QString freshPath() { return m_dir.filePath(u"p%1.sbproj"_s.arg(++m_serial)); }
 
 private slots:
+    // A project path in a folder that does not exist says so (it used to say "not writable").
+    void missingFolderIsNamed()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"no/such/folder/p.sbproj"_s);
+        ProjectStore store;
+        QVERIFY(!store.open(path));
+        QVERIFY2(store.lastError().contains(u"does not exist"_s), qPrintable(store.lastError()));
+        QVERIFY2(store.lastError().contains(dir.filePath(u"no/such/folder"_s)),
+                 qPrintable(store.lastError()));
+    }
+
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
     void newFileIsAStampedProject()

@@ -23,12 +23,16 @@ namespace {
 
 constexpr double kTolerance = 0.10;
 constexpr qint64 kMaxGrowthKb = 100 * 1024;
-// The manager pool against a body sent at full loopback speed that only a cap can end (token
-// flood, endless line, huge chunk): Qt 6.4's HTTP thread reads the socket without bound while
-// this thread parses, so its peak depends on how long parsing the first 8 MiB (line cap) or
-// 128 MiB (body cap) takes — 24 to 225 MB measured on this machine. The bound still catches a
-// client that buffers without end (the same case without the caps reaches gigabytes).
-constexpr qint64 kMaxGrowthQnamFullSpeedKb = 512 * 1024;
+// The manager pool against a body that only a cap can end (token flood, endless line, huge
+// chunk): Qt 6.4's HTTP thread drains the socket in a loop for as long as the kernel holds bytes
+// (QHttpNetworkReplyPrivate::readReplyBodyChunked), whatever the reply's read buffer, while this
+// thread parses. Against a server at full loopback speed its peak is therefore a race between
+// three threads on two cores: 24 to 246 MB on an idle machine, 2.2 GB once on a loaded CI
+// machine (huge chunk: 1.35 s to parse the first 8 MiB). The socket transport (the default) is
+// tested at full speed; for the manager pool the server pauses kQnamPaceUs after each 64 KB
+// batch (at most ~100 MB/s), which keeps the test about the client's own buffering.
+// Paced, its peak stayed under 55 MB (three busy loops beside it), so one bound holds for both.
+constexpr int kQnamPaceUs = 500;
 
 struct Case
 {
@@ -44,7 +48,7 @@ struct Case
     ErrorClass qnamExpected = ErrorClass::None;
     QString qnamMessage;
     qint64 qnamDeadlineMs = 0;
-    bool fullSpeedBody = false; // a body at full speed that only a cap ends (see above)
+    bool fullSpeedBody = false; // a body that only a cap ends: paced for the manager pool
 };
 
 qint64 statusKb(const char *field)
@@ -216,7 +220,10 @@ private slots:
         }
         QProcess server;
         server.setProgram(QStringLiteral(SB_HOSTILE_SERVER));
-        server.setArguments({u"--mode"_s, c.mode});
+        QStringList args{u"--mode"_s, c.mode};
+        if (qnam && c.fullSpeedBody)
+            args << u"--pace-us"_s << QString::number(kQnamPaceUs);
+        server.setArguments(args);
         server.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         server.start();
         QVERIFY(server.waitForStarted(10000));
@@ -273,9 +280,9 @@ private slots:
         } else {
             QVERIFY2(elapsedMs < double(c.timeoutMs), "ended only by the request timeout");
         }
-        const qint64 bound = qnam && c.fullSpeedBody ? kMaxGrowthQnamFullSpeedKb : kMaxGrowthKb;
-        QVERIFY2(peakGrowth < bound,
-                 qPrintable(u"peak RSS grew by %1 kB (bound %2 kB)"_s.arg(peakGrowth).arg(bound)));
+        QVERIFY2(peakGrowth < kMaxGrowthKb, qPrintable(u"peak RSS grew by %1 kB (bound %2 kB)"_s
+                                                           .arg(peakGrowth)
+                                                           .arg(kMaxGrowthKb)));
     }
 };
 

@@ -46,12 +46,15 @@ HeaderList parseHeaders(const QString &text, QString *error)
             continue;
         }
         const QString name = line.left(colon).trimmed();
-        if (looksLikeSecretKey(name) && error && error->isEmpty())
+        const QString value = line.mid(colon + 1).trimmed();
+        if (looksLikeSecretHeader(name) && !isApiKeyReference(value) && error &&
+            error->isEmpty())
             *error = SutEditor::tr("Line %1: %2 carries a credential. Headers are stored in the "
-                                   "project; put the key in the API key field instead.")
+                                   "project; put the key in the API key field and write "
+                                   "{api_key} here where it goes (e.g. \"%2: {api_key}\").")
                          .arg(i + 1)
                          .arg(name);
-        out.append({name, line.mid(colon + 1).trimmed()});
+        out.append({name, value});
     }
     return out;
 }
