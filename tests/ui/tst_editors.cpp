@@ -94,6 +94,9 @@ void TestEditors::sutRejects_data()
         << u"extraHeaders"_s << u"X-Team acme"_s << u"extraHeaders"_s;
     QTest::newRow("credential header")
         << u"extraHeaders"_s << u"Authorization: Bearer sk-1"_s << u"extraHeaders"_s;
+    // Not matched by the key-name test alone: the project file once kept this value.
+    QTest::newRow("token header")
+        << u"extraHeaders"_s << u"X-Api-Token: t0k3n"_s << u"extraHeaders"_s;
     QTest::newRow("bad env var") << u"keyName"_s << u"1BAD-NAME"_s << u"apiKey"_s;
     QTest::newRow("socks proxy") << u"proxy"_s << u"socks5://p:1080"_s << u"proxy"_s;
     QTest::newRow("proxy with password") << u"proxy"_s << u"http://user:pw@p:3128"_s << u"proxy"_s;
@@ -144,7 +147,8 @@ void TestEditors::sutRoundTrip()
     s.clientLocation = u"same AZ"_s;
     s.notes = u"tp=8"_s;
     s.apiKeyRef = u"keychain:vllm-h100"_s;
-    s.extraHeaders = {{u"X-Team"_s, u"perf"_s}};
+    // A credential header by reference: stored as written, the key filled in only on the wire.
+    s.extraHeaders = {{u"X-Team"_s, u"perf"_s}, {u"X-Gateway-Key"_s, u"{api_key}"_s}};
     s.caFile = u"/etc/ssl/private-ca.pem"_s;
     s.proxy = u"proxy.corp:3128"_s; // curl's short form is accepted as it is
     SutEditor editor;
