@@ -267,7 +267,8 @@ bool resolveTransportOptions(const SutConfig &sut, const QProcessEnvironment &en
 
 QJsonObject connectionRoute(const SutConfig &sut, const TransportOptions &options)
 {
-    QJsonObject o{{u"proxy"_s, options.proxy.describe(QUrl(sut.baseUrl))}};
+    QJsonObject o{{u"proxy"_s, options.proxy.describe(QUrl(sut.baseUrl))},
+                  {u"mode"_s, QString::fromLatin1(connectionModeName(options.connectionMode))}};
     if (!sut.caFile.isEmpty())
         o[u"ca_file"_s] = sut.caFile;
     return o;

@@ -354,6 +354,11 @@ QJsonObject LoadProfile::toJson() const
         {u"seed"_s, QString::number(seed)},
         {u"goodput"_s, sloToJson(goodput)},
         {u"timeout_s"_s, timeoutS},
+        {u"connection_mode"_s, connectionMode},
+        {u"idle_timeout_s"_s, idleTimeoutS},
+        {u"response_caps"_s, QJsonObject{{u"head_bytes"_s, maxHeadBytes},
+                                         {u"event_bytes"_s, maxEventBytes},
+                                         {u"body_bytes"_s, maxBodyBytes}}},
         {u"max_error_rate"_s, maxErrorRate},
         {u"cache_bust"_s, cacheBust},
         {u"metric_percentiles"_s, pcts},
@@ -399,6 +404,12 @@ LoadProfile LoadProfile::fromJson(const QJsonObject &o)
     p.seed = seed.isString() ? seed.toString().toULongLong() : quint64(seed.toInteger());
     p.goodput = sloFromJson(o.value(u"goodput"_s).toObject());
     p.timeoutS = o.value(u"timeout_s"_s).toDouble(p.timeoutS);
+    p.connectionMode = o.value(u"connection_mode"_s).toString(p.connectionMode);
+    p.idleTimeoutS = o.value(u"idle_timeout_s"_s).toDouble(0);
+    const QJsonObject caps = o.value(u"response_caps"_s).toObject();
+    p.maxHeadBytes = caps.value(u"head_bytes"_s).toInteger(-1);
+    p.maxEventBytes = caps.value(u"event_bytes"_s).toInteger(-1);
+    p.maxBodyBytes = caps.value(u"body_bytes"_s).toInteger(-1);
     p.maxErrorRate = o.value(u"max_error_rate"_s).toDouble(-1);
     p.cacheBust = o.value(u"cache_bust"_s).toBool();
     if (o.contains(u"metric_percentiles"_s)) {

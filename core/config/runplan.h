@@ -168,6 +168,16 @@ struct LoadProfile
     quint64 seed = 0;
     Slo goodput;
     double timeoutS = 600;
+    // How the client opens connections (docs/performance.md, "Connection modes"): "warm" (before
+    // the run's clock; the default), "per-request" (vLLM's client) or "lazy". Stored because it
+    // decides whether set-up is inside TTFT.
+    QString connectionMode = QStringLiteral("warm");
+    double idleTimeoutS = 0; // > 0: a response silent this long fails as a timeout; 0 = none
+    // Response caps in bytes (head, one SSE line or event, body); -1 = the client's default
+    // (64 KiB, 8 MiB, 128 MiB), 0 = no cap.
+    qint64 maxHeadBytes = -1;
+    qint64 maxEventBytes = -1;
+    qint64 maxBodyBytes = -1;
     // --max-error-rate: stop a run once more than this fraction of its recent requests failed
     // (ErrorRateStopper over the last 50); < 0: never.
     double maxErrorRate = -1;

@@ -91,6 +91,7 @@ RunDerivation deriveRun(const RunReportInput &in)
     d.health = assessClientHealth(in.records, in.plan.profile);
     deriveStatistics(in, &d);
     d.sessions = summarizeSessions(in.records, SummaryOptions::forProfile(in.plan.profile));
+    d.connections = connectionStats(in.records);
     if (in.plan.profile.scenario != Scenario::None) {
         MlperfConstraints c;
         if (mlperfConstraintsForProfile(in.plan.profile, &c, &d.mlperfError)) {
@@ -161,6 +162,8 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &d)
     out +=
         u"%1 %2\n"_s.arg(u"Input tokens measured by server (mean):"_s, -40)
             .arg(nMeas > 0 ? QString::number(measured / double(nMeas), 'f', 2) : u"not reported"_s);
+    if (d.connections.requests > 0)
+        out += d.connections.text(in.plan.profile.connectionMode);
     if (d.hasMlperf)
         out += d.mlperf.formatMlperfBlock();
     else if (!d.mlperfError.isEmpty())
@@ -209,6 +212,9 @@ QJsonObject runResultJson(const RunReportInput &in, const RunDerivation &d, bool
     if (!in.statusMessage.isEmpty())
         o[u"status_message"_s] = in.statusMessage;
     o[u"transport"_s] = in.transport;
+    QJsonObject connections = d.connections.toJson();
+    connections[u"mode"_s] = in.plan.profile.connectionMode;
+    o[u"connections"_s] = connections;
     if (d.hasMlperf)
         o[u"mlperf"_s] = d.mlperf.toJson();
     if (d.statisticsComputed) {
@@ -249,7 +255,8 @@ QByteArray requestsCsv(const RunReportInput &in)
     QString out = u"index,request_id,dataset_item,warmup,status,error_class,error_message,"
                   "http_status,finish_reason,scheduled_s,sent_s,ttft_ms,tpot_ms,e2el_ms,"
                   "itl_mean_ms,chunks,input_tokens,input_source,output_tokens,output_source,"
-                  "cached_tokens,schedule_lag_ms,client_queue_ms"_s;
+                  "cached_tokens,schedule_lag_ms,client_queue_ms,connection,setup_ms,"
+                  "ttft_without_setup_ms"_s;
     // A session workload's requests also say where they belong (docs/sessions.md).
     const bool sessions = std::any_of(in.records.cbegin(), in.records.cend(),
                                       [](const RequestRecord &r) { return r.inSession(); });
@@ -270,6 +277,7 @@ QByteArray requestsCsv(const RunReportInput &in)
                                       'f', 3);
         const qint64 queue =
             r.tQueued > 0 && r.tDispatch >= r.tQueued ? r.tDispatch - r.tQueued : 0;
+        const qint64 setupNs = connectionSetupNs(r);
         const QStringList row = {
             QString::number(r.index),
             csvField(r.requestId),
@@ -295,6 +303,9 @@ QByteArray requestsCsv(const RunReportInput &in)
             r.cachedTokens >= 0 ? QString::number(r.cachedTokens) : QString(),
             msOrEmpty(r.tSend - r.tSched, r.tSend > 0 && r.tSched > 0),
             msOrEmpty(queue, r.tQueued > 0),
+            QString::fromLatin1(connectionUseName(r.connection)),
+            msOrEmpty(setupNs, setupNs > 0),
+            msOrEmpty(hasFirst ? ttftWithoutSetupNs(r) : 0, hasFirst),
         };
         out += row.join(u',');
         if (sessions && r.inSession())

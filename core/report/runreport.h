@@ -4,6 +4,7 @@
 #include "load/mlperf.h"
 #include "metrics/clienthealth.h"
 #include "metrics/confidence.h"
+#include "metrics/connectionstats.h"
 #include "metrics/requestrecord.h"
 #include "metrics/saturation.h"
 #include "metrics/steadystate.h"
@@ -65,6 +66,7 @@ struct RunDerivation
     SaturationVerdict saturation;    // the whole run replayed through the detector
     bool statisticsComputed = false; // false for runs read without their records
     SessionSummary sessions; // a session workload's per-session and per-turn view
+    ConnectionStats connections; // connection use, set-up, TTFT with and without set-up
 };
 RunDerivation deriveRun(const RunReportInput &in);
 

@@ -1,5 +1,6 @@
 #include "planvalidation.h"
 
+#include "client/connectionmode.h"
 #include "load/mlperfprofile.h"
 #include "run/runrequest.h"
 
@@ -158,6 +159,18 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
         is.add("max-error-rate", "plan.max_error_rate.range");
     if (!finiteIn(p.timeoutS, 0.001, limits::kMaxTimeoutS))
         is.add("timeout", "plan.timeout.range", {num(limits::kMaxTimeoutS)});
+    if (ConnectionMode mode; !connectionModeFromName(p.connectionMode, &mode))
+        is.add("connection-mode", "plan.connection_mode.name", {p.connectionMode});
+    if (p.idleTimeoutS != 0 && !finiteIn(p.idleTimeoutS, 0.001, limits::kMaxTimeoutS))
+        is.add("idle-timeout", "plan.idle_timeout.range", {num(limits::kMaxTimeoutS)});
+    for (const auto &[flag, cap] : {std::pair{"max-head-bytes", p.maxHeadBytes},
+                                    std::pair{"max-event-bytes", p.maxEventBytes},
+                                    std::pair{"max-body-bytes", p.maxBodyBytes}})
+        if (cap != -1 && cap != 0 &&
+            !(cap >= limits::kMinResponseCapBytes && cap <= limits::kMaxResponseCapBytes))
+            is.add(flag, "plan.response_cap.range",
+                   {QString::number(limits::kMinResponseCapBytes),
+                    QString::number(limits::kMaxResponseCapBytes)});
 
     // --- the arrival process ---
     const bool searching = request.mode == RunMode::MaxValidRate;

@@ -8,6 +8,7 @@
 #include "data/mooncaketrace.h"
 #include "load/schedule.h"
 #include "run/planvalidation.h"
+#include "run/runpreparation.h"
 #include "run/runrequest.h"
 
 #include <QJsonArray>
@@ -265,6 +266,7 @@ bool RunController::createTransport(QString *error)
         transportOptions = *m_presetOptions;
     else if (!resolveTransportOptions(m_plan.sut, m_environment, &transportOptions, error))
         return false;
+    applyProfileToTransport(m_plan.profile, &transportOptions);
     if (m_transportKind == TransportKind::Qnam)
         m_transport = std::make_unique<QnamTransport>();
     else

@@ -91,6 +91,24 @@ QList<OptionSpec> runSpecs()
         {u"extra-body"_s, K::Value, u"JSON object merged into every request body"_s, {}},
         {u"header"_s, K::Repeated, u"extra header K:V or K=V (repeatable)"_s, {}},
         {u"timeout"_s, K::Value, u"per-request timeout in seconds (default 600)"_s, {}},
+        {u"connection-mode"_s,
+         K::Value,
+         u"warm (open the connections before the clock; default) | per-request (a new "
+         "connection each, as vLLM's client) | lazy (open on demand, keep alive)"_s,
+         {}},
+        {u"idle-timeout"_s,
+         K::Value,
+         u"fail a response that sends nothing for this many seconds (default: none)"_s,
+         {}},
+        {u"max-head-bytes"_s, K::Value, u"cap on a response head (default 65536; 0 = none)"_s, {}},
+        {u"max-event-bytes"_s,
+         K::Value,
+         u"cap on one SSE line or event (default 8388608; 0 = none)"_s,
+         {}},
+        {u"max-body-bytes"_s,
+         K::Value,
+         u"cap on one response body (default 134217728; 0 = none)"_s,
+         {}},
         {u"max-error-rate"_s,
          K::Value,
          u"stop a run once more than this fraction of its last 50 requests failed (e.g. 0.1)"_s,
@@ -453,6 +471,25 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
     p.warmupRequests = a.intValue(u"warmup-requests"_s, 0, &e);
     p.warmupSeconds = a.doubleValue(u"warmup-seconds"_s, 0, &e);
     p.timeoutS = a.doubleValue(u"timeout"_s, 600, &e);
+    if (a.has(u"connection-mode"_s))
+        p.connectionMode = a.value(u"connection-mode"_s); // checked by validateRunRequest
+    p.idleTimeoutS = a.doubleValue(u"idle-timeout"_s, 0, &e);
+    // Whole numbers of bytes: a double holds every one up to 2^53 exactly.
+    const auto bytes = [&](const char *flag, qint64 *out) {
+        const QString name = QString::fromLatin1(flag);
+        if (!a.has(name))
+            return;
+        bool ok = false;
+        const qint64 v = a.value(name).toLongLong(&ok);
+        if (!ok || v < 0)
+            e = u"--%1 expects a whole number of bytes (0 = no cap), got '%2'"_s.arg(
+                name, a.value(name));
+        else
+            *out = v;
+    };
+    bytes("max-head-bytes", &p.maxHeadBytes);
+    bytes("max-event-bytes", &p.maxEventBytes);
+    bytes("max-body-bytes", &p.maxBodyBytes);
     p.maxErrorRate = a.doubleValue(u"max-error-rate"_s, -1, &e);
     request->numRuns = a.intValue(u"num-runs"_s, 1, &e);
     request->stopWhenSaturated = a.has(u"stop-when-saturated"_s);
@@ -855,6 +892,16 @@ QStringList runFlags(const RunRequest &request)
     add("seed", QString::number(p.seed));
     if (p.timeoutS != dp.profile.timeoutS)
         add("timeout", number(p.timeoutS));
+    if (p.connectionMode != dp.profile.connectionMode)
+        add("connection-mode", p.connectionMode);
+    if (p.idleTimeoutS != dp.profile.idleTimeoutS)
+        add("idle-timeout", number(p.idleTimeoutS));
+    if (p.maxHeadBytes >= 0)
+        add("max-head-bytes", QString::number(p.maxHeadBytes));
+    if (p.maxEventBytes >= 0)
+        add("max-event-bytes", QString::number(p.maxEventBytes));
+    if (p.maxBodyBytes >= 0)
+        add("max-body-bytes", QString::number(p.maxBodyBytes));
     if (p.maxErrorRate >= 0)
         add("max-error-rate", number(p.maxErrorRate));
     if (p.cacheBust)

@@ -274,6 +274,7 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
         *error = issue(sut.caFile.isEmpty() ? "proxy" : "ca-file", "prepare.detail", {why});
         return false;
     }
+    applyProfileToTransport(plan.profile, &p.transportOptions);
     p.route = connectionRoute(sut, p.transportOptions);
 
     // --- the endpoint answers, and says which models it serves ---
@@ -348,6 +349,20 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
     }
     *out = std::move(p);
     return true;
+}
+
+void applyProfileToTransport(const LoadProfile &profile, TransportOptions *options)
+{
+    ConnectionMode mode = ConnectionMode::Warm;
+    if (connectionModeFromName(profile.connectionMode, &mode))
+        options->connectionMode = mode;
+    options->idleTimeoutNs = qint64(profile.idleTimeoutS * 1e9);
+    if (profile.maxHeadBytes >= 0)
+        options->limits.maxHeadBytes = profile.maxHeadBytes;
+    if (profile.maxEventBytes >= 0)
+        options->limits.maxEventBytes = profile.maxEventBytes;
+    if (profile.maxBodyBytes >= 0)
+        options->limits.maxBodyBytes = profile.maxBodyBytes;
 }
 
 } // namespace sb

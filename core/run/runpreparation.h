@@ -50,6 +50,11 @@ struct PrepareContext
     const std::atomic<bool> *cancelled = nullptr;
 };
 
+// The plan's connection mode, idle timeout and response caps onto the transport's options (the
+// rest comes from the SUT: CA file, proxy). Once, for the probe, the snapshot's route and the
+// run alike. A mode name validateRunRequest would refuse leaves the default (warm).
+void applyProfileToTransport(const LoadProfile &profile, TransportOptions *options);
+
 // Validates (validateRunRequest), then prepares: starts the built-in simulator when the SUT is
 // the simulator, resolves the route (CA file, proxy), checks that the endpoint answers and which
 // models it lists (the run's headers, credentials and timeout), loads and hashes the dataset or

@@ -397,6 +397,45 @@ private slots:
         }
     }
 
+    void connectionModeReachesTheWire()
+    {
+        // per-request: every request opens its own connection (as vLLM's client); warm: the
+        // connections are open before the clock, so none of the records opened one.
+        const struct
+        {
+            const char *mode;
+            bool everyOpened;
+        } modes[] = {{"per-request", true}, {"warm", false}};
+        for (const auto &m : modes) {
+            const QString mode = QString::fromLatin1(m.mode);
+            const QString project = m_dir.filePath(u"mode-%1.sbproj"_s.arg(mode));
+            const Result r = runCli({u"run"_s, u"--connection-mode"_s, mode, u"--num-prompts"_s,
+                                     u"12"_s, u"--max-concurrency"_s, u"3"_s,
+                                     u"--random-output-len"_s, u"4"_s, u"--project"_s, project});
+            QVERIFY2(r.code == 0, qPrintable(r.describe()));
+            QVERIFY2(r.out.contains(QRegularExpression(u"Connection mode:\\s+"_s + mode)),
+                     qPrintable(r.out));
+            ProjectStore store;
+            QVERIFY(store.open(project, ProjectStore::OpenMode::ReadOnly));
+            const auto run = store.loadRun(store.listRuns().value(0).id);
+            QVERIFY(run);
+            // The plan says what was asked, the route what the transport did.
+            QCOMPARE(run->snapshot.value(u"load_profile"_s)
+                         .toObject()
+                         .value(u"connection_mode"_s)
+                         .toString(),
+                     mode);
+            QCOMPARE(run->snapshot.value(u"connection"_s).toObject().value(u"mode"_s).toString(),
+                     mode);
+            const QList<RequestRecord> recs = store.loadRequests(run->id);
+            QCOMPARE(recs.size(), 12);
+            for (const RequestRecord &rec : recs) {
+                QCOMPARE(rec.connection == ConnectionUse::New, m.everyOpened);
+                QCOMPARE(rec.tConnectStart > 0, m.everyOpened);
+            }
+        }
+    }
+
     void killedRunReadsAsInterruptedEverywhere()
     {
         const QString project = m_dir.filePath(u"killed.sbproj"_s);

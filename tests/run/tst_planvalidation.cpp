@@ -73,6 +73,16 @@ private slots:
         row("duration inf", {u"--duration"_s, u"inf"_s, u"--request-rate"_s, u"1"_s}, "--duration");
         row("timeout zero", {u"--timeout"_s, u"0"_s}, "--timeout");
         row("timeout huge", {u"--timeout"_s, u"1e12"_s}, "--timeout");
+        row("connection mode unknown", {u"--connection-mode"_s, u"hot"_s}, "--connection-mode");
+        row("connection mode per_request", {u"--connection-mode"_s, u"per_request"_s}, "");
+        row("idle timeout negative", {u"--idle-timeout"_s, u"-1"_s}, "--idle-timeout");
+        row("idle timeout huge", {u"--idle-timeout"_s, u"1e12"_s}, "--idle-timeout");
+        row("idle timeout nan", {u"--idle-timeout"_s, u"nan"_s}, "--idle-timeout");
+        row("idle timeout", {u"--idle-timeout"_s, u"2.5"_s}, "");
+        row("head cap tiny", {u"--max-head-bytes"_s, u"10"_s}, "--max-head-bytes");
+        row("event cap off", {u"--max-event-bytes"_s, u"0"_s}, "");
+        row("body cap huge", {u"--max-body-bytes"_s, u"9223372036854775807"_s},
+            "--max-body-bytes");
         row("warm-up negative", {u"--warmup-requests"_s, u"-3"_s}, "--warmup-requests");
         row("warm-up seconds nan", {u"--warmup-seconds"_s, u"nan"_s}, "--warmup-seconds");
         row("input len zero", {u"--random-input-len"_s, u"0"_s}, "--random-input-len");

@@ -92,6 +92,11 @@ private slots:
             p.profile.warmupSeconds = 1.5;
             p.profile.seed = 18446744073709551615ull;
             p.profile.timeoutS = 30;
+            p.profile.connectionMode = u"per-request"_s;
+            p.profile.idleTimeoutS = 2.5;
+            p.profile.maxHeadBytes = 4096;
+            p.profile.maxEventBytes = 0;
+            p.profile.maxBodyBytes = 1 << 20;
             p.profile.maxErrorRate = 0.25;
             p.profile.cacheBust = true;
             p.profile.goodput = {150, 40, 2000};
