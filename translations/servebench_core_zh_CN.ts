@@ -2798,5 +2798,20 @@
         <comment>plan.num_runs.range</comment>
         <translation>必须在 1 到 %1 之间</translation>
     </message>
+    <message>
+        <source>must be warm, per-request or lazy, got &apos;%1&apos;</source>
+        <comment>plan.connection_mode.name</comment>
+        <translation>必须是 warm、per-request 或 lazy，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>must be 0 (none) or more than 0 and at most %1 seconds</source>
+        <comment>plan.idle_timeout.range</comment>
+        <translation>必须为 0（不限），或大于 0 且不超过 %1 秒</translation>
+    </message>
+    <message>
+        <source>must be 0 (no cap) or between %1 and %2 bytes</source>
+        <comment>plan.response_cap.range</comment>
+        <translation>必须为 0（不设上限），或在 %1 到 %2 字节之间</translation>
+    </message>
 </context>
 </TS>

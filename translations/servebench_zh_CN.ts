@@ -1615,6 +1615,34 @@
         <source>A header carrying the session&apos;s id, for routers that pin sessions to a replica</source>
         <translation>携带会话 ID 的请求头，供把会话固定到某个副本的路由器使用</translation>
     </message>
+    <message>
+        <source>Connections:</source>
+        <translation>连接：</translation>
+    </message>
+    <message>
+        <source>Idle timeout (s, 0 = none):</source>
+        <translation>空闲超时（秒，0 = 不限）：</translation>
+    </message>
+    <message>
+        <source>Warm (opened before the clock)</source>
+        <translation>预热（计时开始前建立）</translation>
+    </message>
+    <message>
+        <source>New per request (as vLLM&apos;s client)</source>
+        <translation>每个请求新建（同 vLLM 客户端）</translation>
+    </message>
+    <message>
+        <source>Lazy (opened on demand, kept alive)</source>
+        <translation>按需（需要时建立并保持）</translation>
+    </message>
+    <message>
+        <source>Warm keeps connection set-up out of every request&apos;s times; per-request puts a handshake into every TTFT, like vLLM&apos;s benchmark client. The summary shows TTFT without set-up.</source>
+        <translation>预热模式使连接建立不计入任何请求的时间；每请求新建模式让每个 TTFT 都包含一次握手，与 vLLM 的基准客户端相同。摘要会给出不含连接建立的 TTFT。</translation>
+    </message>
+    <message>
+        <source>A response that sends nothing for this long fails as a timeout, whatever its total timeout.</source>
+        <translation>响应若在这段时间内没有发送任何数据，则按超时失败，与总超时无关。</translation>
+    </message>
 </context>
 <context>
     <name>sb::MainWindow</name>

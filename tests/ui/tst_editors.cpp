@@ -71,6 +71,7 @@ private slots:
     void profileRequestParams_data();
     void profileRequestParams();
     void profilePreview();
+    void profileConnectionSettings();
     void probeJudge_data();
     void probeJudge();
     void probeAgainstSimulator_data();
@@ -350,6 +351,30 @@ void TestEditors::profileRejects()
     QVERIFY(!editor.isValid());
     QVERIFY2(!editor.errorFor(errorKey).isEmpty(), qPrintable(editor.errors().join(u"; "_s)));
     QVERIFY(errorShown(&editor, errorKey));
+}
+
+void TestEditors::profileConnectionSettings()
+{
+    LoadProfileEditor editor;
+    LoadProfile base;
+    base.requestRate = 10;
+    base.numPrompts = 100;
+    base.connectionMode = u"per-request"_s;
+    base.idleTimeoutS = 2.5;
+    base.maxBodyBytes = 4096; // not in the editor: kept as the profile had it
+    editor.setProfile(u"p"_s, base);
+    QVERIFY2(editor.isValid(), qPrintable(editor.errors().join(u"; "_s)));
+    auto *mode = editor.findChild<QComboBox *>(u"connectionMode"_s);
+    QVERIFY(mode);
+    QCOMPARE(mode->currentData().toString(), u"per-request"_s);
+    QCOMPARE(editor.profile().connectionMode, u"per-request"_s);
+    QCOMPARE(editor.profile().idleTimeoutS, 2.5);
+    mode->setCurrentIndex(mode->findData(u"lazy"_s));
+    editor.findChild<QDoubleSpinBox *>(u"idleTimeout"_s)->setValue(0);
+    const LoadProfile p = editor.profile();
+    QCOMPARE(p.connectionMode, u"lazy"_s);
+    QCOMPARE(p.idleTimeoutS, 0.0);
+    QCOMPARE(p.maxBodyBytes, 4096);
 }
 
 void TestEditors::profileRequestParams_data()

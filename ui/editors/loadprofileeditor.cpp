@@ -145,6 +145,15 @@ void LoadProfileEditor::buildUi()
     m_timeout = dspin(1, 1e6, 0);
     m_timeout->setObjectName(u"timeout"_s);
     addRow(u"timeout"_s, m_timeout, u"timeout"_s);
+    // The plan's names (LoadProfile::connectionMode), so the stored value is what the CLI takes.
+    m_connectionMode = new QComboBox(page);
+    m_connectionMode->setObjectName(u"connectionMode"_s);
+    for (const char *mode : {"warm", "per-request", "lazy"})
+        m_connectionMode->addItem(QString(), QVariant(QString::fromLatin1(mode)));
+    addRow(u"connectionMode"_s, m_connectionMode, u"connectionMode"_s);
+    m_idleTimeout = dspin(0, 86400, 1);
+    m_idleTimeout->setObjectName(u"idleTimeout"_s);
+    addRow(u"idleTimeout"_s, m_idleTimeout, u"idleTimeout"_s);
     auto *traceRow = new QWidget(page);
     auto *tl = new QHBoxLayout(traceRow);
     tl->setContentsMargins(0, 0, 0, 0);
@@ -293,12 +302,12 @@ void LoadProfileEditor::buildUi()
     connect(m_ignoreEos, &QCheckBox::toggled, this, changed);
     connect(m_extraBody, &QPlainTextEdit::textChanged, this, changed);
     for (QComboBox *c : {m_scenario, m_arrival, m_rampUp, m_mlperfPreset, m_mode, m_transport,
-                         m_traceFormat, m_history, m_thinkModel})
+                         m_traceFormat, m_history, m_thinkModel, m_connectionMode})
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     for (QDoubleSpinBox *s :
          {m_rate, m_burstiness, m_rampStart, m_rampEnd, m_duration, m_warmupSeconds, m_sloTtft,
           m_sloTpot, m_sloE2el, m_timeout, m_boundTtft, m_boundTpot, m_sloPercentile, m_minDuration,
-          m_traceScale, m_tolerance, m_sessionRate, m_thinkMs})
+          m_traceScale, m_tolerance, m_sessionRate, m_thinkMs, m_idleTimeout})
         connect(s, &QDoubleSpinBox::valueChanged, this, changed);
     for (QSpinBox *s : {m_maxConcurrency, m_closedLoop, m_numPrompts, m_warmupRequests,
                         m_minQueryCount, m_sweepRates, m_traceBlock, m_numSessions, m_users})
@@ -330,6 +339,8 @@ void LoadProfileEditor::retranslateUi()
         {u"sloE2el"_s, tr("SLO E2EL (ms):")},
         {u"percentiles"_s, tr("Percentiles:")},
         {u"timeout"_s, tr("Request timeout (s):")},
+        {u"connectionMode"_s, tr("Connections:")},
+        {u"idleTimeout"_s, tr("Idle timeout (s, 0 = none):")},
         {u"trace"_s, tr("Trace replay (JSONL):")},
         {u"traceScale"_s, tr("Trace time scale:")},
         {u"traceFormat"_s, tr("Trace format:")},
@@ -414,6 +425,14 @@ void LoadProfileEditor::retranslateUi()
     m_users->setSpecialValueText(tr("off (open loop)"));
     m_users->setToolTip(tr("Closed loop: this many users, each starting its next session when "
                            "the last one ends"));
+    m_connectionMode->setItemText(0, tr("Warm (opened before the clock)"));
+    m_connectionMode->setItemText(1, tr("New per request (as vLLM's client)"));
+    m_connectionMode->setItemText(2, tr("Lazy (opened on demand, kept alive)"));
+    m_connectionMode->setToolTip(tr("Warm keeps connection set-up out of every request's times; "
+                                    "per-request puts a handshake into every TTFT, like vLLM's "
+                                    "benchmark client. The summary shows TTFT without set-up."));
+    m_idleTimeout->setToolTip(tr("A response that sends nothing for this long fails as a "
+                                 "timeout, whatever its total timeout."));
     m_history->setItemText(0, tr("Served answers (realistic)"));
     m_history->setItemText(1, tr("Reference answers (reproducible)"));
     m_history->setToolTip(tr("What a turn resends of the earlier answers: what the server "
@@ -514,6 +533,9 @@ void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p,
         pcts << QString::number(v);
     m_percentiles->setText(pcts.join(u", "_s));
     m_timeout->setValue(p.timeoutS);
+    // An unknown name (a hand-edited project) shows as warm; validation names the field.
+    m_connectionMode->setCurrentIndex(std::max(0, m_connectionMode->findData(p.connectionMode)));
+    m_idleTimeout->setValue(p.idleTimeoutS);
     m_tracePath->setText(p.tracePath);
     m_traceScale->setValue(p.traceTimeScale);
     m_traceFormat->setCurrentIndex(m_traceFormat->findData(int(p.traceFormat)));
@@ -585,6 +607,8 @@ LoadProfile LoadProfileEditor::profile() const
             p.metricPercentiles.append(v);
     }
     p.timeoutS = m_timeout->value();
+    p.connectionMode = m_connectionMode->currentData().toString();
+    p.idleTimeoutS = m_idleTimeout->value();
     p.tracePath = m_tracePath->text().trimmed();
     p.traceTimeScale = m_traceScale->value();
     p.traceFormat = TraceFormat(m_traceFormat->currentData().toInt());
@@ -691,6 +715,8 @@ void LoadProfileEditor::validate()
         {u"max-concurrency"_s, u"concurrency"_s},
         {u"concurrency"_s, u"concurrency"_s},
         {u"timeout"_s, u"timeout"_s},
+        {u"connection-mode"_s, u"connectionMode"_s},
+        {u"idle-timeout"_s, u"idleTimeout"_s},
         {u"trace"_s, u"trace"_s},
         {u"trace-time-scale"_s, u"trace"_s},
         {u"mlperf-preset"_s, u"mlperf"_s},

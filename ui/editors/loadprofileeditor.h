@@ -93,6 +93,8 @@ private:
     QDoubleSpinBox *m_sloTpot;
     QDoubleSpinBox *m_sloE2el;
     QDoubleSpinBox *m_timeout;
+    QComboBox *m_connectionMode;
+    QDoubleSpinBox *m_idleTimeout;
     QCheckBox *m_cacheBust;
     QLabel *m_requestTitle;
     QCheckBox *m_ignoreEos;
