@@ -74,6 +74,7 @@ bool loadRunInput(const Args &a, const QString &command, const ProjectStore &sto
     in->status = QString::fromLatin1(storedRunStatusName(run->status));
     in->statusMessage = run->statusMessage;
     in->transport = run->summary.value(u"transport"_s).toString();
+    in->transportCounters = run->summary.value(u"transport_counters"_s).toObject();
     in->wallStart = run->startedUtc;
     in->runStartNs = run->startedMonoNs;
     return true;

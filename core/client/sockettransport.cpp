@@ -225,6 +225,14 @@ quint64 SocketTransport::kernelStampedReads() const
     return n;
 }
 
+QJsonObject SocketTransport::counters() const
+{
+    // Doubles in JSON: exact up to 2^53 reads.
+    return {{u"kernel_stamped_reads"_s, double(kernelStampedReads())},
+            {u"user_stamped_reads"_s, double(userStampedReads())},
+            {u"late_reads"_s, double(lateReads())}};
+}
+
 quint64 SocketTransport::lateReads() const
 {
     quint64 n = 0;

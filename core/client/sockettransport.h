@@ -34,6 +34,7 @@ public:
     void submit(RequestJob job) override;
     void cancelAll() override;
     QString name() const override;
+    QJsonObject counters() const override;
 
     // Before prepare(). 0 (default) = one worker up to 511 streams, else one per core, at most
     // two: more threads than cores only add context switches.

@@ -7,6 +7,7 @@
 #include "metrics/requestrecord.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QObject>
 #include <QUrl>
 
@@ -70,6 +71,9 @@ public:
     // Ends every stream in flight; each still emits requestFinished with ErrorClass::Cancelled.
     virtual void cancelAll() = 0;
     virtual QString name() const = 0;
+    // What the transport counted over its life (one run): {} when it counts nothing. The socket
+    // transport: reads stamped by the kernel and by the wake-up, and late reads.
+    virtual QJsonObject counters() const { return {}; }
 
 signals:
     void requestFinished(const sb::RequestRecord &record);

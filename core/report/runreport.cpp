@@ -164,6 +164,16 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &d)
             .arg(nMeas > 0 ? QString::number(measured / double(nMeas), 'f', 2) : u"not reported"_s);
     if (d.connections.requests > 0)
         out += d.connections.text(in.plan.profile.connectionMode);
+    // Reads whose bytes waited over 1 ms in the socket: Linux may have merged a chunk with the
+    // next one and kept only the later receive time (docs/performance.md, "Receive times when
+    // the client reads late").
+    if (const qint64 late = in.transportCounters.value(u"late_reads"_s).toInteger(); late > 0) {
+        const qint64 stamped = in.transportCounters.value(u"kernel_stamped_reads"_s).toInteger();
+        out += u"%1 %2\n"_s.arg(u"Reads late by > 1 ms:"_s, -40)
+                   .arg(u"%1 of %2 (a chunk read late may carry the next one's receive time)"_s
+                            .arg(late)
+                            .arg(stamped));
+    }
     if (d.hasMlperf)
         out += d.mlperf.formatMlperfBlock();
     else if (!d.mlperfError.isEmpty())
@@ -212,6 +222,8 @@ QJsonObject runResultJson(const RunReportInput &in, const RunDerivation &d, bool
     if (!in.statusMessage.isEmpty())
         o[u"status_message"_s] = in.statusMessage;
     o[u"transport"_s] = in.transport;
+    if (!in.transportCounters.isEmpty())
+        o[u"transport_counters"_s] = in.transportCounters;
     QJsonObject connections = d.connections.toJson();
     connections[u"mode"_s] = in.plan.profile.connectionMode;
     o[u"connections"_s] = connections;

@@ -34,6 +34,7 @@ struct RunReportInput
     QString status;        // storedRunStatusName of the run as the store reports it
     QString statusMessage; // why it failed or was interrupted (RunInfo::statusMessage)
     QString transport;
+    QJsonObject transportCounters; // Transport::counters(): late reads and how reads were stamped
     qint64 runStartNs = 0;
     QDateTime wallStart;
     QJsonObject snapshot; // the stored snapshot (plan + run details)

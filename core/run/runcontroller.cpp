@@ -106,6 +106,11 @@ QString RunController::transportName() const
     return m_transport ? m_transport->name() : QString();
 }
 
+QJsonObject RunController::transportCounters() const
+{
+    return m_transport ? m_transport->counters() : QJsonObject();
+}
+
 bool RunController::isClosedLoop() const
 {
     const auto &p = m_plan.profile;

@@ -77,6 +77,7 @@ public:
     qint64 plannedRequests() const { return m_planned; }
     int openStreamsCap() const { return m_cap; }
     QString transportName() const;
+    QJsonObject transportCounters() const; // Transport::counters() of the last run
     // Why the run stopped by itself (--max-error-rate tripped, a saturated sweep step); empty
     // when it ran to its end or the user stopped it.
     QString stopReason() const { return m_stopReason; }

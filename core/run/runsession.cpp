@@ -348,6 +348,7 @@ void RunSession::onControllerFinished()
     in.datasetInfo = m_prepared.dataset.info.toJson();
     in.status = QString::fromLatin1(runStatusName(c->status()));
     in.transport = c->transportName();
+    in.transportCounters = c->transportCounters();
     in.runStartNs = c->runStartNs();
     in.wallStart = c->wallStart();
     in.snapshot = m_currentSnapshot;

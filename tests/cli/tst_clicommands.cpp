@@ -427,6 +427,14 @@ private slots:
                      mode);
             QCOMPARE(run->snapshot.value(u"connection"_s).toObject().value(u"mode"_s).toString(),
                      mode);
+            // The socket transport's own counters are stored with the run: every plain-http
+            // read stamped (kernel or wake-up), late reads among the kernel's.
+            const QJsonObject counters = run->summary.value(u"transport_counters"_s).toObject();
+            const qint64 kernel = counters.value(u"kernel_stamped_reads"_s).toInteger(-1);
+            const qint64 user = counters.value(u"user_stamped_reads"_s).toInteger(-1);
+            const qint64 late = counters.value(u"late_reads"_s).toInteger(-1);
+            QVERIFY2(kernel + user >= 12 && late >= 0 && late <= kernel,
+                     QJsonDocument(counters).toJson().constData());
             const QList<RequestRecord> recs = store.loadRequests(run->id);
             QCOMPARE(recs.size(), 12);
             for (const RequestRecord &rec : recs) {
