@@ -87,6 +87,16 @@ const MessageEntry kStatisticsEntries[] = {
                        "sig.cache.not_busted"),
     QT_TRANSLATE_NOOP3("sb::Message", "cache state not recorded", "sig.cache.unknown"),
 
+    // --- saturated points of the latency-versus-throughput curves (core/report/latencycurve.cpp)
+    QT_TRANSLATE_NOOP3("sb::Message", "%1: stopped early as over-saturated — %2",
+                       "curve.saturated.stopped"),
+    QT_TRANSLATE_NOOP3("sb::Message", "%1: over-saturated, found in its records — %2",
+                       "curve.saturated.detected"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "Hollow points: runs that over-saturated the server; they measure the "
+                       "queue, not the server.",
+                       "curve.saturated.legend"),
+
     // --- core/metrics/significance.cpp's reasons, word for word ---
     QT_TRANSLATE_NOOP3("sb::Message",
                        "needs at least 2 %1 on each side (candidate %2, baseline %3)",

@@ -7,16 +7,19 @@
 #include "../report/reportfixture.h"
 #include "simcomparison.h"
 
+#include "charts/chartview.h"
 #include "compare/comparisontablemodel.h"
 #include "compare/comparisonview.h"
 #include "compare/significancemodel.h"
 #include "report/comparison.h"
 
+#include <QChart>
 #include <QColor>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXYSeries>
 
 using namespace Qt::StringLiterals;
 using namespace sb;
@@ -31,6 +34,7 @@ private slots:
     void knownDifferenceIsWorse();
     void sameConfigurationIsNeutralAndTied();
     void seriesCompareAsGroups();
+    void saturatedStepsDrawnApart();
 
 private:
     void open(const QString &path);
@@ -40,6 +44,7 @@ private:
     QString m_sims;
     QString m_series;
     QList<qint64> m_seriesRuns;
+    QList<qint64> m_sweepRuns; // a rate sweep whose last step stopped early, over-saturated
     ComparisonView *m_view = nullptr;
 };
 
@@ -79,6 +84,32 @@ void TestCompareSignificance::initTestCase()
                                             start.addSecs(60 * i), links);
         QVERIFY(id > 0);
         m_seriesRuns << id;
+    }
+    // A rate sweep of three steps in the same project; the third stopped early as
+    // over-saturated, with the detector's evidence in its stored summary.
+    qint64 sweep = 0;
+    {
+        ProjectStore s;
+        QVERIFY(s.open(m_series));
+        sweep = s.saveSweep({0, u"rate sweep"_s, u"sweep"_s, {}, {}});
+    }
+    const QString reason = u"over-saturated: in flight +1.50/s and median TTFT +20.0 ms/s over "
+                           "30 s while throughput did not grow"_s;
+    for (int k = 0; k < 3; ++k) {
+        RunInfo links;
+        links.sweepId = sweep;
+        links.sweepPosition = k;
+        sb::RunPlan p = fixture::plan(u"sweep-sut"_s, u"vllm"_s, u"A100"_s);
+        p.profile.requestRate = 5 * (k + 1);
+        QJsonObject summary;
+        if (k == 2)
+            summary[u"stopped_early"_s] = QJsonObject{
+                {u"reason"_s, u"stopped early: over-saturated ("_s + reason + u')'},
+                {u"saturation"_s, QJsonObject{{u"saturated"_s, true}, {u"reason"_s, reason}}}};
+        m_sweepRuns << fixture::writeRun(w, p, fixture::records(40, 1.0 + k, {}),
+                                         u"step %1"_s.arg(k + 1), start.addSecs(3600 + 60 * k),
+                                         links, summary);
+        QVERIFY(m_sweepRuns.last() > 0);
     }
     w.close();
 }
@@ -217,6 +248,42 @@ void TestCompareSignificance::seriesCompareAsGroups()
     ComparisonTableModel *table = m_view->tableModel();
     QCOMPARE(table->index(table->rowOf(u"ttft.mean"_s), 5).data(Qt::ForegroundRole).value<QColor>(),
              QColor(0x1b, 0x7f, 0x3b));
+}
+
+void TestCompareSignificance::saturatedStepsDrawnApart()
+{
+    open(m_series);
+    select({m_sweepRuns.at(0), m_seriesRuns.at(0)});
+    const LatencyCurves *curves = m_view->latencyCurves();
+    QVERIFY(curves);
+    const LatencyCurve *sweep = nullptr;
+    for (const LatencyCurve &c : curves->curves)
+        if (c.sut == "sweep-sut"_L1)
+            sweep = &c;
+    QVERIFY(sweep);
+    QCOMPARE(sweep->points.size(), 3); // the saturated step keeps its point
+    int saturated = 0;
+    double saturatedLatency = 0;
+    for (const LatencyCurvePoint &p : sweep->points)
+        if (p.saturated) {
+            ++saturated;
+            saturatedLatency = p.latency;
+            QCOMPARE(p.runId, m_sweepRuns.at(2));
+        }
+    QCOMPARE(saturated, 1);
+    // Drawn apart: a series of hollow rings named as over-saturated, over that one point.
+    ChartView *chart = m_view->curveChart();
+    int rings = -1;
+    for (int i = 0; i < chart->chart()->series().size(); ++i)
+        if (chart->chart()->series().at(i)->name() == u"sweep-sut — over-saturated"_s)
+            rings = i;
+    QVERIFY(rings >= 0);
+    QCOMPARE(chart->series(rings)->points().size(), 1);
+    QCOMPARE(chart->series(rings)->points().first().y(), saturatedLatency);
+    // And said so in the notes under the chart.
+    auto *notes = m_view->findChild<QLabel *>(u"curveNotes"_s);
+    QVERIFY(notes->text().contains(u"Hollow points"_s));
+    QVERIFY(notes->text().contains(u"stopped early as over-saturated"_s));
 }
 
 QTEST_MAIN(TestCompareSignificance)

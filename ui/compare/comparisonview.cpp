@@ -24,6 +24,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QMenu>
+#include <QScatterSeries>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStyle>
@@ -996,6 +997,26 @@ void ComparisonView::rebuildCurveChart()
         for (const LatencyCurvePoint &p : curve.points)
             points.append(QPointF(p.throughput, p.latency));
         m_curveChart->setPoints(index, points);
+        // Saturated steps measure the queue, not the server: hollow rings over their points.
+        QList<QPointF> saturated;
+        for (const LatencyCurvePoint &p : curve.points)
+            if (p.saturated)
+                saturated.append(QPointF(p.throughput, p.latency));
+        if (!saturated.isEmpty()) {
+            const int ring =
+                m_curveChart->addSeries(tr("%1 — over-saturated").arg(curve.sutLabel.translated()),
+                                        ChartView::Kind::Scatter, runColor(i));
+            if (auto *scatter = qobject_cast<QScatterSeries *>(m_curveChart->series(ring))) {
+                scatter->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+                scatter->setMarkerSize(15);
+                scatter->setBrush(m_curveChart->chart()->backgroundBrush());
+                scatter->setBorderColor(runColor(i));
+                QPen pen(runColor(i));
+                pen.setWidthF(2.5);
+                scatter->setPen(pen);
+            }
+            m_curveChart->setPoints(ring, saturated);
+        }
         // Which run a point is: the chart shows numbers only, the tooltip names the run.
         connect(line, &QXYSeries::hovered, m_curveChart, [curve](const QPointF &at, bool state) {
             if (!state)
@@ -1015,8 +1036,10 @@ void ComparisonView::rebuildCurveChart()
                 QToolTip::showText(
                     QCursor::pos(),
                     u"%1\n%2: %3, %4 ms"_s.arg(curve.sutLabel.translated(), best->runLabel)
-                        .arg(best->throughput, 0, 'f', 2)
-                        .arg(best->latency, 0, 'f', 2));
+                            .arg(best->throughput, 0, 'f', 2)
+                            .arg(best->latency, 0, 'f', 2) +
+                        (best->saturated ? u"\n"_s + best->saturationNote.translated()
+                                         : QString()));
         });
     }
     QStringList notes;
@@ -1027,6 +1050,9 @@ void ComparisonView::rebuildCurveChart()
         notes << tr("No run gives a point.");
     if (!curves.notes.isEmpty())
         notes << tr("Left out: %1").arg(translatedTexts(curves.noteMessages).join(u"; "_s));
+    if (!curves.saturationMessages.isEmpty())
+        notes << Message("curve.saturated.legend").translated() + u' ' +
+                     translatedTexts(curves.saturationMessages).join(u"; "_s);
     m_curveNotes->setText(notes.join(u'\n'));
 }
 
