@@ -6,8 +6,9 @@
 namespace sb {
 
 // Renders the report's HTML into a PDF (A4, 15 mm margins) through QTextDocument and
-// QPdfWriter, so the PDF shows the same content as the HTML. Images given as data: URIs (the
-// report's charts) are decoded here; nothing is fetched from a network or a file.
+// QPdfWriter, so the PDF shows the same content as the HTML. Each page mark (htmlreport.h)
+// starts a new page in the orientation it names; words are never broken inside. Images given as
+// data: URIs (the report's charts) are decoded here; nothing is fetched from a network or a file.
 // Needs a QGuiApplication. Returns the PDF bytes; empty with *error on failure.
 QByteArray renderPdfFromHtml(const QString &html, const QString &title, QString *error = nullptr);
 
