@@ -213,6 +213,22 @@
         <source>Rank %1 of %2</source>
         <translation>第 %1 名（共 %2）</translation>
     </message>
+    <message>
+        <source>%1 (mean of its runs: %2 %3)</source>
+        <translation>%1（其各次运行的均值：%2 %3）</translation>
+    </message>
+    <message>
+        <source>Test at %1: %2</source>
+        <translation>%1 下的检验：%2</translation>
+    </message>
+    <message>
+        <source>Rank %1, shared: %2</source>
+        <translation>第 %1 名，并列：%2</translation>
+    </message>
+    <message>
+        <source>Rank %1: separated from the others at %2</source>
+        <translation>第 %1 名：在 %2 下与其他候选区分开</translation>
+    </message>
 </context>
 <context>
     <name>sb::ComparisonView</name>
@@ -601,6 +617,30 @@
     <message>
         <source>The report could not be written: %1</source>
         <translation>无法写入报告：%1</translation>
+    </message>
+    <message>
+        <source>Significance</source>
+        <translation>显著性</translation>
+    </message>
+    <message>
+        <source>Per metric and candidate: the difference from the baseline with its 95 % interval and whether the data separate it from noise</source>
+        <translation>按指标和候选：与基线的差异及其 95 % 区间，以及数据能否把它与噪声区分开</translation>
+    </message>
+    <message>
+        <source>Each candidate against the baseline %1 at %2: better or worse only when the interval of the difference excludes 0. A single run&apos;s throughput has no spread to test; repeat runs (a series) make it testable. The hints say how many requests (or runs) per side would detect a %3 % difference.</source>
+        <translation>每个候选在 %2 下与基线 %1 比较：只有差异的区间不含 0 时才判为更好或更差。单次运行的吞吐量没有可检验的离散度；重复运行（系列）才能检验它。提示给出每方需要多少请求（或运行）才能检测到 %3 % 的差异。</translation>
+    </message>
+    <message>
+        <source>%1: compared over its runs; %2</source>
+        <translation>%1：按其各次运行比较；%2</translation>
+    </message>
+    <message>
+        <source>Series</source>
+        <translation>系列</translation>
+    </message>
+    <message>
+        <source>%1 — over-saturated</source>
+        <translation>%1 — 过饱和</translation>
     </message>
 </context>
 <context>
@@ -1615,6 +1655,14 @@
         <source>A header carrying the session&apos;s id, for routers that pin sessions to a replica</source>
         <translation>携带会话 ID 的请求头，供把会话固定到某个副本的路由器使用</translation>
     </message>
+    <message>
+        <source>Repeat runs:</source>
+        <translation>重复运行：</translation>
+    </message>
+    <message>
+        <source>Run the plan this many times as a series (--num-runs): each run is stored on its own, and comparisons test candidates over runs (the mean of the runs with its 95 % interval). One run only for sweeps and searches.</source>
+        <translation>把方案作为一个系列运行这么多次（--num-runs）：每次运行单独保存，比较时按运行检验候选（各次运行的均值及其 95 % 区间）。扫描和搜索只运行一次。</translation>
+    </message>
 </context>
 <context>
     <name>sb::MainWindow</name>
@@ -2433,6 +2481,14 @@ Requests: %4</source>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
+    <message>
+        <source>In brackets: 95 % confidence intervals of the statistic within this run (Student t for means, order statistics for percentiles, a bootstrap over requests for ITL).</source>
+        <translation>括号内：该统计量在本次运行内的 95 % 置信区间（均值用 Student t，百分位数用顺序统计量，ITL 用按请求的自助法）。</translation>
+    </message>
+    <message>
+        <source>%1: interval omitted: %2</source>
+        <translation>%1：区间已省略：%2</translation>
+    </message>
 </context>
 <context>
     <name>sb::RunDashboard</name>
@@ -2787,6 +2843,53 @@ Requests: %4</source>
     </message>
 </context>
 <context>
+    <name>sb::SignificanceModel</name>
+    <message>
+        <source>n/a</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>%1 − %2 at %3 (%4; n = %5 and %6 %7)</source>
+        <translation>%1 − %2，%3 下（%4；n = %5 和 %6 %7）</translation>
+    </message>
+    <message>
+        <source>%1 (CV %2 %)</source>
+        <translation>%1（CV %2 %）</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Candidate</source>
+        <translation>候选</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Candidate value</source>
+        <translation>候选值</translation>
+    </message>
+    <message>
+        <source>Difference [%1 interval]</source>
+        <translation>差异 [%1 区间]</translation>
+    </message>
+    <message>
+        <source>Relative [%1 interval]</source>
+        <translation>相对差异 [%1 区间]</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Why not / requests needed</source>
+        <translation>原因 / 所需请求数</translation>
+    </message>
+</context>
+<context>
     <name>sb::SummaryTableModel</name>
     <message>
         <source>Metric</source>
@@ -2831,6 +2934,18 @@ Requests: %4</source>
     <message>
         <source>Not available: %1</source>
         <translation>不可用：%1</translation>
+    </message>
+    <message>
+        <source>omitted: %1</source>
+        <translation>已省略：%1</translation>
+    </message>
+    <message>
+        <source>%1 interval %2 (%3, n = %4)</source>
+        <translation>%1 区间 %2（%3，n = %4）</translation>
+    </message>
+    <message>
+        <source>%1 interval %2</source>
+        <translation>%1 区间 %2</translation>
     </message>
 </context>
 <context>

@@ -174,10 +174,16 @@ QWidget *ResultsView::buildSummaryTab()
     m_unavailableNote->setObjectName(u"unavailableNote"_s);
     m_unavailableNote->setWordWrap(true);
     m_unavailableNote->setVisible(false);
+    // What the brackets in the latency table are, and which intervals were omitted and why.
+    m_intervalNote = new QLabel(w);
+    m_intervalNote->setObjectName(u"intervalNote"_s);
+    m_intervalNote->setWordWrap(true);
+    m_intervalNote->setVisible(false);
     auto *l = new QVBoxLayout(w);
     l->setContentsMargins(0, 4, 0, 0);
     l->addWidget(m_mlperfBox); // the verdict comes first when the plan has a scenario
     l->addWidget(split, 1);
+    l->addWidget(m_intervalNote);
     l->addWidget(m_unavailableNote);
     return w;
 }
@@ -220,6 +226,23 @@ void ResultsView::updateUnavailableNote()
         lines << tr("n/a — %1: %2").arg(it.value().join(u", "_s), it.key());
     m_unavailableNote->setText(lines.join(u'\n'));
     m_unavailableNote->setVisible(!lines.isEmpty());
+}
+
+void ResultsView::updateIntervalNote()
+{
+    bool any = false;
+    for (const QString &key : SummaryTableModel::metricKeys())
+        for (int col = 0; col < m_summaryModel->columnCount() && !any; ++col)
+            any = m_summaryModel->interval(key, col) != nullptr;
+    QStringList lines;
+    if (any)
+        lines << tr("In brackets: 95 % confidence intervals of the statistic within this run "
+                    "(Student t for means, order statistics for percentiles, a bootstrap over "
+                    "requests for ITL).");
+    for (const auto &[what, why] : m_summaryModel->omittedIntervals())
+        lines << tr("%1: interval omitted: %2").arg(what, why);
+    m_intervalNote->setText(lines.join(u'\n'));
+    m_intervalNote->setVisible(!lines.isEmpty());
 }
 
 QWidget *ResultsView::buildRequestsTab()
@@ -388,6 +411,7 @@ void ResultsView::retranslateUi()
     m_totalsModel->retranslate();
     fitSummaryPanes(); // a translation changes the labels' widths
     updateUnavailableNote();
+    updateIntervalNote();
     m_requestModel->retranslate();
     // Widths come from the header texts (see buildRequestsTab()); a longer translation widens
     // its column, a shorter one leaves the width the user may have chosen.
@@ -501,6 +525,8 @@ void ResultsView::clear()
     m_requestModel->clear();
     m_unavailableNote->clear();
     m_unavailableNote->setVisible(false);
+    m_intervalNote->clear();
+    m_intervalNote->setVisible(false);
     m_sessions->clear();
     m_tabs->setTabVisible(kSessionsTab, false);
     m_failedRows = 0;
@@ -574,10 +600,11 @@ void ResultsView::applySummary(quint64 generation, const ResultsSummaryStage &st
 {
     if (generation != m_generation)
         return; // a newer showRun() or clear() superseded it
-    m_summaryModel->setSummary(stage.summary);
+    m_summaryModel->setSummary(stage.summary, stage.intervals);
     m_totalsModel->setSummary(stage.summary);
     fitSummaryPanes();
     updateUnavailableNote();
+    updateIntervalNote();
     m_mlperfBox->setVisible(stage.hasMlperf || !stage.mlperfError.isEmpty());
     m_hasMlperf = stage.hasMlperf;
     if (stage.hasMlperf) {
