@@ -3193,5 +3193,10 @@
         <comment>sat.reason.throughput</comment>
         <translation>未饱和：吞吐量仍在增长</translation>
     </message>
+    <message>
+        <source>No value on either side, so no verdict: %1</source>
+        <comment>report.p1.no_values</comment>
+        <translation>两方都没有值，因此没有结论：%1</translation>
+    </message>
 </context>
 </TS>

@@ -156,6 +156,8 @@ const MessageEntry kStatisticsEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "Verdict", "report.p1.col.verdict"),
     QT_TRANSLATE_NOOP3("sb::Message", "Ranking by %1 (ties within %2 share a rank): %3",
                        "report.p1.ranking"),
+    QT_TRANSLATE_NOOP3("sb::Message", "No value on either side, so no verdict: %1",
+                       "report.p1.no_values"),
     QT_TRANSLATE_NOOP3("sb::Message", "Cost", "report.p1.cost"),
     QT_TRANSLATE_NOOP3("sb::Message", "Test window", "report.p1.col.window"),
     QT_TRANSLATE_NOOP3("sb::Message", "%1 differs: %2", "report.p1.differs"),

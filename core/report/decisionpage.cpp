@@ -171,6 +171,9 @@ QString decisionPageHtml(const ReportContent &content, bool translate)
 
     // --- the verdict per key metric ---
     QList<Message> footnotes;
+    // Metrics with no value on either side (TPOT and ITL of one-token answers, goodput without
+    // an SLO): named in one line under the table, not a row each, so the page holds the rest.
+    QStringList noValues;
     if (c.candidates.size() > 1) {
         h += u"<h3>%1</h3>\n"_s.arg(esc(w("report.p1.verdicts", {conf})));
         h += tableOpen(u"p1"_s) + u"<tr>"_s + th(esc(w("cmp.text.metric"))) +
@@ -184,6 +187,13 @@ QString decisionPageHtml(const ReportContent &content, bool translate)
                 continue;
             const QString label = w(row->labelMessage);
             const QString metric = row->unit.isEmpty() ? label : u"%1 (%2)"_s.arg(label, row->unit);
+            bool anyValue = false;
+            for (const CandidateTest &t : row->tests)
+                anyValue = anyValue || t.estimate.has_value();
+            if (!anyValue) {
+                noValues << label;
+                continue;
+            }
             for (int k = 0; k < c.candidates.size(); ++k) {
                 if (k == base)
                     continue;
@@ -208,6 +218,9 @@ QString decisionPageHtml(const ReportContent &content, bool translate)
             }
         }
         h += u"</table>\n"_s;
+        if (!noValues.isEmpty())
+            h += u"<p class=\"note\">%1</p>\n"_s.arg(
+                esc(w("report.p1.no_values", {noValues.join(u", "_s)})));
         for (int n = 0; n < footnotes.size(); ++n)
             h += u"<p class=\"note\">[%1] %2</p>\n"_s.arg(n + 1).arg(esc(w(footnotes.at(n))));
         // The ranking with ties, by codes.

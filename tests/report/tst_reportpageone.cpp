@@ -7,6 +7,8 @@
 
 #include "reportfixture.h"
 
+#include "report/comparison.h"
+
 #include "chartrenderer.h"
 #include "pdfrenderer.h"
 #include "report/decisionpage.h"
@@ -56,6 +58,9 @@ private slots:
     void noWordBrokenOnPageOne();
     void decisionPageIsWholeOnPageOne();
     void numbersAreWholeOnPageOne();
+    void candidateCodes_data();
+    void candidateCodes();
+    void metricsWithoutValuesShareOneLine();
 
 private:
     QString pdfText(int first, int last, bool layout) const;
@@ -195,6 +200,51 @@ void TestReportPageOne::numbersAreWholeOnPageOne()
     }
     QVERIFY2(broken.isEmpty(), qPrintable(u"number cells not whole on one line of page 1: "_s +
                                           broken.join(u" | "_s)));
+}
+
+void TestReportPageOne::candidateCodes_data()
+{
+    QTest::addColumn<int>("index");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("first") << 0 << u"A"_s;
+    QTest::newRow("second") << 1 << u"B"_s;
+    QTest::newRow("26th") << 25 << u"Z"_s;
+    QTest::newRow("27th") << 26 << u"AA"_s;
+    QTest::newRow("28th") << 27 << u"AB"_s;
+    QTest::newRow("702nd") << 701 << u"ZZ"_s;
+    QTest::newRow("703rd") << 702 << u"AAA"_s;
+}
+
+void TestReportPageOne::candidateCodes()
+{
+    QFETCH(int, index);
+    QFETCH(QString, code);
+    QCOMPARE(candidateCode(index), code);
+}
+
+void TestReportPageOne::metricsWithoutValuesShareOneLine()
+{
+    // The fixture's runs, with mean TPOT taken away on both sides (as for one-token answers):
+    // no row of its own, one line naming it; the other key metrics keep their rows.
+    QCOMPARE(runCodes(m_content.comparison), (QStringList{u"A"_s, u"B"_s}));
+    ReportContent content = m_content;
+    bool found = false;
+    for (ComparisonRow &row : content.comparison.rows) {
+        if (row.key != "tpot.mean"_L1)
+            continue;
+        for (CandidateTest &t : row.tests)
+            t.estimate.reset();
+        found = true;
+    }
+    QVERIFY(found);
+    const QString before = plain(decisionPageHtml(m_content, false));
+    const QString after = plain(decisionPageHtml(content, false));
+    QVERIFY(before.contains(u"Mean TPOT (ms)"_s));
+    QVERIFY(!before.contains(u"No value on either side"_s));
+    QVERIFY2(!after.contains(u"Mean TPOT (ms)"_s), qPrintable(after));
+    QVERIFY2(after.contains(u"No value on either side, so no verdict: Mean TPOT"_s),
+             qPrintable(after));
+    QVERIFY(after.contains(u"P99 TTFT (ms)"_s));
 }
 
 QTEST_MAIN(TestReportPageOne)
