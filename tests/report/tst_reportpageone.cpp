@@ -6,6 +6,7 @@
 // wide tables on landscape pages.
 
 #include "reportfixture.h"
+#include "syntheticreportruns.h"
 
 #include "report/comparison.h"
 
@@ -61,6 +62,7 @@ private slots:
     void candidateCodes_data();
     void candidateCodes();
     void metricsWithoutValuesShareOneLine();
+    void seriesOnTheDecisionPage();
 
 private:
     QString pdfText(int first, int last, bool layout) const;
@@ -245,6 +247,45 @@ void TestReportPageOne::metricsWithoutValuesShareOneLine()
     QVERIFY2(after.contains(u"No value on either side, so no verdict: Mean TPOT"_s),
              qPrintable(after));
     QVERIFY(after.contains(u"P99 TTFT (ms)"_s));
+}
+
+void TestReportPageOne::seriesOnTheDecisionPage()
+{
+    // Two series of three runs (B sends twice as fast): the runs are coded A1..A3, B1..B3 with
+    // their labels in the legend, the cache state is said, and the throughput, testable over
+    // runs, gets a verdict.
+    ReportContent content;
+    for (int i = 0; i < 6; ++i) {
+        synthetic::RunShape shape;
+        shape.requests = 60;
+        shape.ratePerS = (i < 3 ? 20 : 40) * (1 + 0.02 * (i % 3));
+        ReportRun r = synthetic::run(i + 1, u"sim"_s, synthetic::records(shape, 200 + i));
+        r.seriesId = i < 3 ? 7 : 8;
+        r.seriesName = i < 3 ? u"slow"_s : u"fast"_s;
+        r.seriesCacheState = u"cache-busted: every request of every run has a new random prefix"_s;
+        content.runs << r;
+    }
+    content.costs.resize(content.runs.size());
+    ComparisonOptions o;
+    RankBy::parse(u"request_throughput"_s, &o.rankBy, nullptr);
+    content.comparison = buildComparison(content.runs, content.costs, o);
+    QCOMPARE(content.comparison.candidates.size(), 2);
+    QCOMPARE(runCodes(content.comparison),
+             (QStringList{u"A1"_s, u"A2"_s, u"A3"_s, u"B1"_s, u"B2"_s, u"B3"_s}));
+    const QString page = plain(decisionPageHtml(content, false));
+    QVERIFY2(page.contains(u"B1 = %1"_s.arg(content.runs.at(3).label)), qPrintable(page));
+    QVERIFY(page.contains(u"series fast (3 runs)"_s));
+    QVERIFY(page.contains(u"cache-busted: every request"_s));
+    QVERIFY(page.contains(u"Do the candidates A, B differ"_s));
+    // Request throughput: compared over runs, B better; the ranking puts B first.
+    const QString html = decisionPageHtml(content, false);
+    static const QRegularExpression throughputRow(
+        u"<tr><td class=\"name\">Request throughput \\(req/s\\)</td>.*?</tr>"_s);
+    const QString row = throughputRow.match(html).captured(0);
+    QVERIFY2(row.contains(u"<td class=\"better\">better"_s), qPrintable(html));
+    QVERIFY2(page.contains(u"Ranking by Request throughput (ties within 95 % share a rank): 1 B; "
+                           "2 A"_s),
+             qPrintable(page));
 }
 
 QTEST_MAIN(TestReportPageOne)
