@@ -2482,12 +2482,16 @@ Requests: %4</source>
         <translation>会话</translation>
     </message>
     <message>
-        <source>In brackets: 95 % confidence intervals of the statistic within this run (Student t for means, order statistics for percentiles, a bootstrap over requests for ITL).</source>
-        <translation>括号内：该统计量在本次运行内的 95 % 置信区间（均值用 Student t，百分位数用顺序统计量，ITL 用按请求的自助法）。</translation>
-    </message>
-    <message>
         <source>%1: interval omitted: %2</source>
         <translation>%1：区间已省略：%2</translation>
+    </message>
+    <message>
+        <source>Show 95 % intervals in the table</source>
+        <translation>在表中显示 95 % 区间</translation>
+    </message>
+    <message>
+        <source>Each statistic with its 95 % confidence interval within this run, as value [low, high] (Student t for means, order statistics for percentiles, a bootstrap over requests for ITL). The tooltips always give them.</source>
+        <translation>每个统计量及其在本次运行内的 95 % 置信区间，显示为 值 [下限, 上限]（均值用 Student t，百分位数用顺序统计量，ITL 用按请求的自助法）。工具提示中始终给出区间。</translation>
     </message>
 </context>
 <context>

@@ -179,10 +179,18 @@ QWidget *ResultsView::buildSummaryTab()
     m_intervalNote->setObjectName(u"intervalNote"_s);
     m_intervalNote->setWordWrap(true);
     m_intervalNote->setVisible(false);
+    m_showIntervals = new QCheckBox(w);
+    m_showIntervals->setObjectName(u"showIntervals"_s);
+    m_showIntervals->setVisible(false);
+    connect(m_showIntervals, &QCheckBox::toggled, this, [this](bool on) {
+        m_summaryModel->setShowIntervals(on);
+        fitSummaryPanes();
+    });
     auto *l = new QVBoxLayout(w);
     l->setContentsMargins(0, 4, 0, 0);
     l->addWidget(m_mlperfBox); // the verdict comes first when the plan has a scenario
     l->addWidget(split, 1);
+    l->addWidget(m_showIntervals);
     l->addWidget(m_intervalNote);
     l->addWidget(m_unavailableNote);
     return w;
@@ -230,15 +238,15 @@ void ResultsView::updateUnavailableNote()
 
 void ResultsView::updateIntervalNote()
 {
-    bool any = false;
-    for (const QString &key : SummaryTableModel::metricKeys())
-        for (int col = 0; col < m_summaryModel->columnCount() && !any; ++col)
-            any = m_summaryModel->interval(key, col) != nullptr;
+    // The intervals are in the tooltips; the brackets in the cells on request (they double the
+    // table's width, which otherwise fits a 1600 px window whole).
     QStringList lines;
-    if (any)
-        lines << tr("In brackets: 95 % confidence intervals of the statistic within this run "
-                    "(Student t for means, order statistics for percentiles, a bootstrap over "
-                    "requests for ITL).");
+    m_showIntervals->setText(tr("Show 95 % intervals in the table"));
+    m_showIntervals->setToolTip(
+        tr("Each statistic with its 95 % confidence interval within this run, as value [low, "
+           "high] (Student t for means, order statistics for percentiles, a bootstrap over "
+           "requests for ITL). The tooltips always give them."));
+    m_showIntervals->setVisible(m_summaryModel->hasIntervals());
     for (const auto &[what, why] : m_summaryModel->omittedIntervals())
         lines << tr("%1: interval omitted: %2").arg(what, why);
     m_intervalNote->setText(lines.join(u'\n'));
@@ -527,6 +535,7 @@ void ResultsView::clear()
     m_unavailableNote->setVisible(false);
     m_intervalNote->clear();
     m_intervalNote->setVisible(false);
+    m_showIntervals->setVisible(false);
     m_sessions->clear();
     m_tabs->setTabVisible(kSessionsTab, false);
     m_failedRows = 0;

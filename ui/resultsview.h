@@ -154,6 +154,7 @@ private:
     QSplitter *m_summarySplit;
     QLabel *m_unavailableNote;
     QLabel *m_intervalNote;
+    QCheckBox *m_showIntervals;
     QTableView *m_requestTable;
     QCheckBox *m_failedOnly;
     QLineEdit *m_filter;

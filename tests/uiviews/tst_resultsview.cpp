@@ -96,6 +96,18 @@ private slots:
         QVERIFY(p99 && !p99->available);
         const SummaryTableModel *m = view.summaryModel();
         const int ttft = m->rowOf(u"ttft"_s);
+        // The tooltip always gives the interval; the cell on request.
+        const QString interval =
+            u"[%1, %2]"_s.arg(QString::number(mean->lo, 'f', 2), QString::number(mean->hi, 'f', 2));
+        QVERIFY(m->index(ttft, SummaryTableModel::MeanColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(interval));
+        QCOMPARE(m->index(ttft, SummaryTableModel::MeanColumn).data().toString(),
+                 QString::number(d.summary.ttft.mean, 'f', 2));
+        auto *show = view.findChild<QCheckBox *>(u"showIntervals"_s);
+        QVERIFY(show && show->isVisibleTo(&view) && !show->isChecked());
+        show->setChecked(true);
         QCOMPARE(m->index(ttft, SummaryTableModel::MeanColumn).data().toString(),
                  u"%1 [%2, %3]"_s.arg(QString::number(d.summary.ttft.mean, 'f', 2),
                                       QString::number(mean->lo, 'f', 2),
@@ -113,6 +125,7 @@ private slots:
         QVERIFY(note->text().contains(u"TTFT"_s));
         view.clear();
         QVERIFY(!note->isVisibleTo(&view));
+        QVERIFY(!show->isVisibleTo(&view));
     }
 
     void summaryModelShowsSummarize()

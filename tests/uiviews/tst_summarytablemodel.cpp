@@ -124,6 +124,11 @@ private slots:
         const auto cell = [&](int row, int col, int role = Qt::DisplayRole) {
             return model.index(row, col).data(role).toString();
         };
+        // Off by default: the value alone, the interval in the tooltip.
+        QCOMPARE(cell(ttft, SummaryTableModel::MeanColumn), u"77.50"_s);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setShowIntervals(true);
+        QCOMPARE(changed.count(), 1);
         QCOMPARE(cell(ttft, SummaryTableModel::MeanColumn), u"77.50 [1.00, 2.00]"_s);
         QCOMPARE(cell(ttft, SummaryTableModel::MeanColumn, SummaryTableModel::IntervalRole),
                  u"[1.00, 2.00]"_s);

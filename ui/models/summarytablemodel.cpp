@@ -40,6 +40,15 @@ void SummaryTableModel::setSummary(const RunSummary &summary, const Intervals &i
     endResetModel();
 }
 
+void SummaryTableModel::setShowIntervals(bool show)
+{
+    if (show == m_showIntervals)
+        return;
+    m_showIntervals = show;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {Qt::DisplayRole});
+}
+
 QString SummaryTableModel::statisticKey(int column) const
 {
     if (column == MeanColumn)
@@ -170,7 +179,7 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
                 return QString::number(s->count);
             // The statistic with its interval where one is derived, as `show` prints it.
             const Interval *i = interval(key, col);
-            if (i && i->available)
+            if (m_showIntervals && i && i->available)
                 return QString::number(v.toDouble(), 'f', 2) + u' ' + intervalText(*i);
             return QString::number(v.toDouble(), 'f', 2);
         }

@@ -17,8 +17,10 @@ namespace sb {
 // metric's definition (metrics/definitions.h) is the row's tooltip.
 //
 // Where the run's derivation (deriveRun) gives a 95 % interval for a cell's statistic (the mean,
-// the median as p50, a percentile; TTFT, TPOT, E2EL, ITL), the cell reads "value [low, high]";
-// where the interval is omitted (too few samples), its tooltip says so and why.
+// the median as p50, a percentile; TTFT, TPOT, E2EL, ITL), its tooltip gives it, and with
+// setShowIntervals(true) the cell reads "value [low, high]" (off by default: the brackets double
+// the table's width); where the interval is omitted (too few samples), the tooltip says so and
+// why.
 //
 // It only displays a RunSummary computed by core's summarize() and the intervals of
 // deriveRun(); it computes nothing.
@@ -50,6 +52,9 @@ public:
     explicit SummaryTableModel(QObject *parent = nullptr);
 
     void setSummary(const RunSummary &summary, const Intervals &intervals = {});
+    void setShowIntervals(bool show);
+    bool showsIntervals() const { return m_showIntervals; }
+    bool hasIntervals() const { return !m_intervals.isEmpty(); }
     void clear();
     // The column headers are translated when asked for: call on QEvent::LanguageChange. The
     // cells hold core's metric labels and numbers, which do not change with the language.
@@ -81,6 +86,7 @@ private:
     RunSummary m_summary;
     QHash<QString, QHash<QString, Interval>> m_intervals;
     bool m_has = false;
+    bool m_showIntervals = false;
 };
 
 } // namespace sb
