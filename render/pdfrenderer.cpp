@@ -10,7 +10,9 @@
 #include <QPdfWriter>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QTextBlock>
 #include <QTextDocument>
+#include <QTextLayout>
 #include <QTextOption>
 #include <QUrl>
 
@@ -166,6 +168,39 @@ QByteArray renderPdfFromHtml(const QString &html, const QString &title, QString 
     if (pdf.isEmpty() && error)
         *error = u"the PDF writer produced no output"_s;
     return pdf;
+}
+
+QStringList pdfTextOverflows(const QString &html)
+{
+    QStringList out;
+    const QList<Part> parts = splitAtPageMarks(html);
+    for (qsizetype n = 0; n < parts.size(); ++n) {
+        const Part &part = parts.at(n);
+        ReportDocument doc;
+        const QSizeF page = printableSize(part.orientation);
+        setUp(doc, part.html, page);
+        QAbstractTextDocumentLayout *layout = doc.documentLayout();
+        // Each laid-out line's own text, where it really ends on the page (a cell's block is as
+        // wide as its cell; the words in it may run further when they cannot be broken).
+        for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+            const QTextLayout *lines = block.layout();
+            if (!lines)
+                continue;
+            const double left = layout->blockBoundingRect(block).left();
+            for (int i = 0; i < lines->lineCount(); ++i) {
+                const QTextLine line = lines->lineAt(i);
+                const double right = left + line.x() + line.naturalTextWidth();
+                if (right > page.width() + 0.5)
+                    out << u"part %1 (%2): '%3' ends at %4 px on a %5 px page"_s.arg(n + 1)
+                               .arg(part.orientation == QPageLayout::Landscape ? u"landscape"_s
+                                                                               : u"portrait"_s)
+                               .arg(block.text().mid(line.textStart(), line.textLength()).left(60))
+                               .arg(qRound(right))
+                               .arg(qRound(page.width()));
+            }
+        }
+    }
+    return out;
 }
 
 int pdfPageCount(const QString &html)

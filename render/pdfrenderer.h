@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 namespace sb {
 
@@ -11,6 +12,11 @@ namespace sb {
 // data: URIs (the report's charts) are decoded here; nothing is fetched from a network or a file.
 // Needs a QGuiApplication. Returns the PDF bytes; empty with *error on failure.
 QByteArray renderPdfFromHtml(const QString &html, const QString &title, QString *error = nullptr);
+
+// Every line of text that runs past the right margin of its page (words are never broken, so
+// a table too wide for its page would have its last columns clipped): empty when everything
+// fits. For tests.
+QStringList pdfTextOverflows(const QString &html);
 
 // The number of pages the same document takes, for tests and messages.
 int pdfPageCount(const QString &html);

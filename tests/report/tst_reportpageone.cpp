@@ -59,6 +59,7 @@ private slots:
     void noWordBrokenOnPageOne();
     void decisionPageIsWholeOnPageOne();
     void numbersAreWholeOnPageOne();
+    void noTableRunsPastTheMargin();
     void candidateCodes_data();
     void candidateCodes();
     void metricsWithoutValuesShareOneLine();
@@ -202,6 +203,27 @@ void TestReportPageOne::numbersAreWholeOnPageOne()
     }
     QVERIFY2(broken.isEmpty(), qPrintable(u"number cells not whole on one line of page 1: "_s +
                                           broken.join(u" | "_s)));
+}
+
+void TestReportPageOne::noTableRunsPastTheMargin()
+{
+    // Words are never broken, so a table too wide for its page would be clipped at the right
+    // margin: no line of the whole report (appendices included, wide tables on landscape
+    // pages) ends past its page's right edge. A table of long words on a portrait page is
+    // caught.
+    const QStringList overflows = pdfTextOverflows(m_html);
+    QVERIFY2(overflows.isEmpty(), qPrintable(overflows.join(u'\n')));
+    QString wide = u"<table border=\"1\" width=\"100%\"><tr>"_s;
+    for (int i = 0; i < 12; ++i)
+        wide += u"<td>unbreakable_cell_text_%1</td>"_s.arg(i);
+    wide += u"</tr></table>"_s;
+    const QString portrait = u"<html><head></head><body><p>x</p>%1</body></html>"_s.arg(wide);
+    QVERIFY(!pdfTextOverflows(portrait).isEmpty());
+    // Twelve columns of short words fit.
+    QString narrow = wide;
+    narrow.replace(u"unbreakable_cell_text_"_s, u"cell "_s);
+    QVERIFY(pdfTextOverflows(u"<html><head></head><body><p>x</p>%1</body></html>"_s.arg(narrow))
+                .isEmpty());
 }
 
 void TestReportPageOne::candidateCodes_data()
