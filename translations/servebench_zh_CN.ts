@@ -2038,6 +2038,22 @@
         <source>Choose a SUT first.</source>
         <translation>请先选择一个 SUT。</translation>
     </message>
+    <message>
+        <source>P99 TTFT %1 ms</source>
+        <translation>P99 TTFT %1 ms</translation>
+    </message>
+    <message>
+        <source>output throughput %1 tok/s</source>
+        <translation>输出吞吐量 %1 tok/s</translation>
+    </message>
+    <message>
+        <source>Series finished: %1 runs. Mean over runs with its 95 % interval: %2.</source>
+        <translation>系列完成：%1 次运行。各次运行的均值及其 95 % 区间：%2。</translation>
+    </message>
+    <message>
+        <source>none computed</source>
+        <translation>未计算</translation>
+    </message>
 </context>
 <context>
     <name>sb::ProjectDocument</name>

@@ -18,6 +18,7 @@
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -191,6 +192,10 @@ void TestMainWindow::seriesFromProfile()
     QTRY_COMPARE(doc->runs().size(), 3);
     for (const DocRun &r : doc->runs())
         QCOMPARE(r.sweepName, result.sweepName);
+    // The status bar gives the series' headline: the mean over runs with its interval.
+    const QString message = m_window->statusBar()->currentMessage();
+    QVERIFY2(message.startsWith(u"Series finished: 3 runs."_s), qPrintable(message));
+    QVERIFY2(message.contains(u"P99 TTFT "_s) && message.contains(u"] ms"_s), qPrintable(message));
 }
 
 void TestMainWindow::escapeStopsRun()
