@@ -3198,5 +3198,20 @@
         <comment>report.p1.no_values</comment>
         <translation>两方都没有值，因此没有结论：%1</translation>
     </message>
+    <message>
+        <source>Key metrics of the run (%1 intervals within it)</source>
+        <comment>report.p1.key_metrics</comment>
+        <translation>本次运行的关键指标（运行内的 %1 区间）</translation>
+    </message>
+    <message>
+        <source>%1 interval</source>
+        <comment>report.p1.col.interval</comment>
+        <translation>%1 区间</translation>
+    </message>
+    <message>
+        <source>omitted: %1</source>
+        <comment>report.p1.omitted</comment>
+        <translation>已省略：%1</translation>
+    </message>
 </context>
 </TS>

@@ -84,6 +84,58 @@ const QStringList &workloadKeys()
     return k;
 }
 
+// The interval deriveRun() gave a row's statistic ("ttft.median" is p50), or nullptr.
+const Interval *runInterval(const RunDerivation &d, const QString &rowKey)
+{
+    const qsizetype dot = rowKey.indexOf(u'.');
+    if (dot < 0)
+        return nullptr;
+    const QString metric = rowKey.left(dot);
+    QString stat = rowKey.mid(dot + 1);
+    if (stat == "median"_L1)
+        stat = u"p50"_s;
+    for (const auto &[m, stats] : d.intervals)
+        if (m == metric)
+            for (const auto &[st, interval] : stats)
+                if (st == stat)
+                    return &interval;
+    return nullptr;
+}
+
+// A report of one run has no verdict: its key metrics with their intervals within the run.
+QString singleRunTable(const ReportContent &content, const Words &w)
+{
+    const Comparison &c = content.comparison;
+    const ReportRun &run = content.runs.first();
+    const QString conf = confidenceText(c.confidence);
+    QString h = u"<h3>%1</h3>\n"_s.arg(esc(w("report.p1.key_metrics", {conf})));
+    h += tableOpen(u"p1"_s) + u"<tr>"_s + th(esc(w("cmp.text.metric"))) +
+         th(esc(w("report.p1.col.value"))) + th(esc(w("report.p1.col.interval", {conf}))) +
+         u"</tr>\n"_s;
+    for (const QString &key : keyMetricRows(c)) {
+        const ComparisonRow *row = c.row(key);
+        if (!row || row->cells.isEmpty())
+            continue;
+        const QString label = w(row->labelMessage);
+        const ComparisonCell &cell = row->cells.first();
+        QString interval;
+        // A metric without a value has nothing to bound: the value's cell says why.
+        const Interval *i = run.rawRecords && cell.value ? runInterval(run.derived, key) : nullptr;
+        if (i)
+            interval = i->available
+                           ? keep(u"[%1, %2]"_s.arg(QString::number(i->lo, 'f', row->decimals),
+                                                    QString::number(i->hi, 'f', row->decimals)))
+                           : esc(w("report.p1.omitted", {w(Message::fromEnglish(i->reason))}));
+        h += u"<tr>"_s +
+             td(esc(row->unit.isEmpty() ? label : u"%1 (%2)"_s.arg(label, row->unit)), u"name"_s) +
+             (cell.value ? td(keep(formatCell(*row, cell, w.translate)), u"num"_s)
+                         : td(esc(w(cell.noteMessage.isEmpty() ? Message("cmp.cell.na")
+                                                               : cell.noteMessage)))) +
+             td(interval, interval.startsWith(u'[') ? u"num"_s : QString()) + u"</tr>\n"_s;
+    }
+    return h + u"</table>\n"_s;
+}
+
 } // namespace
 
 QString candidateCode(int k)
@@ -135,7 +187,7 @@ QString decisionPageHtml(const ReportContent &content, bool translate)
     for (int k = 0; k < c.candidates.size(); ++k) {
         const ComparisonCandidate &cand = c.candidates.at(k);
         QString name = esc(w(cand.labelMessage));
-        if (k == base)
+        if (k == base && c.candidates.size() > 1)
             name = u"<b>%1</b> (%2)"_s.arg(name, esc(w("report.p1.baseline")));
         if (cand.isSeries())
             name += u"<br/><small>%1</small>"_s.arg(
@@ -166,8 +218,12 @@ QString decisionPageHtml(const ReportContent &content, bool translate)
     }
     if (!workload.isEmpty())
         h += u"<p class=\"note\">%1</p>\n"_s.arg(workload.join(u"; "_s));
-    h += u"<p class=\"%1\"><b>%2</b></p>\n"_s.arg(cb.rankable() ? QString() : u"bad"_s,
-                                                  esc(w(cb.verdictMessage())));
+    // One run is compared with nothing: its comparability verdict would speak of "runs".
+    if (c.candidates.size() > 1)
+        h += u"<p class=\"%1\"><b>%2</b></p>\n"_s.arg(cb.rankable() ? QString() : u"bad"_s,
+                                                      esc(w(cb.verdictMessage())));
+    if (c.candidates.size() == 1 && !content.runs.isEmpty())
+        h += singleRunTable(content, w);
 
     // --- the verdict per key metric ---
     QList<Message> footnotes;

@@ -64,6 +64,7 @@ private slots:
     void candidateCodes();
     void metricsWithoutValuesShareOneLine();
     void seriesOnTheDecisionPage();
+    void oneRunShowsItsIntervals();
 
 private:
     QString pdfText(int first, int last, bool layout) const;
@@ -308,6 +309,28 @@ void TestReportPageOne::seriesOnTheDecisionPage()
     QVERIFY2(page.contains(u"Ranking by Request throughput (ties within 95 % share a rank): 1 B; "
                            "2 A"_s),
              qPrintable(page));
+}
+
+void TestReportPageOne::oneRunShowsItsIntervals()
+{
+    // A report of one run has nothing to compare: its key metrics with their intervals within
+    // the run, "omitted: why" where the run is too small (40 requests: p99 needs 299), and no
+    // comparability verdict about "runs".
+    ReportContent one;
+    QString error;
+    QVERIFY2(loadReportContent(m_store, {m_project.runA}, {}, &one, &error), qPrintable(error));
+    const QString html = decisionPageHtml(one, false);
+    const QString page = plain(html);
+    QVERIFY2(page.contains(u"Key metrics of the run (95 % intervals within it)"_s),
+             qPrintable(page));
+    QVERIFY(!page.contains(u"Comparable"_s));
+    QVERIFY(!page.contains(u"(baseline)"_s));
+    QVERIFY(!page.contains(u"Verdict per key metric"_s));
+    static const QRegularExpression median(
+        u"<tr><td class=\"name\">Median TTFT \\(ms\\)</td><td class=\"num\">[0-9.]+</td>"
+        "<td class=\"num\">\\[[0-9.]+,\\x{00A0}[0-9.]+\\]</td></tr>"_s);
+    QVERIFY2(median.match(html).hasMatch(), qPrintable(html));
+    QVERIFY2(page.contains(u"omitted: p99 needs at least 299 samples"_s), qPrintable(page));
 }
 
 QTEST_MAIN(TestReportPageOne)
