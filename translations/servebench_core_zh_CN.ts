@@ -2813,5 +2813,420 @@
         <comment>plan.response_cap.range</comment>
         <translation>必须为 0（不设上限），或在 %1 到 %2 字节之间</translation>
     </message>
+    <message>
+        <source>better</source>
+        <comment>sig.verdict.better</comment>
+        <translation>更好</translation>
+    </message>
+    <message>
+        <source>worse</source>
+        <comment>sig.verdict.worse</comment>
+        <translation>更差</translation>
+    </message>
+    <message>
+        <source>no detectable difference at %1</source>
+        <comment>sig.verdict.none</comment>
+        <translation>在 %1 下无可检测的差异</translation>
+    </message>
+    <message>
+        <source>not available</source>
+        <comment>sig.verdict.na</comment>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>series %1 (%2 runs)</source>
+        <comment>sig.candidate.series</comment>
+        <translation>系列 %1（%2 次运行）</translation>
+    </message>
+    <message>
+        <source>not testable from one run: a run gives one value and no spread within it; repeat the runs (--num-runs) on both sides to test it</source>
+        <comment>sig.note.one_run</comment>
+        <translation>无法从单次运行检验：一次运行只给出一个值，没有内部离散度；请在两边重复运行（--num-runs）以进行检验</translation>
+    </message>
+    <message>
+        <source>not testable: one side is a series of runs, the other a single run (compare series with series over runs, or single runs per request)</source>
+        <comment>sig.note.mixed</comment>
+        <translation>无法检验：一方是多次运行的系列，另一方是单次运行（系列与系列按运行比较，单次运行按请求比较）</translation>
+    </message>
+    <message>
+        <source>not testable: %1 has no per-request results</source>
+        <comment>sig.note.no_records</comment>
+        <translation>无法检验：%1 没有逐请求结果</translation>
+    </message>
+    <message>
+        <source>no interval: a test window&apos;s cost is one number, not a sample</source>
+        <comment>sig.note.cost</comment>
+        <translation>无区间：一个测试窗口的成本是一个数，不是样本</translation>
+    </message>
+    <message>
+        <source>no value on one side</source>
+        <comment>sig.note.no_value</comment>
+        <translation>一方没有值</translation>
+    </message>
+    <message>
+        <source>not tested: %1 inter-token gaps are too many for the clustered bootstrap; TPOT, one value per request, is tested</source>
+        <comment>sig.note.itl_too_large</comment>
+        <translation>未检验：%1 个 token 间隔对聚类自助法来说太多；已检验每个请求一个值的 TPOT</translation>
+    </message>
+    <message>
+        <source>about %1 %2 per side would detect a %3 difference (%4 confidence, %5 power)</source>
+        <comment>sig.hint</comment>
+        <translation>每方约 %1 个%2 可检测到 %3 的差异（置信度 %4，检验力 %5）</translation>
+    </message>
+    <message>
+        <source>no estimate of the %1 needed to detect a %2 difference: %3</source>
+        <comment>sig.hint.none</comment>
+        <translation>无法估计检测 %2 差异所需的%1：%3</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <comment>sig.unit.requests</comment>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>requests (clustered)</source>
+        <comment>sig.unit.clustered</comment>
+        <translation>请求（聚类）</translation>
+    </message>
+    <message>
+        <source>runs</source>
+        <comment>sig.unit.runs</comment>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>pooled values</source>
+        <comment>sig.unit.pooled</comment>
+        <translation>合并值</translation>
+    </message>
+    <message>
+        <source>the comparison has no variance estimate</source>
+        <comment>sig.hint.no_variance</comment>
+        <translation>该比较没有方差估计</translation>
+    </message>
+    <message>
+        <source>the baseline estimate is 0, so a relative difference has no size</source>
+        <comment>sig.hint.zero_baseline</comment>
+        <translation>基线估计为 0，因此相对差异没有大小</translation>
+    </message>
+    <message>
+        <source>neither side varies, so any difference is detected at once</source>
+        <comment>sig.hint.no_spread</comment>
+        <translation>两方都没有变化，因此任何差异都会立即被检测到</translation>
+    </message>
+    <message>
+        <source>rank = 1 + the number of candidates significantly better (the pair&apos;s interval excludes 0); candidates the data cannot separate may share a rank</source>
+        <comment>sig.rank.rule</comment>
+        <translation>名次 = 1 + 显著更好的候选数（两者之差的区间不含 0）；数据无法区分的候选可以并列</translation>
+    </message>
+    <message>
+        <source>Tied: the data cannot separate %1 by %2 at %3; a tied rank is shared</source>
+        <comment>sig.rank.ties</comment>
+        <translation>并列：数据无法按 %2 在 %3 下区分 %1；并列的名次共享</translation>
+    </message>
+    <message>
+        <source>Every candidate is separated from the others by %1 at %2</source>
+        <comment>sig.rank.separated</comment>
+        <translation>每个候选都按 %1 在 %2 下与其他候选区分开</translation>
+    </message>
+    <message>
+        <source>Statistical tests at %1: each candidate against the baseline %2 (difference [interval], relative difference [interval]: verdict)</source>
+        <comment>sig.text.title</comment>
+        <translation>%1 下的统计检验：每个候选对比基线 %2（差异 [区间]，相对差异 [区间]：结论）</translation>
+    </message>
+    <message>
+        <source>%1: compared over runs (the mean of its runs, %2 interval); %3</source>
+        <comment>sig.text.series</comment>
+        <translation>%1：按运行比较（其各次运行的均值，%2 区间）；%3</translation>
+    </message>
+    <message>
+        <source>hint: %1</source>
+        <comment>sig.text.hint</comment>
+        <translation>提示：%1</translation>
+    </message>
+    <message>
+        <source>%1 (for the reason above)</source>
+        <comment>sig.text.as_above</comment>
+        <translation>%1（原因同上）</translation>
+    </message>
+    <message>
+        <source>Ranking by %1 with ties (%2):</source>
+        <comment>sig.text.ranking</comment>
+        <translation>按 %1 排名（含并列，%2）：</translation>
+    </message>
+    <message>
+        <source>tied with %1</source>
+        <comment>sig.text.tied_with</comment>
+        <translation>与 %1 并列</translation>
+    </message>
+    <message>
+        <source>cache-busted: every request of every run has a new random prefix</source>
+        <comment>sig.cache.busted</comment>
+        <translation>已绕过缓存：每次运行的每个请求都有新的随机前缀</translation>
+    </message>
+    <message>
+        <source>not cache-busted: runs after the first may hit the server&apos;s prefix cache</source>
+        <comment>sig.cache.not_busted</comment>
+        <translation>未绕过缓存：第一次之后的运行可能命中服务器的前缀缓存</translation>
+    </message>
+    <message>
+        <source>cache state not recorded</source>
+        <comment>sig.cache.unknown</comment>
+        <translation>未记录缓存状态</translation>
+    </message>
+    <message>
+        <source>%1: stopped early as over-saturated — %2</source>
+        <comment>curve.saturated.stopped</comment>
+        <translation>%1：因过饱和提前停止 — %2</translation>
+    </message>
+    <message>
+        <source>%1: over-saturated, found in its records — %2</source>
+        <comment>curve.saturated.detected</comment>
+        <translation>%1：过饱和，从其记录中发现 — %2</translation>
+    </message>
+    <message>
+        <source>Hollow points: runs that over-saturated the server; they measure the queue, not the server.</source>
+        <comment>curve.saturated.legend</comment>
+        <translation>空心点：使服务器过饱和的运行；它们测得的是队列，而不是服务器。</translation>
+    </message>
+    <message>
+        <source>needs at least 2 %1 on each side (candidate %2, baseline %3)</source>
+        <comment>sig.reason.few</comment>
+        <translation>每方至少需要 2 个%1（候选 %2，基线 %3）</translation>
+    </message>
+    <message>
+        <source>p%1 needs at least %2 %3 a side for a %4 interval (candidate %5, baseline %6)</source>
+        <comment>sig.reason.percentile_few</comment>
+        <translation>p%1 每方至少需要 %2 个%3 才能得到 %4 区间（候选 %5，基线 %6）</translation>
+    </message>
+    <message>
+        <source>no distribution-free interval exists for %1</source>
+        <comment>sig.reason.no_interval</comment>
+        <translation>%1 不存在与分布无关的区间</translation>
+    </message>
+    <message>
+        <source>needs at least 2 clusters a side</source>
+        <comment>sig.reason.clusters</comment>
+        <translation>每方至少需要 2 个聚类</translation>
+    </message>
+    <message>
+        <source>the baseline mean is 0</source>
+        <comment>sig.reason.zero_mean</comment>
+        <translation>基线均值为 0</translation>
+    </message>
+    <message>
+        <source>the baseline percentile is 0</source>
+        <comment>sig.reason.zero_percentile</comment>
+        <translation>基线百分位数为 0</translation>
+    </message>
+    <message>
+        <source>the baseline percentile is 0 in some resample</source>
+        <comment>sig.reason.zero_resample</comment>
+        <translation>在某次重抽样中基线百分位数为 0</translation>
+    </message>
+    <message>
+        <source>the interval is not finite</source>
+        <comment>sig.reason.not_finite</comment>
+        <translation>区间不是有限值</translation>
+    </message>
+    <message>
+        <source>p%1 needs at least %2 samples for a distribution-free %3 interval (has %4)</source>
+        <comment>ci.reason.percentile_few</comment>
+        <translation>p%1 至少需要 %2 个样本才能得到与分布无关的 %3 区间（现有 %4 个）</translation>
+    </message>
+    <message>
+        <source>no distribution-free interval exists for p%1</source>
+        <comment>ci.reason.no_interval</comment>
+        <translation>p%1 不存在与分布无关的区间</translation>
+    </message>
+    <message>
+        <source>needs at least 2 samples for a standard deviation (has %1)</source>
+        <comment>ci.reason.mean_few</comment>
+        <translation>至少需要 2 个样本才能计算标准差（现有 %1 个）</translation>
+    </message>
+    <message>
+        <source>needs at least 2 clusters (has %1)</source>
+        <comment>ci.reason.clusters</comment>
+        <translation>至少需要 2 个聚类（现有 %1 个）</translation>
+    </message>
+    <message>
+        <source>needs at least 2 samples (has %1)</source>
+        <comment>ci.reason.samples</comment>
+        <translation>至少需要 2 个样本（现有 %1 个）</translation>
+    </message>
+    <message>
+        <source>every request was sent at the same moment: there is no sending phase</source>
+        <comment>steady.reason.one_moment</comment>
+        <translation>所有请求都在同一时刻发送：没有发送阶段</translation>
+    </message>
+    <message>
+        <source>the warm-up lasted until the last send: the run never reached a steady state (%1 s of sending, warm-up %2 s)</source>
+        <comment>steady.reason.never</comment>
+        <translation>预热一直持续到最后一次发送：运行从未达到稳态（发送 %1 秒，预热 %2 秒）</translation>
+    </message>
+    <message>
+        <source>only %1 measured requests were sent in the steady window (at least %2 needed)</source>
+        <comment>steady.reason.few</comment>
+        <translation>稳态窗口内只发送了 %1 个被测请求（至少需要 %2 个）</translation>
+    </message>
+    <message>
+        <source>first completion</source>
+        <comment>steady.rule.completion</comment>
+        <translation>首次完成</translation>
+    </message>
+    <message>
+        <source>in flight first reached %1</source>
+        <comment>steady.rule.level</comment>
+        <translation>在途请求首次达到 %1</translation>
+    </message>
+    <message>
+        <source>The decision on one page</source>
+        <comment>report.p1.heading</comment>
+        <translation>一页纸的结论</translation>
+    </message>
+    <message>
+        <source>The question</source>
+        <comment>report.p1.question</comment>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Do the candidates %1 differ, on the same workload, from the baseline %2?</source>
+        <comment>report.p1.question_text</comment>
+        <translation>在相同负载下，候选 %1 与基线 %2 是否有差异？</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <comment>report.p1.col.code</comment>
+        <translation>代号</translation>
+    </message>
+    <message>
+        <source>Candidate</source>
+        <comment>report.p1.col.candidate</comment>
+        <translation>候选</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <comment>report.p1.col.runs</comment>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <comment>report.p1.baseline</comment>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>differs, see below</source>
+        <comment>report.p1.differs_below</comment>
+        <translation>不同，见下文</translation>
+    </message>
+    <message>
+        <source>Verdict per key metric (%1 intervals)</source>
+        <comment>report.p1.verdicts</comment>
+        <translation>各关键指标的结论（%1 区间）</translation>
+    </message>
+    <message>
+        <source>Baseline %1</source>
+        <comment>report.p1.col.baseline_value</comment>
+        <translation>基线 %1</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <comment>report.p1.col.value</comment>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Difference [%1 interval]</source>
+        <comment>report.p1.col.difference</comment>
+        <translation>差异 [%1 区间]</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <comment>report.p1.col.verdict</comment>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Ranking by %1 (ties within %2 share a rank): %3</source>
+        <comment>report.p1.ranking</comment>
+        <translation>按 %1 排名（在 %2 下无法区分者共享名次）：%3</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <comment>report.p1.cost</comment>
+        <translation>成本</translation>
+    </message>
+    <message>
+        <source>Test window</source>
+        <comment>report.p1.col.window</comment>
+        <translation>测试窗口</translation>
+    </message>
+    <message>
+        <source>%1 differs: %2</source>
+        <comment>report.p1.differs</comment>
+        <translation>%1 不同：%2</translation>
+    </message>
+    <message>
+        <source>What was not comparable, not tested or not whole</source>
+        <comment>report.p1.limits</comment>
+        <translation>不可比较、未检验或不完整之处</translation>
+    </message>
+    <message>
+        <source>Nothing: the runs are comparable and complete.</source>
+        <comment>report.p1.nothing</comment>
+        <translation>无：这些运行可以比较且完整。</translation>
+    </message>
+    <message>
+        <source>Appendices: the details behind the first page. Runs are named by their codes in narrow tables; the legend on the first page gives their full names.</source>
+        <comment>report.p1.appendices</comment>
+        <translation>附录：第一页背后的细节。窄表格中的运行以代号表示；第一页的图例给出其全名。</translation>
+    </message>
+    <message>
+        <source>Appendix: the runs at a glance</source>
+        <comment>report.p1.appendix_runs</comment>
+        <translation>附录：运行一览</translation>
+    </message>
+    <message>
+        <source>needs %1 s of data before judging (has %2 s)</source>
+        <comment>sat.reason.early</comment>
+        <translation>判断前需要 %1 秒的数据（现有 %2 秒）</translation>
+    </message>
+    <message>
+        <source>over-saturated: in flight +%1/s and median TTFT +%2 ms/s over %3 s while throughput did not grow</source>
+        <comment>sat.reason.saturated</comment>
+        <translation>过饱和：在 %3 秒内在途请求每秒 +%1、TTFT 中位数每秒 +%2 ms，而吞吐量没有增长</translation>
+    </message>
+    <message>
+        <source>not saturated: requests in flight are not rising materially</source>
+        <comment>sat.reason.in_flight</comment>
+        <translation>未饱和：在途请求没有明显上升</translation>
+    </message>
+    <message>
+        <source>not saturated: TTFT is not rising materially</source>
+        <comment>sat.reason.ttft</comment>
+        <translation>未饱和：TTFT 没有明显上升</translation>
+    </message>
+    <message>
+        <source>not saturated: throughput is still growing</source>
+        <comment>sat.reason.throughput</comment>
+        <translation>未饱和：吞吐量仍在增长</translation>
+    </message>
+    <message>
+        <source>No value on either side, so no verdict: %1</source>
+        <comment>report.p1.no_values</comment>
+        <translation>两方都没有值，因此没有结论：%1</translation>
+    </message>
+    <message>
+        <source>Key metrics of the run (%1 intervals within it)</source>
+        <comment>report.p1.key_metrics</comment>
+        <translation>本次运行的关键指标（运行内的 %1 区间）</translation>
+    </message>
+    <message>
+        <source>%1 interval</source>
+        <comment>report.p1.col.interval</comment>
+        <translation>%1 区间</translation>
+    </message>
+    <message>
+        <source>omitted: %1</source>
+        <comment>report.p1.omitted</comment>
+        <translation>已省略：%1</translation>
+    </message>
 </context>
 </TS>

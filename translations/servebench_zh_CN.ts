@@ -213,6 +213,22 @@
         <source>Rank %1 of %2</source>
         <translation>第 %1 名（共 %2）</translation>
     </message>
+    <message>
+        <source>%1 (mean of its runs: %2 %3)</source>
+        <translation>%1（其各次运行的均值：%2 %3）</translation>
+    </message>
+    <message>
+        <source>Test at %1: %2</source>
+        <translation>%1 下的检验：%2</translation>
+    </message>
+    <message>
+        <source>Rank %1, shared: %2</source>
+        <translation>第 %1 名，并列：%2</translation>
+    </message>
+    <message>
+        <source>Rank %1: separated from the others at %2</source>
+        <translation>第 %1 名：在 %2 下与其他候选区分开</translation>
+    </message>
 </context>
 <context>
     <name>sb::ComparisonView</name>
@@ -601,6 +617,30 @@
     <message>
         <source>The report could not be written: %1</source>
         <translation>无法写入报告：%1</translation>
+    </message>
+    <message>
+        <source>Significance</source>
+        <translation>显著性</translation>
+    </message>
+    <message>
+        <source>Per metric and candidate: the difference from the baseline with its 95 % interval and whether the data separate it from noise</source>
+        <translation>按指标和候选：与基线的差异及其 95 % 区间，以及数据能否把它与噪声区分开</translation>
+    </message>
+    <message>
+        <source>Each candidate against the baseline %1 at %2: better or worse only when the interval of the difference excludes 0. A single run&apos;s throughput has no spread to test; repeat runs (a series) make it testable. The hints say how many requests (or runs) per side would detect a %3 % difference.</source>
+        <translation>每个候选在 %2 下与基线 %1 比较：只有差异的区间不含 0 时才判为更好或更差。单次运行的吞吐量没有可检验的离散度；重复运行（系列）才能检验它。提示给出每方需要多少请求（或运行）才能检测到 %3 % 的差异。</translation>
+    </message>
+    <message>
+        <source>%1: compared over its runs; %2</source>
+        <translation>%1：按其各次运行比较；%2</translation>
+    </message>
+    <message>
+        <source>Series</source>
+        <translation>系列</translation>
+    </message>
+    <message>
+        <source>%1 — over-saturated</source>
+        <translation>%1 — 过饱和</translation>
     </message>
 </context>
 <context>
@@ -1643,6 +1683,14 @@
         <source>A response that sends nothing for this long fails as a timeout, whatever its total timeout.</source>
         <translation>响应若在这段时间内没有发送任何数据，则按超时失败，与总超时无关。</translation>
     </message>
+    <message>
+        <source>Repeat runs:</source>
+        <translation>重复运行：</translation>
+    </message>
+    <message>
+        <source>Run the plan this many times as a series (--num-runs): each run is stored on its own, and comparisons test candidates over runs (the mean of the runs with its 95 % interval). One run only for sweeps and searches.</source>
+        <translation>把方案作为一个系列运行这么多次（--num-runs）：每次运行单独保存，比较时按运行检验候选（各次运行的均值及其 95 % 区间）。扫描和搜索只运行一次。</translation>
+    </message>
 </context>
 <context>
     <name>sb::MainWindow</name>
@@ -2017,6 +2065,22 @@
     <message>
         <source>Choose a SUT first.</source>
         <translation>请先选择一个 SUT。</translation>
+    </message>
+    <message>
+        <source>P99 TTFT %1 ms</source>
+        <translation>P99 TTFT %1 ms</translation>
+    </message>
+    <message>
+        <source>output throughput %1 tok/s</source>
+        <translation>输出吞吐量 %1 tok/s</translation>
+    </message>
+    <message>
+        <source>Series finished: %1 runs. Mean over runs with its 95 % interval: %2.</source>
+        <translation>系列完成：%1 次运行。各次运行的均值及其 95 % 区间：%2。</translation>
+    </message>
+    <message>
+        <source>none computed</source>
+        <translation>未计算</translation>
     </message>
 </context>
 <context>
@@ -2461,6 +2525,18 @@ Requests: %4</source>
         <source>Sessions</source>
         <translation>会话</translation>
     </message>
+    <message>
+        <source>%1: interval omitted: %2</source>
+        <translation>%1：区间已省略：%2</translation>
+    </message>
+    <message>
+        <source>Show 95 % intervals in the table</source>
+        <translation>在表中显示 95 % 区间</translation>
+    </message>
+    <message>
+        <source>Each statistic with its 95 % confidence interval within this run, as value [low, high] (Student t for means, order statistics for percentiles, a bootstrap over requests for ITL). The tooltips always give them.</source>
+        <translation>每个统计量及其在本次运行内的 95 % 置信区间，显示为 值 [下限, 上限]（均值用 Student t，百分位数用顺序统计量，ITL 用按请求的自助法）。工具提示中始终给出区间。</translation>
+    </message>
 </context>
 <context>
     <name>sb::RunDashboard</name>
@@ -2815,6 +2891,53 @@ Requests: %4</source>
     </message>
 </context>
 <context>
+    <name>sb::SignificanceModel</name>
+    <message>
+        <source>n/a</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>%1 − %2 at %3 (%4; n = %5 and %6 %7)</source>
+        <translation>%1 − %2，%3 下（%4；n = %5 和 %6 %7）</translation>
+    </message>
+    <message>
+        <source>%1 (CV %2 %)</source>
+        <translation>%1（CV %2 %）</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Candidate</source>
+        <translation>候选</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Candidate value</source>
+        <translation>候选值</translation>
+    </message>
+    <message>
+        <source>Difference [%1 interval]</source>
+        <translation>差异 [%1 区间]</translation>
+    </message>
+    <message>
+        <source>Relative [%1 interval]</source>
+        <translation>相对差异 [%1 区间]</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Why not / requests needed</source>
+        <translation>原因 / 所需请求数</translation>
+    </message>
+</context>
+<context>
     <name>sb::SummaryTableModel</name>
     <message>
         <source>Metric</source>
@@ -2859,6 +2982,18 @@ Requests: %4</source>
     <message>
         <source>Not available: %1</source>
         <translation>不可用：%1</translation>
+    </message>
+    <message>
+        <source>omitted: %1</source>
+        <translation>已省略：%1</translation>
+    </message>
+    <message>
+        <source>%1 interval %2 (%3, n = %4)</source>
+        <translation>%1 区间 %2（%3，n = %4）</translation>
+    </message>
+    <message>
+        <source>%1 interval %2</source>
+        <translation>%1 区间 %2</translation>
     </message>
 </context>
 <context>

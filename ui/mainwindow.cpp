@@ -164,6 +164,8 @@ MainWindow::MainWindow(Settings *settings, ApiKeyStore *keys, QWidget *parent)
                         0);
         else if (m_runner->request().mode == RunMode::Sweep && r.ok)
             showMessage(tr("Sweep finished: %1 runs.").arg(r.points.size()), 0);
+        else if (m_runner->request().numRuns > 1 && r.ok)
+            showMessage(seriesMessage(r), 0);
     });
     connect(m_runner, &ProjectRunner::runFailed, this,
             [this](const QString &e) { showMessage(e, 0); });
@@ -560,6 +562,28 @@ void MainWindow::updateTitle()
 {
     setWindowTitle(tr("%1[*] — ServeBench").arg(m_doc->displayName()));
     setWindowModified(m_doc->isModified());
+}
+
+QString MainWindow::seriesMessage(const SessionResult &r) const
+{
+    // The headline of a series: two key metrics as the mean over runs with its interval; the
+    // Compare tab tests a series against another.
+    QStringList parts;
+    for (const SeriesMetric &m : r.series) {
+        if (m.key != "ttft.p99"_L1 && m.key != "output_throughput"_L1)
+            continue;
+        const Interval &i = m.stats.meanInterval;
+        const QString value =
+            i.available
+                ? u"%1 [%2, %3]"_s.arg(QString::number(m.stats.mean, 'f', 2),
+                                       QString::number(i.lo, 'f', 2), QString::number(i.hi, 'f', 2))
+                : QString::number(m.stats.mean, 'f', 2);
+        parts << (m.key == "ttft.p99"_L1 ? tr("P99 TTFT %1 ms").arg(value)
+                                         : tr("output throughput %1 tok/s").arg(value));
+    }
+    return tr("Series finished: %1 runs. Mean over runs with its 95 % interval: %2.")
+        .arg(r.points.size())
+        .arg(parts.isEmpty() ? tr("none computed") : parts.join(u"; "_s));
 }
 
 void MainWindow::showMessage(const QString &message, int timeoutMs)

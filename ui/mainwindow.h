@@ -31,6 +31,7 @@ class RunController;
 class Settings;
 class SutEditor;
 struct FinishedRun;
+struct SessionResult;
 struct RunPlan;
 struct RequestRecord;
 
@@ -98,6 +99,7 @@ private:
     void onRunFinished(const FinishedRun &run);
     void onRunRecordsLoaded(int runId, const RunPlan &plan, const QList<RequestRecord> &records,
                             const QString &error);
+    QString seriesMessage(const sb::SessionResult &result) const;
     void showMessage(const QString &message, int timeoutMs = 8000);
     void addEntity(EntityKind kind);
     void removeCurrentEntity();

@@ -184,6 +184,8 @@ void ProjectRunner::prepare(const QByteArray &apiKey)
                 fr.derived = o.derived;
                 fr.label = o.label;
                 fr.sweepId = m_session ? m_session->result().sweepId : 0;
+                // A sweep's or series' runs are grouped under its name in the project tree.
+                fr.sweepName = m_session ? m_session->result().sweepName : QString();
                 RunInfo &info = fr.info;
                 info = m_links;
                 info.id = o.storedRunId;

@@ -174,10 +174,24 @@ QWidget *ResultsView::buildSummaryTab()
     m_unavailableNote->setObjectName(u"unavailableNote"_s);
     m_unavailableNote->setWordWrap(true);
     m_unavailableNote->setVisible(false);
+    // What the brackets in the latency table are, and which intervals were omitted and why.
+    m_intervalNote = new QLabel(w);
+    m_intervalNote->setObjectName(u"intervalNote"_s);
+    m_intervalNote->setWordWrap(true);
+    m_intervalNote->setVisible(false);
+    m_showIntervals = new QCheckBox(w);
+    m_showIntervals->setObjectName(u"showIntervals"_s);
+    m_showIntervals->setVisible(false);
+    connect(m_showIntervals, &QCheckBox::toggled, this, [this](bool on) {
+        m_summaryModel->setShowIntervals(on);
+        fitSummaryPanes();
+    });
     auto *l = new QVBoxLayout(w);
     l->setContentsMargins(0, 4, 0, 0);
     l->addWidget(m_mlperfBox); // the verdict comes first when the plan has a scenario
     l->addWidget(split, 1);
+    l->addWidget(m_showIntervals);
+    l->addWidget(m_intervalNote);
     l->addWidget(m_unavailableNote);
     return w;
 }
@@ -220,6 +234,23 @@ void ResultsView::updateUnavailableNote()
         lines << tr("n/a — %1: %2").arg(it.value().join(u", "_s), it.key());
     m_unavailableNote->setText(lines.join(u'\n'));
     m_unavailableNote->setVisible(!lines.isEmpty());
+}
+
+void ResultsView::updateIntervalNote()
+{
+    // The intervals are in the tooltips; the brackets in the cells on request (they double the
+    // table's width, which otherwise fits a 1600 px window whole).
+    QStringList lines;
+    m_showIntervals->setText(tr("Show 95 % intervals in the table"));
+    m_showIntervals->setToolTip(
+        tr("Each statistic with its 95 % confidence interval within this run, as value [low, "
+           "high] (Student t for means, order statistics for percentiles, a bootstrap over "
+           "requests for ITL). The tooltips always give them."));
+    m_showIntervals->setVisible(m_summaryModel->hasIntervals());
+    for (const auto &[what, why] : m_summaryModel->omittedIntervals())
+        lines << tr("%1: interval omitted: %2").arg(what, why);
+    m_intervalNote->setText(lines.join(u'\n'));
+    m_intervalNote->setVisible(!lines.isEmpty());
 }
 
 QWidget *ResultsView::buildRequestsTab()
@@ -388,6 +419,7 @@ void ResultsView::retranslateUi()
     m_totalsModel->retranslate();
     fitSummaryPanes(); // a translation changes the labels' widths
     updateUnavailableNote();
+    updateIntervalNote();
     m_requestModel->retranslate();
     // Widths come from the header texts (see buildRequestsTab()); a longer translation widens
     // its column, a shorter one leaves the width the user may have chosen.
@@ -501,6 +533,9 @@ void ResultsView::clear()
     m_requestModel->clear();
     m_unavailableNote->clear();
     m_unavailableNote->setVisible(false);
+    m_intervalNote->clear();
+    m_intervalNote->setVisible(false);
+    m_showIntervals->setVisible(false);
     m_sessions->clear();
     m_tabs->setTabVisible(kSessionsTab, false);
     m_failedRows = 0;
@@ -574,10 +609,11 @@ void ResultsView::applySummary(quint64 generation, const ResultsSummaryStage &st
 {
     if (generation != m_generation)
         return; // a newer showRun() or clear() superseded it
-    m_summaryModel->setSummary(stage.summary);
+    m_summaryModel->setSummary(stage.summary, stage.intervals);
     m_totalsModel->setSummary(stage.summary);
     fitSummaryPanes();
     updateUnavailableNote();
+    updateIntervalNote();
     m_mlperfBox->setVisible(stage.hasMlperf || !stage.mlperfError.isEmpty());
     m_hasMlperf = stage.hasMlperf;
     if (stage.hasMlperf) {

@@ -110,6 +110,7 @@ private:
     // Sizes the totals pane to its content and lists what the run cannot tell, with why.
     void fitSummaryPanes();
     void updateUnavailableNote();
+    void updateIntervalNote();
     void copyFrom(QTableView *view);
     int chartColumns() const;
 
@@ -152,6 +153,8 @@ private:
     QTableView *m_summaryTable;
     QSplitter *m_summarySplit;
     QLabel *m_unavailableNote;
+    QLabel *m_intervalNote;
+    QCheckBox *m_showIntervals;
     QTableView *m_requestTable;
     QCheckBox *m_failedOnly;
     QLineEdit *m_filter;

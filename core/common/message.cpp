@@ -230,6 +230,8 @@ const QList<Entry> &entries()
             out.append(e);
         for (const Entry &e : extendedMessageCatalogue())
             out.append(e);
+        for (const Entry &e : statisticsMessageCatalogue())
+            out.append(e);
         return out;
     }();
     return all;

@@ -13,5 +13,7 @@ struct MessageEntry
 
 // The catalogue's lines kept outside message.cpp (messagecatalogue.cpp).
 std::span<const MessageEntry> extendedMessageCatalogue();
+// The statistics' lines (messagecatalogue_stats.cpp).
+std::span<const MessageEntry> statisticsMessageCatalogue();
 
 } // namespace sb

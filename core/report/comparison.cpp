@@ -1,6 +1,7 @@
 #include "comparison.h"
 
 #include "metrics/stats.h"
+#include "report/comparisonstats.h"
 #include "report/reportcost.h"
 #include "report/reportrun.h"
 
@@ -446,6 +447,7 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
                 "cmp.rank.missing", {c.rankNoteMessage, Message::literal(missing.join(u", "_s))});
     }
     c.rankNote = c.rankNoteMessage.text();
+    addComparisonStatistics(&c, runs, options);
     return c;
 }
 
@@ -501,6 +503,9 @@ QString Comparison::formatText(bool translate) const
                 columns.at(i), formatCell(*r, r->cells.at(i), translate), r->unit);
         }
     }
+    const QString stats = formatSignificanceText(*this, translate);
+    if (!stats.isEmpty())
+        out += u'\n' + stats;
     return out;
 }
 
@@ -517,13 +522,20 @@ QJsonObject Comparison::toJson() const
                 o[u"note"_s] = cell.note;
             cells.append(o);
         }
-        rs.append(QJsonObject{{u"key"_s, row.key},
-                              {u"label"_s, row.label},
-                              {u"unit"_s, row.unit},
-                              {u"group"_s, row.group},
-                              {u"lower_is_better"_s, row.lowerIsBetter},
-                              {u"differences_meaningful"_s, row.diffs},
-                              {u"cells"_s, cells}});
+        QJsonObject r{{u"key"_s, row.key},
+                      {u"label"_s, row.label},
+                      {u"unit"_s, row.unit},
+                      {u"group"_s, row.group},
+                      {u"lower_is_better"_s, row.lowerIsBetter},
+                      {u"differences_meaningful"_s, row.diffs},
+                      {u"cells"_s, cells}};
+        if (!row.tests.isEmpty()) {
+            QJsonArray tests;
+            for (const CandidateTest &t : row.tests)
+                tests.append(candidateTestJson(t));
+            r[u"tests"_s] = tests; // one per candidate, against the baseline candidate
+        }
+        rs.append(r);
     }
     QJsonArray ids, rank;
     for (qint64 id : runIds)
@@ -538,6 +550,10 @@ QJsonObject Comparison::toJson() const
                        {u"ranking_run_ids"_s, rank},
                        {u"rank_note"_s, rankNote},
                        {u"cost_notes"_s, QJsonArray::fromStringList(costNotes)},
+                       {u"confidence"_s, confidence},
+                       {u"hint_relative_difference"_s, hintRelativeDifference},
+                       {u"candidates"_s, candidatesJson(*this)},
+                       {u"ranking_with_ties"_s, tiedRankingJson(*this)},
                        {u"rows"_s, rs}};
 }
 

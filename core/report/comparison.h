@@ -1,6 +1,8 @@
 #pragma once
 
 #include "common/message.h"
+#include "metrics/series.h"
+#include "metrics/significance.h"
 #include "report/comparability.h"
 
 #include <QByteArray>
@@ -38,6 +40,39 @@ struct ComparisonCell
     Message noteMessage;           // the same, for display (note = its English text)
 };
 
+// One candidate of a comparison: a single run, or the runs of one series (--num-runs) the user
+// picked together, which are compared over runs (docs/statistics.md). Statistical verdicts are
+// per candidate; the table's columns stay one per run.
+struct ComparisonCandidate
+{
+    QString label;        // a run's label, or the series' name with its run count
+    Message labelMessage; // the same, for display
+    QList<int> columns;   // the run columns it holds (Comparison::columns indexes)
+    qint64 seriesId = 0;  // > 0: the sweep row (kind "series") the runs belong to
+    QString cacheState;   // a series: what the server's prefix cache could see between runs
+    bool isSeries() const { return seriesId > 0 && columns.size() > 1; }
+};
+
+// One row's test of one candidate against the baseline candidate (comparisonstats.h).
+struct CandidateTest
+{
+    // A single run: its cell's value; a series: the mean of its runs' values.
+    std::optional<double> estimate;
+    SeriesStats series;    // a series: the spread of its runs' values
+    bool baseline = false; // this candidate is the baseline: nothing to test
+    // The outcome: verdict, difference and its interval (Verdict::NotAvailable when no test
+    // applies or the data are too few; noteMessage says why).
+    Difference difference;
+    Message
+        verdictMessage;  // "better", "worse", "no detectable difference at 95 %", "not available"
+    Message noteMessage; // why there is no verdict
+    SampleSizeHint hint; // what would detect ComparisonOptions::hintRelativeDifference
+    Message hintMessage;
+
+    Verdict verdict() const { return difference.verdict; }
+    bool significant() const { return verdict() == Verdict::Better || verdict() == Verdict::Worse; }
+};
+
 struct ComparisonRow
 {
     QString key;          // "ttft.p99", "request_throughput", "cost_per_request"
@@ -53,6 +88,7 @@ struct ComparisonRow
     // differences, never ranked.
     bool verdict = false;
     QList<ComparisonCell> cells; // one per run
+    QList<CandidateTest> tests;  // one per Comparison::candidates; empty for verdict rows
 };
 
 struct ComparisonOptions
@@ -61,6 +97,11 @@ struct ComparisonOptions
     RankBy rankBy;
     // Latency statistics per metric, besides mean: median, and these percentiles.
     QList<double> percentiles = {90, 99};
+    // The statistical tests (docs/statistics.md): their confidence, the relative difference the
+    // sample-size hints are for, and whether picked runs of one series form one candidate.
+    double confidence = kDefaultConfidence;
+    double hintRelativeDifference = 0.05;
+    bool groupSeries = true;
 };
 
 // Runs as columns, metrics as rows, differences against a baseline column, and a ranking when
@@ -79,6 +120,20 @@ struct Comparison
     QStringList costNotes;
     Message rankNoteMessage; // rankNote and costNotes for display (the strings are their text())
     QList<Message> costNoteMessages;
+
+    // The statistics (comparisonstats.h): the candidates, the one holding the baseline run,
+    // and the ranking by rankBy with the ties the data cannot separate (empty when ranking is
+    // refused).
+    double confidence = kDefaultConfidence;
+    double hintRelativeDifference = 0.05;
+    QList<ComparisonCandidate> candidates;
+    int baselineCandidate = 0;
+    Ranking tiedRanking;
+    Message tieNoteMessage;
+    // The candidate a run column belongs to; -1 when none.
+    int candidateOf(int column) const;
+    // The tied rank (1 = best) of a candidate, 0 when unranked; *tied says whether it shares it.
+    int tiedRankOf(int candidate, bool *tied = nullptr) const;
 
     const ComparisonRow *row(const QString &key) const;
     // English unless `translate`: then in the installed language (the CLI under a Chinese locale).

@@ -9,6 +9,7 @@
 #include "metrics/definitions.h"
 #include "metrics/summary.h"
 #include "report/bundle.h"
+#include "report/decisionpage.h"
 #include "store/projectstore.h"
 
 #include <QFileInfo>
@@ -99,11 +100,15 @@ QString th(const QString &escaped)
 
 const char *kStyle =
     "body { font-family: 'DejaVu Sans', Arial, sans-serif; font-size: 10pt; color: #222; }\n"
-    "h1 { font-size: 18pt; } h2 { font-size: 14pt; margin-top: 18px; } h3 { font-size: 11pt; }\n"
+    "h1 { font-size: 15pt; } h2 { font-size: 13pt; margin-top: 14px; } h3 { font-size: 11pt; }\n"
     "table { border-collapse: collapse; margin: 6px 0; }\n"
     "th, td { border: 1px solid #999; padding: 3px 6px; vertical-align: top; }\n"
     "th { background-color: #e8e8e8; text-align: left; }\n"
-    "td.num { text-align: right; }\n"
+    "td.num { text-align: right; white-space: nowrap; }\n"
+    "td.name { white-space: nowrap; }\n"
+    "table.wide td, table.wide th { font-size: 7.5pt; }\n"
+    "table.p1 td, table.p1 th { font-size: 8pt; }\n"
+    "p.note { font-size: 8pt; }\n"
     "td.diff { background-color: #fff0c0; }\n"
     "td.unknown { background-color: #e0e8ff; }\n"
     "td.base { background-color: #f2f2f2; }\n"
@@ -114,10 +119,26 @@ const char *kStyle =
     "white-space: pre-wrap; }\n"
     ".better { color: #006000; } .worse { color: #a00000; }\n";
 
-QString tableOpen()
+QString tableOpen(const QString &cls = {})
 {
     // Attributes as well as CSS: QTextDocument (the PDF) honours these, browsers the CSS.
-    return u"<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">"_s;
+    return u"<table%1 border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">"_s.arg(
+        cls.isEmpty() ? QString() : u" class=\"%1\""_s.arg(cls));
+}
+
+QString pageMark(bool landscape)
+{
+    return QString::fromLatin1(landscape ? kLandscapePageMark : kPortraitPageMark) + u'\n';
+}
+
+// Runs named by their codes in a table's header, the full names beside it: a long run label
+// would otherwise take a narrow column's width and be broken.
+QString codeLegend(const QStringList &codes, const QStringList &labels)
+{
+    QStringList parts;
+    for (qsizetype i = 0; i < codes.size(); ++i)
+        parts << u"<b>%1</b> = %2"_s.arg(esc(codes.at(i)), esc(labels.value(i)));
+    return u"<p class=\"note\">%1</p>\n"_s.arg(parts.join(u"; "_s));
 }
 
 QString jsonPre(const QJsonObject &o)
@@ -171,7 +192,8 @@ QString summarySection(const ReportContent &c, const Words &w)
             h += u"</ol>\n"_s;
         }
     }
-    h += tableOpen() + u"<tr>"_s + th(esc(w("report.col.run"))) + th(esc(w("cmp.sut"))) +
+    const QStringList codes = runCodes(cmp);
+    h += tableOpen(u"wide"_s) + u"<tr>"_s + th(esc(w("report.col.run"))) + th(esc(w("cmp.sut"))) +
          th(esc(w("report.col.status"))) + th(esc(w("report.col.successful"))) +
          th(esc(w("report.col.failed"))) + th(u"req/s"_s) + th(esc(w("report.col.output_tps"))) +
          th(u"P99 TTFT (ms)"_s) + th(u"P99 TPOT (ms)"_s) + u"</tr>\n"_s;
@@ -187,7 +209,8 @@ QString summarySection(const ReportContent &c, const Words &w)
                 v += u"<br/><small>%1</small>"_s.arg(esc(c.noteMessage.text(w.translate)));
             return v;
         };
-        h += u"<tr>"_s + td(esc(r.label)) + td(esc(r.sutName())) + td(esc(r.input.status)) +
+        h += u"<tr>"_s + td(u"<b>%1</b> %2"_s.arg(esc(codes.value(i)), esc(r.label))) +
+             td(esc(r.sutName())) + td(esc(r.input.status)) +
              td(QString::number(r.summary.completed), u"class=\"num\""_s) +
              td(QString::number(r.summary.failed), u"class=\"num\""_s) +
              td(cell(u"request_throughput"_s), u"class=\"num\""_s) +
@@ -215,9 +238,12 @@ QString comparabilitySection(const ReportContent &c, const Words &w)
     for (const Message &m : cb.warningMessages)
         h += u"<p class=\"warn\">%1</p>\n"_s.arg(esc(w(m)));
     h += u"<p>%1</p>\n"_s.arg(esc(w("report.comparability.legend")));
-    h += tableOpen() + u"<tr>"_s + th(esc(w("report.col.setting"))) + th(esc(w("report.col.role")));
-    for (const QString &l : cb.runLabels)
-        h += th(esc(l));
+    const QStringList codes = runCodes(c.comparison);
+    h += codeLegend(codes, cb.runLabels);
+    h += tableOpen(cb.runLabels.size() > 2 ? u"wide"_s : QString()) + u"<tr>"_s +
+         th(esc(w("report.col.setting"))) + th(esc(w("report.col.role")));
+    for (const QString &code : codes)
+        h += th(esc(code));
     h += u"</tr>\n"_s;
     for (const FieldComparison &f : cb.fields) {
         const char *role = f.role == FieldRole::Sut           ? "cmp.role.sut"
@@ -243,13 +269,16 @@ QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &
                        const Words &w)
 {
     const Comparison &cmp = c.comparison;
-    QString h = section(u"results"_s, w("report.section.results"), true);
+    QString h = section(u"results"_s, w("report.section.results"));
     // Our own sentence, not escaped (as ever: "numpy's"); the run's label is.
     h += u"<p>%1</p>\n"_s.arg(w("report.results.legend", {esc(cmp.columns.value(cmp.baseline))}));
-    h += tableOpen() + u"<tr>"_s + th(esc(w("cmp.text.metric")));
+    const QStringList codes = runCodes(cmp);
+    h += codeLegend(codes, cmp.columns);
+    h += tableOpen(cmp.columns.size() > 3 ? u"wide"_s : QString()) + u"<tr>"_s +
+         th(esc(w("cmp.text.metric")));
     for (int i = 0; i < cmp.columns.size(); ++i)
-        h += th(i == cmp.baseline ? esc(w("report.col.baseline", {cmp.columns.at(i)}))
-                                  : esc(cmp.columns.at(i)));
+        h += th(i == cmp.baseline ? esc(w("report.col.baseline", {codes.value(i)}))
+                                  : esc(codes.value(i)));
     h += u"</tr>\n"_s;
     QString group;
     for (const ComparisonRow &row : cmp.rows) {
@@ -343,11 +372,10 @@ QString sessionsTable(const ReportRun &r, const Words &w)
                          : w("report.sessions.not_reported");
     };
     QString h = u"<h3>%1</h3>\n"_s.arg(esc(w("report.sessions.title"))) + tableOpen();
-    h +=
-        row(w("report.sessions.sessions"), u"%1 (%2 / %3 / %4)"_s.arg(ss.sessions)
-                                                                 .arg(ss.completed)
-                                                                 .arg(ss.failed)
-                                                                 .arg(ss.incomplete));
+    h += row(w("report.sessions.sessions"), u"%1 (%2 / %3 / %4)"_s.arg(ss.sessions)
+                                                .arg(ss.completed)
+                                                .arg(ss.failed)
+                                                .arg(ss.incomplete));
     h += row(w("report.sessions.turns"),
              u"%1 / %2 / %3"_s.arg(ss.turnsSent).arg(ss.turnsFailed).arg(ss.turnsNotSent));
     h += row(w("report.sessions.history"), QString::fromLatin1(historyModeName(p.history)));
@@ -355,21 +383,21 @@ QString sessionsTable(const ReportRun &r, const Words &w)
              u"%1; %2 / %3"_s.arg(QString::fromLatin1(thinkTimeModelName(p.thinkTime)),
                                   f2(ss.thinkConfigured.mean), f2(ss.thinkMeasured.mean)));
     h += row(w("report.sessions.duration"), f2(ss.sessionDurationS.mean));
-    h +=
-        row(w("report.sessions.tokens"),
-            u"%1 (%2 / %3 / %4)"_s.arg(ss.inputTokens)
-                .arg(ss.newInputTokens)
-                .arg(ss.historyTokens)
-                .arg(ss.cachedReported > 0 ? QString::number(ss.cachedTokens)
-                                           : w("report.sessions.not_reported")));
+    h += row(w("report.sessions.tokens"),
+             u"%1 (%2 / %3 / %4)"_s.arg(ss.inputTokens)
+                 .arg(ss.newInputTokens)
+                 .arg(ss.historyTokens)
+                 .arg(ss.cachedReported > 0 ? QString::number(ss.cachedTokens)
+                                            : w("report.sessions.not_reported")));
     h += row(w("report.sessions.hit_rate"), pct(ss.cacheHitRate));
     h += row(w("report.sessions.active"),
              u"%1 / %2"_s.arg(ss.peakActiveSessions).arg(f2(ss.meanActiveSessions)));
     h += u"</table>\n"_s + tableOpen() + u"<tr>"_s;
-    for (const char *c : {"report.sessions.col.turn", "report.sessions.col.ok", "report.sessions.col.ttft",
-                          "report.sessions.col.ttft_p99", "report.sessions.col.itl",
-                          "report.sessions.col.e2el", "report.sessions.col.input",
-                          "report.sessions.col.history", "report.sessions.col.hit_rate"})
+    for (const char *c :
+         {"report.sessions.col.turn", "report.sessions.col.ok", "report.sessions.col.ttft",
+          "report.sessions.col.ttft_p99", "report.sessions.col.itl", "report.sessions.col.e2el",
+          "report.sessions.col.input", "report.sessions.col.history",
+          "report.sessions.col.hit_rate"})
         h += th(esc(w(c)));
     h += u"</tr>\n"_s;
     for (const TurnSummary &t : ss.turns) {
@@ -441,7 +469,7 @@ QString runSection(const ReportRun &r, bool pageBreak, const Words &w)
 
 QString failuresSection(const ReportContent &c, const Words &w)
 {
-    QString h = section(u"failures"_s, w("report.section.failures"), true);
+    QString h = section(u"failures"_s, w("report.section.failures"));
     h += u"<p>%1</p>\n"_s.arg(esc(w(failedRequestsMessage())));
     // The stored class name, and in another language the reader's words beside it.
     const auto className = [&w](const QString &name) {
@@ -470,7 +498,7 @@ QString failuresSection(const ReportContent &c, const Words &w)
         for (const RequestRecord &rec : r.input.records)
             if (!rec.ok())
                 byClass[QString::fromLatin1(errorClassName(rec.error))].append(&rec);
-        h += tableOpen() + u"<tr>"_s + th(esc(w("report.col.class"))) +
+        h += tableOpen(u"wide"_s) + u"<tr>"_s + th(esc(w("report.col.class"))) +
              th(esc(w("report.col.index"))) + th(esc(w("report.col.warmup"))) + th(u"HTTP"_s) +
              th(esc(w("report.col.request_id"))) + th(esc(w("report.col.message"))) + u"</tr>\n"_s;
         for (auto it = byClass.cbegin(); it != byClass.cend(); ++it)
@@ -524,7 +552,7 @@ QString costSection(const ReportContent &c, const Words &w)
     bool any = false;
     for (const RunCost &rc : c.costs)
         any = any || rc.covered;
-    QString h = section(u"cost"_s, w("report.section.cost"), true);
+    QString h = section(u"cost"_s, w("report.section.cost"));
     if (!any) {
         h += u"<p>%1</p>\n"_s.arg(esc(w("report.cost.none")));
         return h;
@@ -567,7 +595,7 @@ QString costSection(const ReportContent &c, const Words &w)
                      u"</tr>\n"_s;
             return t;
         };
-        h += tableOpen() + u"<tr>"_s;
+        h += tableOpen(u"wide"_s) + u"<tr>"_s;
         for (const char *id :
              {"report.col.item", "report.col.category", "report.col.provider",
               "report.col.resource", "report.col.start", "report.col.end", "report.col.pricing",
@@ -584,7 +612,7 @@ QString costSection(const ReportContent &c, const Words &w)
 
 QString definitionsSection(const Words &w)
 {
-    QString h = section(u"definitions"_s, w("report.section.definitions"), true);
+    QString h = section(u"definitions"_s, w("report.section.definitions"));
     h += u"<p>%1</p>\n"_s.arg(
         esc(w("report.definitions_version", {QString::number(kMetricDefinitionsVersion)})));
     for (const Message &s : {timeBaseMessage(), percentileMethodMessage(), failedRequestsMessage(),
@@ -620,17 +648,26 @@ QString renderHtmlReport(const ReportContent &c, const QMap<QString, QByteArray>
     h += u"<p>%1</p>\n"_s.arg(esc(w("report.generated", {c.generatedUtc.toString(Qt::ISODate),
                                                          QString::fromLatin1(toolVersion()),
                                                          QFileInfo(c.projectPath).fileName()})));
-    h += u"<p>%1</p>\n"_s.arg(esc(w("report.sections")));
+    // The first page answers the question; everything else is an appendix, each on its own
+    // pages, landscape where its table is wide.
+    h += decisionPageHtml(c, translate);
+    h += pageMark(true);
+    h += u"<h2>%1</h2>\n<p>%2</p>\n<p>%3</p>\n"_s.arg(esc(w("report.p1.appendix_runs")),
+                                                      esc(w("report.p1.appendices")),
+                                                      esc(w("report.sections")));
     h += summarySection(c, w);
     if (c.runs.size() > 1)
-        h += comparabilitySection(c, w);
-    h += resultsSection(c, pngs, w);
+        h += pageMark(c.runs.size() > 2) + comparabilitySection(c, w);
+    h += pageMark(c.runs.size() > 3) + resultsSection(c, pngs, w);
+    h += pageMark(false);
     for (int i = 0; i < c.runs.size(); ++i)
-        h += runSection(c.runs.at(i), i == 0, w);
-    h += failuresSection(c, w);
-    h += mlperfSection(c, w);
-    h += costSection(c, w);
-    h += definitionsSection(w);
+        h += runSection(c.runs.at(i), false, w);
+    h += pageMark(true) + failuresSection(c, w);
+    const QString mlperf = mlperfSection(c, w);
+    if (!mlperf.isEmpty())
+        h += pageMark(false) + mlperf;
+    h += pageMark(true) + costSection(c, w);
+    h += pageMark(false) + definitionsSection(w);
     h += u"</body>\n</html>\n"_s;
     return h;
 }

@@ -35,10 +35,16 @@ bool loadReportContent(ProjectStore &store, const QList<qint64> &runIds,
 // Escapes & < > " ' for text and attribute values alike.
 QString htmlEscape(const QString &text);
 
+// The PDF starts a new page at each of these marks, in the orientation it names (a table too
+// wide for a portrait page gets a landscape one); a browser ignores them, being comments.
+inline constexpr char kPortraitPageMark[] = "<!--sb:page portrait-->";
+inline constexpr char kLandscapePageMark[] = "<!--sb:page landscape-->";
+
 // Messages longer than this are cut in the HTML/PDF (the full text is in the CSV and JSON).
 inline constexpr int kReportMessageLimit = 2000;
 
-// A self-contained HTML page: no script, no external resource; the charts are PNGs passed by
+// A self-contained HTML page, opening with the decision page (decisionpage.h) and the details
+// as appendices: no script, no external resource; the charts are PNGs passed by
 // key (ChartSpec::key) and embedded as data: URIs. A chart missing from `chartPngs` is replaced
 // by its numbers. Every value that comes from the project is escaped. English unless
 // `translate`: then its headings, verdicts, notes and core's messages are in the installed

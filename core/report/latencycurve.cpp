@@ -3,6 +3,7 @@
 #include "report/comparison.h"
 #include "report/reportrun.h"
 
+#include <QJsonObject>
 #include <QSet>
 
 #include <algorithm>
@@ -53,6 +54,22 @@ LatencyCurves latencyThroughputCurves(const QList<ReportRun> &runs,
         p.throughput = options.throughput == CurveThroughput::Output ? r.summary.outputThroughput
                                                                      : r.summary.requestThroughput;
         p.latency = *latency;
+        // Stopped by the detector during the run (the stored evidence), else found afterwards
+        // in the run's own records (the same detector replayed).
+        const QJsonObject early = r.info.summary.value(u"stopped_early"_s).toObject();
+        const QJsonObject evidence = early.value(u"saturation"_s).toObject();
+        if (evidence.value(u"saturated"_s).toBool()) {
+            p.saturated = p.stoppedEarly = true;
+            p.saturationNote =
+                Message("curve.saturated.stopped",
+                        {Message::literal(r.label),
+                         Message::fromEnglish(evidence.value(u"reason"_s).toString())});
+        } else if (r.derived.statisticsComputed && r.derived.saturation.saturated) {
+            p.saturated = true;
+            p.saturationNote = Message(
+                "curve.saturated.detected",
+                {Message::literal(r.label), Message::fromEnglish(r.derived.saturation.reason)});
+        }
         const Message sutLabel =
             r.sutName().isEmpty() ? Message("curve.unnamed_sut") : Message::literal(r.sutName());
         const QString sut = sutLabel.text();
@@ -64,11 +81,15 @@ LatencyCurves latencyThroughputCurves(const QList<ReportRun> &runs,
         }
         curve->points.append(p);
     }
-    for (LatencyCurve &c : out.curves)
+    for (LatencyCurve &c : out.curves) {
         std::stable_sort(c.points.begin(), c.points.end(),
                          [](const LatencyCurvePoint &a, const LatencyCurvePoint &b) {
                              return a.throughput < b.throughput;
                          });
+        for (const LatencyCurvePoint &p : std::as_const(c.points))
+            if (p.saturated)
+                out.saturationMessages << p.saturationNote;
+    }
     return out;
 }
 

@@ -19,6 +19,13 @@ struct LatencyCurvePoint
     QString runLabel;
     double throughput = 0; // achieved: output tok/s or req/s, from the run's summary
     double latency = 0;    // ms
+    // The run over-saturated the server (docs/statistics.md, saturation): a sweep step or a
+    // --stop-when-saturated run stopped early with the evidence, or a run whose own records
+    // show the queue growing without bound. Its point describes the queue, not the server, so
+    // views draw it apart (hollow) and say so.
+    bool saturated = false;
+    bool stoppedEarly = false; // stopped by the detector during the run
+    Message saturationNote;    // "<run>: stopped early as over-saturated — <evidence>"
 };
 
 struct LatencyCurve
@@ -41,13 +48,15 @@ struct LatencyCurves
     QList<LatencyCurve> curves;  // one per SUT name, in the order the SUTs first appear
     QStringList notes;           // every run left out, and why
     QList<Message> noteMessages; // the same, for display (notes = their English text)
+    // One per saturated point drawn, in curve order (the points' saturationNote).
+    QList<Message> saturationMessages;
 };
 
 // Latency versus achieved throughput, one curve per SUT: what a rate sweep shows about where a
 // platform saturates. Every point is a run's own summary (recomputed from its raw records), so a
 // run that cannot give one on the same footing — imported without per-request results, no
 // successful request, no such statistic — is left out with a note rather than drawn at zero.
-// A run listed twice counts once.
+// A run listed twice counts once. A saturated run keeps its point, marked saturated.
 LatencyCurves latencyThroughputCurves(const QList<ReportRun> &runs,
                                       const LatencyCurveOptions &options = {});
 

@@ -80,14 +80,28 @@ bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QStr
     return true;
 }
 
+void markSeries(const QList<StoredSweep> &sweeps, ReportRun *run)
+{
+    for (const StoredSweep &s : sweeps) {
+        if (s.id != run->info.sweepId || s.kind != "series"_L1)
+            continue;
+        run->seriesId = s.id;
+        run->seriesName = s.name;
+        run->seriesCacheState = s.config.value(u"cache_state"_s).toString();
+        return;
+    }
+}
+
 bool loadReportRuns(const ProjectStore &store, const QList<qint64> &runIds, QList<ReportRun> *out,
                     QString *error)
 {
     out->clear();
+    const QList<StoredSweep> sweeps = store.listSweeps();
     for (qint64 id : runIds) {
         ReportRun r;
         if (!loadReportRun(store, id, &r, error))
             return false;
+        markSeries(sweeps, &r);
         out->append(std::move(r));
     }
     return true;

@@ -28,6 +28,10 @@ struct ReportRun
     RunDerivation derived;
     bool rawRecords = true; // false: imported without --save-detailed; summary from the file
     bool imported = false;
+    // The series (--num-runs, a sweep row of kind "series") the run belongs to: 0 when none.
+    qint64 seriesId = 0;
+    QString seriesName;
+    QString seriesCacheState;    // as the series stated it: cache-busted or not
     QStringList notes;           // what this run's numbers cannot show (imported runs)
     QList<Message> noteMessages; // the same, for display (notes = their English text)
 
@@ -38,6 +42,8 @@ struct ReportRun
 
 // Loads a run from an open project. False with *error when the run does not exist.
 bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QString *error);
+// Sets run->seriesId/Name/CacheState when its sweep (among `sweeps`) is a series.
+void markSeries(const QList<StoredSweep> &sweeps, ReportRun *run);
 // Loads several; labels "#<id> <name>" (the name shortened to 28 characters).
 bool loadReportRuns(const ProjectStore &store, const QList<qint64> &runIds, QList<ReportRun> *out,
                     QString *error);

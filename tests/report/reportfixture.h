@@ -105,8 +105,10 @@ inline QList<sb::RequestRecord> records(int n, double speed,
 
 // `links` carries the ids the run points at (RunInfo's sutId, datasetId, profileId, sweepId and
 // sweepPosition); the rest of it is ignored.
+// `summary` is merged into the stored summary (e.g. a "stopped_early" with saturation evidence).
 inline qint64 writeRun(sb::RunWriter &w, const sb::RunPlan &p, const QList<sb::RequestRecord> &recs,
-                       const QString &name, const QDateTime &start, const sb::RunInfo &links = {})
+                       const QString &name, const QDateTime &start, const sb::RunInfo &links = {},
+                       const QJsonObject &summary = {})
 {
     QJsonObject snap = p.toJson();
     snap[u"dataset_info"_s] =
@@ -132,7 +134,10 @@ inline qint64 writeRun(sb::RunWriter &w, const sb::RunPlan &p, const QList<sb::R
         w.append(r);
         end = std::max(end, r.tEnd);
     }
-    if (!w.finishRun(sb::StoredRunStatus::Completed, QJsonObject{{u"transport"_s, u"qnam"_s}}, {},
+    QJsonObject stored{{u"transport"_s, u"qnam"_s}};
+    for (auto it = summary.begin(); it != summary.end(); ++it)
+        stored.insert(it.key(), it.value());
+    if (!w.finishRun(sb::StoredRunStatus::Completed, stored, {},
                      start.addMSecs((end - kT0) / 1'000'000 + 1), end, &error))
         return 0;
     return id;

@@ -8,6 +8,7 @@
 #include "report/reportrun.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QTest>
 
 #include <cmath>
@@ -102,6 +103,7 @@ class TestLatencyCurve : public QObject
 private slots:
     void curves_data();
     void curves();
+    void saturatedPointsMarked();
 };
 
 void TestLatencyCurve::curves_data()
@@ -220,6 +222,42 @@ void TestLatencyCurve::curves()
         if (leftOut.contains(20))
             QVERIFY(result.notes.first().contains(u"imported without per-request results"_s));
     }
+}
+
+void TestLatencyCurve::saturatedPointsMarked()
+{
+    // A sweep of three steps: the last stopped early by the saturation detector (its stored
+    // summary carries the evidence), the middle one found saturated in its records afterwards,
+    // the first not saturated. Every step keeps its point; the two saturated ones are marked
+    // and named in the notes, in the reader's language.
+    QList<ReportRun> runs = {reportRun({1, u"sim"_s, 4, 50, 10, Kind::Measured}),
+                             reportRun({2, u"sim"_s, 8, 80, 10, Kind::Measured}),
+                             reportRun({3, u"sim"_s, 16, 400, 10, Kind::Measured})};
+    const QString reason = u"over-saturated: in flight +1.50/s and median TTFT +20.0 ms/s over "
+                           "30 s while throughput did not grow"_s;
+    runs[1].derived.statisticsComputed = true;
+    runs[1].derived.saturation.evaluated = true;
+    runs[1].derived.saturation.saturated = true;
+    runs[1].derived.saturation.reason = reason;
+    runs[2].info.summary[u"stopped_early"_s] =
+        QJsonObject{{u"reason"_s, u"stopped early: over-saturated ("_s + reason + u")"_s},
+                    {u"saturation"_s, QJsonObject{{u"saturated"_s, true}, {u"reason"_s, reason}}}};
+    const LatencyCurves result = latencyThroughputCurves(runs);
+    QCOMPARE(result.curves.size(), 1);
+    const QList<LatencyCurvePoint> &p = result.curves.first().points;
+    QCOMPARE(p.size(), 3);
+    QVERIFY(!p.at(0).saturated);
+    QVERIFY(p.at(1).saturated && !p.at(1).stoppedEarly);
+    QVERIFY(p.at(2).saturated && p.at(2).stoppedEarly);
+    QCOMPARE(result.saturationMessages.size(), 2);
+    QCOMPARE(result.saturationMessages.at(1).text(),
+             u"#3 sim: stopped early as over-saturated — "_s + reason);
+    QVERIFY(result.saturationMessages.at(0).text().startsWith(
+        u"#2 sim: over-saturated, found in its records"_s));
+    // The evidence is a catalogue text, found again from the stored English.
+    QCOMPARE(QByteArray(result.saturationMessages.at(1).argMessages().at(1).id()),
+             QByteArray("sat.reason.saturated"));
+    QVERIFY(result.notes.isEmpty()); // nothing left out
 }
 
 QTEST_GUILESS_MAIN(TestLatencyCurve)

@@ -10,6 +10,8 @@
 #include "editors/loadprofileeditor.h"
 #include "editors/schedulepreview.h"
 #include "editors/suteditor.h"
+#include "run/planvalidation.h"
+#include "run/runrequest.h"
 #include "sim/simulator.h"
 
 #include <QAbstractItemModelTester>
@@ -72,6 +74,7 @@ private slots:
     void profileRequestParams();
     void profilePreview();
     void profileConnectionSettings();
+    void profileSeries();
     void probeJudge_data();
     void probeJudge();
     void probeAgainstSimulator_data();
@@ -430,6 +433,49 @@ void TestEditors::profileRequestParams()
     QCOMPARE(editor.params().seed, -1);
     QVERIFY(editor.params().extraBody.isEmpty());
     QVERIFY(editor.params().ignoreEos);
+}
+
+void TestEditors::profileSeries()
+{
+    // "Repeat runs" is the workbench's --num-runs: kept with the profile's execution and handed
+    // to the pipeline as RunRequest::numRuns, for single runs only.
+    LoadProfile base;
+    base.requestRate = 10;
+    base.numPrompts = 100;
+    RunExecution execution;
+    execution.numRuns = 3;
+    LoadProfileEditor editor;
+    editor.setProfile(u"p"_s, base, RequestParams(), execution);
+    auto *runs = editor.findChild<QSpinBox *>(u"numRuns"_s);
+    QVERIFY(runs);
+    QCOMPARE(runs->value(), 3);
+    QVERIFY(runs->isEnabled());
+    QCOMPARE(editor.execution().numRuns, 3);
+    QCOMPARE(RunExecution::fromJson(editor.execution().toJson()).numRuns, 3);
+    runs->setValue(5);
+    RunRequest request;
+    request.setExecution(editor.execution());
+    QCOMPARE(request.numRuns, 5);
+    for (const PlanIssue &issue : validateRunRequest(request))
+        QVERIFY2(issue.field != "num-runs"_L1, qPrintable(issue.message.text()));
+    // The pipeline refuses a series of a sweep: the editor never hands it one.
+    request.mode = RunMode::Sweep;
+    bool refused = false;
+    for (const PlanIssue &issue : validateRunRequest(request))
+        refused = refused || issue.field == "num-runs"_L1;
+    QVERIFY(refused);
+    QVERIFY(editor.isValid());
+    // A sweep runs each rate once: the field is disabled and the execution a single run each.
+    auto *mode = editor.findChild<QComboBox *>(u"mode"_s);
+    mode->setCurrentIndex(mode->findData(int(RunMode::Sweep)));
+    QVERIFY(!runs->isEnabled());
+    QCOMPARE(editor.execution().numRuns, 1);
+    QVERIFY(editor.isValid());
+    mode->setCurrentIndex(mode->findData(int(RunMode::Single)));
+    QCOMPARE(editor.execution().numRuns, 5);
+    // The field keeps to the pipeline's limits.
+    QCOMPARE(runs->minimum(), 1);
+    QCOMPARE(runs->maximum(), limits::kMaxSeriesRuns);
 }
 
 void TestEditors::profilePreview()

@@ -18,6 +18,7 @@
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -72,6 +73,7 @@ private slots:
     void newProjectIsReady();
     void runCompletesWithoutBlocking();
     void escapeStopsRun();
+    void seriesFromProfile();
     void invalidInputDisablesRun();
     void saveAsAndReopen();
     void windowStateSaved();
@@ -163,6 +165,37 @@ void TestMainWindow::runCompletesWithoutBlocking()
     QVERIFY(m_window->runAction()->isEnabled());
     // Generous bound for a loaded 2-core machine; a blocking wait on the run would take seconds.
     QVERIFY2(meter.maxGapMs() < 1500, qPrintable(QString::number(meter.maxGapMs())));
+}
+
+void TestMainWindow::seriesFromProfile()
+{
+    // A profile with "Repeat runs" 3 runs as a series through the one pipeline: three runs
+    // recorded under one series, the spread over runs computed by the run session.
+    setShortProfile(*m_window, 10, 200);
+    ProjectDocument *doc = m_window->document();
+    {
+        const DocProfile &p = doc->profiles().first();
+        RunExecution execution = p.execution;
+        execution.numRuns = 3;
+        doc->updateProfile(p.id, p.name, p.profile, p.params, execution);
+    }
+    QSignalSpy finished(m_window->runner(), &ProjectRunner::sessionFinished);
+    m_window->runAction()->trigger();
+    QCOMPARE(m_window->runner()->request().numRuns, 3);
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+    QTRY_COMPARE(m_window->runner()->state(), ProjectRunner::State::Idle);
+    const auto result = finished.first().first().value<SessionResult>();
+    QVERIFY2(result.ok, qPrintable(result.error));
+    QCOMPARE(result.points.size(), 3);
+    QVERIFY(!result.series.isEmpty());
+    QVERIFY(!result.sweepName.isEmpty());
+    QTRY_COMPARE(doc->runs().size(), 3);
+    for (const DocRun &r : doc->runs())
+        QCOMPARE(r.sweepName, result.sweepName);
+    // The status bar gives the series' headline: the mean over runs with its interval.
+    const QString message = m_window->statusBar()->currentMessage();
+    QVERIFY2(message.startsWith(u"Series finished: 3 runs."_s), qPrintable(message));
+    QVERIFY2(message.contains(u"P99 TTFT "_s) && message.contains(u"] ms"_s), qPrintable(message));
 }
 
 void TestMainWindow::escapeStopsRun()

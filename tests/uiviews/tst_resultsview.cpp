@@ -12,6 +12,7 @@
 #include "models/resultsdata.h"
 #include "models/runtotalsmodel.h"
 #include "models/summarytablemodel.h"
+#include "report/runreport.h"
 #include "resultsview.h"
 #include "settingslanguage.h"
 
@@ -64,6 +65,67 @@ private slots:
         QVERIFY(finished.wait(60000));
         m_records = controller.records();
         QCOMPARE(m_records.size(), 124);
+    }
+
+    void intervalsShownAndOmitted()
+    {
+        // The Results view shows deriveRun's 95 % intervals beside the statistics and names
+        // each omitted one with its reason (120 measured requests: too few for a p99 interval).
+        ResultsView view;
+        view.resize(1300, 850);
+        view.show();
+        view.showRun(m_plan, m_records);
+        QVERIFY(waitShown(view));
+        RunReportInput in;
+        in.plan = m_plan;
+        in.records = m_records;
+        const RunDerivation d = deriveRun(in);
+        const Interval *mean = nullptr;
+        const Interval *p99 = nullptr;
+        for (const auto &[metric, stats] : d.intervals) {
+            if (metric != "ttft"_L1)
+                continue;
+            for (const auto &[stat, interval] : stats) {
+                if (stat == "mean"_L1)
+                    mean = &interval;
+                else if (stat == "p99"_L1)
+                    p99 = &interval;
+            }
+        }
+        QVERIFY(mean && mean->available);
+        QVERIFY(p99 && !p99->available);
+        const SummaryTableModel *m = view.summaryModel();
+        const int ttft = m->rowOf(u"ttft"_s);
+        // The tooltip always gives the interval; the cell on request.
+        const QString interval =
+            u"[%1, %2]"_s.arg(QString::number(mean->lo, 'f', 2), QString::number(mean->hi, 'f', 2));
+        QVERIFY(m->index(ttft, SummaryTableModel::MeanColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(interval));
+        QCOMPARE(m->index(ttft, SummaryTableModel::MeanColumn).data().toString(),
+                 QString::number(d.summary.ttft.mean, 'f', 2));
+        auto *show = view.findChild<QCheckBox *>(u"showIntervals"_s);
+        QVERIFY(show && show->isVisibleTo(&view) && !show->isChecked());
+        show->setChecked(true);
+        QCOMPARE(m->index(ttft, SummaryTableModel::MeanColumn).data().toString(),
+                 u"%1 [%2, %3]"_s.arg(QString::number(d.summary.ttft.mean, 'f', 2),
+                                      QString::number(mean->lo, 'f', 2),
+                                      QString::number(mean->hi, 'f', 2)));
+        const QString omitted = m->index(ttft, m->columnOfPercentile(99))
+                                    .data(SummaryTableModel::IntervalRole)
+                                    .toString();
+        QVERIFY2(omitted.startsWith(u"omitted: "_s) && omitted.contains(u"299"_s),
+                 qPrintable(omitted));
+        auto *note = view.findChild<QLabel *>(u"intervalNote"_s);
+        QVERIFY(note);
+        QVERIFY(note->isVisibleTo(&view));
+        QVERIFY2(note->text().contains(u"interval omitted: p99 needs at least 299"_s),
+                 qPrintable(note->text()));
+        QVERIFY(note->text().contains(u"TTFT"_s));
+        view.clear();
+        QVERIFY(!note->isVisibleTo(&view));
+        QVERIFY(!show->isVisibleTo(&view));
     }
 
     void summaryModelShowsSummarize()

@@ -100,6 +100,60 @@ private slots:
         QCOMPARE(model.index(ttft, SummaryTableModel::CountColumn).data().toString(), u"4"_s);
     }
 
+    void intervalsBesideTheirStatistics()
+    {
+        // deriveRun's intervals: "value [low, high]" where one is derived, "omitted: why" in
+        // the interval role and the tooltip where too few samples, nothing for the rest.
+        Interval mean;
+        mean.available = true;
+        mean.estimate = 77.5;
+        mean.lo = 1;
+        mean.hi = 2;
+        mean.method = u"student-t"_s;
+        mean.n = 4;
+        const Interval p99 = Interval::unavailable(
+            u"order-statistic"_s,
+            u"p99 needs at least 299 samples for a distribution-free 95 % interval (has 4)"_s, 4,
+            kDefaultConfidence);
+        SummaryTableModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSummary(summary(), {{u"ttft"_s, {{u"mean"_s, mean}, {u"p99"_s, p99}}}});
+        const int ttft = model.rowOf(u"ttft"_s);
+        const int p99col = model.columnOfPercentile(99);
+        const auto cell = [&](int row, int col, int role = Qt::DisplayRole) {
+            return model.index(row, col).data(role).toString();
+        };
+        // Off by default: the value alone, the interval in the tooltip.
+        QCOMPARE(cell(ttft, SummaryTableModel::MeanColumn), u"77.50"_s);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setShowIntervals(true);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(cell(ttft, SummaryTableModel::MeanColumn), u"77.50 [1.00, 2.00]"_s);
+        QCOMPARE(cell(ttft, SummaryTableModel::MeanColumn, SummaryTableModel::IntervalRole),
+                 u"[1.00, 2.00]"_s);
+        QVERIFY(cell(ttft, SummaryTableModel::MeanColumn, Qt::ToolTipRole)
+                    .startsWith(u"95 % interval [1.00, 2.00] (student-t, n = 4)"_s));
+        // The omitted one keeps its value and says why it has no interval.
+        QVERIFY(!cell(ttft, p99col).contains(u'['));
+        QCOMPARE(cell(ttft, p99col, SummaryTableModel::IntervalRole),
+                 u"omitted: p99 needs at least 299 samples for a distribution-free 95 % interval "
+                 "(has 4)"_s);
+        QVERIFY(cell(ttft, p99col, Qt::ToolTipRole).contains(u"omitted: p99 needs"_s));
+        const auto omitted = model.omittedIntervals();
+        QCOMPARE(omitted.size(), 1);
+        QVERIFY2(omitted.first().first.endsWith(u" P99"_s), qPrintable(omitted.first().first));
+        // No interval derived: no brackets, no interval role.
+        QVERIFY(!cell(ttft, SummaryTableModel::MedianColumn).contains(u'['));
+        QVERIFY(!model.index(ttft, SummaryTableModel::MedianColumn)
+                     .data(SummaryTableModel::IntervalRole)
+                     .isValid());
+        const int e2el = model.rowOf(u"e2el"_s);
+        QVERIFY(!cell(e2el, SummaryTableModel::MeanColumn).contains(u'['));
+        model.clear();
+        QVERIFY(model.omittedIntervals().isEmpty());
+    }
+
     void totalsEqualTheSummary()
     {
         const RunSummary s = summary();

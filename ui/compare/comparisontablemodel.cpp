@@ -1,6 +1,7 @@
 #include "comparisontablemodel.h"
 
 #include "metrics/definitions.h"
+#include "report/comparisonstats.h"
 
 #include <QColor>
 #include <QFont>
@@ -15,9 +16,6 @@ namespace {
 
 const QColor kBetter(0x1b, 0x7f, 0x3b);
 const QColor kWorse(0xb0, 0x00, 0x20);
-// Differences under 1 % are within the run-to-run noise of most serving benchmarks; colouring
-// them would suggest a winner where the numbers show none.
-constexpr double kColourThreshold = 0.01;
 
 QString signedNumber(double v, int decimals)
 {
@@ -102,6 +100,14 @@ int ComparisonTableModel::rowCount(const QModelIndex &parent) const
 int ComparisonTableModel::columnCount(const QModelIndex &parent) const
 {
     return parent.isValid() || !m_has ? 0 : 1 + int(m_comparison.columns.size());
+}
+
+const CandidateTest *ComparisonTableModel::testOf(const ComparisonRow &row, int run) const
+{
+    const int k = m_comparison.candidateOf(run);
+    if (k < 0 || k >= row.tests.size())
+        return nullptr;
+    return &row.tests.at(k);
 }
 
 int ComparisonTableModel::rankOf(int run) const
@@ -194,6 +200,25 @@ QString ComparisonTableModel::cellToolTip(const ComparisonRow &row, int run) con
     } else {
         tip += u"\n"_s + tr("No difference: the baseline has no value.");
     }
+    // The statistical test of the run's candidate: the difference with its interval and the
+    // verdict, or why there is none.
+    if (const CandidateTest *t = testOf(row, run); t && !t->baseline) {
+        const int k = m_comparison.candidateOf(run);
+        const ComparisonCandidate &cand = m_comparison.candidates.at(k);
+        tip += u"\n\n"_s;
+        if (cand.isSeries())
+            tip +=
+                tr("%1 (mean of its runs: %2 %3)")
+                    .arg(cand.labelMessage.translated(),
+                         t->estimate ? QString::number(*t->estimate, 'f', row.decimals) : tr("n/a"),
+                         row.unit)
+                    .trimmed() +
+                u"\n"_s;
+        tip += tr("Test at %1: %2")
+                   .arg(confidenceText(m_comparison.confidence), formatTest(row, *t, true));
+        if (!t->hintMessage.isEmpty() && t->verdict() == Verdict::NoDetectableDifference)
+            tip += u"\n"_s + t->hintMessage.translated();
+    }
     return tip;
 }
 
@@ -221,25 +246,48 @@ QVariant ComparisonTableModel::rankData(int column, int role) const
     }
     const int run = column - 1;
     const int rank = rankOf(run);
+    bool tied = false;
+    const int tiedRank = m_comparison.tiedRanking.order.isEmpty()
+                             ? 0
+                             : m_comparison.tiedRankOf(m_comparison.candidateOf(run), &tied);
     switch (role) {
     case Qt::DisplayRole:
+        if (tiedRank > 0)
+            return tied ? u"%1="_s.arg(tiedRank) : QString::number(tiedRank);
         return rank > 0 ? QString::number(rank) : u"—"_s;
     case RankRole:
         return rank > 0 ? QVariant(rank) : QVariant();
+    case TiedRankRole:
+        return tiedRank > 0 ? QVariant(tiedRank) : QVariant();
+    case TiedRole:
+        return tiedRank > 0 ? QVariant(tied) : QVariant();
     case RowKeyRole:
         return u"rank"_s;
-    case Qt::ToolTipRole:
-        return rank > 0 ? tr("%1 of %2 by %3")
-                              .arg(rank)
-                              .arg(m_comparison.ranking.size())
-                              .arg(by ? rowLabel(*by) : QString())
-                        : m_comparison.rankNoteMessage.translated();
+    case Qt::ToolTipRole: {
+        if (rank <= 0)
+            return m_comparison.rankNoteMessage.translated();
+        QString tip = tr("%1 of %2 by %3")
+                          .arg(rank)
+                          .arg(m_comparison.ranking.size())
+                          .arg(by ? rowLabel(*by) : QString());
+        if (tiedRank > 0)
+            tip += u"\n"_s + (tied ? tr("Rank %1, shared: %2")
+                                         .arg(tiedRank)
+                                         .arg(m_comparison.tieNoteMessage.translated())
+                                   : tr("Rank %1: separated from the others at %2")
+                                         .arg(tiedRank)
+                                         .arg(confidenceText(m_comparison.confidence)));
+        return tip;
+    }
     case Qt::FontRole: {
         QFont f;
-        f.setBold(rank == 1);
+        f.setBold(tiedRank > 0 ? tiedRank == 1 : rank == 1);
         return f;
     }
     case Qt::ForegroundRole:
+        // Green only for a best rank the data separate from the rest.
+        if (tiedRank > 0)
+            return tiedRank == 1 && !tied ? QVariant(kBetter) : QVariant();
         return rank == 1 ? QVariant(kBetter) : QVariant();
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -280,15 +328,21 @@ QVariant ComparisonTableModel::metricData(const Line &line, int column, int role
         return cell.relDiff && row.diffs ? QVariant(*cell.relDiff) : QVariant();
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    case VerdictRole: {
+        const CandidateTest *t = testOf(row, run);
+        return t && !t->baseline ? QVariant(QString::fromLatin1(verdictKey(t->verdict())))
+                                 : QVariant();
+    }
     case Qt::ForegroundRole: {
         if (!cell.value)
             return QColor(Qt::gray);
-        if (!row.diffs || run == m_comparison.baseline || !cell.absDiff || *cell.absDiff == 0)
+        if (!row.diffs || run == m_comparison.baseline)
             return {};
-        if (cell.relDiff && std::abs(*cell.relDiff) < kColourThreshold)
+        // Colour is a claim: only a difference the test separates from noise gets one.
+        const CandidateTest *t = testOf(row, run);
+        if (!t || !t->significant())
             return {};
-        const bool better = row.lowerIsBetter ? *cell.absDiff < 0 : *cell.absDiff > 0;
-        return better ? kBetter : kWorse;
+        return t->verdict() == Verdict::Better ? kBetter : kWorse;
     }
     case Qt::FontRole:
         if (run == m_comparison.baseline) {
@@ -348,7 +402,12 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
     switch (role) {
     case Qt::DisplayRole: {
         QString text = label;
-        if (rankOf(run) == 1)
+        // The star marks every run of a best rank, shared by the candidates the data cannot
+        // separate.
+        const int best = m_comparison.tiedRanking.order.isEmpty()
+                             ? rankOf(run)
+                             : m_comparison.tiedRankOf(m_comparison.candidateOf(run));
+        if (best == 1)
             text = u"★ "_s + text;
         if (run == m_comparison.baseline)
             text += tr(" (baseline)");

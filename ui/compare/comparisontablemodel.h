@@ -10,8 +10,10 @@ namespace sb {
 // The comparison as a table: runs as columns (column 0 is the metric), metrics as rows under a
 // header row per group (TTFT, TPOT, ITL, E2EL, throughput, requests, cost), and a rank row on
 // top. Each run's cell shows the value and its difference from the baseline run, absolute and
-// relative; a missing value reads "n/a" (never 0) and its tooltip says why. Differences are
-// coloured better / worse by the row's lowerIsBetter.
+// relative; a missing value reads "n/a" (never 0) and its tooltip says why. A difference is
+// coloured better / worse only when the statistical test calls it so at 95 % (the tooltip gives
+// the interval, the verdict or why there is none); "no detectable difference" stays neutral.
+// The rank row shows the ranking with ties ("1=" for a shared rank).
 //
 // It displays a Comparison built by core's buildComparison(); it computes no metric.
 class ComparisonTableModel : public QAbstractTableModel
@@ -25,6 +27,14 @@ public:
         RowKeyRole,   // "ttft.p99", "rank" for the rank row, "" for a group row
         RankRole,     // 1-based position in the ranking; invalid when unranked
         GroupRowRole, // true for a group header row
+        // The statistical verdict of the run's candidate against the baseline candidate
+        // (verdictKey: "better", "worse", "no-detectable-difference", "not-available"); invalid
+        // for the baseline and rows without a test.
+        VerdictRole,
+        // The rank row: the rank with ties (1 = best; candidates the data cannot separate share
+        // it); invalid when unranked. TiedRole: whether it is shared.
+        TiedRankRole,
+        TiedRole,
     };
     enum class RowKind { Rank, Group, Metric };
 
@@ -65,6 +75,7 @@ private:
     QString cellToolTip(const ComparisonRow &row, int run) const;
     QString rowToolTip(const ComparisonRow &row) const;
     int rankOf(int run) const;
+    const CandidateTest *testOf(const ComparisonRow &row, int run) const;
 
     Comparison m_comparison;
     bool m_has = false;

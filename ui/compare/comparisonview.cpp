@@ -5,7 +5,9 @@
 #include "common/coretranslation.h"
 #include "compare/barchartview.h"
 #include "compare/comparisontablemodel.h"
+#include "compare/significancemodel.h"
 #include "editors/copyabletableview.h"
+#include "metrics/confidence.h"
 #include "metrics/definitions.h"
 #include "qtreportrenderer.h"
 
@@ -22,6 +24,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QMenu>
+#include <QScatterSeries>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStyle>
@@ -279,9 +282,28 @@ QWidget *ComparisonView::buildCharts()
     // The chart goes at index 1, between the axis choice and the notes (rebuildCurveChart).
     cl->addWidget(m_curveNotes);
 
+    // The tests: which differences the data separate from noise, and which they cannot.
+    auto *tests = new QWidget(m_chartTabs);
+    m_significance = new SignificanceModel(this);
+    m_significanceTable = new CopyableTableView(tests);
+    m_significanceTable->setObjectName(u"significanceTable"_s);
+    m_significanceTable->setModel(m_significance);
+    m_significanceTable->setWordWrap(false);
+    m_significanceTable->verticalHeader()->setVisible(false);
+    m_significanceTable->horizontalHeader()->setStretchLastSection(true);
+    m_significanceNote = new QLabel(tests);
+    m_significanceNote->setObjectName(u"significanceNote"_s);
+    m_significanceNote->setWordWrap(true);
+    m_significanceNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *tl = new QVBoxLayout(tests);
+    tl->setContentsMargins(0, 4, 0, 0);
+    tl->addWidget(m_significanceNote);
+    tl->addWidget(m_significanceTable, 1);
+
     m_chartTabs->addTab(m_cdfPage, QString());
     m_chartTabs->addTab(bars, QString());
     m_chartTabs->addTab(m_curvePage, QString());
+    m_chartTabs->addTab(tests, QString());
     return m_chartTabs;
 }
 
@@ -347,6 +369,11 @@ void ComparisonView::retranslateUi()
     m_chartTabs->setTabText(0, tr("Distributions"));
     m_chartTabs->setTabText(1, tr("Throughput"));
     m_chartTabs->setTabText(2, tr("Latency vs throughput"));
+    m_chartTabs->setTabText(3, tr("Significance"));
+    m_chartTabs->setTabToolTip(3, tr("Per metric and candidate: the difference from the baseline "
+                                     "with its 95 % interval and whether the data separate it "
+                                     "from noise"));
+    m_significance->retranslate();
     m_chartTabs->setTabToolTip(0, tr("Cumulative distributions of TTFT, TPOT, ITL and E2EL, "
                                      "one line per run, as in the report"));
     m_chartTabs->setTabToolTip(2, tr("One curve per SUT over the chosen runs and every run of "
@@ -699,6 +726,8 @@ void ComparisonView::showOutcome()
                              fm.horizontalAdvance(m_model->index(row, col).data().toString()) + 20);
         m_table->setColumnWidth(col, width);
     }
+    m_significance->setComparison(c);
+    m_significanceTable->resizeColumnsToContents();
     showVerdict();
     rebuildCharts();
     setStatus(tr("%n run(s) compared", nullptr, int(c.columns.size())));
@@ -710,6 +739,8 @@ void ComparisonView::clearComparison(const QString &hint)
     updateExportEnabled();
     m_hint = hint;
     m_model->clear();
+    m_significance->clear();
+    m_significanceNote->clear();
     m_table->clearSpans();
     showHint();
     rebuildCharts();
@@ -770,6 +801,15 @@ void ComparisonView::showVerdict()
         if (cp.rankable())
             colour = u"#fff3cd"_s;
     }
+    // What the tests can say: the verdicts' rule and the hint's size, above their table.
+    m_significanceNote->setText(
+        tr("Each candidate against the baseline %1 at %2: better or worse only when the "
+           "interval of the difference excludes 0. A single run's throughput has no spread to "
+           "test; repeat runs (a series) make it testable. The hints say how many requests (or "
+           "runs) per side would detect a %3 % difference.")
+            .arg(c.candidates.value(c.baselineCandidate).labelMessage.translated(),
+                 confidenceText(c.confidence))
+            .arg(c.hintRelativeDifference * 100, 0, 'g', 3));
     m_verdict->setText(headline);
     // Fixed dark text on the light tint, so the verdict reads the same under a dark palette.
     m_verdict->setStyleSheet(
@@ -802,7 +842,19 @@ void ComparisonView::showVerdict()
             esc(f.labelMessage.translated()), values.join(u" | "_s), esc(role));
     }
     section(tr("Differences (%1)").arg(cp.runLabels.join(u" | "_s)), diffs);
-    section(tr("Ranking"), {esc(c.rankNoteMessage.translated())});
+    QStringList ranking = {esc(c.rankNoteMessage.translated())};
+    if (!c.tieNoteMessage.isEmpty())
+        ranking << esc(c.tieNoteMessage.translated());
+    section(tr("Ranking"), ranking);
+    QStringList series;
+    for (const ComparisonCandidate &cand : c.candidates)
+        if (cand.isSeries())
+            series << esc(tr("%1: compared over its runs; %2")
+                              .arg(cand.labelMessage.translated(),
+                                   cand.cacheState.isEmpty()
+                                       ? Message("sig.cache.unknown").translated()
+                                       : Message::fromEnglish(cand.cacheState).translated()));
+    section(tr("Series"), series);
     QStringList warnings;
     for (const Message &w : cp.warningMessages)
         warnings << esc(w.translated());
@@ -945,6 +997,26 @@ void ComparisonView::rebuildCurveChart()
         for (const LatencyCurvePoint &p : curve.points)
             points.append(QPointF(p.throughput, p.latency));
         m_curveChart->setPoints(index, points);
+        // Saturated steps measure the queue, not the server: hollow rings over their points.
+        QList<QPointF> saturated;
+        for (const LatencyCurvePoint &p : curve.points)
+            if (p.saturated)
+                saturated.append(QPointF(p.throughput, p.latency));
+        if (!saturated.isEmpty()) {
+            const int ring =
+                m_curveChart->addSeries(tr("%1 — over-saturated").arg(curve.sutLabel.translated()),
+                                        ChartView::Kind::Scatter, runColor(i));
+            if (auto *scatter = qobject_cast<QScatterSeries *>(m_curveChart->series(ring))) {
+                scatter->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+                scatter->setMarkerSize(15);
+                scatter->setBrush(m_curveChart->chart()->backgroundBrush());
+                scatter->setBorderColor(runColor(i));
+                QPen pen(runColor(i));
+                pen.setWidthF(2.5);
+                scatter->setPen(pen);
+            }
+            m_curveChart->setPoints(ring, saturated);
+        }
         // Which run a point is: the chart shows numbers only, the tooltip names the run.
         connect(line, &QXYSeries::hovered, m_curveChart, [curve](const QPointF &at, bool state) {
             if (!state)
@@ -964,8 +1036,10 @@ void ComparisonView::rebuildCurveChart()
                 QToolTip::showText(
                     QCursor::pos(),
                     u"%1\n%2: %3, %4 ms"_s.arg(curve.sutLabel.translated(), best->runLabel)
-                        .arg(best->throughput, 0, 'f', 2)
-                        .arg(best->latency, 0, 'f', 2));
+                            .arg(best->throughput, 0, 'f', 2)
+                            .arg(best->latency, 0, 'f', 2) +
+                        (best->saturated ? u"\n"_s + best->saturationNote.translated()
+                                         : QString()));
         });
     }
     QStringList notes;
@@ -976,6 +1050,9 @@ void ComparisonView::rebuildCurveChart()
         notes << tr("No run gives a point.");
     if (!curves.notes.isEmpty())
         notes << tr("Left out: %1").arg(translatedTexts(curves.noteMessages).join(u"; "_s));
+    if (!curves.saturationMessages.isEmpty())
+        notes << Message("curve.saturated.legend").translated() + u' ' +
+                     translatedTexts(curves.saturationMessages).join(u"; "_s);
     m_curveNotes->setText(notes.join(u'\n'));
 }
 

@@ -26,6 +26,7 @@ class BarChartView;
 class ChartView;
 class ComparisonTableModel;
 class CopyableTableView;
+class SignificanceModel;
 
 // The Compare tab: pick two or more of the project's runs, see whether they may be compared at
 // all (the comparability verdict, docs/design.md, comparison and acceptance), the side-by-side
@@ -68,6 +69,10 @@ public:
     QString verdictText() const;
     QString notesText() const;
     ComparisonTableModel *tableModel() const { return m_model; }
+    // The statistical tests: per metric and candidate the difference with its 95 % interval and
+    // the verdict (the "Significance" tab).
+    SignificanceModel *significanceModel() const { return m_significance; }
+    CopyableTableView *significanceView() const { return m_significanceTable; }
     CopyableTableView *tableView() const { return m_table; }
     // metric: "ttft", "tpot", "itl", "e2el".
     ChartView *cdfChart(const QString &metric) const;
@@ -162,6 +167,9 @@ private:
     QWidget *m_curvePage = nullptr;
     ChartView *m_curveChart = nullptr;
     QLabel *m_curveNotes = nullptr;
+    SignificanceModel *m_significance = nullptr;
+    CopyableTableView *m_significanceTable = nullptr;
+    QLabel *m_significanceNote = nullptr;
 };
 
 } // namespace sb

@@ -251,6 +251,11 @@ void LoadProfileEditor::buildUi()
     m_sweepRates = ispin(0, 100);
     m_sweepRates->setObjectName(u"sweepRates"_s);
     addRow(u"sweepRates"_s, m_sweepRates);
+    // A series (--num-runs): the same plan run N times, each run stored, the spread over runs
+    // reported; it goes to the pipeline as RunRequest::numRuns like the CLI's flag.
+    m_numRuns = ispin(1, limits::kMaxSeriesRuns);
+    m_numRuns->setObjectName(u"numRuns"_s);
+    addRow(u"numRuns"_s, m_numRuns, u"numRuns"_s);
     m_tolerance = dspin(0.1, 50, 1);
     m_tolerance->setObjectName(u"tolerance"_s);
     m_tolerance->setSuffix(u" %"_s);
@@ -309,8 +314,9 @@ void LoadProfileEditor::buildUi()
           m_sloTpot, m_sloE2el, m_timeout, m_boundTtft, m_boundTpot, m_sloPercentile, m_minDuration,
           m_traceScale, m_tolerance, m_sessionRate, m_thinkMs, m_idleTimeout})
         connect(s, &QDoubleSpinBox::valueChanged, this, changed);
-    for (QSpinBox *s : {m_maxConcurrency, m_closedLoop, m_numPrompts, m_warmupRequests,
-                        m_minQueryCount, m_sweepRates, m_traceBlock, m_numSessions, m_users})
+    for (QSpinBox *s :
+         {m_maxConcurrency, m_closedLoop, m_numPrompts, m_warmupRequests, m_minQueryCount,
+          m_sweepRates, m_numRuns, m_traceBlock, m_numSessions, m_users})
         connect(s, &QSpinBox::valueChanged, this, changed);
     connect(m_cacheBust, &QCheckBox::toggled, this, changed);
 }
@@ -360,6 +366,7 @@ void LoadProfileEditor::retranslateUi()
         {u"minDuration"_s, tr("Minimum duration (s):")},
         {u"mode"_s, tr("Run as:")},
         {u"sweepRates"_s, tr("Sweep rates:")},
+        {u"numRuns"_s, tr("Repeat runs:")},
         {u"tolerance"_s, tr("Search tolerance:")},
         {u"transport"_s, tr("HTTP client:")},
         {u"cache"_s, tr("Cache policy:")},
@@ -450,6 +457,10 @@ void LoadProfileEditor::retranslateUi()
     m_mode->setItemText(2, tr("Search the highest VALID Server rate"));
     m_sweepRates->setToolTip(tr("Rates between the synchronous baseline and the maximum "
                                 "throughput"));
+    m_numRuns->setToolTip(tr("Run the plan this many times as a series (--num-runs): each run is "
+                             "stored on its own, and comparisons test candidates over runs "
+                             "(the mean of the runs with its 95 % interval). One run only "
+                             "for sweeps and searches."));
     m_tolerance->setToolTip(tr("The search stops when the bracket is narrower than this "
                                "fraction of the maximum throughput"));
     m_transport->setItemText(0, tr("socket (kernel receive times)"));
@@ -493,6 +504,7 @@ void LoadProfileEditor::updateWidgets()
     m_sessionRate->setEnabled(m_users->value() == 0);
     const auto mode = RunMode(m_mode->currentData().toInt());
     m_sweepRates->setEnabled(mode == RunMode::Sweep);
+    m_numRuns->setEnabled(mode == RunMode::Single);
     m_tolerance->setEnabled(mode == RunMode::MaxValidRate);
 }
 
@@ -555,6 +567,7 @@ void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p,
     m_minDuration->setValue(p.minDurationS);
     m_mode->setCurrentIndex(m_mode->findData(int(execution.mode)));
     m_sweepRates->setValue(execution.sweepRates);
+    m_numRuns->setValue(std::clamp(execution.numRuns, 1, limits::kMaxSeriesRuns));
     m_tolerance->setValue(execution.rateTolerance * 100);
     m_transport->setCurrentIndex(m_transport->findData(int(execution.transport)));
     m_cacheBust->setChecked(p.cacheBust);
@@ -637,6 +650,8 @@ RunExecution LoadProfileEditor::execution() const
     e.mode = RunMode(m_mode->currentData().toInt());
     e.sweepRates = m_sweepRates->value();
     e.rateTolerance = m_tolerance->value() / 100.0;
+    // Sweeps and searches run each step once; the field is disabled for them.
+    e.numRuns = e.mode == RunMode::Single ? m_numRuns->value() : 1;
     e.transport = TransportKind(m_transport->currentData().toInt());
     return e;
 }
@@ -731,6 +746,7 @@ void LoadProfileEditor::validate()
         {u"sweep"_s, u"execution"_s},
         {u"rate-tolerance"_s, u"execution"_s},
         {u"find-max-valid-rate"_s, u"execution"_s},
+        {u"num-runs"_s, u"numRuns"_s},
     };
     static const QHash<QString, QString> sessionKeys = {
         {u"session-rate"_s, u"sessions"_s},  {u"users"_s, u"sessions"_s},

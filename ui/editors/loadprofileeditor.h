@@ -125,6 +125,7 @@ private:
     QLabel *m_executionTitle;
     QComboBox *m_mode;
     QSpinBox *m_sweepRates;
+    QSpinBox *m_numRuns;
     QDoubleSpinBox *m_tolerance;
     QComboBox *m_transport;
     QLabel *m_previewTitle;

@@ -24,6 +24,7 @@ ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<Reque
     st.mlperf = d.mlperf;
     st.mlperfError = d.mlperfError;
     st.health = d.health;
+    st.intervals = d.intervals;
     if (d.hasMlperf)
         st.mlperfText = d.mlperf.formatMlperfBlock();
     st.sessions = d.sessions;

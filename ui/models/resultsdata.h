@@ -3,11 +3,13 @@
 #include "charts/thinning.h"
 #include "load/mlperf.h"
 #include "metrics/clienthealth.h"
+#include "metrics/confidence.h"
 #include "metrics/sessionsummary.h"
 #include "metrics/summary.h"
 #include "models/requestrow.h"
 
 #include <QList>
+#include <QPair>
 #include <QPointF>
 #include <QString>
 
@@ -29,6 +31,8 @@ struct ResultsSummaryStage
     QString mlperfText;  // formatMlperfBlock()
     QString mlperfError; // an MLPerf scenario whose constraints do not resolve: why
     ClientHealth health; // whether the client kept its schedule (its warnings say when not)
+    // deriveRun's 95 % intervals of the summary's statistics, or why each is omitted.
+    QList<QPair<QString, QList<QPair<QString, Interval>>>> intervals;
     SessionSummary sessions; // a session workload's view by turn (docs/sessions.md)
     QString historyMode;     // "served" | "reference"
 };

@@ -28,18 +28,79 @@ const QStringList &SummaryTableModel::metricKeys()
     return keys;
 }
 
-void SummaryTableModel::setSummary(const RunSummary &summary)
+void SummaryTableModel::setSummary(const RunSummary &summary, const Intervals &intervals)
 {
     beginResetModel();
     m_summary = summary;
+    m_intervals.clear();
+    for (const auto &[metric, stats] : intervals)
+        for (const auto &[stat, interval] : stats)
+            m_intervals[metric].insert(stat, interval);
     m_has = true;
     endResetModel();
+}
+
+void SummaryTableModel::setShowIntervals(bool show)
+{
+    if (show == m_showIntervals)
+        return;
+    m_showIntervals = show;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {Qt::DisplayRole});
+}
+
+QString SummaryTableModel::statisticKey(int column) const
+{
+    if (column == MeanColumn)
+        return u"mean"_s;
+    if (column == MedianColumn)
+        return u"p50"_s;
+    const int pi = column - FirstPercentileColumn;
+    if (pi >= 0 && pi < m_summary.percentiles.size())
+        return u"p"_s + percentileWord(m_summary.percentiles.at(pi));
+    return QString();
+}
+
+const Interval *SummaryTableModel::interval(const QString &metricKey, int column) const
+{
+    const auto metric = m_intervals.constFind(metricKey);
+    if (metric == m_intervals.cend())
+        return nullptr;
+    const QString stat = statisticKey(column);
+    const auto it = stat.isEmpty() ? metric->cend() : metric->constFind(stat);
+    return it == metric->cend() ? nullptr : &it.value();
+}
+
+QString SummaryTableModel::intervalText(const Interval &i) const
+{
+    if (i.available)
+        return u"[%1, %2]"_s.arg(QString::number(i.lo, 'f', 2), QString::number(i.hi, 'f', 2));
+    return tr("omitted: %1").arg(Message::fromEnglish(i.reason).translated());
+}
+
+QList<QPair<QString, QString>> SummaryTableModel::omittedIntervals() const
+{
+    QList<QPair<QString, QString>> out;
+    for (const QString &key : metricKeys()) {
+        if (!m_summary.isAvailable(key))
+            continue; // the whole metric is n/a, said elsewhere
+        const MetricDefinition *def = metricDefinition(key);
+        for (int col = MeanColumn; col < columnCount(); ++col) {
+            const Interval *i = interval(key, col);
+            if (i && !i->available)
+                out.append({(def ? def->labelMessage.translated() : key) + u' ' +
+                                headerData(col, Qt::Horizontal).toString(),
+                            Message::fromEnglish(i->reason).translated()});
+        }
+    }
+    return out;
 }
 
 void SummaryTableModel::clear()
 {
     beginResetModel();
     m_summary = RunSummary();
+    m_intervals.clear();
     m_has = false;
     endResetModel();
 }
@@ -116,6 +177,10 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
                 return QString();
             if (col == CountColumn)
                 return QString::number(s->count);
+            // The statistic with its interval where one is derived, as `show` prints it.
+            const Interval *i = interval(key, col);
+            if (m_showIntervals && i && i->available)
+                return QString::number(v.toDouble(), 'f', 2) + u' ' + intervalText(*i);
             return QString::number(v.toDouble(), 'f', 2);
         }
         return {};
@@ -127,15 +192,28 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
         return s ? value(*s, col) : QVariant();
     case MetricKeyRole:
         return key;
+    case IntervalRole:
+        if (const Interval *i = m_summary.isAvailable(key) ? interval(key, col) : nullptr)
+            return intervalText(*i);
+        return {};
     case Qt::ToolTipRole:
         if (def) {
             QString tip = metricToolTip(*def);
             if (!m_summary.isAvailable(key))
-                tip = tr("Not available: %1")
-                          .arg(Message::fromEnglish(m_summary.unavailableReason(key)).translated()) +
-                      u"\n\n"_s + tip;
+                tip =
+                    tr("Not available: %1")
+                        .arg(Message::fromEnglish(m_summary.unavailableReason(key)).translated()) +
+                    u"\n\n"_s + tip;
             if (col >= FirstPercentileColumn)
                 tip += u"\n\n"_s + percentileMethodMessage().translated();
+            if (const Interval *i = m_summary.isAvailable(key) ? interval(key, col) : nullptr)
+                tip = (i->available
+                           ? tr("%1 interval %2 (%3, n = %4)")
+                                 .arg(confidenceText(i->confidence), intervalText(*i), i->method)
+                                 .arg(i->n)
+                           : tr("%1 interval %2")
+                                 .arg(confidenceText(i->confidence), intervalText(*i))) +
+                      u"\n\n"_s + tip;
             return tip;
         }
         return {};
