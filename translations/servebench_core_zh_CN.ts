@@ -2793,5 +2793,35 @@
         <comment>metric.session.sessions_failed.detail</comment>
         <translation>因停止而取消的请求使其会话未完成，而不是失败。</translation>
     </message>
+    <message>
+        <source>tokenizer</source>
+        <comment>token_source.tokenizer</comment>
+        <translation>分词器</translation>
+    </message>
+    <message>
+        <source>no successful request has both a send time and a content token</source>
+        <comment>na.no_content_token</comment>
+        <translation>没有成功的请求同时具有发送时间和内容 token</translation>
+    </message>
+    <message>
+        <source>the records do not tell content from reasoning tokens (recorded without first-content times)</source>
+        <comment>na.no_content_times</comment>
+        <translation>记录无法区分内容 token 和推理 token（记录时没有首个内容 token 的时间）</translation>
+    </message>
+    <message>
+        <source>no successful request streamed both reasoning and content</source>
+        <comment>na.no_reasoning_phase</comment>
+        <translation>没有成功的请求同时流式返回推理和内容</translation>
+    </message>
+    <message>
+        <source>no successful request streamed reasoning or reported reasoning tokens</source>
+        <comment>na.no_reasoning</comment>
+        <translation>没有成功的请求流式返回推理或报告推理 token</translation>
+    </message>
+    <message>
+        <source>no successful request has both the server&#x27;s output count (usage) and the tokenizer&#x27;s (--tokenizer)</source>
+        <comment>na.no_count_comparison</comment>
+        <translation>没有成功的请求同时具有服务器的输出计数（usage）和分词器的计数（--tokenizer）</translation>
+    </message>
 </context>
 </TS>
