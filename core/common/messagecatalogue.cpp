@@ -330,6 +330,31 @@ const MessageEntry kEntries[] = {
         "t_dispatch − t_queued (slot granted minus due), over every measured request that was sent "
         "and has t_queued; the hop from dispatcher to transport counts as schedule lag.",
         "metric.client_queue_time.detail"),
+    QT_TRANSLATE_NOOP3("sb::Message", "TTFCT", "metric.ttfct.label"),
+    QT_TRANSLATE_NOOP3("sb::Message", "t_first_content − t_send", "metric.ttfct.definition"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "Time to first content token: the first chunk of the answer (delta.content, "
+                       "or the text of a completions request), after any reasoning; equals TTFT "
+                       "when the model does not reason. Successful measured requests only.",
+                       "metric.ttfct.detail"),
+    QT_TRANSLATE_NOOP3("sb::Message", "Reasoning time", "metric.reasoning_time.label"),
+    QT_TRANSLATE_NOOP3("sb::Message", "t_first_content − t_first_reasoning",
+                       "metric.reasoning_time.definition"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "The reasoning phase: from the first reasoning delta "
+                       "(delta.reasoning_content or delta.reasoning) to the first content delta; "
+                       "successful measured requests that streamed both.",
+                       "metric.reasoning_time.detail"),
+    QT_TRANSLATE_NOOP3("sb::Message", "Reasoning tokens", "metric.reasoning_tokens.label"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "usage.completion_tokens_details.reasoning_tokens, else the tokenizer's "
+                       "count of the reasoning text, else the reasoning chunks",
+                       "metric.reasoning_tokens.definition"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "Per successful measured request that streamed reasoning (or whose server "
+                       "counted reasoning tokens); part of the output tokens. The source is "
+                       "recorded per request.",
+                       "metric.reasoning_tokens.detail"),
     QT_TRANSLATE_NOOP3("sb::Message", "TTFT from schedule", "metric.ttft_from_sched.label"),
     QT_TRANSLATE_NOOP3("sb::Message",
                        "MLPerf-style latency is measured from t_sched (LoadGen's rule)",
@@ -399,7 +424,8 @@ const MessageEntry kEntries[] = {
                        "Warm-up requests are excluded from everything but are stored.",
                        "metric.statement.warmup"),
     QT_TRANSLATE_NOOP3("sb::Message",
-                       "Token counts prefer the server's usage; else token chunks are counted (one "
+                       "Token counts prefer the server's usage; else the model's tokenizer "
+                       "(--tokenizer) counts the streamed text; else token chunks are counted (one "
                        "token per chunk); the input count falls back to the dataset's length. The "
                        "source of each count is recorded.",
                        "metric.statement.tokens"),
