@@ -2868,5 +2868,10 @@
         <comment>metric.reasoning_tokens.detail</comment>
         <translation>按每个流式返回了推理（或服务器统计了推理 token）的成功计量请求计；是输出 token 的一部分。每个请求都记录计数来源。</translation>
     </message>
+    <message>
+        <source>Reasoning</source>
+        <comment>cmp.group.reasoning</comment>
+        <translation>推理</translation>
+    </message>
 </context>
 </TS>

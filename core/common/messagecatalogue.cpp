@@ -183,6 +183,7 @@ const MessageEntry kEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "Cost per 1M output tokens",
                        "cmp.row.cost_per_1m_output_tokens"),
     QT_TRANSLATE_NOOP3("sb::Message", "Throughput", "cmp.group.throughput"),
+    QT_TRANSLATE_NOOP3("sb::Message", "Reasoning", "cmp.group.reasoning"),
     QT_TRANSLATE_NOOP3("sb::Message", "Requests", "cmp.group.requests"),
     QT_TRANSLATE_NOOP3("sb::Message", "Cost", "cmp.group.cost"),
     QT_TRANSLATE_NOOP3("sb::Message", "MLPerf", "cmp.group.mlperf"),
