@@ -3115,6 +3115,30 @@ Requests: %4</source>
         <source>No password here: it would be stored in the project. Put the proxy URL with its password in the https_proxy environment variable and leave this empty.</source>
         <translation>此处不可填写密码：它会被存入项目文件。请将带密码的代理 URL 放在环境变量 https_proxy 中，并将此处留空。</translation>
     </message>
+    <message>
+        <source>Choose the model&apos;s tokenizer</source>
+        <translation>选择模型的分词器</translation>
+    </message>
+    <message>
+        <source>Tokenizers (tokenizer.json *.tiktoken);;All files (*)</source>
+        <translation>分词器 (tokenizer.json *.tiktoken);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Tokenizer:</source>
+        <translation>分词器：</translation>
+    </message>
+    <message>
+        <source>empty: token counts from the server&apos;s usage (synthetic prompts approximate)</source>
+        <translation>留空：token 数取自服务器的 usage（合成提示为近似长度）</translation>
+    </message>
+    <message>
+        <source>The model&apos;s tokenizer.json, a folder holding one, or a *.tiktoken file (run --tokenizer). With it synthetic prompts hold exactly their token lengths, dataset lengths are real token counts, and output tokens are counted from the streamed text when the server sends no usage.</source>
+        <translation>模型的 tokenizer.json、包含它的文件夹，或 *.tiktoken 文件（run --tokenizer）。有了它，合成提示的 token 长度完全准确，数据集长度是真实的 token 数，并且在服务器不发送 usage 时根据流式返回的文本统计输出 token。</translation>
+    </message>
+    <message>
+        <source>No such file or folder.</source>
+        <translation>文件或文件夹不存在。</translation>
+    </message>
 </context>
 <context>
     <name>sb::TurnTableModel</name>

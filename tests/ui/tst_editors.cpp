@@ -97,6 +97,8 @@ void TestEditors::sutRejects_data()
     QTest::newRow("bad env var") << u"keyName"_s << u"1BAD-NAME"_s << u"apiKey"_s;
     QTest::newRow("socks proxy") << u"proxy"_s << u"socks5://p:1080"_s << u"proxy"_s;
     QTest::newRow("proxy with password") << u"proxy"_s << u"http://user:pw@p:3128"_s << u"proxy"_s;
+    QTest::newRow("missing tokenizer")
+        << u"tokenizer"_s << u"/nonexistent/tokenizer.json"_s << u"tokenizer"_s;
 }
 
 void TestEditors::sutRejects()
@@ -147,12 +149,14 @@ void TestEditors::sutRoundTrip()
     s.extraHeaders = {{u"X-Team"_s, u"perf"_s}};
     s.caFile = u"/etc/ssl/private-ca.pem"_s;
     s.proxy = u"proxy.corp:3128"_s; // curl's short form is accepted as it is
+    s.tokenizer = QStringLiteral(SB_TEST_DATA_DIR "/tokenizer/tiny/tokenizer.json");
     SutEditor editor;
     editor.setConfig(s);
     QVERIFY(editor.isValid());
     QCOMPARE(editor.config().toJson(), s.toJson());
     QCOMPARE(editor.config().caFile, s.caFile);
     QCOMPARE(editor.config().proxy, s.proxy);
+    QCOMPARE(editor.config().tokenizer, s.tokenizer);
     s.proxy = u"none"_s;
     editor.setConfig(s);
     QVERIFY2(editor.isValid(), qPrintable(editor.errors().join(u"; "_s)));
