@@ -97,6 +97,9 @@ bool loadRandom(const DatasetSpec &spec, int numPrompts, quint64 seed,
     // With a tokenizer a word is a token (checked), and each prompt is counted whole.
     const bool exact = vocab.tokenizer() != nullptr;
     const double tpw = exact ? 1.0 : spec.tokensPerWord;
+    // vLLM's convention: the length counts the special tokens the tokenizer adds, so the text
+    // holds that many fewer (the prefix is part of the text).
+    const int special = vocab.specialTokens();
     QString prefix;
     vocab.appendWords(&prefix, wordsForTokens(spec.randomPrefixLen, tpw), words);
     ds->items.reserve(numPrompts);
@@ -107,10 +110,11 @@ bool loadRandom(const DatasetSpec &spec, int numPrompts, quint64 seed,
         item.outputTokens = drawLength(lengths, spec, spec.randomOutputLen, spec.randomOutputStdev,
                                        spec.randomOutputMin, spec.randomOutputMax);
         item.prompt = prefix;
-        vocab.appendWords(&item.prompt, wordsForTokens(in, tpw), words);
+        vocab.appendWords(&item.prompt, wordsForTokens(std::max(0, in - special), tpw), words);
         item.inputTokens = clampToInt32(qint64(spec.randomPrefixLen) + in);
         if (exact) {
-            const int fitted = vocab.fitToTokens(&item.prompt, item.inputTokens, words);
+            const int fitted =
+                vocab.fitToTokens(&item.prompt, std::max(0, item.inputTokens - special), words);
             if (fitted < 0) {
                 *error = u"random dataset: prompt %1 cannot be made exactly %2 tokens long under "
                          "the tokenizer %3"_s.arg(i)

@@ -47,6 +47,11 @@ bool SyntheticVocabulary::build(const Tokenizer *tokenizer, QString *error)
         return false;
     }
     m_words = usable;
+    // What the tokenizer's post-processor puts around a prompt (Llama 3's <|begin_of_text|>,
+    // Gemma 3's <bos>): the prompt text is made that much shorter, as vLLM's random dataset
+    // does (num_special_tokens_to_add), so the count with them is the drawn length.
+    m_specialTokens =
+        int(std::max<qsizetype>(0, tokenizer->count(u"x", true) - tokenizer->count(u"x", false)));
     return true;
 }
 

@@ -32,6 +32,9 @@ public:
     bool build(const Tokenizer *tokenizer, QString *error);
 
     const Tokenizer *tokenizer() const { return m_tokenizer; }
+    // The special tokens the tokenizer adds to a whole prompt (its post-processor); 0 without
+    // a tokenizer. A synthetic prompt of length N holds N minus these in its text.
+    int specialTokens() const { return m_specialTokens; }
     int size() const { return int(m_words.size()); }
     bool complete() const;
     QLatin1StringView word(int index) const;
@@ -48,6 +51,7 @@ public:
 private:
     const Tokenizer *m_tokenizer = nullptr;
     QList<int> m_words; // indexes into SyntheticPromptBuilder's list
+    int m_specialTokens = 0;
 };
 
 } // namespace sb

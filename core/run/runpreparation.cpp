@@ -145,10 +145,11 @@ QString tokenizerNote(const Tokenizer &tokenizer, const RunPlan &plan, const Dat
             ? u"its tokenizer_config.json says a BOS token is added (add_bos_token)"_s
             : u"it adds no special token to a prompt"_s;
     if (plan.dataset.kind == DatasetKind::Random && plan.profile.tracePath.isEmpty())
-        parts << u"Synthetic prompts hold exactly their drawn length in tokens under it, without "
-                 "special tokens (%1 of 256 words are one token each; %2 prompts were fitted by "
-                 "adding or removing words). A server counts more when it adds special tokens — "
-                 "%3 — and, for chat requests, the chat template's tokens."_s
+        parts << u"Synthetic prompts hold exactly their drawn length in tokens under it, counted "
+                 "as vLLM counts a prompt, with the special tokens the tokenizer adds (%3); the "
+                 "text holds that many fewer, as in vLLM's random dataset (%1 of 256 words are "
+                 "one token each; %2 prompts were fitted by adding or removing words). For chat "
+                 "requests the server adds the chat template's tokens on top."_s
                      .arg(info.syntheticWords)
                      .arg(info.fittedPrompts)
                      .arg(special);
@@ -203,8 +204,10 @@ bool loadTraceDataset(const RunPlan &plan, const Tokenizer *tokenizer, PreparedR
         if (rows[i].prompt.isEmpty()) {
             // A row without a prompt gets a synthetic one of its length, exact under a tokenizer.
             SeededRng rng(plan.profile.seed + quint64(i));
-            vocab.appendWords(&item.prompt, rows[i].inputTokens, rng);
-            if (vocab.fitToTokens(&item.prompt, rows[i].inputTokens, rng) < 0) {
+            // As loadDataset: the row's length counts the tokenizer's special tokens.
+            const int text = std::max(0, rows[i].inputTokens - vocab.specialTokens());
+            vocab.appendWords(&item.prompt, text, rng);
+            if (vocab.fitToTokens(&item.prompt, text, rng) < 0) {
                 *error = issue("trace", "prepare.detail",
                                {u"%1:%2: no prompt of exactly %3 tokens could be made under the "
                                 "tokenizer %4"_s.arg(path)

