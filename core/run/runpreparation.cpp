@@ -14,6 +14,7 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QFileInfo>
 
 #include <cmath>
 
@@ -280,6 +281,10 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
         QString why;
         std::unique_ptr<Tokenizer> loaded = Tokenizer::load(sut.tokenizer, &why);
         if (!loaded) {
+            // vLLM takes a Hugging Face model id here and downloads it; ServeBench reads files.
+            if (!QFileInfo::exists(sut.tokenizer))
+                why += u" (--tokenizer reads a local tokenizer.json, a folder holding one, or a "
+                       "*.tiktoken file; a Hugging Face model id is not downloaded)"_s;
             *error = issue("tokenizer", "prepare.detail", {why});
             return false;
         }

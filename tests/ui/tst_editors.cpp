@@ -12,6 +12,9 @@
 #include "editors/suteditor.h"
 #include "sim/simulator.h"
 
+#include "data/dataset.h"
+#include "tokenizer/tokenizer.h"
+
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -64,6 +67,7 @@ private slots:
     void datasetRejects();
     void datasetLoadsSample_data();
     void datasetLoadsSample();
+    void datasetCountsWithTheSutsTokenizer();
     void histogramBins_data();
     void histogramBins();
     void profileRejects_data();
@@ -259,6 +263,46 @@ void TestEditors::datasetLoadsSample()
     editor.setSampling(prompts, 8);
     QTRY_VERIFY_WITH_TIMEOUT(hashes.size() >= 2, 20000);
     QVERIFY(hashes.last().first().toString() != hash);
+}
+
+void TestEditors::datasetCountsWithTheSutsTokenizer()
+{
+    const QString data = QStringLiteral(SB_TEST_DATA_DIR) + u"/datasets/"_s;
+    const QString tokenizerPath = QStringLiteral(SB_TEST_DATA_DIR "/tokenizer/tiny");
+    DatasetSpec spec;
+    spec.kind = DatasetKind::Custom;
+    spec.path = data + u"custom_good.jsonl"_s;
+    // What the run would count: the same load with the tokenizer.
+    QString why;
+    const std::unique_ptr<Tokenizer> tok = Tokenizer::load(tokenizerPath, &why);
+    QVERIFY2(tok, qPrintable(why));
+    LoadedDataset exact, approx;
+    QVERIFY2(loadDataset(spec, 2, 7, &exact, &why, tok.get()), qPrintable(why));
+    QVERIFY2(loadDataset(spec, 2, 7, &approx, &why), qPrintable(why));
+    QVERIFY(exact.info.inputStats.mean != approx.info.inputStats.mean);
+
+    DatasetEditor editor;
+    QSignalSpy hashes(&editor, &DatasetEditor::hashComputed);
+    editor.setSampling(2, 7);
+    editor.setTokenizer(tokenizerPath);
+    editor.setDataset(u"sample"_s, spec);
+    QTRY_VERIFY_WITH_TIMEOUT(!hashes.isEmpty() && !editor.isLoading(), 20000);
+    QCOMPARE(editor.info().tokenCounter, u"tokenizer"_s);
+    QVERIFY(!editor.info().approximateTokens);
+    QCOMPARE(editor.info().inputStats.mean, exact.info.inputStats.mean);
+    QCOMPARE(editor.info().sha256, exact.info.sha256);
+
+    // Without the tokenizer the preview is approximate again.
+    editor.setTokenizer(QString());
+    QTRY_VERIFY_WITH_TIMEOUT(hashes.size() >= 2 && !editor.isLoading(), 20000);
+    QVERIFY(editor.info().approximateTokens);
+    QCOMPARE(editor.info().inputStats.mean, approx.info.inputStats.mean);
+
+    // A tokenizer that does not load is the load's error, naming the file.
+    editor.setTokenizer(u"/nonexistent/tokenizer.json"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(!editor.isValid() && !editor.isLoading(), 20000);
+    QVERIFY2(editor.errorFor(u"load"_s).contains(u"/nonexistent/tokenizer.json"_s),
+             qPrintable(editor.errors().join(u"; "_s)));
 }
 
 void TestEditors::histogramBins_data()
