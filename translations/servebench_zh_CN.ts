@@ -1102,6 +1102,10 @@
         <source>Sessions: %1 sessions, %2 turns (the lengths below are per turn: the new user message and the requested output).</source>
         <translation>会话：%1 个会话，%2 轮（以下长度按轮计：新的用户消息与请求的输出）。</translation>
     </message>
+    <message>
+        <source>Token counts are the SUT&apos;s tokenizer&apos;s: %1</source>
+        <translation>token 数来自 SUT 的分词器：%1</translation>
+    </message>
 </context>
 <context>
     <name>sb::DatasetPreviewModel</name>
