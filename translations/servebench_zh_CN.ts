@@ -2711,6 +2711,26 @@ Requests: %4</source>
         <source>n/a</source>
         <translation>不可用</translation>
     </message>
+    <message>
+        <source>Requests with reasoning</source>
+        <translation>含推理的请求</translation>
+    </message>
+    <message>
+        <source>Total reasoning tokens</source>
+        <translation>推理 token 总数</translation>
+    </message>
+    <message>
+        <source>Reasoning token source</source>
+        <translation>推理 token 来源</translation>
+    </message>
+    <message>
+        <source>Output count mismatch rate (%)</source>
+        <translation>输出计数不一致率 (%)</translation>
+    </message>
+    <message>
+        <source>Of %1 successful requests with both counts, %2 had a tokenizer count of their output other than the server&apos;s usage (Σ %3 by the server, %4 by the tokenizer). A high rate: the tokenizer is not the model&apos;s, or the server miscounts.</source>
+        <translation>在同时具有两种计数的 %1 个成功请求中，有 %2 个请求的分词器输出计数与服务器的 usage 不同（服务器合计 %3，分词器合计 %4）。不一致率高说明分词器不是该模型的，或服务器计数有误。</translation>
+    </message>
 </context>
 <context>
     <name>sb::SchedulePreview</name>
