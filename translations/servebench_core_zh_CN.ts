@@ -1249,9 +1249,9 @@
         <translation>预热请求不计入任何统计，但会被保存。</translation>
     </message>
     <message>
-        <source>Token counts prefer the server&apos;s usage; else token chunks are counted (one token per chunk); the input count falls back to the dataset&apos;s length. The source of each count is recorded.</source>
+        <source>Token counts prefer the server&apos;s usage; else the model&apos;s tokenizer (--tokenizer) counts the streamed text; else token chunks are counted (one token per chunk); the input count falls back to the dataset&apos;s length. The source of each count is recorded.</source>
         <comment>metric.statement.tokens</comment>
-        <translation>token 数优先采用服务器的 usage；否则按 token 块计数（每块一个 token）；输入 token 数退而采用数据集中的长度。每个计数的来源都会记录。</translation>
+        <translation>token 数优先采用服务器的 usage；否则由模型的分词器（--tokenizer）对流式返回的文本计数；再否则按 token 块计数（每块一个 token）；输入 token 数退而采用数据集中的长度。每个计数的来源都会记录。</translation>
     </message>
     <message>
         <source>%1 = %2</source>
@@ -3227,6 +3227,86 @@
         <source>omitted: %1</source>
         <comment>report.p1.omitted</comment>
         <translation>已省略：%1</translation>
+    </message>
+    <message>
+        <source>tokenizer</source>
+        <comment>token_source.tokenizer</comment>
+        <translation>分词器</translation>
+    </message>
+    <message>
+        <source>no successful request has both a send time and a content token</source>
+        <comment>na.no_content_token</comment>
+        <translation>没有成功的请求同时具有发送时间和内容 token</translation>
+    </message>
+    <message>
+        <source>the records do not tell content from reasoning tokens (recorded without first-content times)</source>
+        <comment>na.no_content_times</comment>
+        <translation>记录无法区分内容 token 和推理 token（记录时没有首个内容 token 的时间）</translation>
+    </message>
+    <message>
+        <source>no successful request streamed both reasoning and content</source>
+        <comment>na.no_reasoning_phase</comment>
+        <translation>没有成功的请求同时流式返回推理和内容</translation>
+    </message>
+    <message>
+        <source>no successful request streamed reasoning or reported reasoning tokens</source>
+        <comment>na.no_reasoning</comment>
+        <translation>没有成功的请求流式返回推理或报告推理 token</translation>
+    </message>
+    <message>
+        <source>no successful request has both the server&#x27;s output count (usage) and the tokenizer&#x27;s (--tokenizer)</source>
+        <comment>na.no_count_comparison</comment>
+        <translation>没有成功的请求同时具有服务器的输出计数（usage）和分词器的计数（--tokenizer）</translation>
+    </message>
+    <message>
+        <source>TTFCT</source>
+        <comment>metric.ttfct.label</comment>
+        <translation>TTFCT</translation>
+    </message>
+    <message>
+        <source>t_first_content − t_send</source>
+        <comment>metric.ttfct.definition</comment>
+        <translation>t_first_content − t_send</translation>
+    </message>
+    <message>
+        <source>Time to first content token: the first chunk of the answer (delta.content, or the text of a completions request), after any reasoning; equals TTFT when the model does not reason. Successful measured requests only.</source>
+        <comment>metric.ttfct.detail</comment>
+        <translation>首个内容 token 时间：回答的第一个块（delta.content，或 completions 请求的文本），在任何推理之后；模型不推理时等于 TTFT。只计成功的计量请求。</translation>
+    </message>
+    <message>
+        <source>Reasoning time</source>
+        <comment>metric.reasoning_time.label</comment>
+        <translation>推理时间</translation>
+    </message>
+    <message>
+        <source>t_first_content − t_first_reasoning</source>
+        <comment>metric.reasoning_time.definition</comment>
+        <translation>t_first_content − t_first_reasoning</translation>
+    </message>
+    <message>
+        <source>The reasoning phase: from the first reasoning delta (delta.reasoning_content or delta.reasoning) to the first content delta; successful measured requests that streamed both.</source>
+        <comment>metric.reasoning_time.detail</comment>
+        <translation>推理阶段：从第一个推理增量（delta.reasoning_content 或 delta.reasoning）到第一个内容增量；只计同时流式返回了两者的成功计量请求。</translation>
+    </message>
+    <message>
+        <source>Reasoning tokens</source>
+        <comment>metric.reasoning_tokens.label</comment>
+        <translation>推理 token</translation>
+    </message>
+    <message>
+        <source>usage.completion_tokens_details.reasoning_tokens, else the tokenizer&apos;s count of the reasoning text, else the reasoning chunks</source>
+        <comment>metric.reasoning_tokens.definition</comment>
+        <translation>usage.completion_tokens_details.reasoning_tokens，否则为分词器对推理文本的计数，再否则为推理块的数量</translation>
+    </message>
+    <message>
+        <source>Per successful measured request that streamed reasoning (or whose server counted reasoning tokens); part of the output tokens. The source is recorded per request.</source>
+        <comment>metric.reasoning_tokens.detail</comment>
+        <translation>按每个流式返回了推理（或服务器统计了推理 token）的成功计量请求计；是输出 token 的一部分。每个请求都记录计数来源。</translation>
+    </message>
+    <message>
+        <source>Reasoning</source>
+        <comment>cmp.group.reasoning</comment>
+        <translation>推理</translation>
     </message>
 </context>
 </TS>

@@ -1142,6 +1142,10 @@
         <source>Sessions: %1 sessions, %2 turns (the lengths below are per turn: the new user message and the requested output).</source>
         <translation>会话：%1 个会话，%2 轮（以下长度按轮计：新的用户消息与请求的输出）。</translation>
     </message>
+    <message>
+        <source>Token counts are the SUT&apos;s tokenizer&apos;s: %1</source>
+        <translation>token 数来自 SUT 的分词器：%1</translation>
+    </message>
 </context>
 <context>
     <name>sb::DatasetPreviewModel</name>
@@ -2811,6 +2815,26 @@ Requests: %4</source>
         <source>n/a</source>
         <translation>不可用</translation>
     </message>
+    <message>
+        <source>Requests with reasoning</source>
+        <translation>含推理的请求</translation>
+    </message>
+    <message>
+        <source>Total reasoning tokens</source>
+        <translation>推理 token 总数</translation>
+    </message>
+    <message>
+        <source>Reasoning token source</source>
+        <translation>推理 token 来源</translation>
+    </message>
+    <message>
+        <source>Output count mismatch rate (%)</source>
+        <translation>输出计数不一致率 (%)</translation>
+    </message>
+    <message>
+        <source>Of %1 successful requests with both counts, %2 had a tokenizer count of their output other than the server&apos;s usage (Σ %3 by the server, %4 by the tokenizer). A high rate: the tokenizer is not the model&apos;s, or the server miscounts.</source>
+        <translation>在同时具有两种计数的 %1 个成功请求中，有 %2 个请求的分词器输出计数与服务器的 usage 不同（服务器合计 %3，分词器合计 %4）。不一致率高说明分词器不是该模型的，或服务器计数有误。</translation>
+    </message>
 </context>
 <context>
     <name>sb::SchedulePreview</name>
@@ -3277,6 +3301,30 @@ Requests: %4</source>
     <message>
         <source>Line %1: %2 carries a credential. Headers are stored in the project; put the key in the API key field and write {api_key} here where it goes (e.g. &quot;%2: {api_key}&quot;).</source>
         <translation>第 %1 行：%2 含有凭据。请求头会存入项目文件；请把密钥填入“API 密钥”字段，并在此处需要密钥的位置写 {api_key}（例如“%2: {api_key}”）。</translation>
+    </message>
+    <message>
+        <source>Choose the model&apos;s tokenizer</source>
+        <translation>选择模型的分词器</translation>
+    </message>
+    <message>
+        <source>Tokenizers (tokenizer.json *.tiktoken);;All files (*)</source>
+        <translation>分词器 (tokenizer.json *.tiktoken);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Tokenizer:</source>
+        <translation>分词器：</translation>
+    </message>
+    <message>
+        <source>empty: token counts from the server&apos;s usage (synthetic prompts approximate)</source>
+        <translation>留空：token 数取自服务器的 usage（合成提示为近似长度）</translation>
+    </message>
+    <message>
+        <source>The model&apos;s tokenizer.json, a folder holding one, or a *.tiktoken file (run --tokenizer). With it synthetic prompts hold exactly their token lengths, dataset lengths are real token counts, and output tokens are counted from the streamed text when the server sends no usage.</source>
+        <translation>模型的 tokenizer.json、包含它的文件夹，或 *.tiktoken 文件（run --tokenizer）。有了它，合成提示的 token 长度完全准确，数据集长度是真实的 token 数，并且在服务器不发送 usage 时根据流式返回的文本统计输出 token。</translation>
+    </message>
+    <message>
+        <source>No such file or folder.</source>
+        <translation>文件或文件夹不存在。</translation>
     </message>
 </context>
 <context>

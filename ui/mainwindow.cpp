@@ -413,6 +413,8 @@ void MainWindow::createWidgets()
             if (const DocProfile *p = m_doc->profile(comboId(m_profileCombo)))
                 m_datasetEditor->setSampling(p->profile.numPrompts, p->profile.seed,
                                              p->profile.numSessions);
+            const DocSut *s = m_doc->sut(comboId(m_sutCombo));
+            m_datasetEditor->setTokenizer(s ? s->config.tokenizer : QString());
         });
         return c;
     };
@@ -620,6 +622,9 @@ void MainWindow::refreshPlanCombos()
     if (const DocProfile *p = m_doc->profile(comboId(m_profileCombo)))
         m_datasetEditor->setSampling(p->profile.numPrompts, p->profile.seed,
                                      p->profile.numSessions);
+    // The dataset preview counts as a run with the selected SUT would.
+    const DocSut *s = m_doc->sut(comboId(m_sutCombo));
+    m_datasetEditor->setTokenizer(s ? s->config.tokenizer : QString());
     updateActions();
 }
 

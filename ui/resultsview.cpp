@@ -231,7 +231,8 @@ void ResultsView::updateUnavailableNote()
     }
     QStringList lines;
     for (auto it = byReason.cbegin(); it != byReason.cend(); ++it)
-        lines << tr("n/a — %1: %2").arg(it.value().join(u", "_s), it.key());
+        lines << tr("n/a — %1: %2")
+                     .arg(it.value().join(u", "_s), Message::fromEnglish(it.key()).translated());
     m_unavailableNote->setText(lines.join(u'\n'));
     m_unavailableNote->setVisible(!lines.isEmpty());
 }

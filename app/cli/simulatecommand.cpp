@@ -128,6 +128,18 @@ int simulateCommand(const QStringList &args)
          u"Context length; longer requests get a 400 (default %1)."_s.arg(c.maxModelLen), u"N"_s},
         {u"model"_s, u"Model name served (default %1)."_s.arg(c.modelName), u"NAME"_s},
         {u"unpaced"_s, u"Write each whole response at once (client parse-ceiling tests)."_s},
+        {u"reasoning-tokens"_s,
+         u"Reasoning mode: the first N tokens of a streamed chat answer are reasoning deltas "
+         "(counted in max_tokens and completion_tokens; at most max_tokens - 1) (default 0)."_s,
+         u"N"_s},
+        {u"reasoning-field"_s,
+         u"The delta field of reasoning text: reasoning_content (default) or reasoning."_s,
+         u"NAME"_s},
+        {u"reasoning-usage"_s,
+         u"Report usage.completion_tokens_details.reasoning_tokens (reasoning mode)."_s},
+        {u"no-usage"_s,
+         u"Never send a usage object, even when the request asks for one (a server without "
+         "token counts)."_s},
         {u"fault-rate"_s,
          u"Fraction of requests given a fault; KIND is http429, http500, reset, "
          "malformed, error-event or stall. Repeatable."_s,
@@ -184,9 +196,21 @@ int simulateCommand(const QStringList &args)
         !parseInt(p, u"fault-after"_s, 0, 1 << 24, &c.faultAfterTokens, &error) ||
         !parseInt(p, u"prefix-block-tokens"_s, 1, 1 << 20, &c.prefixBlockTokens, &error) ||
         !parseInt(p, u"prefix-cache-blocks"_s, 0, 1 << 30, &c.prefixCacheBlocks, &error) ||
+        !parseInt(p, u"reasoning-tokens"_s, 0, 1 << 24, &c.reasoningTokens, &error) ||
         !parseDouble(p, u"duration"_s, 0, &duration, &error))
         return fail(error);
     c.port = quint16(port);
+    c.usage = !p.isSet(u"no-usage"_s);
+    c.reasoningUsageDetails = p.isSet(u"reasoning-usage"_s);
+    if (p.isSet(u"reasoning-field"_s)) {
+        c.reasoningField = p.value(u"reasoning-field"_s);
+        if (c.reasoningField != "reasoning_content"_L1 && c.reasoningField != "reasoning"_L1)
+            return fail(
+                u"--reasoning-field: expected reasoning_content or reasoning, got '%1'"_s.arg(
+                    c.reasoningField));
+    }
+    if (c.reasoningTokens == 0 && (p.isSet(u"reasoning-usage"_s) || p.isSet(u"reasoning-field"_s)))
+        return fail(u"--reasoning-usage and --reasoning-field need --reasoning-tokens"_s);
     if (p.isSet(u"jitter-dist"_s)) {
         const QString d = p.value(u"jitter-dist"_s).toLower();
         if (d == "uniform"_L1)
@@ -223,6 +247,11 @@ int simulateCommand(const QStringList &args)
         return 1;
     }
     out << "Simulator listening on " << sim.baseUrl().toString() << " (model " << c.modelName;
+    if (c.reasoningTokens > 0)
+        out << ", reasoning: " << c.reasoningTokens << " tokens of delta." << c.reasoningField
+            << " before each chat answer";
+    if (!c.usage)
+        out << ", no usage";
     if (c.prefixCache) {
         out << ", prefix cache: blocks of " << c.prefixBlockTokens << " tokens, at most "
             << c.prefixCacheBlocks << " blocks";

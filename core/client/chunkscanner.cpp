@@ -102,6 +102,8 @@ private:
         KContent = 1u << 11,
         KReasoningContent = 1u << 12,
         KReasoning = 1u << 13,
+        KCompletionDetails = 1u << 14,
+        KReasoningTokens = 1u << 15,
     };
 
     void ws()
@@ -140,9 +142,11 @@ private:
     template <class F> bool members(int depth, F &&f);
 
     bool intField(qint32 *out); // a number that is a plain non-negative int, or any other type
-    bool stringChars(qsizetype *out); // a string (counted) or any other type (0)
+    // A string (counted; its raw bytes in *raw) or any other type (0, empty).
+    bool stringChars(qsizetype *out, QByteArrayView *raw = nullptr, bool *escaped = nullptr);
     bool usage(ChunkFields *out);
     bool details(ChunkFields *out);
+    bool completionDetails(ChunkFields *out);
     bool choices(ApiFlavour flavour, ChunkFields *out);
     bool choice(ApiFlavour flavour, ChunkFields *out);
     bool delta(ChunkFields *out);
@@ -157,6 +161,9 @@ private:
 
     const char *m_p;
     const char *m_end;
+
+public:
+    ChunkText text; // where the generated text was found
 };
 
 bool Reader::key(QByteArrayView *k)
@@ -458,12 +465,14 @@ bool Reader::intField(qint32 *out)
     return skipValue(1);
 }
 
-bool Reader::stringChars(qsizetype *out)
+bool Reader::stringChars(qsizetype *out, QByteArrayView *raw, bool *escaped)
 {
     if (peek('"')) {
-        return string(out);
+        return string(out, raw, escaped);
     }
     *out = 0; // toString() of a non-string is empty
+    if (raw)
+        *raw = QByteArrayView();
     return skipValue(1);
 }
 
@@ -474,6 +483,16 @@ bool Reader::details(ChunkFields *out)
         if (is(k, "cached_tokens")) {
             return !seen(&mask, KCached) && intField(&out->cachedTokens);
         }
+        return skipValue(3);
+    });
+}
+
+bool Reader::completionDetails(ChunkFields *out)
+{
+    unsigned mask = 0;
+    return members(3, [&](QByteArrayView k) {
+        if (is(k, "reasoning_tokens"))
+            return !seen(&mask, KReasoningTokens) && intField(&out->reasoningTokens);
         return skipValue(3);
     });
 }
@@ -493,6 +512,13 @@ bool Reader::usage(ChunkFields *out)
                 return details(out);
             return skipValue(2);
         }
+        if (is(k, "completion_tokens_details")) {
+            if (seen(&mask, KCompletionDetails))
+                return false;
+            if (peek('{'))
+                return completionDetails(out);
+            return skipValue(2);
+        }
         return skipValue(2);
     });
 }
@@ -501,17 +527,25 @@ bool Reader::delta(ChunkFields *out)
 {
     unsigned mask = 0;
     qsizetype content = 0, reasoningContent = 0, reasoning = 0;
+    QByteArrayView reasoningContentRaw, reasoningRaw;
+    bool reasoningContentEscaped = false, reasoningEscaped = false;
     const bool ok = members(4, [&](QByteArrayView k) {
         if (is(k, "content"))
-            return !seen(&mask, KContent) && stringChars(&content);
+            return !seen(&mask, KContent) &&
+                   stringChars(&content, &text.content, &text.contentEscaped);
         if (is(k, "reasoning_content"))
-            return !seen(&mask, KReasoningContent) && stringChars(&reasoningContent);
+            return !seen(&mask, KReasoningContent) &&
+                   stringChars(&reasoningContent, &reasoningContentRaw, &reasoningContentEscaped);
         if (is(k, "reasoning"))
-            return !seen(&mask, KReasoning) && stringChars(&reasoning);
+            return !seen(&mask, KReasoning) &&
+                   stringChars(&reasoning, &reasoningRaw, &reasoningEscaped);
         return skipValue(4);
     });
     // Counting code points of strings without lone surrogates, empty <=> zero code points.
-    out->chars = content + (reasoningContent > 0 ? reasoningContent : reasoning);
+    out->reasoningChars = reasoningContent > 0 ? reasoningContent : reasoning;
+    out->chars = content + out->reasoningChars;
+    text.reasoning = reasoningContent > 0 ? reasoningContentRaw : reasoningRaw;
+    text.reasoningEscaped = reasoningContent > 0 ? reasoningContentEscaped : reasoningEscaped;
     return ok;
 }
 
@@ -533,7 +567,8 @@ bool Reader::choice(ApiFlavour flavour, ChunkFields *out)
             return true;
         }
         if (flavour == ApiFlavour::Completions && is(k, "text"))
-            return !seen(&mask, KText) && stringChars(&out->chars);
+            return !seen(&mask, KText) &&
+                   stringChars(&out->chars, &text.content, &text.contentEscaped);
         if (flavour != ApiFlavour::Completions && is(k, "delta")) {
             if (seen(&mask, KDelta))
                 return false;
@@ -616,14 +651,103 @@ bool Reader::chunk(ApiFlavour flavour, ChunkFields *out)
 
 } // namespace
 
-bool ChunkScanner::scan(QByteArrayView payload, ApiFlavour flavour, ChunkFields *out)
+bool ChunkScanner::scan(QByteArrayView payload, ApiFlavour flavour, ChunkFields *out,
+                        ChunkText *text)
 {
     *out = ChunkFields();
     Reader reader(payload.data(), payload.data() + payload.size());
-    if (reader.chunk(flavour, out))
+    if (reader.chunk(flavour, out)) {
+        if (text)
+            *text = reader.text;
         return true;
+    }
     *out = ChunkFields();
     return false;
+}
+
+void appendJsonStringUtf8(QByteArrayView raw, bool escaped, QByteArray *out)
+{
+    if (!escaped) {
+        out->append(raw);
+        return;
+    }
+    const char *p = raw.data();
+    const char *const end = p + raw.size();
+    const auto hex4 = [](const char *h) {
+        unsigned v = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char c = h[i];
+            v = (v << 4) | unsigned(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+        }
+        return v;
+    };
+    const auto appendCodePoint = [out](char32_t cp) {
+        char buf[4];
+        int n = 0;
+        if (cp < 0x80) {
+            buf[n++] = char(cp);
+        } else if (cp < 0x800) {
+            buf[n++] = char(0xC0 | (cp >> 6));
+            buf[n++] = char(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            buf[n++] = char(0xE0 | (cp >> 12));
+            buf[n++] = char(0x80 | ((cp >> 6) & 0x3F));
+            buf[n++] = char(0x80 | (cp & 0x3F));
+        } else {
+            buf[n++] = char(0xF0 | (cp >> 18));
+            buf[n++] = char(0x80 | ((cp >> 12) & 0x3F));
+            buf[n++] = char(0x80 | ((cp >> 6) & 0x3F));
+            buf[n++] = char(0x80 | (cp & 0x3F));
+        }
+        out->append(buf, n);
+    };
+    while (p < end) {
+        const char *run = p;
+        while (p < end && *p != '\\')
+            ++p;
+        out->append(run, p - run);
+        if (p + 1 >= end)
+            break;
+        const char e = p[1];
+        p += 2;
+        switch (e) {
+        case 'b':
+            out->append('\b');
+            break;
+        case 'f':
+            out->append('\f');
+            break;
+        case 'n':
+            out->append('\n');
+            break;
+        case 'r':
+            out->append('\r');
+            break;
+        case 't':
+            out->append('\t');
+            break;
+        case 'u': {
+            if (end - p < 4)
+                return;
+            char32_t cp = hex4(p);
+            p += 4;
+            if (cp >= 0xD800 && cp <= 0xDBFF && end - p >= 6 && p[0] == '\\' && p[1] == 'u') {
+                const char32_t lo = hex4(p + 2);
+                if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    p += 6;
+                }
+            }
+            if (cp >= 0xD800 && cp <= 0xDFFF)
+                cp = 0xFFFD; // a lone surrogate: what a UTF-8 decoder makes of it
+            appendCodePoint(cp);
+            break;
+        }
+        default: // '"', '\\', '/'
+            out->append(e);
+            break;
+        }
+    }
 }
 
 ChunkFields ChunkScanner::fromJson(const QJsonObject &chunk, ApiFlavour flavour)
@@ -636,6 +760,10 @@ ChunkFields ChunkScanner::fromJson(const QJsonObject &chunk, ApiFlavour flavour)
         f.completionTokens = u.value("completion_tokens"_L1).toInt(-1);
         f.cachedTokens =
             u.value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1).toInt(-1);
+        f.reasoningTokens = u.value("completion_tokens_details"_L1)
+                                .toObject()
+                                .value("reasoning_tokens"_L1)
+                                .toInt(-1);
     }
     const QJsonArray choices = chunk.value("choices"_L1).toArray();
     if (choices.isEmpty())
@@ -653,7 +781,8 @@ ChunkFields ChunkScanner::fromJson(const QJsonObject &chunk, ApiFlavour flavour)
         QString reasoning = delta.value("reasoning_content"_L1).toString();
         if (reasoning.isEmpty())
             reasoning = delta.value("reasoning"_L1).toString();
-        f.chars += codePoints(reasoning);
+        f.reasoningChars = codePoints(reasoning);
+        f.chars += f.reasoningChars;
     }
     return f;
 }

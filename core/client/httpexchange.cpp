@@ -20,7 +20,8 @@ struct HttpExchange::Sink
     void onBody(const char *d, qsizetype n) { acc->onBytes(d, n, t); }
 };
 
-HttpExchange::HttpExchange(RequestJob &&job, const ResponseLimits &limits)
+HttpExchange::HttpExchange(RequestJob &&job, const ResponseLimits &limits,
+                           const Tokenizer *tokenizer)
     : m_url(std::move(job.url)), m_proxy(std::move(job.proxy)), m_timeoutNs(job.timeoutNs),
       m_idleTimeoutNs(job.idleTimeoutNs), m_limits(limits), m_record(std::move(job.record)),
       m_acc(job.flavour, &m_record)
@@ -36,6 +37,7 @@ HttpExchange::HttpExchange(RequestJob &&job, const ResponseLimits &limits)
                                      m_url.scheme() == "https"_L1 ? QUrl() : m_proxy);
     m_acc.setLimits(limits);
     m_acc.setCaptureText(job.captureText);
+    m_acc.setTokenizer(tokenizer);
     m_parser.setMaxHeadBytes(limits.maxHeadBytes);
 }
 

@@ -24,7 +24,9 @@ public:
 
     // Builds the request bytes (in the caller's thread: the workers only send them). A request
     // that may not be sent (a header with CR, LF or NUL) is marked invalid(), never written.
-    HttpExchange(RequestJob &&job, const ResponseLimits &limits = {});
+    // tokenizer: counts the response's text (StreamAccumulator::setTokenizer); may be null.
+    HttpExchange(RequestJob &&job, const ResponseLimits &limits = {},
+                 const Tokenizer *tokenizer = nullptr);
     HttpExchange(const HttpExchange &) = delete;
     HttpExchange &operator=(const HttpExchange &) = delete;
 

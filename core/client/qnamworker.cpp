@@ -121,6 +121,7 @@ void QnamWorker::start(RequestJob job)
     s->manager = best;
     s->acc = std::make_unique<StreamAccumulator>(job.flavour, &s->record);
     s->acc->setLimits(m_options.limits);
+    s->acc->setTokenizer(m_options.tokenizer.get());
     s->timeoutNs = job.timeoutNs;
     s->idleTimeoutNs = job.idleTimeoutNs > 0 ? job.idleTimeoutNs : m_options.idleTimeoutNs;
     s->acc->setCaptureText(job.captureText);

@@ -127,7 +127,8 @@ void SocketTransport::submit(RequestJob job)
     Q_ASSERT(!m_workers.empty());
     // Built here, in the caller's thread: serialising the request is work the worker, which
     // must keep reading every open stream, does not have to do.
-    auto exchange = std::make_unique<HttpExchange>(std::move(job), m_options.limits);
+    auto exchange =
+        std::make_unique<HttpExchange>(std::move(job), m_options.limits, m_options.tokenizer.get());
     // A worker with an idle keep-alive connection first (no new connection needed, so open
     // connections stay at the concurrency), then the least loaded one.
     EpollWorker *best = m_workers.front().get();

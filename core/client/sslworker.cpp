@@ -91,7 +91,8 @@ void SslWorker::tearDown()
 
 void SslWorker::start(RequestJob &&job)
 {
-    auto ex = std::make_unique<HttpExchange>(std::move(job), m_options.limits);
+    auto ex =
+        std::make_unique<HttpExchange>(std::move(job), m_options.limits, m_options.tokenizer.get());
     ex->markSent(monotonicNs());
     if (!ex->invalid().isEmpty()) {
         const QString why = ex->invalid();

@@ -3,6 +3,8 @@
 #include "chunkscanner.h"
 #include "sseparser.h"
 
+#include "tokenizer/tokenizer.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -172,6 +174,12 @@ void StreamAccumulator::finish(ErrorClass transportError, const QString &message
             r.errorMessage += u" (finish_reason %1)"_s.arg(r.finishReason);
     }
 
+    if (m_tokenizer)
+        countText();
+    if (r.reasoningTokens < 0 && r.tFirstReasoning > 0) {
+        r.reasoningTokens = qint32(m_reasoningChunkTokens);
+        r.reasoningSource = TokenSource::ChunkCount;
+    }
     if (r.outputTokens < 0) {
         qint64 sum = 0;
         for (qint32 n : std::as_const(r.chunkTokens))
@@ -202,8 +210,11 @@ void StreamAccumulator::onEvent(QByteArrayView data, qint64 tRecvNs)
     }
     if (m_fastScan && !m_captureText) {
         ChunkFields fields;
-        if (ChunkScanner::scan(payload, m_flavour, &fields)) {
+        ChunkText text;
+        if (ChunkScanner::scan(payload, m_flavour, &fields, m_tokenizer ? &text : nullptr)) {
             applyChunk(fields, tRecvNs);
+            if (m_tokenizer)
+                keepText(text);
             return;
         }
     }
@@ -232,6 +243,8 @@ void StreamAccumulator::onChunk(const QJsonObject &chunk, qint64 tRecvNs)
         return;
     }
     applyChunk(ChunkScanner::fromJson(chunk, m_flavour), tRecvNs);
+    if (m_tokenizer)
+        keepText(chunk);
     if (m_captureText) {
         const QJsonObject choice = chunk.value("choices"_L1).toArray().at(0).toObject();
         m_record->outputText +=
@@ -257,6 +270,10 @@ void StreamAccumulator::applyChunk(const ChunkFields &f, qint64 tRecvNs)
     }
     if (f.cachedTokens >= 0)
         r.cachedTokens = f.cachedTokens;
+    if (f.reasoningTokens >= 0) {
+        r.reasoningTokens = f.reasoningTokens;
+        r.reasoningSource = TokenSource::ServerUsage;
+    }
 
     if (!f.hasChoices)
         return;
@@ -273,10 +290,69 @@ void StreamAccumulator::applyChunk(const ChunkFields &f, qint64 tRecvNs)
     }
     if (r.tFirst == 0)
         r.tFirst = tRecvNs;
+    if (f.reasoningChars > 0) {
+        if (r.tFirstReasoning == 0)
+            r.tFirstReasoning = tRecvNs;
+        m_reasoningChunkTokens += tokens;
+    }
+    if (f.chars > f.reasoningChars && r.tFirstContent == 0)
+        r.tFirstContent = tRecvNs;
     r.tLast = tRecvNs;
     r.chunkTimes.append(tRecvNs);
     r.chunkTokens.append(tokens);
     r.outputChars += f.chars;
+}
+
+void StreamAccumulator::keepText(const ChunkText &text)
+{
+    if (!text.content.isEmpty())
+        appendJsonStringUtf8(text.content, text.contentEscaped, &m_contentText);
+    if (!text.reasoning.isEmpty())
+        appendJsonStringUtf8(text.reasoning, text.reasoningEscaped, &m_reasoningText);
+}
+
+void StreamAccumulator::keepText(const QJsonObject &chunk)
+{
+    // The same fields ChunkScanner::fromJson counts.
+    const QJsonObject choice = chunk.value("choices"_L1).toArray().at(0).toObject();
+    if (m_flavour != ApiFlavour::Chat) {
+        m_contentText += choice.value("text"_L1).toString().toUtf8();
+        return;
+    }
+    const QJsonObject delta = choice.value("delta"_L1).toObject();
+    m_contentText += delta.value("content"_L1).toString().toUtf8();
+    QString reasoning = delta.value("reasoning_content"_L1).toString();
+    if (reasoning.isEmpty())
+        reasoning = delta.value("reasoning"_L1).toString();
+    m_reasoningText += reasoning.toUtf8();
+}
+
+void StreamAccumulator::countText()
+{
+    RequestRecord &r = *m_record;
+    // Reasoning and answer are counted apart: in the model's output they are separate sections
+    // (the reasoning parser strips the markers between them), so no token spans the two.
+    const qsizetype reasoning =
+        m_reasoningText.isEmpty()
+            ? 0
+            : m_tokenizer->countUtf8(
+                  std::string_view(m_reasoningText.constData(), size_t(m_reasoningText.size())));
+    const qsizetype content = m_contentText.isEmpty()
+                                  ? 0
+                                  : m_tokenizer->countUtf8(std::string_view(
+                                        m_contentText.constData(), size_t(m_contentText.size())));
+    r.clientOutputTokens = qint32(std::min<qsizetype>(reasoning + content, INT32_MAX));
+    if (r.outputTokens < 0) {
+        r.outputTokens = r.clientOutputTokens;
+        r.outputSource = TokenSource::Tokenizer;
+    }
+    if (r.reasoningTokens < 0 && r.tFirstReasoning > 0) {
+        r.reasoningTokens = qint32(std::min<qsizetype>(reasoning, INT32_MAX));
+        r.reasoningSource = TokenSource::Tokenizer;
+    }
+    // Counted: the text is not kept beyond the stream.
+    m_contentText = QByteArray();
+    m_reasoningText = QByteArray();
 }
 
 void StreamAccumulator::fail(ErrorClass error, const QString &message)

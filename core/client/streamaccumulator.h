@@ -15,7 +15,9 @@ class QJsonObject;
 namespace sb {
 
 class SseParser;
+class Tokenizer;
 struct ChunkFields;
+struct ChunkText;
 
 // Turns the bytes of one streamed HTTP response into a RequestRecord, whatever transport
 // delivered them. It knows the OpenAI streaming protocol (DESIGN §4); transports know sockets.
@@ -55,11 +57,20 @@ public:
     // reasoning) in the record's outputText, for a session's history. Every event then goes to
     // the full parser: the scanner counts characters without decoding them.
     void setCaptureText(bool on) { m_captureText = on; }
+    // The model's tokenizer (docs/tokenizers.md), or null. With one, the generated text
+    // (reasoning and content apart) is kept while the stream lasts and counted in finish():
+    // record.clientOutputTokens always, outputTokens when the server sent no usage, and
+    // reasoningTokens when it sent no completion_tokens_details.reasoning_tokens. The text is
+    // dropped once counted. Must outlive the accumulator.
+    void setTokenizer(const Tokenizer *tokenizer) { m_tokenizer = tokenizer; }
 
 private:
     void onEvent(QByteArrayView data, qint64 tRecvNs);
     void onChunk(const QJsonObject &chunk, qint64 tRecvNs);
     void applyChunk(const ChunkFields &fields, qint64 tRecvNs);
+    void keepText(const ChunkText &text);
+    void keepText(const QJsonObject &chunk);
+    void countText();
     void fail(ErrorClass error, const QString &message);
     void classifyHttpError();
 
@@ -78,6 +89,10 @@ private:
     bool m_finished = false;
     bool m_fastScan = true;
     bool m_captureText = false;
+    const Tokenizer *m_tokenizer = nullptr;
+    QByteArray m_contentText;   // UTF-8, only with a tokenizer
+    QByteArray m_reasoningText; // UTF-8, only with a tokenizer
+    qint64 m_reasoningChunkTokens = 0;
 };
 
 } // namespace sb

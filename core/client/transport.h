@@ -11,7 +11,11 @@
 #include <QObject>
 #include <QUrl>
 
+#include <memory>
+
 namespace sb {
+
+class Tokenizer;
 
 // One HTTP request the run controller wants sent. The transport fills in tSend and everything
 // the response brings, and hands back a finished RequestRecord.
@@ -43,6 +47,9 @@ struct TransportOptions
     // byte, then between reads) fails with ErrorClass::Timeout. 0 = none. RequestJob's own
     // idleTimeoutNs, when set, wins.
     qint64 idleTimeoutNs = 0;
+    // The model's tokenizer (--tokenizer): every response's text is counted with it in the
+    // worker that read it (StreamAccumulator::setTokenizer). Null: no client-side count.
+    std::shared_ptr<const Tokenizer> tokenizer;
 };
 
 // A streaming HTTP transport. Implementations run their I/O in worker threads of their own;

@@ -183,6 +183,7 @@ const MessageEntry kEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "Cost per 1M output tokens",
                        "cmp.row.cost_per_1m_output_tokens"),
     QT_TRANSLATE_NOOP3("sb::Message", "Throughput", "cmp.group.throughput"),
+    QT_TRANSLATE_NOOP3("sb::Message", "Reasoning", "cmp.group.reasoning"),
     QT_TRANSLATE_NOOP3("sb::Message", "Requests", "cmp.group.requests"),
     QT_TRANSLATE_NOOP3("sb::Message", "Cost", "cmp.group.cost"),
     QT_TRANSLATE_NOOP3("sb::Message", "MLPerf", "cmp.group.mlperf"),
@@ -330,6 +331,31 @@ const MessageEntry kEntries[] = {
         "t_dispatch − t_queued (slot granted minus due), over every measured request that was sent "
         "and has t_queued; the hop from dispatcher to transport counts as schedule lag.",
         "metric.client_queue_time.detail"),
+    QT_TRANSLATE_NOOP3("sb::Message", "TTFCT", "metric.ttfct.label"),
+    QT_TRANSLATE_NOOP3("sb::Message", "t_first_content − t_send", "metric.ttfct.definition"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "Time to first content token: the first chunk of the answer (delta.content, "
+                       "or the text of a completions request), after any reasoning; equals TTFT "
+                       "when the model does not reason. Successful measured requests only.",
+                       "metric.ttfct.detail"),
+    QT_TRANSLATE_NOOP3("sb::Message", "Reasoning time", "metric.reasoning_time.label"),
+    QT_TRANSLATE_NOOP3("sb::Message", "t_first_content − t_first_reasoning",
+                       "metric.reasoning_time.definition"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "The reasoning phase: from the first reasoning delta "
+                       "(delta.reasoning_content or delta.reasoning) to the first content delta; "
+                       "successful measured requests that streamed both.",
+                       "metric.reasoning_time.detail"),
+    QT_TRANSLATE_NOOP3("sb::Message", "Reasoning tokens", "metric.reasoning_tokens.label"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "usage.completion_tokens_details.reasoning_tokens, else the tokenizer's "
+                       "count of the reasoning text, else the reasoning chunks",
+                       "metric.reasoning_tokens.definition"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "Per successful measured request that streamed reasoning (or whose server "
+                       "counted reasoning tokens); part of the output tokens. The source is "
+                       "recorded per request.",
+                       "metric.reasoning_tokens.detail"),
     QT_TRANSLATE_NOOP3("sb::Message", "TTFT from schedule", "metric.ttft_from_sched.label"),
     QT_TRANSLATE_NOOP3("sb::Message",
                        "MLPerf-style latency is measured from t_sched (LoadGen's rule)",
@@ -399,7 +425,8 @@ const MessageEntry kEntries[] = {
                        "Warm-up requests are excluded from everything but are stored.",
                        "metric.statement.warmup"),
     QT_TRANSLATE_NOOP3("sb::Message",
-                       "Token counts prefer the server's usage; else token chunks are counted (one "
+                       "Token counts prefer the server's usage; else the model's tokenizer "
+                       "(--tokenizer) counts the streamed text; else token chunks are counted (one "
                        "token per chunk); the input count falls back to the dataset's length. The "
                        "source of each count is recorded.",
                        "metric.statement.tokens"),
@@ -424,6 +451,7 @@ const MessageEntry kEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "server usage", "token_source.server_usage"),
     QT_TRANSLATE_NOOP3("sb::Message", "chunk count", "token_source.chunk_count"),
     QT_TRANSLATE_NOOP3("sb::Message", "dataset length", "token_source.dataset"),
+    QT_TRANSLATE_NOOP3("sb::Message", "tokenizer", "token_source.tokenizer"),
     QT_TRANSLATE_NOOP3("sb::Message", "unknown", "token_source.unknown"),
     QT_TRANSLATE_NOOP3("sb::Message", "mixed (%1)", "token_source.mixed"),
     QT_TRANSLATE_NOOP3("sb::Message", "%1 %2", "token_source.part"),
@@ -852,6 +880,21 @@ const MessageEntry kEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message",
                        "vLLM's result file does not record cached prompt tokens",
                        "na.vllm_no_cached"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "no successful request has both a send time and a content token",
+                       "na.no_content_token"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "the records do not tell content from reasoning tokens (recorded without first-content times)",
+                       "na.no_content_times"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "no successful request streamed both reasoning and content",
+                       "na.no_reasoning_phase"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "no successful request streamed reasoning or reported reasoning tokens",
+                       "na.no_reasoning"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "no successful request has both the server's output count (usage) and the tokenizer's (--tokenizer)",
+                       "na.no_count_comparison"),
 };
 
 } // namespace

@@ -211,7 +211,7 @@ QString proxyWithoutPassword(const QString &setting)
 
 QJsonObject SutConfig::toJson() const
 {
-    return QJsonObject{
+    QJsonObject o{
         {u"name"_s, name},
         {u"base_url"_s, baseUrl},
         {u"endpoint"_s, endpoint},
@@ -237,6 +237,10 @@ QJsonObject SutConfig::toJson() const
         {u"simulator"_s, QJsonObject{{u"prefill_ms_per_token"_s, simPrefillMsPerToken},
                                      {u"prefix_cache_blocks"_s, simPrefixCacheBlocks}}},
     };
+    // Only when set: the manifests of runs without one stay as they were.
+    if (!tokenizer.isEmpty())
+        o.insert(u"tokenizer"_s, tokenizer);
+    return o;
 }
 
 SutConfig SutConfig::fromJson(const QJsonObject &o)
@@ -264,6 +268,7 @@ SutConfig SutConfig::fromJson(const QJsonObject &o)
     s.builtInSimulator = o.value(u"built_in_simulator"_s).toBool();
     s.caFile = o.value(u"ca_file"_s).toString();
     s.proxy = o.value(u"proxy"_s).toString();
+    s.tokenizer = o.value(u"tokenizer"_s).toString();
     const QJsonObject sim = o.value(u"simulator"_s).toObject();
     s.simPrefillMsPerToken = sim.value(u"prefill_ms_per_token"_s).toDouble(-1);
     s.simPrefixCacheBlocks = sim.value(u"prefix_cache_blocks"_s).toInt(-1);

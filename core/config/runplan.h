@@ -42,6 +42,11 @@ struct SutConfig
     // "" follows the environment (http_proxy, https_proxy, no_proxy), "none" goes direct, a URL
     // names an HTTP proxy. A password in it is never stored (put it in the environment).
     QString proxy;
+    // The model's tokenizer (docs/tokenizers.md): a tokenizer.json, a folder holding one, or a
+    // *.tiktoken file; "" = none. It belongs to the model: with it, synthetic prompts have exact
+    // token lengths, dataset lengths are real token counts, and output tokens are counted from
+    // the streamed text when the server sends no usage.
+    QString tokenizer;
     bool builtInSimulator = false;
     // The built-in simulator's engine model (builtInSimulator only; docs/sessions.md): every
     // prompt token not served from its prefix cache adds simPrefillMsPerToken to TTFT, and the

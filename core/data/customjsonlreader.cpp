@@ -149,7 +149,7 @@ bool CustomJsonlReader::parseLine(qint64 lineNumber, qint64 offset, qint64 lengt
                 return false;
             }
             const QString text = content.toString();
-            tokens += approxTokenCount(text);
+            tokens += m_counter.countPart(text);
             contents.append(text);
         }
         out->messages = arr;
@@ -164,7 +164,7 @@ bool CustomJsonlReader::parseLine(qint64 lineNumber, qint64 offset, qint64 lengt
         return false;
     } else {
         out->prompt = prompt.toString();
-        out->inputTokens = approxTokenCount(out->prompt);
+        out->inputTokens = m_counter.count(out->prompt);
     }
 
     const QJsonValue outTokens = o.value(u"output_tokens"_s);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "tokencounter.h"
+
 #include <QJsonArray>
 #include <QString>
 #include <functional>
@@ -21,7 +23,8 @@ struct CustomLine
     qint64 length = 0; // without the line break
     QString prompt;    // the prompt, or the messages' contents joined by blank lines
     QJsonArray messages;
-    qint32 inputTokens = 0;   // approxTokenCount() of prompt / of all message contents
+    // TokenCounter::count() of prompt, or the sum of countPart() over the message contents
+    qint32 inputTokens = 0;
     qint32 outputTokens = -1; // -1: not given
 };
 
@@ -31,6 +34,8 @@ class CustomJsonlReader
 {
 public:
     CustomJsonlReader(MappedFile *file, const QString &displayPath);
+    // How inputTokens are counted (default: approximately).
+    void setTokenCounter(const TokenCounter &counter) { m_counter = counter; }
 
     bool read(const std::function<void(const CustomLine &)> &onLine, QString *error);
     // Parses one line again (it was validated by read()).
@@ -40,6 +45,7 @@ public:
 private:
     MappedFile *m_file;
     QString m_path;
+    TokenCounter m_counter;
 };
 
 } // namespace sb

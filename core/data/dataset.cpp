@@ -7,9 +7,12 @@
 #include "seededrng.h"
 #include "sharegptreader.h"
 #include "syntheticprompt.h"
+#include "syntheticvocabulary.h"
 #include "tokencount.h"
+#include "tokencounter.h"
 
 #include "config/runplan.h"
+#include "tokenizer/tokenizer.h"
 
 #include <QCryptographicHash>
 #include <QJsonDocument>
@@ -84,16 +87,21 @@ bool validateRandom(const DatasetSpec &spec, int numPrompts, QString *error)
     return true;
 }
 
-bool loadRandom(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *ds,
-                QString *error)
+bool loadRandom(const DatasetSpec &spec, int numPrompts, quint64 seed,
+                const SyntheticVocabulary &vocab, LoadedDataset *ds, QString *error)
 {
     if (!validateRandom(spec, numPrompts, error))
         return false;
     SeededRng lengths(seed);
     SeededRng words(seed ^ kWordStream);
-    const double tpw = spec.tokensPerWord;
+    // With a tokenizer a word is a token (checked), and each prompt is counted whole.
+    const bool exact = vocab.tokenizer() != nullptr;
+    const double tpw = exact ? 1.0 : spec.tokensPerWord;
+    // vLLM's convention: the length counts the special tokens the tokenizer adds, so the text
+    // holds that many fewer (the prefix is part of the text).
+    const int special = vocab.specialTokens();
     QString prefix;
-    SyntheticPromptBuilder::appendWords(&prefix, wordsForTokens(spec.randomPrefixLen, tpw), words);
+    vocab.appendWords(&prefix, wordsForTokens(spec.randomPrefixLen, tpw), words);
     ds->items.reserve(numPrompts);
     for (int i = 0; i < numPrompts; ++i) {
         PromptItem item;
@@ -102,8 +110,21 @@ bool loadRandom(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDat
         item.outputTokens = drawLength(lengths, spec, spec.randomOutputLen, spec.randomOutputStdev,
                                        spec.randomOutputMin, spec.randomOutputMax);
         item.prompt = prefix;
-        SyntheticPromptBuilder::appendWords(&item.prompt, wordsForTokens(in, tpw), words);
+        vocab.appendWords(&item.prompt, wordsForTokens(std::max(0, in - special), tpw), words);
         item.inputTokens = clampToInt32(qint64(spec.randomPrefixLen) + in);
+        if (exact) {
+            const int fitted =
+                vocab.fitToTokens(&item.prompt, std::max(0, item.inputTokens - special), words);
+            if (fitted < 0) {
+                *error = u"random dataset: prompt %1 cannot be made exactly %2 tokens long under "
+                         "the tokenizer %3"_s.arg(i)
+                             .arg(item.inputTokens)
+                             .arg(vocab.tokenizer()->path());
+                return false;
+            }
+            if (fitted > 0)
+                ++ds->info.fittedPrompts;
+        }
         item.sourceIndex = i;
         ds->items.append(item);
     }
@@ -111,8 +132,8 @@ bool loadRandom(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDat
     return true;
 }
 
-bool loadShareGpt(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *ds,
-                  QString *error)
+bool loadShareGpt(const DatasetSpec &spec, int numPrompts, quint64 seed,
+                  const TokenCounter &counter, LoadedDataset *ds, QString *error)
 {
     MappedFile file;
     if (!file.open(spec.path, error))
@@ -136,11 +157,11 @@ bool loadShareGpt(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedD
             if (!c.hasPair)
                 return skip(u"no_assistant_reply"_s);
             ShareGptReader::decode(file.data(), c.prompt, &text, &info.replacedSurrogates);
-            const qint32 in = approxTokenCount(text);
+            const qint32 in = counter.count(text);
             qint32 out = spec.sharegptOutputLen;
             if (!fixed) {
                 ShareGptReader::decode(file.data(), c.reply, &text, &info.replacedSurrogates);
-                out = approxTokenCount(text);
+                out = counter.count(text);
             }
             if (in < kShareGptMinLen)
                 return skip(u"prompt_too_short"_s);
@@ -191,8 +212,8 @@ bool loadShareGpt(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedD
     return true;
 }
 
-bool loadCustom(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *ds,
-                QString *error)
+bool loadCustom(const DatasetSpec &spec, int numPrompts, quint64 seed, const TokenCounter &counter,
+                LoadedDataset *ds, QString *error)
 {
     MappedFile file;
     if (!file.open(spec.path, error))
@@ -200,6 +221,7 @@ bool loadCustom(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDat
     FileHasher hasher; // runs beside the parse; cancelled if the parse fails
     hasher.start(spec.path);
     CustomJsonlReader reader(&file, spec.path);
+    reader.setTokenCounter(counter);
     auto outputLen = [&](const CustomLine &l) {
         if (spec.sharegptOutputLen > 0)
             return qint32(spec.sharegptOutputLen);
@@ -274,6 +296,14 @@ QJsonObject DatasetInfo::toJson() const
         {u"input_tokens"_s, inputStats.toJson()},
         {u"output_tokens"_s, outputStats.toJson()},
     };
+    if (!tokenizer.isEmpty()) {
+        QJsonObject t{{u"description"_s, tokenizer}, {u"sha256"_s, tokenizerSha256}};
+        if (kind == DatasetKind::Random) {
+            t.insert(u"synthetic_words"_s, syntheticWords);
+            t.insert(u"fitted_prompts"_s, fittedPrompts);
+        }
+        o.insert(u"tokenizer"_s, t);
+    }
     if (sessions)
         o.insert(u"sessions"_s, QJsonObject{{u"count"_s, sampled}, {u"turns"_s, turns}});
     if (!traceReuse.isEmpty())
@@ -281,7 +311,8 @@ QJsonObject DatasetInfo::toJson() const
     return o;
 }
 
-QJsonObject canonicalDatasetParameters(const DatasetSpec &spec, int numPrompts, quint64 seed)
+QJsonObject canonicalDatasetParameters(const DatasetSpec &spec, int numPrompts, quint64 seed,
+                                       const Tokenizer *tokenizer)
 {
     // Only what changes the request list; the seed as a string because JSON numbers are doubles.
     QJsonObject p{
@@ -289,8 +320,11 @@ QJsonObject canonicalDatasetParameters(const DatasetSpec &spec, int numPrompts, 
         {u"kind"_s, QString::fromLatin1(datasetKindName(spec.kind))},
         {u"num_prompts"_s, numPrompts},
         {u"seed"_s, QString::number(seed)},
-        {u"token_counter"_s, QString::fromLatin1(kApproxTokenCounterName)},
+        {u"token_counter"_s, TokenCounter(tokenizer).name()},
     };
+    // Only a tokenizer adds a key: datasets counted without one keep the identity they had.
+    if (tokenizer)
+        p.insert(u"tokenizer_sha256"_s, tokenizer->sha256());
     switch (spec.kind) {
     case DatasetKind::ShareGpt:
         p.insert(u"output_len"_s, spec.sharegptOutputLen > 0 ? spec.sharegptOutputLen : -1);
@@ -306,7 +340,8 @@ QJsonObject canonicalDatasetParameters(const DatasetSpec &spec, int numPrompts, 
         break;
     case DatasetKind::Random:
         p.insert(u"word_list"_s, QString::fromLatin1(SyntheticPromptBuilder::kWordListVersion));
-        p.insert(u"tokens_per_word"_s, spec.tokensPerWord);
+        if (!tokenizer) // with one, words are tokens: the calibration changes nothing
+            p.insert(u"tokens_per_word"_s, spec.tokensPerWord);
         p.insert(u"input_len"_s, spec.randomInputLen);
         p.insert(u"output_len"_s, spec.randomOutputLen);
         p.insert(u"prefix_len"_s, spec.randomPrefixLen);
@@ -349,30 +384,43 @@ QString datasetIdentityHash(const QString &sourceSha256, const QJsonObject &para
 }
 
 bool loadDataset(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *out,
-                 QString *error)
+                 QString *error, const Tokenizer *tokenizer)
 {
     QString err;
     LoadedDataset ds;
     ds.info.kind = spec.kind;
     ds.info.path = spec.path;
     ds.info.versionLabel = spec.versionLabel;
-    ds.info.tokenCounter = QString::fromLatin1(kApproxTokenCounterName);
+    const TokenCounter counter(tokenizer);
+    ds.info.tokenCounter = counter.name();
+    ds.info.approximateTokens = !counter.exact();
+    SyntheticVocabulary vocab;
+    if (tokenizer) {
+        ds.info.tokenizer = tokenizer->describe();
+        ds.info.tokenizerSha256 = tokenizer->sha256();
+        if (spec.kind == DatasetKind::Random && !vocab.build(tokenizer, &err)) {
+            if (error)
+                *error = err;
+            return false;
+        }
+        ds.info.syntheticWords = vocab.size();
+    }
     bool ok = false;
     if (spec.multiTurn && (spec.kind == DatasetKind::Random || !spec.path.isEmpty())) {
-        ok = loadSessions(spec, numPrompts, seed, &ds.sessions, &ds.info, &err);
+        ok = loadSessions(spec, numPrompts, seed, &ds.sessions, &ds.info, &err, counter, vocab);
     } else if (spec.kind != DatasetKind::Random && spec.path.isEmpty()) {
         err = u"no dataset path given for a %1 dataset"_s.arg(
             QString::fromLatin1(datasetKindName(spec.kind)));
     } else {
         switch (spec.kind) {
         case DatasetKind::Random:
-            ok = loadRandom(spec, numPrompts, seed, &ds, &err);
+            ok = loadRandom(spec, numPrompts, seed, vocab, &ds, &err);
             break;
         case DatasetKind::ShareGpt:
-            ok = loadShareGpt(spec, numPrompts, seed, &ds, &err);
+            ok = loadShareGpt(spec, numPrompts, seed, counter, &ds, &err);
             break;
         case DatasetKind::Custom:
-            ok = loadCustom(spec, numPrompts, seed, &ds, &err);
+            ok = loadCustom(spec, numPrompts, seed, counter, &ds, &err);
             break;
         }
     }
@@ -382,7 +430,7 @@ bool loadDataset(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDa
         return false;
     }
     DatasetInfo &info = ds.info;
-    info.parameters = canonicalDatasetParameters(spec, numPrompts, seed);
+    info.parameters = canonicalDatasetParameters(spec, numPrompts, seed, tokenizer);
     info.sha256 = datasetIdentityHash(info.sourceSha256, info.parameters);
     info.sampled = spec.multiTurn ? ds.sessions.size() : ds.items.size();
     QList<qint32> in, outLens;

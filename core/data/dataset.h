@@ -13,13 +13,16 @@ namespace sb {
 
 struct DatasetSpec;
 enum class DatasetKind;
+class Tokenizer;
 
 // One request's worth of input.
 struct PromptItem
 {
-    QString prompt;         // for chat messages: their contents joined by blank lines (for display)
-    QJsonArray messages;    // empty unless the dataset gave chat messages; chat requests send these
-    qint32 inputTokens = 0; // approxTokenCount() (synthetic: the drawn target length)
+    QString prompt;      // for chat messages: their contents joined by blank lines (for display)
+    QJsonArray messages; // empty unless the dataset gave chat messages; chat requests send these
+    // TokenCounter::count() of the prompt (synthetic: the drawn target length, which with a
+    // tokenizer is the prompt's exact count)
+    qint32 inputTokens = 0;
     qint32 outputTokens = 0; // requested max tokens
     qint32 sourceIndex = 0;  // ShareGPT: 0-based item index; JSONL: 1-based line; synthetic: i
     // A Mooncake trace row: the prompt is built from these when it is sent (mooncakePrompt()),
@@ -46,9 +49,16 @@ struct DatasetInfo
     qint64 sampled = 0;                // requests in the list
     qint64 oversampled = 0;            // of them, repeats drawn with replacement
     qint64 replacedSurrogates = 0;     // lone \uD800-\uDFFF escapes turned into U+FFFD
-    QString tokenCounter;              // kApproxTokenCounterName
-    bool approximateTokens = true;     // counts are local estimates, not the model's tokenizer
-    LengthStats inputStats;            // over the sampled request list
+    QString tokenCounter;          // TokenCounter::name(): kApproxTokenCounterName | "tokenizer"
+    bool approximateTokens = true; // counts are local estimates, not the model's tokenizer
+    // With a tokenizer: Tokenizer::describe() and sha256; for synthetic prompts the words of the
+    // list that are one token each (SyntheticVocabulary) and the prompts whose whole count had
+    // to be fitted to their length by adding or removing words (0 when every word counts one).
+    QString tokenizer;
+    QString tokenizerSha256;
+    int syntheticWords = 0;
+    qint64 fittedPrompts = 0;
+    LengthStats inputStats; // over the sampled request list
     LengthStats outputStats;
     // Multi-turn datasets: the sessions sampled and their user turns; inputStats and
     // outputStats are then per turn (the new user message, the requested output).
@@ -68,7 +78,8 @@ struct LoadedDataset
 };
 
 // Filter constants of vLLM's ShareGPT sampling (benchmarks: sample_sharegpt_requests /
-// is_valid_sequence), applied to approximate token counts.
+// is_valid_sequence), applied to TokenCounter::count(): the model's tokenizer when one is given,
+// as vLLM counts (special tokens included), else approximate counts.
 inline constexpr int kShareGptMinLen = 4;
 inline constexpr int kShareGptMaxPromptLen = 1024;
 inline constexpr int kShareGptMaxTotalLen = 2048;
@@ -100,13 +111,21 @@ inline constexpr int kCustomDefaultOutputLen = 256;
 // Multi-turn (spec.multiTurn): the sessions of loadSessions(), numPrompts of them; items stays
 // empty.
 //
+// Token counts (docs/tokenizers.md): with a tokenizer, ShareGPT and custom lengths are its
+// counts (TokenCounter::count) and every synthetic prompt holds exactly its drawn length of
+// tokens under it (no special tokens; SyntheticVocabulary), spec.tokensPerWord then unused;
+// without one, approximate counts and words scaled by spec.tokensPerWord.
+//
 // Returns false with *error (naming the file and line / item index and field) and leaves *out
 // untouched on any failure: nothing runs half-loaded.
 bool loadDataset(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDataset *out,
-                 QString *error);
+                 QString *error, const Tokenizer *tokenizer = nullptr);
 
-// The canonical sampling parameters that, with the source bytes, identify a request list.
-QJsonObject canonicalDatasetParameters(const DatasetSpec &spec, int numPrompts, quint64 seed);
+// The canonical sampling parameters that, with the source bytes, identify a request list. A
+// tokenizer changes the counts (and so the filtering and the synthetic prompts): its sha256 is
+// then part of them.
+QJsonObject canonicalDatasetParameters(const DatasetSpec &spec, int numPrompts, quint64 seed,
+                                       const Tokenizer *tokenizer = nullptr);
 // sha256 identity from a source file hash (empty for synthetic data) and the parameters above.
 QString datasetIdentityHash(const QString &sourceSha256, const QJsonObject &parameters);
 

@@ -9,6 +9,7 @@
 #include "sharegptreader.h"
 #include "syntheticprompt.h"
 #include "tokencount.h"
+#include "tokencounter.h"
 
 #include "config/runplan.h"
 
@@ -63,7 +64,8 @@ struct SpanSession
 
 // Checks one conversation's order and text; returns the skip reason or "" when usable.
 QString shapeShareGpt(const MappedFile &file, const ShareGptConversation &c,
-                      const DatasetSpec &spec, QString *text, qint64 *replaced, SpanSession *out)
+                      const DatasetSpec &spec, const TokenCounter &counter, QString *text,
+                      qint64 *replaced, SpanSession *out)
 {
     out->index = c.index;
     qsizetype i = 0;
@@ -73,7 +75,7 @@ QString shapeShareGpt(const MappedFile &file, const ShareGptConversation &c,
             return u"empty_message"_s;
         out->hasSystem = true;
         out->system = c.allTurns.at(i).value;
-        out->systemTokens = approxTokenCount(*text);
+        out->systemTokens = counter.countPart(*text);
         ++i;
     }
     bool sawUser = false;
@@ -90,12 +92,12 @@ QString shapeShareGpt(const MappedFile &file, const ShareGptConversation &c,
             sawUser = true;
             SpanTurn turn;
             turn.user = t.value;
-            turn.userTokens = approxTokenCount(*text);
+            turn.userTokens = counter.countPart(*text);
             out->turns.append(turn);
         } else {
             SpanTurn &turn = out->turns.last();
             turn.reply = t.value;
-            turn.replyTokens = approxTokenCount(*text);
+            turn.replyTokens = counter.countPart(*text);
             turn.hasReply = true;
         }
     }
@@ -112,7 +114,8 @@ QString shapeShareGpt(const MappedFile &file, const ShareGptConversation &c,
 }
 
 bool loadShareGptSessions(const DatasetSpec &spec, int numSessions, quint64 seed,
-                          QList<SessionItem> *out, DatasetInfo *info, QString *error)
+                          const TokenCounter &counter, QList<SessionItem> *out, DatasetInfo *info,
+                          QString *error)
 {
     MappedFile file;
     if (!file.open(spec.path, error))
@@ -127,7 +130,8 @@ bool loadShareGptSessions(const DatasetSpec &spec, int numSessions, quint64 seed
         [&](const ShareGptConversation &c) {
             ++info->sourceItems;
             SpanSession s;
-            const QString why = shapeShareGpt(file, c, spec, &text, &info->replacedSurrogates, &s);
+            const QString why =
+                shapeShareGpt(file, c, spec, counter, &text, &info->replacedSurrogates, &s);
             if (!why.isEmpty()) {
                 ++info->skipped;
                 ++info->skipReasons[why];
@@ -189,8 +193,8 @@ bool loadShareGptSessions(const DatasetSpec &spec, int numSessions, quint64 seed
 
 // --- custom JSONL -----------------------------------------------------------------------------
 
-bool shapeCustomLine(const DatasetSpec &spec, const CustomLine &line, const QString &path,
-                     SessionItem *out, QString *error)
+bool shapeCustomLine(const DatasetSpec &spec, const TokenCounter &counter, const CustomLine &line,
+                     const QString &path, SessionItem *out, QString *error)
 {
     const QString where = u"%1:%2"_s.arg(path).arg(line.line);
     if (line.messages.isEmpty()) {
@@ -217,7 +221,7 @@ bool shapeCustomLine(const DatasetSpec &spec, const CustomLine &line, const QStr
         if (blank(content(0)))
             return emptyAt(0);
         out->system = content(0);
-        out->systemTokens = approxTokenCount(out->system);
+        out->systemTokens = counter.countPart(out->system);
         i = 1;
     }
     bool expectUser = true;
@@ -245,7 +249,7 @@ bool shapeCustomLine(const DatasetSpec &spec, const CustomLine &line, const QStr
         if (expectUser) {
             SessionTurn t;
             t.user = text;
-            t.userTokens = approxTokenCount(text);
+            t.userTokens = counter.countPart(text);
             const QJsonValue think = arr.at(i).toObject().value(u"think_time_ms"_s);
             if (!think.isUndefined() && !think.isNull()) {
                 const double v = think.toDouble(-1);
@@ -261,7 +265,7 @@ bool shapeCustomLine(const DatasetSpec &spec, const CustomLine &line, const QStr
         } else {
             SessionTurn &t = out->turns.last();
             t.reference = text;
-            t.referenceTokens = approxTokenCount(text);
+            t.referenceTokens = counter.countPart(text);
         }
         expectUser = !expectUser;
     }
@@ -279,7 +283,8 @@ bool shapeCustomLine(const DatasetSpec &spec, const CustomLine &line, const QStr
 }
 
 bool loadCustomSessions(const DatasetSpec &spec, int numSessions, quint64 seed,
-                        QList<SessionItem> *out, DatasetInfo *info, QString *error)
+                        const TokenCounter &counter, QList<SessionItem> *out, DatasetInfo *info,
+                        QString *error)
 {
     MappedFile file;
     if (!file.open(spec.path, error))
@@ -295,7 +300,7 @@ bool loadCustomSessions(const DatasetSpec &spec, int numSessions, quint64 seed,
             if (!shapeError.isEmpty())
                 return;
             SessionItem item;
-            if (shapeCustomLine(spec, l, spec.path, &item, &shapeError))
+            if (shapeCustomLine(spec, counter, l, spec.path, &item, &shapeError))
                 all.append(std::move(item));
         },
         error);
@@ -329,7 +334,8 @@ bool loadCustomSessions(const DatasetSpec &spec, int numSessions, quint64 seed,
 // --- synthetic --------------------------------------------------------------------------------
 
 bool loadSyntheticSessions(const DatasetSpec &spec, int numSessions, quint64 seed,
-                           QList<SessionItem> *out, DatasetInfo *info, QString *error)
+                           const SyntheticVocabulary &vocab, QList<SessionItem> *out,
+                           DatasetInfo *info, QString *error)
 {
     if (numSessions <= 0) {
         *error = u"synthetic sessions: the number of sessions must be positive (got %1)"_s.arg(
@@ -350,11 +356,13 @@ bool loadSyntheticSessions(const DatasetSpec &spec, int numSessions, quint64 see
     }
     SeededRng lengths(seed);
     SeededRng words(seed ^ kSessionWordStream);
-    const double tpw = spec.tokensPerWord;
+    // With a tokenizer every word of the vocabulary is one token (checked), so a message of n
+    // words is n tokens; the calibration is then not used.
+    const double tpw = vocab.tokenizer() ? 1.0 : spec.tokensPerWord;
     // One system prompt shared by every session: the part of each prompt any prefix cache
     // can serve across sessions (the prefix-share ratio, docs/sessions.md).
     QString system;
-    SyntheticPromptBuilder::appendWords(&system, wordsForTokens(spec.randomPrefixLen, tpw), words);
+    vocab.appendWords(&system, wordsForTokens(spec.randomPrefixLen, tpw), words);
     QList<SessionItem> sessions;
     sessions.reserve(numSessions);
     for (int s = 0; s < numSessions; ++s) {
@@ -368,19 +376,17 @@ bool loadSyntheticSessions(const DatasetSpec &spec, int numSessions, quint64 see
                                          spec.randomInputMin, spec.randomInputMax);
             if (t == 0 && spec.sessionPrefixLen > 0) {
                 // The session's own context: only its later turns can reuse it.
-                SyntheticPromptBuilder::appendWords(
-                    &turn.user, wordsForTokens(spec.sessionPrefixLen, tpw), words);
+                vocab.appendWords(&turn.user, wordsForTokens(spec.sessionPrefixLen, tpw), words);
                 turn.userTokens += spec.sessionPrefixLen;
             }
             turn.outputTokens =
                 drawLength(lengths, spec, spec.randomOutputLen, spec.randomOutputStdev,
                            spec.randomOutputMin, spec.randomOutputMax);
-            SyntheticPromptBuilder::appendWords(
+            vocab.appendWords(
                 &turn.user,
                 wordsForTokens(turn.userTokens - (t == 0 ? spec.sessionPrefixLen : 0), tpw), words);
             // A reference answer of the requested length, for the reproducible history mode.
-            SyntheticPromptBuilder::appendWords(&turn.reference,
-                                                wordsForTokens(turn.outputTokens, tpw), words);
+            vocab.appendWords(&turn.reference, wordsForTokens(turn.outputTokens, tpw), words);
             turn.referenceTokens = turn.outputTokens;
             item.turns.append(turn);
         }
@@ -394,15 +400,16 @@ bool loadSyntheticSessions(const DatasetSpec &spec, int numSessions, quint64 see
 } // namespace
 
 bool loadSessions(const DatasetSpec &spec, int numSessions, quint64 seed, QList<SessionItem> *out,
-                  DatasetInfo *info, QString *error)
+                  DatasetInfo *info, QString *error, const TokenCounter &counter,
+                  const SyntheticVocabulary &vocab)
 {
     switch (spec.kind) {
     case DatasetKind::ShareGpt:
-        return loadShareGptSessions(spec, numSessions, seed, out, info, error);
+        return loadShareGptSessions(spec, numSessions, seed, counter, out, info, error);
     case DatasetKind::Custom:
-        return loadCustomSessions(spec, numSessions, seed, out, info, error);
+        return loadCustomSessions(spec, numSessions, seed, counter, out, info, error);
     case DatasetKind::Random:
-        return loadSyntheticSessions(spec, numSessions, seed, out, info, error);
+        return loadSyntheticSessions(spec, numSessions, seed, vocab, out, info, error);
     }
     *error = u"unknown dataset kind"_s;
     return false;

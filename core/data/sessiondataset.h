@@ -1,5 +1,8 @@
 #pragma once
 
+#include "syntheticvocabulary.h"
+#include "tokencounter.h"
+
 #include <QList>
 #include <QString>
 
@@ -13,7 +16,7 @@ class SeededRng;
 struct SessionTurn
 {
     QString user;          // the new user message
-    qint32 userTokens = 0; // approxTokenCount() (synthetic: the drawn length)
+    qint32 userTokens = 0; // TokenCounter::countPart() (synthetic: the drawn length)
     QString reference;     // the dataset's answer ("" when it has none: the session's end)
     qint32 referenceTokens = 0;
     qint32 outputTokens = 0; // max tokens requested for this turn
@@ -56,7 +59,11 @@ struct SessionItem
 // Turns: at most spec.maxTurns user turns per session (0 = all). Output length of a turn:
 // spec.sharegptOutputLen when > 0, else the reference answer's token count (at least 1), else
 // kCustomDefaultOutputLen. Returns false with *error and leaves *out untouched on any failure.
+//
+// Counts: message texts with counter.countPart() (the model's tokenizer when given); synthetic
+// messages are words of vocab, one token each under its tokenizer.
 bool loadSessions(const DatasetSpec &spec, int numSessions, quint64 seed, QList<SessionItem> *out,
-                  DatasetInfo *info, QString *error);
+                  DatasetInfo *info, QString *error, const TokenCounter &counter = TokenCounter(),
+                  const SyntheticVocabulary &vocab = SyntheticVocabulary());
 
 } // namespace sb

@@ -37,6 +37,20 @@ const QList<MetricDefinition> &metricDefinitions()
          u"time a request waited for a concurrency slot"_s,
          u"t_dispatch − t_queued (slot granted minus due), over every measured request that was "
          "sent and has t_queued; the hop from dispatcher to transport counts as schedule lag."_s},
+        {u"ttfct"_s, u"TTFCT"_s, u"ms"_s, u"t_first_content − t_send"_s,
+         u"Time to first content token: the first chunk of the answer (delta.content, or the "
+         "text of a completions request), after any reasoning; equals TTFT when the model does "
+         "not reason. Successful measured requests only."_s},
+        {u"reasoning_time"_s, u"Reasoning time"_s, u"ms"_s,
+         u"t_first_content − t_first_reasoning"_s,
+         u"The reasoning phase: from the first reasoning delta (delta.reasoning_content or "
+         "delta.reasoning) to the first content delta; successful measured requests that "
+         "streamed both."_s},
+        {u"reasoning_tokens"_s, u"Reasoning tokens"_s, u"tokens"_s,
+         u"usage.completion_tokens_details.reasoning_tokens, else the tokenizer's count of the "
+         "reasoning text, else the reasoning chunks"_s,
+         u"Per successful measured request that streamed reasoning (or whose server counted "
+         "reasoning tokens); part of the output tokens. The source is recorded per request."_s},
         {u"ttft_from_sched"_s, u"TTFT from schedule"_s, u"ms"_s,
          u"MLPerf-style latency is measured from t_sched (LoadGen's rule)"_s,
          u"t_first − t_sched; successful measured requests only."_s},

@@ -69,6 +69,8 @@ const char *tokenSourceName(TokenSource s)
         return "chunk_count";
     case TokenSource::Dataset:
         return "dataset";
+    case TokenSource::Tokenizer:
+        return "tokenizer";
     case TokenSource::Unknown:
         break;
     }
@@ -146,7 +148,8 @@ QStringList connectionPhaseCsvCells(const RequestRecord &r, qint64 baseNs)
 
 TokenSource tokenSourceFromName(QAnyStringView name)
 {
-    for (auto s : {TokenSource::ServerUsage, TokenSource::ChunkCount, TokenSource::Dataset})
+    for (auto s : {TokenSource::ServerUsage, TokenSource::ChunkCount, TokenSource::Dataset,
+                   TokenSource::Tokenizer})
         if (name == QLatin1StringView(tokenSourceName(s)))
             return s;
     return TokenSource::Unknown;

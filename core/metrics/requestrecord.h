@@ -39,12 +39,14 @@ QList<ErrorClass> allErrorClasses();
 // error)"), translatable; the stored name stays errorClassName().
 Message errorClassLabel(ErrorClass c);
 
-// Where a token count came from; recorded per request because local counts are approximate.
+// Where a token count came from; recorded per request because the sources differ in what they
+// can be trusted for (docs/metrics.md, token counts).
 enum class TokenSource : quint8 {
     Unknown = 0,
     ServerUsage, // the stream's usage object
     ChunkCount,  // one token per token chunk, counted by the client
     Dataset,     // the dataset's own length (input side, when the server gave no usage)
+    Tokenizer,   // the model's own tokenizer (--tokenizer) over the streamed text
 };
 const char *tokenSourceName(TokenSource s);
 TokenSource tokenSourceFromName(QAnyStringView name);
@@ -75,9 +77,14 @@ struct RequestRecord
     qint64 tQueued = 0;   // when it was due and began waiting for a concurrency slot
     qint64 tDispatch = 0; // when it got its slot and was handed to the transport
     qint64 tSend = 0;     // handed to the transport (right before the socket write is queued)
-    qint64 tFirst = 0;    // first token chunk received
+    qint64 tFirst = 0;    // first token chunk received (reasoning or content: vLLM's TTFT)
     qint64 tLast = 0;     // last token chunk received
     qint64 tEnd = 0;      // stream finished ([DONE], error or close)
+    // Reasoning models stream reasoning deltas (delta.reasoning_content or delta.reasoning)
+    // before the answer (delta.content). The first chunk of each kind; a chunk carrying both
+    // sets both. Completions requests have no reasoning: their text is content.
+    qint64 tFirstReasoning = 0;
+    qint64 tFirstContent = 0;
 
     // Connection phases, in order (0 = did not happen for this request: a reused or pre-opened
     // connection has no set-up of its own; or the transport cannot see the phase).
@@ -96,6 +103,15 @@ struct RequestRecord
     qint32 cachedTokens = -1; // usage.prompt_tokens_details.cached_tokens, -1 when not reported
     TokenSource inputSource = TokenSource::Unknown;
     TokenSource outputSource = TokenSource::Unknown;
+    // Reasoning tokens: usage.completion_tokens_details.reasoning_tokens when the server sends
+    // it, else the tokenizer's count of the reasoning text, else the reasoning chunks; -1 when
+    // the stream held no reasoning and the server reported none. Part of outputTokens.
+    qint32 reasoningTokens = -1;
+    TokenSource reasoningSource = TokenSource::Unknown;
+    // The tokenizer's count of the streamed text (reasoning and content counted apart, then
+    // added) whenever a tokenizer was loaded, -1 otherwise. Beside a server_usage outputTokens
+    // it shows whether the two agree (RunSummary::outputCountMismatched).
+    qint32 clientOutputTokens = -1;
     qint32 expectedInputTokens = -1;  // what the dataset asked for
     qint32 expectedOutputTokens = -1; // max_tokens sent
 

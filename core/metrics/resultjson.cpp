@@ -139,7 +139,28 @@ QJsonObject vllmResultJson(const RunSummary &s, const QList<RequestRecord> &reco
     o.insert(u"multi_token_chunks"_s, s.multiTokenChunks);
     o.insert(u"failed_by_class"_s, failedByClassJson(s));
     o.insert(u"token_count_source"_s, QJsonObject{{u"input"_s, s.inputSources.toJson()},
-                                                  {u"output"_s, s.outputSources.toJson()}});
+                                                  {u"output"_s, s.outputSources.toJson()},
+                                                  {u"reasoning"_s, s.reasoningSources.toJson()}});
+    // The client's count of the output beside the server's (docs/metrics.md, token counts).
+    o.insert(
+        u"output_token_mismatch"_s,
+        markIfUnavailable(o, s, u"output_token_mismatch"_s)
+            ? QJsonValue()
+            : QJsonValue(QJsonObject{{u"compared_requests"_s, s.outputCountCompared},
+                                     {u"mismatched_requests"_s, s.outputCountMismatched},
+                                     {u"mismatch_rate"_s, s.outputCountMismatchRate()},
+                                     {u"server_output_tokens"_s, s.comparedServerOutputTokens},
+                                     {u"client_output_tokens"_s, s.comparedClientOutputTokens}}));
+    // Reasoning-aware latency (docs/metrics.md, reasoning): time to first content token, the
+    // reasoning phase and its tokens.
+    insertStats(o, s, u"ttfct"_s, s.ttfct);
+    insertStats(o, s, u"reasoning_time"_s, s.reasoningTime);
+    o.insert(u"reasoning_requests"_s, s.reasoningRequests);
+    insertValue(o, s, u"total_reasoning_tokens"_s, s.totalReasoningTokens);
+    o.insert(u"reasoning_tokens"_s,
+             markIfUnavailable(o, s, u"reasoning_tokens"_s)
+                 ? QJsonValue()
+                 : QJsonValue(metricStatsJson(s.reasoningTokens, u"tokens"_s)));
     insertValue(o, s, u"cached_tokens"_s, s.cachedTokens);
     o.insert(u"goodput_slo_ms"_s,
              s.goodputSet
@@ -174,6 +195,7 @@ QJsonObject vllmResultJson(const RunSummary &s, const QList<RequestRecord> &reco
         zero = s.firstSchedNs > 0 ? s.firstSchedNs : s.windowStartNs;
 
     QJsonArray inputLens, outputLens, ttfts, itls, texts, errors, e2els, starts, scheds;
+    QJsonArray ttfcts, reasoningLens;   // ServeBench's
     QJsonArray sessionIds, turnIndices; // ServeBench's, only for a session workload
     const bool sessions = std::any_of(records.cbegin(), records.cend(),
                                       [](const RequestRecord &r) { return r.inSession(); });
@@ -189,6 +211,10 @@ QJsonObject vllmResultJson(const RunSummary &s, const QList<RequestRecord> &reco
         // vLLM keeps the ttft and gaps a failed request got before it failed; latency only on
         // success.
         ttfts.append(r.tSend > 0 && first > 0 ? secondsBetween(r.tSend, first) : 0.0);
+        ttfcts.append(r.tSend > 0 && r.tFirstContent > 0
+                          ? QJsonValue(secondsBetween(r.tSend, r.tFirstContent))
+                          : QJsonValue());
+        reasoningLens.append(r.reasoningTokens >= 0 ? QJsonValue(r.reasoningTokens) : QJsonValue());
         QJsonArray gaps;
         for (qsizetype k = 1; k < r.chunkTimes.size(); ++k)
             gaps.append(secondsBetween(r.chunkTimes.at(k - 1), r.chunkTimes.at(k)));
@@ -220,6 +246,8 @@ QJsonObject vllmResultJson(const RunSummary &s, const QList<RequestRecord> &reco
     o.insert(u"e2els"_s, e2els);
     o.insert(u"start_times"_s, starts);
     o.insert(u"scheduled_times"_s, scheds);
+    o.insert(u"ttfcts"_s, ttfcts);
+    o.insert(u"reasoning_lens"_s, reasoningLens);
     return o;
 }
 

@@ -37,6 +37,9 @@ void TokenSourceCounts::add(TokenSource s)
     case TokenSource::Dataset:
         ++dataset;
         break;
+    case TokenSource::Tokenizer:
+        ++tokenizer;
+        break;
     case TokenSource::Unknown:
         ++unknown;
         break;
@@ -54,6 +57,8 @@ QString TokenSourceCounts::name() const
         return u"chunk_count"_s;
     if (dataset == t)
         return u"dataset"_s;
+    if (tokenizer == t)
+        return u"tokenizer"_s;
     if (unknown == t)
         return u"unknown"_s;
     return u"mixed"_s;
@@ -72,6 +77,7 @@ QString TokenSourceCounts::describe() const
     part("server_usage", serverUsage);
     part("chunk_count", chunkCount);
     part("dataset", dataset);
+    part("tokenizer", tokenizer);
     part("unknown", unknown);
     return n + u" ("_s + parts.join(u", "_s) + u')';
 }
@@ -90,17 +96,16 @@ Message TokenSourceCounts::describeMessage() const
     part(TokenSource::ServerUsage, serverUsage);
     part(TokenSource::ChunkCount, chunkCount);
     part(TokenSource::Dataset, dataset);
+    part(TokenSource::Tokenizer, tokenizer);
     part(TokenSource::Unknown, unknown);
     return Message("token_source.mixed", {Message::join(parts, u", "_s)});
 }
 
 QJsonObject TokenSourceCounts::toJson() const
 {
-    return QJsonObject{{u"source"_s, name()},
-                       {u"server_usage"_s, serverUsage},
-                       {u"chunk_count"_s, chunkCount},
-                       {u"dataset"_s, dataset},
-                       {u"unknown"_s, unknown}};
+    return QJsonObject{{u"source"_s, name()},          {u"server_usage"_s, serverUsage},
+                       {u"chunk_count"_s, chunkCount}, {u"dataset"_s, dataset},
+                       {u"tokenizer"_s, tokenizer},    {u"unknown"_s, unknown}};
 }
 
 void RunSummary::markUnavailable(const QString &key, const QString &reason)
@@ -129,6 +134,12 @@ const MetricStats *RunSummary::stats(QStringView key) const
         return &ttftFromSched;
     if (key == u"e2el_from_sched")
         return &e2elFromSched;
+    if (key == u"ttfct")
+        return &ttfct;
+    if (key == u"reasoning_time")
+        return &reasoningTime;
+    if (key == u"reasoning_tokens")
+        return &reasoningTokens;
     return nullptr;
 }
 
@@ -187,6 +198,11 @@ qint32 effectiveOutputTokens(const RequestRecord &r, TokenSource *source)
             *source = r.outputSource;
         return r.outputTokens;
     }
+    if (r.clientOutputTokens >= 0) {
+        if (source)
+            *source = TokenSource::Tokenizer;
+        return r.clientOutputTokens;
+    }
     const qsizetype chunks = std::max(r.chunkTimes.size(), r.chunkTokens.size());
     qint64 n = 0;
     for (qsizetype k = 0; k < chunks; ++k)
@@ -228,6 +244,7 @@ struct SummaryBuilder::State
     bool adding = false;
     bool multi = false;
     std::vector<double> ttft, tpot, e2el, ttftSched, e2elSched, lag, queue;
+    std::vector<double> ttfct, reasoningTime, reasoningTokens;
     // float ms: a 1M-request run can pool 100M gaps; 24 mantissa bits keep a 50 ms gap within
     // ~4 ns, far below the client's own timing error, at half the memory of double.
     std::vector<float> itl;
@@ -249,6 +266,7 @@ struct SummaryBuilder::State
         e2el.reserve(size_t(nOk));
         ttftSched.reserve(size_t(nOk));
         e2elSched.reserve(size_t(nOk));
+        ttfct.reserve(size_t(nOk));
         lag.reserve(size_t(nMeasured));
         queue.reserve(size_t(nMeasured));
         itl.reserve(size_t(nGaps));
@@ -332,6 +350,27 @@ void SummaryBuilder::add(const RequestRecord &r)
         s.cachedTokens += r.cachedTokens;
         ++s.cachedTokensReported;
     }
+    if (outSrc == TokenSource::ServerUsage && r.clientOutputTokens >= 0) {
+        ++s.outputCountCompared;
+        if (r.clientOutputTokens != nOut)
+            ++s.outputCountMismatched;
+        s.comparedServerOutputTokens += nOut;
+        s.comparedClientOutputTokens += r.clientOutputTokens;
+    }
+    // A request reasoned when it streamed reasoning or the server counted reasoning tokens (a
+    // server may send reasoning_tokens 0 for every answer of a model that does not reason).
+    if (r.tFirstReasoning > 0 || r.reasoningTokens > 0) {
+        ++s.reasoningRequests;
+        s.reasoningSources.add(r.reasoningSource);
+        if (r.reasoningTokens >= 0) {
+            s.totalReasoningTokens += r.reasoningTokens;
+            st.reasoningTokens.push_back(double(r.reasoningTokens));
+        }
+    }
+    if (r.tSend > 0 && r.tFirstContent > 0)
+        st.ttfct.push_back(nsToMsD(r.tFirstContent - r.tSend));
+    if (r.tFirstReasoning > 0 && r.tFirstContent >= r.tFirstReasoning)
+        st.reasoningTime.push_back(nsToMsD(r.tFirstContent - r.tFirstReasoning));
 
     const qint64 first = firstTokenNs(r);
     const qint64 last = lastTokenNs(r);
@@ -451,6 +490,9 @@ RunSummary SummaryBuilder::finish()
     s.e2el = computeStats(std::span<double>(st.e2el), ps, m);
     s.ttftFromSched = computeStats(std::span<double>(st.ttftSched), ps, m);
     s.e2elFromSched = computeStats(std::span<double>(st.e2elSched), ps, m);
+    s.ttfct = computeStats(std::span<double>(st.ttfct), ps, m);
+    s.reasoningTime = computeStats(std::span<double>(st.reasoningTime), ps, m);
+    s.reasoningTokens = computeStats(std::span<double>(st.reasoningTokens), ps, m);
     s.scheduleLag = computeStats(std::span<double>(st.lag), ps, m);
     s.clientQueueTime = computeStats(std::span<double>(st.queue), ps, m);
     s.itl = computeStats(std::span<float>(st.itl), ps, m);
@@ -519,6 +561,25 @@ void markUnavailableQuantities(RunSummary *summary, bool sendsAtOneInstant)
         s.markUnavailable(u"total_input_tokens"_s, why);
         s.markUnavailable(u"total_token_throughput"_s, why);
     }
+    // Records without any first-content time but with first tokens were written before the
+    // client told content from reasoning (or imported from a tool that does not): say so.
+    latency("ttfct", s.ttfct,
+            !s.ttft.isEmpty() && s.reasoningRequests == 0
+                ? u"the records do not tell content from reasoning tokens (recorded without "
+                  "first-content times)"_s
+                : u"no successful request has both a send time and a content token"_s);
+    latency("reasoning_time", s.reasoningTime,
+            u"no successful request streamed both reasoning and content"_s);
+    latency("reasoning_tokens", s.reasoningTokens,
+            u"no successful request streamed reasoning or reported reasoning tokens"_s);
+    if (!s.isAvailable(u"reasoning_tokens"_s))
+        s.markUnavailable(u"total_reasoning_tokens"_s, s.unavailableReason(u"reasoning_tokens"_s));
+    if (s.outputCountCompared == 0)
+        s.markUnavailable(u"output_token_mismatch"_s,
+                          s.completed == 0
+                              ? noSuccess
+                              : u"no successful request has both the server's output count "
+                                "(usage) and the tokenizer's (--tokenizer)"_s);
     if (s.cachedTokensReported == 0)
         s.markUnavailable(u"cached_tokens"_s,
                           s.completed == 0 ? noSuccess

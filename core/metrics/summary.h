@@ -31,18 +31,20 @@ struct TokenSourceCounts
     qint64 serverUsage = 0;
     qint64 chunkCount = 0;
     qint64 dataset = 0;
+    qint64 tokenizer = 0;
     qint64 unknown = 0;
 
-    qint64 total() const { return serverUsage + chunkCount + dataset + unknown; }
+    qint64 total() const { return serverUsage + chunkCount + dataset + tokenizer + unknown; }
     void add(TokenSource s);
-    // "server_usage" | "chunk_count" | "dataset" | "unknown" when one source covers every
-    // request, "mixed" otherwise, "none" for no requests.
+    // "server_usage" | "chunk_count" | "dataset" | "tokenizer" | "unknown" when one source
+    // covers every request, "mixed" otherwise, "none" for no requests.
     QString name() const;
     // name(), and for "mixed" the counts: "mixed (server_usage 3, chunk_count 1)".
     QString describe() const;
     // In words for a reader: "server usage", "mixed (server usage 3, chunk count 1)".
     Message describeMessage() const;
-    // {"source": name(), "server_usage": n, "chunk_count": n, "dataset": n, "unknown": n}
+    // {"source": name(), "server_usage": n, "chunk_count": n, "dataset": n, "tokenizer": n,
+    //  "unknown": n}
     QJsonObject toJson() const;
 };
 
@@ -93,6 +95,25 @@ struct RunSummary
     qint64 inputTokensMissing = 0;
     // Some chunk after the first carried > 1 token, so ITL per token differs from ITL.
     bool multiTokenChunks = false;
+    // The client's count beside the server's (docs/metrics.md, token counts): successful
+    // requests with a server_usage output count and a tokenizer count of the same stream, those
+    // where the two differ, and the two sums over them. A high mismatch rate points at the wrong
+    // tokenizer or a server that miscounts.
+    qint64 outputCountCompared = 0;
+    qint64 outputCountMismatched = 0;
+    qint64 comparedServerOutputTokens = 0;
+    qint64 comparedClientOutputTokens = 0;
+    double outputCountMismatchRate() const
+    {
+        return outputCountCompared > 0 ? double(outputCountMismatched) / outputCountCompared : 0;
+    }
+
+    // --- reasoning (docs/metrics.md, reasoning) ---
+    // Successful requests that streamed reasoning, and Σ of their reasoning tokens (part of
+    // totalOutputTokens) with where the counts came from.
+    qint64 reasoningRequests = 0;
+    qint64 totalReasoningTokens = 0;
+    TokenSourceCounts reasoningSources;
 
     // --- latency statistics (ms) ---
     QList<double> percentiles;
@@ -102,13 +123,17 @@ struct RunSummary
     MetricStats itl;
     MetricStats itlPerToken;
     MetricStats e2el;
-    MetricStats ttftFromSched; // MLPerf-style, from t_sched
+    MetricStats ttfct;           // time to first content token: t_first_content − t_send
+    MetricStats reasoningTime;   // t_first_content − t_first_reasoning, requests with both
+    MetricStats reasoningTokens; // per reasoning request (counts, not ms)
+    MetricStats ttftFromSched;   // MLPerf-style, from t_sched
     MetricStats e2elFromSched;
     MetricStats scheduleLag;     // all sent measured requests, failed ones included
     MetricStats clientQueueTime; // all sent measured requests with t_queued
 
     // Stats by metric key ("ttft", "tpot", "itl", "e2el", "itl_per_token", "schedule_lag",
-    // "client_queue_time", "ttft_from_sched", "e2el_from_sched"); nullptr for an unknown key.
+    // "client_queue_time", "ttft_from_sched", "e2el_from_sched", "ttfct", "reasoning_time",
+    // "reasoning_tokens"); nullptr for an unknown key.
     const MetricStats *stats(QStringView key) const;
 
     // --- what the records cannot tell ---
@@ -119,8 +144,8 @@ struct RunSummary
     // Keys: the result JSON's names — "duration", "request_throughput", "output_throughput",
     // "total_token_throughput", "request_goodput", "total_input_tokens",
     // "max_output_tokens_per_s", "max_concurrent_requests", "achieved_request_rate",
-    // "cached_tokens", and the stats keys above. summarize() fills what the records show;
-    // an importer may add what it knows was lost.
+    // "cached_tokens", "output_token_mismatch", and the stats keys above. summarize() fills
+    // what the records show; an importer may add what it knows was lost.
     QMap<QString, QString> unavailable;
     bool isAvailable(const QString &key) const { return !unavailable.contains(key); }
     QString unavailableReason(const QString &key) const { return unavailable.value(key); }
@@ -128,8 +153,9 @@ struct RunSummary
     void markUnavailable(const QString &key, const QString &reason);
 };
 
-// The request's output token count as the summary uses it: usage when reported, else the sum
-// of the chunks' tokens (one per chunk). *source (optional) receives where it came from.
+// The request's output token count as the summary uses it: usage when reported, else the
+// tokenizer's count of the streamed text, else the sum of the chunks' tokens (one per chunk).
+// *source (optional) receives where it came from.
 qint32 effectiveOutputTokens(const RequestRecord &r, TokenSource *source = nullptr);
 // Input count: usage when reported, else the dataset's length, else 0 (source Unknown).
 qint32 effectiveInputTokens(const RequestRecord &r, TokenSource *source = nullptr);

@@ -184,16 +184,41 @@ QString formatServeBenchAdditions(const RunSummary &s, const SummaryTextOptions 
                  s.clientQueueTime, false);
     statsSection(u"Inter-token Latency per Token"_s, u"itl_per_token"_s, u"ITL per token"_s,
                  s.itlPerToken, true);
+    if (s.reasoningRequests > 0) {
+        // Only reasoning streams make these differ from TTFT (docs/metrics.md, reasoning).
+        statsSection(u"Time to First Content Token"_s, u"ttfct"_s, u"TTFCT"_s, s.ttfct, true);
+        statsSection(u"Reasoning Time"_s, u"reasoning_time"_s, u"reasoning time"_s, s.reasoningTime,
+                     true);
+        out += line(u"Requests with reasoning:"_s, s.reasoningRequests);
+        out += line(s, u"total_reasoning_tokens"_s, u"Total reasoning tokens:"_s,
+                    s.totalReasoningTokens);
+        out += lineF(s, u"reasoning_tokens"_s, u"Mean reasoning tokens per request:"_s,
+                     s.reasoningTokens.mean);
+    }
 
     out += centered(u"Token Counts"_s, u'-');
     out += line(u"Input token count source:"_s, s.inputSources.describe());
     out += line(u"Output token count source:"_s, s.outputSources.describe());
+    if (s.reasoningRequests > 0)
+        out += line(u"Reasoning token count source:"_s, s.reasoningSources.describe());
+    if (s.outputCountCompared > 0) {
+        out +=
+            line(u"Output tokens, server vs tokenizer:"_s,
+                 u"%1 vs %2"_s.arg(s.comparedServerOutputTokens).arg(s.comparedClientOutputTokens));
+        out +=
+            line(u"Output count mismatch rate:"_s,
+                 u"%1 % (%2 of %3 requests)"_s.arg(pythonFixed(100 * s.outputCountMismatchRate()))
+                     .arg(s.outputCountMismatched)
+                     .arg(s.outputCountCompared));
+    }
     if (s.cachedTokensReported > 0)
         out += line(u"Cached prompt tokens:"_s, s.cachedTokens);
     if (s.multiTokenChunks)
         out += line(u"Multi-token chunks:"_s, u"yes (ITL per token differs from ITL)"_s);
 
     out += QString(kWidth, u'-') + u'\n';
+    if (!o.tokenizer.isEmpty())
+        out += line(u"Tokenizer:"_s, o.tokenizer);
     if (!o.datasetHash.isEmpty())
         out += line(u"Dataset hash:"_s, o.datasetHash);
     out += line(u"Metric definitions version:"_s, qint64(kMetricDefinitionsVersion));

@@ -39,6 +39,7 @@ struct SummaryTextOptions
     double requestRate = std::numeric_limits<double>::infinity(); // configured rate
     bool servebenchAdditions = true;  // append ServeBench's block after vLLM's closing line
     QString datasetHash;              // printed in the additions when set
+    QString tokenizer;                // the run's tokenizer (Tokenizer::describe()), when set
     QStringList clientHealthWarnings; // each printed as "WARNING: ..." in the additions
 
     static SummaryTextOptions forProfile(const LoadProfile &profile);
@@ -49,8 +50,10 @@ QString formatVllmSummary(const RunSummary &summary, const SummaryTextOptions &o
 // Only vLLM's block, from the "=== Serving Benchmark Result ===" line to the closing "====" line.
 QString formatVllmBlock(const RunSummary &summary, const SummaryTextOptions &opts = {});
 // Only ServeBench's block: failures by class, warm-up, achieved rate, schedule lag, client queue
-// time, ITL per token, token-count sources, cached tokens, dataset hash, definitions version,
-// percentile method, client-health warnings.
+// time, ITL per token, reasoning (time to first content token, reasoning time and tokens, when
+// any request streamed reasoning), token-count sources, the client's count beside the server's,
+// cached tokens, tokenizer, dataset hash, definitions version, percentile method, client-health
+// warnings.
 QString formatServeBenchAdditions(const RunSummary &summary, const SummaryTextOptions &opts = {});
 
 // Python's format(v, ".{decimals}f"): correctly rounded, ties to even, "nan"/"inf"/"-inf",

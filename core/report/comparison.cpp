@@ -1,5 +1,6 @@
 #include "comparison.h"
 
+#include "metrics/definitions.h"
 #include "metrics/stats.h"
 #include "report/comparisonstats.h"
 #include "report/reportcost.h"
@@ -215,6 +216,34 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
             addRow(row, [&](const ReportRun &r, int, Message *note) {
                 return latencyStatistic(r, metric, stat, note);
             });
+        }
+    }
+
+    // --- reasoning (docs/metrics.md): only when some run streamed reasoning, so comparisons of
+    // models that do not reason keep their rows ---
+    const bool reasoning = std::any_of(runs.cbegin(), runs.cend(), [](const ReportRun &r) {
+        return r.summary.reasoningRequests > 0;
+    });
+    if (reasoning) {
+        for (const char *key : {"ttfct", "reasoning_time", "reasoning_tokens"}) {
+            const QString metric = QString::fromLatin1(key);
+            const MetricDefinition *d = metricDefinition(metric);
+            const Message label =
+                metric == "ttfct"_L1 ? Message::literal(u"TTFCT"_s) : d->labelMessage;
+            for (const QString &stat : stats) {
+                ComparisonRow row;
+                row.key = metric + u'.' + stat;
+                row.labelMessage =
+                    stat == "mean"_L1 ? Message("cmp.row.mean", {label})
+                    : stat == "median"_L1
+                        ? Message("cmp.row.median", {label})
+                        : Message::join({Message::literal(stat.toUpper()), label}, u" "_s);
+                row.unit = d->unit;
+                row.groupMessage = Message("cmp.group.reasoning");
+                addRow(row, [&](const ReportRun &r, int, Message *note) {
+                    return latencyStatistic(r, metric, stat, note);
+                });
+            }
         }
     }
 

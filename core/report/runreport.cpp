@@ -129,6 +129,7 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &d)
 {
     SummaryTextOptions to = SummaryTextOptions::forProfile(in.plan.profile);
     to.datasetHash = in.datasetHash;
+    to.tokenizer = in.snapshot.value(u"tokenizer"_s).toObject().value(u"description"_s).toString();
     to.clientHealthWarnings = d.health.warnings;
     if (in.status == "running"_L1)
         to.clientHealthWarnings.append(
@@ -211,6 +212,7 @@ QJsonObject runResultJson(const RunReportInput &in, const RunDerivation &d, bool
     jo.detailed = detailed;
     jo.backend = QString::fromLatin1(apiFlavourName(in.plan.sut.flavour));
     jo.modelId = in.plan.sut.model;
+    jo.tokenizerId = in.plan.sut.tokenizer; // vLLM's tokenizer_id: the --tokenizer given
     jo.numPrompts = in.plan.profile.numPrompts;
     jo.date = in.wallStart.toLocalTime();
     jo.runStartNs = in.runStartNs;
@@ -267,7 +269,8 @@ QByteArray requestsCsv(const RunReportInput &in)
     QString out = u"index,request_id,dataset_item,warmup,status,error_class,error_message,"
                   "http_status,finish_reason,scheduled_s,sent_s,ttft_ms,tpot_ms,e2el_ms,"
                   "itl_mean_ms,chunks,input_tokens,input_source,output_tokens,output_source,"
-                  "cached_tokens,schedule_lag_ms,client_queue_ms,connection,setup_ms,"
+                  "cached_tokens,schedule_lag_ms,client_queue_ms,ttfct_ms,reasoning_ms,"
+                  "reasoning_tokens,reasoning_source,client_output_tokens,connection,setup_ms,"
                   "ttft_without_setup_ms"_s;
     // A session workload's requests also say where they belong (docs/sessions.md).
     const bool sessions = std::any_of(in.records.cbegin(), in.records.cend(),
@@ -315,6 +318,13 @@ QByteArray requestsCsv(const RunReportInput &in)
             r.cachedTokens >= 0 ? QString::number(r.cachedTokens) : QString(),
             msOrEmpty(r.tSend - r.tSched, r.tSend > 0 && r.tSched > 0),
             msOrEmpty(queue, r.tQueued > 0),
+            msOrEmpty(r.tFirstContent - r.tSend, r.tFirstContent > 0 && r.tSend > 0),
+            msOrEmpty(r.tFirstContent - r.tFirstReasoning,
+                      r.tFirstReasoning > 0 && r.tFirstContent >= r.tFirstReasoning),
+            r.reasoningTokens >= 0 ? QString::number(r.reasoningTokens) : QString(),
+            r.reasoningTokens >= 0 ? QString::fromLatin1(tokenSourceName(r.reasoningSource))
+                                   : QString(),
+            r.clientOutputTokens >= 0 ? QString::number(r.clientOutputTokens) : QString(),
             QString::fromLatin1(connectionUseName(r.connection)),
             msOrEmpty(setupNs, setupNs > 0),
             msOrEmpty(hasFirst ? ttftWithoutSetupNs(r) : 0, hasFirst),

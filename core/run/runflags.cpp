@@ -238,6 +238,13 @@ QList<OptionSpec> runSpecs()
          K::Value,
          u"bisection stops when the bracket is below this fraction (default 0.05)"_s,
          {}},
+        {u"tokenizer"_s,
+         K::Value,
+         u"the model's tokenizer: a tokenizer.json, a folder holding one, or a *.tiktoken file "
+         "(docs/tokenizers.md); synthetic prompts get exact token lengths, dataset lengths are "
+         "real counts, and output tokens are counted from the text when the server sends no "
+         "usage"_s,
+         {}},
         {u"sut-name"_s, K::Value, u"a name for the system under test"_s, {}},
         {u"sut"_s,
          K::Repeated,
@@ -253,8 +260,6 @@ QList<OptionSpec> runSpecs()
          K::Value,
          u"EPOCH_MS: start the schedule at this UTC time (agents start together)"_s,
          {}},
-        compat("tokenizer", K::Value,
-               u"is not used: token counts come from the server's usage (or chunk counts)"_s),
         compat("tokenizer-mode", K::Value, unused),
         compat("trust-remote-code", K::Flag, unused),
         compat("disable-tqdm", K::Flag, unused),
@@ -401,6 +406,12 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
         return false;
     }
     sut.proxy = a.value(u"proxy"_s);
+    sut.tokenizer = a.value(u"tokenizer"_s);
+    if (a.has(u"tokenizer"_s) && sut.tokenizer.isEmpty()) {
+        *error = u"--tokenizer expects a tokenizer.json, a folder holding one, or a *.tiktoken "
+                 "file"_s;
+        return false;
+    }
     if (qEnvironmentVariableIsSet("OPENAI_API_KEY"))
         sut.apiKeyRef = u"env:OPENAI_API_KEY"_s;
 
@@ -783,6 +794,8 @@ QStringList runFlags(const RunRequest &request)
         add("ca-file", sut.caFile);
     if (!sut.proxy.isEmpty())
         add("proxy", sut.proxy);
+    if (!sut.tokenizer.isEmpty())
+        add("tokenizer", sut.tokenizer);
     if (request.transport != defaults.transport)
         add("transport", QString::fromLatin1(transportKindName(request.transport)));
     if (sut.simPrefillMsPerToken >= 0)
@@ -817,7 +830,8 @@ QStringList runFlags(const RunRequest &request)
         for (const auto &[name, values] : ints)
             if (values.first != values.second)
                 add(name, QString::number(values.first));
-        // The calibration the run used: a new measurement could pick other words.
+        // The calibration the run used: a new measurement could pick other words (with a
+        // tokenizer it is 1 and unused).
         add("tokens-per-word", number(d.tokensPerWord));
     }
     if (d.sharegptOutputLen != dp.dataset.sharegptOutputLen)

@@ -8,9 +8,13 @@
 #include "sim/simulator.h"
 
 #include "data/filehasher.h"
+#include "data/seededrng.h"
+#include "data/syntheticvocabulary.h"
+#include "tokenizer/tokenizer.h"
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QFileInfo>
 
 #include <cmath>
 
@@ -129,7 +133,40 @@ bool loadMooncakeDataset(const RunPlan &plan, int cacheGranularity, PreparedRun 
     return true;
 }
 
-bool loadTraceDataset(const RunPlan &plan, PreparedRun *out, PlanIssue *error)
+// What the user should know about the counts of an exact dataset: how synthetic prompts were
+// checked, and where the server's count will differ from the tokenizer's (docs/tokenizers.md).
+QString tokenizerNote(const Tokenizer &tokenizer, const RunPlan &plan, const DatasetInfo &info)
+{
+    QStringList parts;
+    parts << u"Tokenizer %1."_s.arg(tokenizer.describe());
+    const qsizetype added = tokenizer.count(u"x", true) - tokenizer.count(u"x", false);
+    const QString special =
+        added > 0 ? u"its post-processor adds %1 special token(s) to a prompt"_s.arg(added)
+        : tokenizer.addBosToken()
+            ? u"its tokenizer_config.json says a BOS token is added (add_bos_token)"_s
+            : u"it adds no special token to a prompt"_s;
+    if (plan.dataset.kind == DatasetKind::Random && plan.profile.tracePath.isEmpty())
+        parts << u"Synthetic prompts hold exactly their drawn length in tokens under it, counted "
+                 "as vLLM counts a prompt, with the special tokens the tokenizer adds (%3); the "
+                 "text holds that many fewer, as in vLLM's random dataset (%1 of 256 words are "
+                 "one token each; %2 prompts were fitted by adding or removing words). For chat "
+                 "requests the server adds the chat template's tokens on top."_s
+                     .arg(info.syntheticWords)
+                     .arg(info.fittedPrompts)
+                     .arg(special);
+    else if (plan.profile.tracePath.isEmpty())
+        parts << u"Dataset lengths are its counts, special tokens included as vLLM counts them "
+                 "(%1)."_s.arg(special);
+    if (plan.profile.cacheBust)
+        parts << u"--cache-bust puts a unique prefix before every prompt: its tokens come on top "
+                 "of the dataset's lengths."_s;
+    parts << u"Output tokens are counted from the streamed text when the server sends no "
+             "usage, and beside the server's count when it does."_s;
+    return parts.join(u' ');
+}
+
+bool loadTraceDataset(const RunPlan &plan, const Tokenizer *tokenizer, PreparedRun *out,
+                      PlanIssue *error)
 {
     const QString &path = plan.profile.tracePath;
     QList<TraceRow> rows;
@@ -157,12 +194,32 @@ bool loadTraceDataset(const RunPlan &plan, PreparedRun *out, PlanIssue *error)
     }
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(&f);
+    SyntheticVocabulary vocab;
+    if (tokenizer && !vocab.build(tokenizer, &why)) {
+        *error = issue("tokenizer", "prepare.detail", {why});
+        return false;
+    }
     LoadedDataset &ds = out->dataset;
     for (qsizetype i = 0; i < rows.size(); ++i) {
         PromptItem item;
-        item.prompt = rows[i].prompt.isEmpty()
-                          ? syntheticPrompt(rows[i].inputTokens, plan.profile.seed + quint64(i))
-                          : rows[i].prompt;
+        if (rows[i].prompt.isEmpty()) {
+            // A row without a prompt gets a synthetic one of its length, exact under a tokenizer.
+            SeededRng rng(plan.profile.seed + quint64(i));
+            // As loadDataset: the row's length counts the tokenizer's special tokens.
+            const int text = std::max(0, rows[i].inputTokens - vocab.specialTokens());
+            vocab.appendWords(&item.prompt, text, rng);
+            if (vocab.fitToTokens(&item.prompt, text, rng) < 0) {
+                *error = issue("trace", "prepare.detail",
+                               {u"%1:%2: no prompt of exactly %3 tokens could be made under the "
+                                "tokenizer %4"_s.arg(path)
+                                    .arg(rows[i].line)
+                                    .arg(rows[i].inputTokens)
+                                    .arg(tokenizer->path())});
+                return false;
+            }
+        } else {
+            item.prompt = rows[i].prompt;
+        }
         item.inputTokens = rows[i].inputTokens;
         item.outputTokens =
             rows[i].outputTokens > 0 ? rows[i].outputTokens : plan.dataset.randomOutputLen;
@@ -171,6 +228,18 @@ bool loadTraceDataset(const RunPlan &plan, PreparedRun *out, PlanIssue *error)
     }
     ds.info.kind = plan.dataset.kind;
     ds.info.sha256 = QString::fromLatin1(hash.result().toHex());
+    if (tokenizer) {
+        // The synthetic prompts of rows without one depend on the tokenizer's words.
+        QCryptographicHash withTokenizer(QCryptographicHash::Sha256);
+        withTokenizer.addData(ds.info.sha256.toLatin1());
+        withTokenizer.addData("\ntokenizer ");
+        withTokenizer.addData(tokenizer->sha256().toLatin1());
+        ds.info.sha256 = QString::fromLatin1(withTokenizer.result().toHex());
+        ds.info.tokenizer = tokenizer->describe();
+        ds.info.tokenizerSha256 = tokenizer->sha256();
+        ds.info.tokenCounter = u"tokenizer"_s;
+        ds.info.approximateTokens = false;
+    }
     ds.info.sourceSha256 = ds.info.sha256;
     ds.info.path = path;
     ds.info.itemCount = rows.size();
@@ -204,6 +273,28 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
     p.apiKey = context.apiKey;
     RunPlan &plan = p.request.plan;
     SutConfig &sut = plan.sut;
+
+    // --- the model's tokenizer: first, so a bad file stops the run before anything starts ---
+    if (!sut.tokenizer.isEmpty()) {
+        if (!step(u"Loading the tokenizer %1 …"_s.arg(sut.tokenizer)))
+            return cancelled();
+        QString why;
+        std::unique_ptr<Tokenizer> loaded = Tokenizer::load(sut.tokenizer, &why);
+        if (!loaded) {
+            // vLLM takes a Hugging Face model id here and downloads it; ServeBench reads files.
+            if (!QFileInfo::exists(sut.tokenizer))
+                why += u" (--tokenizer reads a local tokenizer.json, a folder holding one, or a "
+                       "*.tiktoken file; a Hugging Face model id is not downloaded)"_s;
+            *error = issue("tokenizer", "prepare.detail", {why});
+            return false;
+        }
+        p.tokenizer = std::move(loaded);
+        if (plan.dataset.tokensPerWord != 1.0) {
+            p.notes.append(u"--tokens-per-word %1 is not used: with --tokenizer synthetic prompts "
+                           "are sized by the tokenizer itself."_s.arg(plan.dataset.tokensPerWord));
+            plan.dataset.tokensPerWord = 1.0;
+        }
+    }
 
     // --- the SUT ---
     if (sut.builtInSimulator) {
@@ -276,6 +367,8 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
     }
     applyProfileToTransport(plan.profile, &p.transportOptions);
     p.route = connectionRoute(sut, p.transportOptions);
+    // Every response is counted in the worker that reads it (StreamAccumulator).
+    p.transportOptions.tokenizer = p.tokenizer;
 
     // --- the endpoint answers, and says which models it serves ---
     EndpointProbe probe(sut, p.apiKey, p.transportOptions, probeTimeoutMs(plan.profile));
@@ -308,10 +401,10 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
         const int granularity = p.simulator ? p.simulator->config().prefixBlockTokens : 1;
         if (plan.profile.traceFormat == TraceFormat::Mooncake
                 ? !loadMooncakeDataset(plan, granularity, &p, error)
-                : !loadTraceDataset(plan, &p, error))
+                : !loadTraceDataset(plan, p.tokenizer.get(), &p, error))
             return false;
     } else {
-        if (plan.dataset.kind == DatasetKind::Random && request.calibrateTokens) {
+        if (plan.dataset.kind == DatasetKind::Random && request.calibrateTokens && !p.tokenizer) {
             if (!step(u"Calibrating synthetic prompts against POST /tokenize …"_s))
                 return cancelled();
             QString note;
@@ -328,13 +421,18 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
                                                                 : plan.profile.numSessions)
                            : plan.profile.numPrompts > 0 ? plan.profile.numPrompts
                                                          : 1000;
-        if (!loadDataset(plan.dataset, wanted, plan.profile.seed, &p.dataset, &why)) {
-            *error =
-                issue(plan.dataset.kind == DatasetKind::Random ? "dataset-name" : "dataset-path",
-                      "prepare.detail", {why});
+        if (!loadDataset(plan.dataset, wanted, plan.profile.seed, &p.dataset, &why,
+                         p.tokenizer.get())) {
+            // The tokenizer's own words failing the check is the tokenizer's fault.
+            const char *field = p.tokenizer && why.startsWith(p.tokenizer->path()) ? "tokenizer"
+                                : plan.dataset.kind == DatasetKind::Random         ? "dataset-name"
+                                                                                   : "dataset-path";
+            *error = issue(field, "prepare.detail", {why});
             return false;
         }
     }
+    if (p.tokenizer)
+        p.notes.append(tokenizerNote(*p.tokenizer, plan, p.dataset.info));
     p.fullPlan = plan;
 
     // --- this agent's share ---

@@ -18,6 +18,7 @@
 namespace sb {
 
 class Simulator;
+class Tokenizer;
 
 // A run request made ready to execute: every file read, every endpoint question asked.
 struct PreparedRun
@@ -34,6 +35,10 @@ struct PreparedRun
     QJsonObject prefixCache;
     QByteArray apiKey;                    // memory only: never stored, printed or put in a command
     std::shared_ptr<Simulator> simulator; // the built-in simulator when it is the SUT
+    // The model's tokenizer (SutConfig::tokenizer), loaded once; shared, immutable and
+    // thread-safe: the dataset was counted with it and transportOptions.tokenizer counts the
+    // responses with it. Null when the plan names none.
+    std::shared_ptr<const Tokenizer> tokenizer;
     ShardSetup shard;
     QStringList notes; // lines for the user: the simulator, the calibration, the clock offset
 };

@@ -3,6 +3,7 @@
 #include "common/version.h"
 #include "run/runflags.h"
 #include "run/runpreparation.h"
+#include "tokenizer/tokenizer.h"
 
 using namespace Qt::StringLiterals;
 
@@ -23,6 +24,14 @@ QJsonObject buildRunSnapshot(const PreparedRun &prepared, const RunPlan &plan, q
     s[u"dataset_info"_s] = prepared.dataset.info.toJson();
     if (!prepared.prefixCache.isEmpty())
         s[u"prefix_cache"_s] = prepared.prefixCache;
+    if (prepared.tokenizer) {
+        // Which tokenizer counted this run's tokens: the file by content, not only by path.
+        s[u"tokenizer"_s] = QJsonObject{
+            {u"path"_s, prepared.tokenizer->path()},
+            {u"description"_s, prepared.tokenizer->describe()},
+            {u"sha256"_s, prepared.tokenizer->sha256()},
+        };
+    }
     s[u"command"_s] = reproduceCommand(point);
     s[u"tool_version"_s] = QString::fromLatin1(toolVersion());
     s[u"execution"_s] = QJsonObject{

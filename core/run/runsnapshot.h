@@ -13,6 +13,7 @@ struct RunPlan;
 //   "dataset_info" the dataset's identity (content hash, counts, length statistics),
 //   "command"      a `servebench-cli run …` line that issues this very run again,
 //   "execution"    the HTTP client and the front end that drove the run,
+//   "tokenizer"    the model's tokenizer when one was given (path, describe(), sha256),
 //   "tool_version", and for a shard the "shard" block with its start.
 // `plan` is the plan of this run (a sweep's point has its own rate); startMonoNs is when its
 // schedule starts (the shard block records it).

@@ -18,10 +18,15 @@ struct TimeField
     qint64 RequestRecord::*member;
 };
 constexpr TimeField kTimes[] = {
-    {"t_sched", &RequestRecord::tSched},       {"t_queued", &RequestRecord::tQueued},
-    {"t_dispatch", &RequestRecord::tDispatch}, {"t_send", &RequestRecord::tSend},
-    {"t_first", &RequestRecord::tFirst},       {"t_last", &RequestRecord::tLast},
+    {"t_sched", &RequestRecord::tSched},
+    {"t_queued", &RequestRecord::tQueued},
+    {"t_dispatch", &RequestRecord::tDispatch},
+    {"t_send", &RequestRecord::tSend},
+    {"t_first", &RequestRecord::tFirst},
+    {"t_last", &RequestRecord::tLast},
     {"t_end", &RequestRecord::tEnd},
+    {"t_first_reasoning", &RequestRecord::tFirstReasoning},
+    {"t_first_content", &RequestRecord::tFirstContent},
 };
 
 struct IntField
@@ -37,6 +42,8 @@ constexpr IntField kInts[] = {
     {"expected_input_tokens", &RequestRecord::expectedInputTokens},
     {"expected_output_tokens", &RequestRecord::expectedOutputTokens},
     {"http_status", &RequestRecord::httpStatus},
+    {"reasoning_tokens", &RequestRecord::reasoningTokens},
+    {"client_output_tokens", &RequestRecord::clientOutputTokens},
 };
 
 } // namespace
@@ -59,6 +66,7 @@ QJsonArray rawRecordsJson(const QList<RequestRecord> &records, qint64 baseNs)
         o[u"request_id"_s] = r.requestId;
         o[u"input_source"_s] = QString::fromLatin1(tokenSourceName(r.inputSource));
         o[u"output_source"_s] = QString::fromLatin1(tokenSourceName(r.outputSource));
+        o[u"reasoning_source"_s] = QString::fromLatin1(tokenSourceName(r.reasoningSource));
         o[u"finish_reason"_s] = r.finishReason;
         o[u"error_class"_s] = QString::fromLatin1(errorClassName(r.error));
         o[u"error_message"_s] = r.errorMessage;
@@ -97,6 +105,7 @@ bool rawRecordsFromJson(const QJsonArray &array, qint64 baseNs, QList<RequestRec
         r.requestId = o.value(u"request_id"_s).toString();
         r.inputSource = tokenSourceFromName(o.value(u"input_source"_s).toString());
         r.outputSource = tokenSourceFromName(o.value(u"output_source"_s).toString());
+        r.reasoningSource = tokenSourceFromName(o.value(u"reasoning_source"_s).toString());
         r.finishReason = o.value(u"finish_reason"_s).toString();
         r.error = errorClassFromName(o.value(u"error_class"_s).toString());
         r.errorMessage = o.value(u"error_message"_s).toString();

@@ -48,6 +48,19 @@ struct SimConfig
     int defaultMaxTokens =
         16; // when the request gives neither max_tokens nor max_completion_tokens
 
+    // Reasoning mode (a reasoning model behind a reasoning parser, as vLLM serves DeepSeek R1 or
+    // Qwen 3): the first reasoningTokens tokens of a streamed chat answer are reasoning deltas
+    // (delta.<reasoningField>), the rest its content. They count toward max_tokens and
+    // completion_tokens, as vLLM counts them, and are capped at max_tokens − 1 so an answer
+    // always follows. 0 = off. Completions and non-streamed answers have no reasoning.
+    int reasoningTokens = 0;
+    QString reasoningField = QStringLiteral("reasoning_content"); // or "reasoning" (vLLM >= 0.10)
+    // usage carries completion_tokens_details.reasoning_tokens (reasoning mode only).
+    bool reasoningUsageDetails = false;
+    // false: no usage object ever, even when stream_options.include_usage asks for it (a server
+    // that reports no token counts).
+    bool usage = true;
+
     // Writes the whole pre-rendered response at once on arrival, ignoring TTFT, ITL and capacity:
     // measures the client's parsing ceiling rather than its timing.
     bool unpaced = false;

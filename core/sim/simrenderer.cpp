@@ -69,7 +69,7 @@ SimRenderer::SimRenderer(const Context &context) : m_ctx(context)
                ',';
 }
 
-QByteArray SimRenderer::usageObject(int completionTokens) const
+QByteArray SimRenderer::usageObject(int completionTokens, int reasoningTokens) const
 {
     QByteArray u =
         "{\"prompt_tokens\":" + QByteArray::number(m_ctx.promptTokens) +
@@ -79,6 +79,12 @@ QByteArray SimRenderer::usageObject(int completionTokens) const
         // vLLM's field (with --enable-prompt-tokens-details): how much of the prompt hit the cache.
         u.append(",\"prompt_tokens_details\":{\"cached_tokens\":")
             .append(QByteArray::number(m_ctx.cachedTokens))
+            .append('}');
+    }
+    if (m_ctx.reasoningUsageDetails) {
+        // OpenAI's field, which vLLM fills for reasoning models.
+        u.append(",\"completion_tokens_details\":{\"reasoning_tokens\":")
+            .append(QByteArray::number(reasoningTokens))
             .append('}');
     }
     u.append('}');
@@ -96,8 +102,8 @@ QByteArray SimRenderer::roleEvent() const
     return e;
 }
 
-QByteArray SimRenderer::tokenEvent(const QByteArray &text, bool last,
-                                   int completionTokensSoFar) const
+QByteArray SimRenderer::tokenEvent(const QByteArray &text, bool last, int completionTokensSoFar,
+                                   int reasoningTokens) const
 {
     // Appends rather than operator+: this runs once per chunk, and every temporary is a malloc.
     QByteArray e;
@@ -112,15 +118,31 @@ QByteArray SimRenderer::tokenEvent(const QByteArray &text, bool last,
         e.append(",\"stop_reason\":null");
     e.append("}]");
     if (m_ctx.continuousUsage)
-        e.append(",\"usage\":").append(usageObject(completionTokensSoFar));
+        e.append(",\"usage\":").append(usageObject(completionTokensSoFar, reasoningTokens));
     e.append("}\n\n");
     return e;
 }
 
-QByteArray SimRenderer::usageEvent(int completionTokens) const
+QByteArray SimRenderer::reasoningEvent(const QByteArray &text, int completionTokensSoFar) const
 {
-    return "data: " + m_prefix + "\"choices\":[],\"usage\":" + usageObject(completionTokens) +
-           "}\n\n";
+    QByteArray e;
+    e.reserve(m_prefix.size() + text.size() + (m_ctx.continuousUsage ? 220 : 140));
+    e.append("data: ").append(m_prefix);
+    e.append("\"choices\":[{\"index\":0,\"delta\":{\"")
+        .append(m_ctx.reasoningField)
+        .append("\":\"")
+        .append(text)
+        .append("\"},\"logprobs\":null,\"finish_reason\":null}]");
+    if (m_ctx.continuousUsage)
+        e.append(",\"usage\":").append(usageObject(completionTokensSoFar, completionTokensSoFar));
+    e.append("}\n\n");
+    return e;
+}
+
+QByteArray SimRenderer::usageEvent(int completionTokens, int reasoningTokens) const
+{
+    return "data: " + m_prefix +
+           "\"choices\":[],\"usage\":" + usageObject(completionTokens, reasoningTokens) + "}\n\n";
 }
 
 QByteArray SimRenderer::errorEvent(const QByteArray &message, int code)

@@ -20,6 +20,10 @@ public:
         qint64 created = 0; // unix seconds
         int promptTokens = 0;
         int cachedTokens = -1; // >= 0: usage carries prompt_tokens_details.cached_tokens
+        // Reasoning mode: the delta field of reasoning text, and whether usage carries
+        // completion_tokens_details.reasoning_tokens.
+        QByteArray reasoningField = "reasoning_content";
+        bool reasoningUsageDetails = false;
     };
 
     explicit SimRenderer(const Context &context);
@@ -28,8 +32,12 @@ public:
 
     // SSE events ("data: ...\n\n"), without HTTP chunk framing.
     QByteArray roleEvent() const;
-    QByteArray tokenEvent(const QByteArray &text, bool last, int completionTokensSoFar) const;
-    QByteArray usageEvent(int completionTokens) const;
+    // reasoningTokens: of the completion so far, how many were reasoning (usage details).
+    QByteArray tokenEvent(const QByteArray &text, bool last, int completionTokensSoFar,
+                          int reasoningTokens = 0) const;
+    // A reasoning delta: {"delta":{"<reasoningField>":text}} (chat only).
+    QByteArray reasoningEvent(const QByteArray &text, int completionTokensSoFar) const;
+    QByteArray usageEvent(int completionTokens, int reasoningTokens = 0) const;
     static QByteArray errorEvent(const QByteArray &message, int code);
     QByteArray malformedEvent() const;
     static QByteArray doneEvent();
@@ -66,7 +74,7 @@ public:
     static QByteArray lastChunk();
 
 private:
-    QByteArray usageObject(int completionTokens) const;
+    QByteArray usageObject(int completionTokens, int reasoningTokens = 0) const;
 
     Context m_ctx;
     QByteArray m_prefix; // {"id":..,"object":..,"created":..,"model":..,

@@ -87,6 +87,7 @@ struct SimServer::Stream
     bool includeUsage = false;
     bool keepAlive = true;
     int maxTokens = 0;
+    int reasoningTokens = 0; // the first tokens of the answer that are reasoning deltas
     int tokensPerChunk = 1;
     int written = 0;
     SimFault fault = SimFault::None;
@@ -448,7 +449,10 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     ctx.promptTokens = promptTokens;
     ctx.cachedTokens = m_config.prefixCache ? 0 : -1;
     const QJsonObject streamOptions = o.value("stream_options"_L1).toObject();
-    ctx.continuousUsage = streamOptions.value("continuous_usage_stats"_L1).toBool();
+    ctx.continuousUsage =
+        m_config.usage && streamOptions.value("continuous_usage_stats"_L1).toBool();
+    ctx.reasoningField = m_config.reasoningField.toUtf8();
+    ctx.reasoningUsageDetails = m_config.reasoningUsageDetails && m_config.reasoningTokens > 0;
 
     auto *s = new Stream(ctx);
     s->id = m_nextStreamId++;
@@ -457,9 +461,11 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     s->requestId = request.header("x-request-id");
     s->chat = chat;
     s->streamed = o.value("stream"_L1).toBool(false);
-    s->includeUsage = streamOptions.value("include_usage"_L1).toBool();
+    s->includeUsage = m_config.usage && streamOptions.value("include_usage"_L1).toBool();
     s->keepAlive = request.keepAlive;
     s->maxTokens = maxTokens;
+    if (chat && s->streamed)
+        s->reasoningTokens = qBound(0, m_config.reasoningTokens, maxTokens - 1);
     s->tokensPerChunk = m_config.tokensPerChunk;
     s->fault = fault;
     s->faultAfter = faultAfter;
@@ -672,7 +678,10 @@ SimServer::After SimServer::step(Stream *s, qint64 now, QByteArray *out)
         }
     }
 
-    const int tokens = qMin(s->tokensPerChunk, s->maxTokens - s->written);
+    // A chunk is all reasoning or all answer: the reasoning parser splits at its end marker.
+    const bool reasoning = s->written < s->reasoningTokens;
+    const int tokens =
+        qMin(s->tokensPerChunk, (reasoning ? s->reasoningTokens : s->maxTokens) - s->written);
     QByteArray text;
     text.reserve(16 * tokens);
     for (int i = 0; i < tokens; ++i)
@@ -680,7 +689,11 @@ SimServer::After SimServer::step(Stream *s, qint64 now, QByteArray *out)
     const bool last = s->written + tokens >= s->maxTokens;
     if (s->chat && s->written == 0)
         SimRenderer::appendChunk(out, r.roleEvent());
-    SimRenderer::appendChunk(out, r.tokenEvent(text, last, s->written + tokens));
+    if (reasoning)
+        SimRenderer::appendChunk(out, r.reasoningEvent(text, s->written + tokens));
+    else
+        SimRenderer::appendChunk(out,
+                                 r.tokenEvent(text, last, s->written + tokens, s->reasoningTokens));
     s->written += tokens;
     m_metrics->tokens(tokens);
     if (s->log.chunkWriteNs.isEmpty())
@@ -700,7 +713,7 @@ SimServer::After SimServer::step(Stream *s, qint64 now, QByteArray *out)
     if (!last)
         return After::Continue;
     if (s->includeUsage)
-        *out += SimRenderer::chunk(r.usageEvent(s->written));
+        *out += SimRenderer::chunk(r.usageEvent(s->written, s->reasoningTokens));
     *out += SimRenderer::chunk(SimRenderer::doneEvent());
     *out += SimRenderer::lastChunk();
     return After::Finish;

@@ -178,6 +178,19 @@ const char *const kVersionSessions[] = {
     "ALTER TABLE requests ADD COLUMN think_ns INTEGER NOT NULL DEFAULT -1",
 };
 
+// Reasoning-aware latency and the client's token count (docs/metrics.md): when the first
+// reasoning and the first content chunk arrived, the reasoning tokens and where their count came
+// from, and the tokenizer's count of the output beside the server's. Rows written before it read
+// as "not recorded" (0, -1, 'unknown'). A step of its own, like the session columns, so it can be
+// renumbered when other steps land before it.
+const char *const kVersionReasoning[] = {
+    "ALTER TABLE requests ADD COLUMN t_first_reasoning INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE requests ADD COLUMN t_first_content INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE requests ADD COLUMN reasoning_tokens INTEGER NOT NULL DEFAULT -1",
+    "ALTER TABLE requests ADD COLUMN reasoning_source TEXT NOT NULL DEFAULT 'unknown'",
+    "ALTER TABLE requests ADD COLUMN client_output_tokens INTEGER NOT NULL DEFAULT -1",
+};
+
 struct Migration
 {
     const char *const *statements;
@@ -191,7 +204,16 @@ template <int N> constexpr Migration step(const char *const (&s)[N])
 
 // Index i takes a file from version i to i + 1. Append only.
 const Migration kMigrations[] = {step(kVersion1), step(kVersion2), step(kVersion3),
-                                  step(kVersionSessions)};
+                                 step(kVersionSessions), step(kVersionReasoning)};
+
+int versionAfter(const char *const *statements)
+{
+    // The version a step takes a file to: its index in kMigrations, plus one.
+    for (int i = 0; i < int(std::size(kMigrations)); ++i)
+        if (kMigrations[i].statements == statements)
+            return i + 1;
+    return int(std::size(kMigrations)) + 1;
+}
 
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
@@ -212,11 +234,12 @@ int ProjectSchema::currentVersion()
 
 int ProjectSchema::sessionColumnsVersion()
 {
-    // The version kVersionSessions takes a file to (its index in kMigrations, plus one).
-    for (int i = 0; i < int(std::size(kMigrations)); ++i)
-        if (kMigrations[i].statements == kVersionSessions)
-            return i + 1;
-    return currentVersion() + 1;
+    return versionAfter(kVersionSessions);
+}
+
+int ProjectSchema::reasoningColumnsVersion()
+{
+    return versionAfter(kVersionReasoning);
 }
 
 int ProjectSchema::minimumReadableVersion()

@@ -27,6 +27,9 @@ public:
     // The first version whose requests table has the session columns; an older file opened
     // read-only is read without them (every request outside a session).
     static int sessionColumnsVersion();
+    // The first version whose requests table has the reasoning and client-count columns
+    // (t_first_reasoning … client_output_tokens); an older file reads them as not recorded.
+    static int reasoningColumnsVersion();
 
     // Brings a file at version `from` (0 = new, no tables) up to `to`. Stamps application_id on
     // a new file. Each step commits separately, so a failure leaves a consistent older version.

@@ -37,6 +37,12 @@ constexpr const char *kSessionColumns =
 constexpr int kSessionColumnCount = 5;
 // What a file without the session columns reads as: the columns' defaults.
 constexpr const char *kSessionDefaults = ", -1, -1, -1, -1, -1";
+// Appended after the session columns, from ProjectSchema::reasoningColumnsVersion() on.
+constexpr const char *kReasoningColumns =
+    ", t_first_reasoning, t_first_content, reasoning_tokens, reasoning_source, "
+    "client_output_tokens";
+constexpr int kReasoningColumnCount = 5;
+constexpr const char *kReasoningDefaults = ", 0, 0, -1, 'unknown', -1";
 
 // Chunk times are relative to tSend: that keeps the first delta (TTFT) small. Records that were
 // never sent have no chunks.
@@ -55,13 +61,17 @@ QString RequestRows::insertSql(int schemaVersion)
 {
     const bool phases = schemaVersion >= ProjectSchema::connectionPhasesVersion;
     const bool sessions = schemaVersion >= ProjectSchema::sessionColumnsVersion();
+    const bool reasoning = schemaVersion >= ProjectSchema::reasoningColumnsVersion();
     QString columns = QString::fromLatin1(kColumns);
     if (!phases)
         columns.truncate(columns.indexOf(u", t_connect_start"));
     if (sessions)
         columns += QLatin1StringView(kSessionColumns);
+    if (reasoning)
+        columns += QLatin1StringView(kReasoningColumns);
     const int count = (phases ? kColumnCount : kColumnCountBeforeConnectionPhases) +
-                      (sessions ? kSessionColumnCount : 0);
+                      (sessions ? kSessionColumnCount : 0) +
+                      (reasoning ? kReasoningColumnCount : 0);
     QString marks = u"?"_s;
     for (int i = 0; i < count; ++i)
         marks += u", ?"_s;
@@ -113,6 +123,13 @@ void RequestRows::bind(QSqlQuery &q, qint64 runId, const RequestRecord &r, int s
     q.bindValue(i++, r.sessionTurns);
     q.bindValue(i++, r.historyTokens);
     q.bindValue(i++, r.thinkNs);
+    if (schemaVersion < ProjectSchema::reasoningColumnsVersion())
+        return;
+    q.bindValue(i++, r.tFirstReasoning);
+    q.bindValue(i++, r.tFirstContent);
+    q.bindValue(i++, r.reasoningTokens);
+    q.bindValue(i++, QString::fromLatin1(tokenSourceName(r.reasoningSource)));
+    q.bindValue(i++, r.clientOutputTokens);
 }
 
 QString RequestRows::selectColumns(int schemaVersion)
@@ -122,7 +139,10 @@ QString RequestRows::selectColumns(int schemaVersion)
                                    : kColumnsBeforeConnectionPhases) +
            QLatin1StringView(schemaVersion >= ProjectSchema::sessionColumnsVersion()
                                  ? kSessionColumns
-                                 : kSessionDefaults);
+                                 : kSessionDefaults) +
+           QLatin1StringView(schemaVersion >= ProjectSchema::reasoningColumnsVersion()
+                                 ? kReasoningColumns
+                                 : kReasoningDefaults);
 }
 
 namespace {
@@ -197,6 +217,11 @@ bool RequestRows::read(sqlite3_stmt *st, RequestRecord *r, QString *error, bool 
     r->sessionTurns = sqlite3_column_int(st, i++);
     r->historyTokens = sqlite3_column_int(st, i++);
     r->thinkNs = sqlite3_column_int64(st, i++);
+    r->tFirstReasoning = sqlite3_column_int64(st, i++);
+    r->tFirstContent = sqlite3_column_int64(st, i++);
+    r->reasoningTokens = sqlite3_column_int(st, i++);
+    r->reasoningSource = tokenSourceFromName(nameColumn(st, i++));
+    r->clientOutputTokens = sqlite3_column_int(st, i++);
     return true;
 }
 

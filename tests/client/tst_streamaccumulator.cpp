@@ -1,4 +1,5 @@
 #include "client/streamaccumulator.h"
+#include "tokenizer/tokenizer.h"
 
 #include <QFile>
 #include <QTest>
@@ -101,6 +102,34 @@ QByteArray withLineEnds(QByteArray body, QByteArrayView eol)
     return body;
 }
 
+// Feeds body one SSE event at a time: event i (0-based) is received at time i + 1. With
+// captureText every event goes through the full JSON parser, else through ChunkScanner.
+RequestRecord runEvents(const QByteArray &body, ApiFlavour flavour,
+                        const Tokenizer *tokenizer = nullptr, bool captureText = false)
+{
+    RequestRecord r;
+    StreamAccumulator acc(flavour, &r);
+    acc.setTokenizer(tokenizer);
+    acc.setCaptureText(captureText);
+    acc.onHttpStatus(200);
+    qsizetype from = 0;
+    qint64 t = 1;
+    for (qsizetype end = body.indexOf("\n\n"); end >= 0; end = body.indexOf("\n\n", from)) {
+        acc.onBytes(body.constData() + from, end + 2 - from, t++);
+        from = end + 2;
+    }
+    acc.finish(ErrorClass::None, {}, 1000000);
+    return r;
+}
+
+QByteArray sse(const QList<QByteArray> &payloads)
+{
+    QByteArray b;
+    for (const QByteArray &p : payloads)
+        b += "data: " + p + "\n\n";
+    return b + "data: [DONE]\n\n";
+}
+
 } // namespace
 
 class TestStreamAccumulator : public QObject
@@ -124,6 +153,10 @@ private slots:
     void notAJsonObject();
     void emptyDataEventIgnored();
     void nonStreamingBody();
+    void reasoningStamps_data();
+    void reasoningStamps();
+    void tokenizerCountsTheText_data();
+    void tokenizerCountsTheText();
 };
 
 void TestStreamAccumulator::recordedStream_data()
@@ -491,6 +524,142 @@ void TestStreamAccumulator::nonStreamingBody()
     QCOMPARE(r.error, ErrorClass::Incomplete);
     QVERIFY2(r.errorMessage.contains(u"body began \"{\"id\":\"cmpl-1\""_s),
              qPrintable(r.errorMessage));
+}
+
+void TestStreamAccumulator::reasoningStamps_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<int>("flavour");
+    QTest::addColumn<qint64>("firstReasoning"); // receive tick, 0 = none
+    QTest::addColumn<qint64>("firstContent");
+    QTest::addColumn<int>("reasoningTokens");
+    QTest::addColumn<int>("reasoningSource");
+    const QByteArray role =
+        R"({"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]})";
+    auto delta = [](const char *field, const char *text) {
+        return QByteArray(R"({"choices":[{"index":0,"delta":{")") + field + "\":\"" + text +
+               "\"}}]}";
+    };
+    const QByteArray usageDetails =
+        R"({"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":5,"total_tokens":8,)"
+        R"("completion_tokens_details":{"reasoning_tokens":3}}})";
+    // Events: 1 role, 2..4 reasoning, 5..6 content (ticks are event positions).
+    const QList<QByteArray> reasoningThenContent = {
+        role,
+        delta("reasoning_content", "Let"),
+        delta("reasoning_content", " me"),
+        delta("reasoning_content", " think"),
+        delta("content", "Yes"),
+        delta("content", "."),
+    };
+    QTest::newRow("reasoning_content, chunk count")
+        << sse(reasoningThenContent) << int(ApiFlavour::Chat) << qint64(2) << qint64(5) << 3
+        << int(TokenSource::ChunkCount);
+    QTest::newRow("reasoning_content, usage details")
+        << sse(reasoningThenContent + QList<QByteArray>{usageDetails}) << int(ApiFlavour::Chat)
+        << qint64(2) << qint64(5) << 3 << int(TokenSource::ServerUsage);
+    QTest::newRow("field reasoning")
+        << sse({role, delta("reasoning", "hm"), delta("content", "ok")}) << int(ApiFlavour::Chat)
+        << qint64(2) << qint64(3) << 1 << int(TokenSource::ChunkCount);
+    QTest::newRow("one chunk with both")
+        << sse({R"({"choices":[{"index":0,"delta":{"reasoning_content":"a","content":"b"}}]})",
+                delta("content", "c")})
+        << int(ApiFlavour::Chat) << qint64(1) << qint64(1) << 1 << int(TokenSource::ChunkCount);
+    QTest::newRow("no reasoning") << sse({role, delta("content", "x"), delta("content", "y")})
+                                  << int(ApiFlavour::Chat) << qint64(0) << qint64(2) << -1
+                                  << int(TokenSource::Unknown);
+    QTest::newRow("reasoning only (cut off)")
+        << sse({role, delta("reasoning_content", "a"), delta("reasoning_content", "b")})
+        << int(ApiFlavour::Chat) << qint64(2) << qint64(0) << 2 << int(TokenSource::ChunkCount);
+    QTest::newRow("completions") << sse({R"({"choices":[{"index":0,"text":"hi"}]})",
+                                         R"({"choices":[{"index":0,"text":" there"}]})"})
+                                 << int(ApiFlavour::Completions) << qint64(0) << qint64(1) << -1
+                                 << int(TokenSource::Unknown);
+}
+
+void TestStreamAccumulator::reasoningStamps()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(int, flavour);
+    QFETCH(qint64, firstReasoning);
+    QFETCH(qint64, firstContent);
+    QFETCH(int, reasoningTokens);
+    QFETCH(int, reasoningSource);
+    // The scanner and the full parser must agree.
+    for (bool full : {false, true}) {
+        const RequestRecord r = runEvents(body, ApiFlavour(flavour), nullptr, full);
+        QVERIFY2(r.error == ErrorClass::None, qPrintable(r.errorMessage));
+        QCOMPARE(r.tFirstReasoning, firstReasoning);
+        QCOMPARE(r.tFirstContent, firstContent);
+        // TTFT takes the first token of either kind.
+        QCOMPARE(r.tFirst,
+                 firstReasoning > 0
+                     ? qMin(firstReasoning, firstContent > 0 ? firstContent : firstReasoning)
+                     : firstContent);
+        QCOMPARE(r.reasoningTokens, reasoningTokens);
+        QCOMPARE(int(r.reasoningSource), reasoningSource);
+    }
+}
+
+void TestStreamAccumulator::tokenizerCountsTheText_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<int>("flavour");
+    QTest::addColumn<QString>("reasoning"); // the decoded texts the stream carries
+    QTest::addColumn<QString>("content");
+    QTest::addColumn<int>("usageOutput"); // -1: the stream has no usage
+    // Escapes and a surrogate pair split over chunks: the counted text is the decoded one.
+    QTest::newRow("chat, escapes, no usage")
+        << sse({R"({"choices":[{"index":0,"delta":{"reasoning_content":"the \"quoted\"\n"}}]})",
+                R"({"choices":[{"index":0,"delta":{"reasoning_content":" it's\tfine"}}]})",
+                R"({"choices":[{"index":0,"delta":{"content":"caf\u00e9 \ud83d\ude00"}}]})",
+                R"({"choices":[{"index":0,"delta":{"content":" theirs back\\slash"}}]})"})
+        << int(ApiFlavour::Chat) << u"the \"quoted\"\n it's\tfine"_s
+        << u"caf\u00e9 \U0001F600 theirs back\\slash"_s << -1;
+    QTest::newRow("chat, usage")
+        << sse({R"({"choices":[{"index":0,"delta":{"content":"hello there"}}]})",
+                R"({"choices":[{"index":0,"delta":{"content":" world"}}]})",
+                R"({"choices":[],"usage":{"prompt_tokens":2,"completion_tokens":7,"total_tokens":9}})"})
+        << int(ApiFlavour::Chat) << QString() << u"hello there world"_s << 7;
+    QTest::newRow("completions, no usage")
+        << sse({R"({"choices":[{"index":0,"text":"the theory"}]})",
+                R"({"choices":[{"index":0,"text":" of \u6771\u4eac"}]})"})
+        << int(ApiFlavour::Completions) << QString() << u"the theory of \u6771\u4eac"_s << -1;
+}
+
+void TestStreamAccumulator::tokenizerCountsTheText()
+{
+    QFETCH(QByteArray, body);
+    QFETCH(int, flavour);
+    QFETCH(QString, reasoning);
+    QFETCH(QString, content);
+    QFETCH(int, usageOutput);
+    QString why;
+    const std::unique_ptr<Tokenizer> tok =
+        Tokenizer::load(QStringLiteral(SB_TEST_DATA_DIR "/tokenizer/tiny"), &why);
+    QVERIFY2(tok, qPrintable(why));
+    // Reasoning and content are counted apart (no token spans the two), without special tokens.
+    const int expected = int(tok->count(reasoning) + tok->count(content));
+    QVERIFY(expected > 0);
+    for (bool full : {false, true}) {
+        const RequestRecord r = runEvents(body, ApiFlavour(flavour), tok.get(), full);
+        QVERIFY2(r.error == ErrorClass::None, qPrintable(r.errorMessage));
+        QCOMPARE(r.clientOutputTokens, expected);
+        if (usageOutput >= 0) {
+            QCOMPARE(r.outputTokens, usageOutput);
+            QCOMPARE(r.outputSource, TokenSource::ServerUsage);
+        } else {
+            QCOMPARE(r.outputTokens, expected);
+            QCOMPARE(r.outputSource, TokenSource::Tokenizer);
+        }
+        if (!reasoning.isEmpty()) {
+            QCOMPARE(r.reasoningTokens, int(tok->count(reasoning)));
+            QCOMPARE(r.reasoningSource, TokenSource::Tokenizer);
+        }
+    }
+    // Without a tokenizer nothing is counted on the client's side.
+    const RequestRecord plain = runEvents(body, ApiFlavour(flavour));
+    QCOMPARE(plain.clientOutputTokens, -1);
 }
 
 QTEST_GUILESS_MAIN(TestStreamAccumulator)

@@ -1,6 +1,7 @@
 #include "config/runplan.h"
 #include "data/dataset.h"
 #include "data/tokencount.h"
+#include "tokenizer/tokenizer.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -181,6 +182,60 @@ private slots:
                 QCOMPARE(item.outputTokens, fixed > 0 ? fixed : output);
             }
         }
+    }
+
+    // With the model's tokenizer vLLM's filters and the reference output lengths are in its
+    // tokens, special tokens included (len(tokenizer(text).input_ids)). The tiny tokenizer has
+    // few merges, so its counts are far above the approximate ones: the decisions differ.
+    void shareGptFiltersInRealTokens_data()
+    {
+        QTest::addColumn<int>("promptWords");
+        QTest::addColumn<int>("outputWords");
+        QTest::addColumn<bool>("decisionDiffers");          // from the approximate count's
+        QTest::newRow("short both ways") << 1 << 5 << true; // approx 1 < 4; real more
+        QTest::newRow("kept both ways") << 20 << 20 << false;
+        QTest::newRow("prompt too long") << 400 << 10 << true; // approx 400; real > 1024
+        QTest::newRow("total too long") << 300 << 400 << true; // approx 700; real > 2048
+    }
+    void shareGptFiltersInRealTokens()
+    {
+        QFETCH(int, promptWords);
+        QFETCH(int, outputWords);
+        QFETCH(bool, decisionDiffers);
+        QString why;
+        const std::unique_ptr<Tokenizer> tok =
+            Tokenizer::load(QStringLiteral(SB_TEST_DATA_DIR "/tokenizer/tiny"), &why);
+        QVERIFY2(tok, qPrintable(why));
+        const QString prompt = words(promptWords), output = words(outputWords);
+        const QByteArray doc =
+            QByteArray("[{\"conversations\":[{\"from\":\"human\",\"value\":\"") + prompt.toUtf8() +
+            "\"},{\"from\":\"gpt\",\"value\":\"" + output.toUtf8() + "\"}]}," +
+            "{\"conversations\":[{\"from\":\"human\",\"value\":\"word word word word word\"}," +
+            "{\"from\":\"gpt\",\"value\":\"word word word word word\"}]}]";
+        const QString path = m_dir.filePath(u"real.json"_s);
+        QVERIFY(writeFile(path, doc));
+        const int in = int(tok->count(prompt, true));
+        const int out = int(tok->count(output, true));
+        const auto kept = [](int p, int o) {
+            return p >= kShareGptMinLen && o >= kShareGptMinLen && p <= kShareGptMaxPromptLen &&
+                   p + o <= kShareGptMaxTotalLen;
+        };
+        const DatasetSpec spec = fileSpec(DatasetKind::ShareGpt, path);
+        LoadedDataset ds, approx;
+        QVERIFY2(loadDataset(spec, 0, 0, &ds, &why, tok.get()), qPrintable(why));
+        QVERIFY2(loadDataset(spec, 0, 0, &approx, &why), qPrintable(why));
+        QCOMPARE(ds.info.tokenCounter, u"tokenizer"_s);
+        QVERIFY(!ds.info.approximateTokens);
+        QCOMPARE(ds.info.itemCount, kept(in, out) ? 2 : 1);
+        QCOMPARE(approx.info.itemCount != ds.info.itemCount, decisionDiffers);
+        for (const PromptItem &item : ds.items) {
+            if (item.sourceIndex == 0) {
+                QCOMPARE(item.inputTokens, in);
+                QCOMPARE(item.outputTokens, out); // the reference answer's real length
+            }
+        }
+        // The tokenizer is part of the dataset's identity.
+        QVERIFY(ds.info.sha256 != approx.info.sha256);
     }
 
     void shareGptErrors_data()

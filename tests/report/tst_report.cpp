@@ -25,6 +25,7 @@ class TestReport : public QObject
 private slots:
     void initTestCase();
     void comparisonModel();
+    void reasoningRows();
     void rankBy_data();
     void rankBy();
     void htmlIsCompleteAndEscaped();
@@ -86,6 +87,44 @@ void TestReport::comparisonModel()
     const QString text = c.formatText();
     QVERIFY(text.contains(u"Ranked by P99 TTFT"_s));
     QVERIFY(text.contains(u"Comparable: exactly one variable differs"_s));
+}
+
+void TestReport::reasoningRows()
+{
+    // The fixture's runs do not reason: no reasoning rows.
+    QVERIFY(!m_content.comparison.row(u"ttfct.mean"_s));
+    QVERIFY(!m_content.comparison.row(u"reasoning_time.mean"_s));
+
+    // Run A reasoned: 4 reasoning tokens, its answer began 5 ms after its first token.
+    QList<ReportRun> runs = m_content.runs;
+    QList<RequestRecord> recs = runs[0].input.records;
+    for (RequestRecord &r : recs) {
+        if (r.error != ErrorClass::None || r.tFirst == 0)
+            continue;
+        r.tFirstReasoning = r.tFirst;
+        r.tFirstContent = r.tFirst + 5'000'000;
+        r.reasoningTokens = 4;
+        r.reasoningSource = TokenSource::ServerUsage;
+    }
+    runs[0].summary = summarize(recs);
+    QVERIFY(runs[0].summary.reasoningRequests > 0);
+    const Comparison c = buildComparison(runs, m_content.costs, ComparisonOptions());
+    const ComparisonRow *phase = c.row(u"reasoning_time.mean"_s);
+    QVERIFY(phase);
+    QCOMPARE(phase->unit, u"ms"_s);
+    QVERIFY(phase->cells.at(0).value);
+    QCOMPARE(*phase->cells.at(0).value, 5.0);
+    // Run B did not reason: n/a with the reason, never 0.
+    QVERIFY(!phase->cells.at(1).value);
+    QVERIFY2(phase->cells.at(1).note.contains(u"reasoning"_s), qPrintable(phase->cells.at(1).note));
+    const ComparisonRow *tokens = c.row(u"reasoning_tokens.mean"_s);
+    QVERIFY(tokens);
+    QCOMPARE(*tokens->cells.at(0).value, 4.0);
+    const ComparisonRow *ttfct = c.row(u"ttfct.mean"_s);
+    QVERIFY(ttfct);
+    QVERIFY(ttfct->cells.at(0).value);
+    QVERIFY(qAbs(*ttfct->cells.at(0).value - (runs[0].summary.ttft.mean + 5.0)) < 1e-6);
+    QCOMPARE(ttfct->group, u"Reasoning"_s);
 }
 
 void TestReport::rankBy_data()

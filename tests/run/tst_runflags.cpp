@@ -55,6 +55,7 @@ private slots:
         QTest::newRow("search") << u"search"_s;
         QTest::newRow("normal lengths") << u"normal"_s;
         QTest::newRow("shard") << u"shard"_s;
+        QTest::newRow("tokenizer") << u"tokenizer"_s;
     }
 
     void planSurvivesTheCommandLine()
@@ -126,6 +127,9 @@ private slots:
             p.dataset.randomInputLen = 100;
             p.dataset.randomPrefixLen = 10;
             p.dataset.tokensPerWord = 1.2734;
+        } else if (name == "tokenizer"_L1) {
+            p.sut.tokenizer = u"/models/Qwen3 8B/tokenizer.json"_s;
+            p.dataset.randomInputLen = 1000;
         } else if (name == "search"_L1) {
             r.mode = RunMode::MaxValidRate;
             r.rateTolerance = 0.02;

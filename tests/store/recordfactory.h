@@ -79,12 +79,35 @@ inline RequestRecord makeRecord(qint64 i)
     r.httpStatus = 200;
     r.finishReason = kind == 5 ? u"stop"_s : u"length"_s;
     r.outputChars = out * 4;
+    // Reasoning: some requests reasoned over their first half of chunks, with the count from the
+    // server or from the tokenizer; others were counted by the client beside the server.
+    r.tFirstContent = r.tFirst;
+    if (kind == 6 && chunks > 1) {
+        r.tFirstReasoning = r.tFirst;
+        r.tFirstContent = r.chunkTimes.at(chunks / 2);
+        r.reasoningTokens = chunks / 2;
+        r.reasoningSource = i % 2 ? TokenSource::Tokenizer : TokenSource::ServerUsage;
+    }
+    if (kind == 7)
+        r.clientOutputTokens = out + qint32(i % 3);
     return r;
 }
 
-// The record as a file written before ProjectSchema::connectionPhasesVersion holds it.
+// The record as a file written before ProjectSchema::reasoningColumnsVersion holds it.
+inline RequestRecord withoutReasoning(RequestRecord r)
+{
+    r.tFirstReasoning = r.tFirstContent = 0;
+    r.reasoningTokens = -1;
+    r.reasoningSource = TokenSource::Unknown;
+    r.clientOutputTokens = -1;
+    return r;
+}
+
+// The record as a file written before ProjectSchema::connectionPhasesVersion holds it (such a
+// file predates the reasoning columns too).
 inline RequestRecord withoutConnectionPhases(RequestRecord r)
 {
+    r = withoutReasoning(r);
     r.tConnectStart = r.tConnected = r.tTlsDone = r.tRequestWritten = r.tHeadReceived = 0;
     r.connection = ConnectionUse::Unknown;
     return r;
@@ -128,6 +151,11 @@ inline QString recordDifference(const RequestRecord &a, const RequestRecord &b)
     SB_CMP(tRequestWritten)
     SB_CMP(tHeadReceived)
     SB_CMP(connection)
+    SB_CMP(tFirstReasoning)
+    SB_CMP(tFirstContent)
+    SB_CMP(reasoningTokens)
+    SB_CMP(reasoningSource)
+    SB_CMP(clientOutputTokens)
 #undef SB_CMP
     return {};
 }

@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
@@ -29,6 +30,33 @@ std::optional<ChunkFields> reference(const QByteArray &payload, ApiFlavour flavo
     if (err.error != QJsonParseError::NoError || !doc.isObject())
         return std::nullopt;
     return ChunkScanner::fromJson(doc.object(), flavour);
+}
+
+// The generated text of choices[0] as the JSON parser reads it: completions' text, or the
+// delta's content and its reasoning (reasoning_content, else reasoning), as ChunkScanner counts.
+std::pair<QString, QString> referenceText(const QByteArray &payload, ApiFlavour flavour)
+{
+    const QJsonObject choice =
+        QJsonDocument::fromJson(payload).object().value("choices"_L1).toArray().at(0).toObject();
+    if (flavour != ApiFlavour::Chat)
+        return {choice.value("text"_L1).toString(), QString()};
+    const QJsonObject delta = choice.value("delta"_L1).toObject();
+    QString reasoning = delta.value("reasoning_content"_L1).toString();
+    if (reasoning.isEmpty())
+        reasoning = delta.value("reasoning"_L1).toString();
+    return {delta.value("content"_L1).toString(), reasoning};
+}
+
+std::pair<QString, QString> scannedText(const QByteArray &payload, ApiFlavour flavour)
+{
+    ChunkFields fields;
+    ChunkText text;
+    if (!ChunkScanner::scan(payload, flavour, &fields, &text))
+        return {};
+    QByteArray content, reasoning;
+    appendJsonStringUtf8(text.content, text.contentEscaped, &content);
+    appendJsonStringUtf8(text.reasoning, text.reasoningEscaped, &reasoning);
+    return {QString::fromUtf8(content), QString::fromUtf8(reasoning)};
 }
 
 QString describe(const ChunkFields &f)
@@ -487,6 +515,15 @@ private slots:
             if (!(got == *ref))
                 QFAIL(qPrintable(u"case %1: %2\n  scanner: %3\n  parser:  %4"_s.arg(i).arg(
                     QString::fromUtf8(payload), describe(got), describe(*ref))));
+            // The text the scanner points at (what --tokenizer counts), escapes resolved, is
+            // the parser's text of the same fields.
+            const auto [content, reasoning] = referenceText(payload, flavour);
+            if (scannedText(payload, flavour) != std::pair{content, reasoning})
+                QFAIL(qPrintable(
+                    u"case %1: %2\n  scanner text: '%3' / '%4'\n  parser text:  "
+                    "'%5' / '%6'"_s.arg(i)
+                        .arg(QString::fromUtf8(payload), scannedText(payload, flavour).first,
+                             scannedText(payload, flavour).second, content, reasoning)));
         }
         qInfo("%d of %d events valid JSON, %d read by the scanner (%d of them corrupted yet "
               "still valid)",

@@ -14,6 +14,9 @@
 #include "run/runrequest.h"
 #include "sim/simulator.h"
 
+#include "data/dataset.h"
+#include "tokenizer/tokenizer.h"
+
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -66,6 +69,7 @@ private slots:
     void datasetRejects();
     void datasetLoadsSample_data();
     void datasetLoadsSample();
+    void datasetCountsWithTheSutsTokenizer();
     void histogramBins_data();
     void histogramBins();
     void profileRejects_data();
@@ -104,6 +108,8 @@ void TestEditors::sutRejects_data()
     QTest::newRow("bad env var") << u"keyName"_s << u"1BAD-NAME"_s << u"apiKey"_s;
     QTest::newRow("socks proxy") << u"proxy"_s << u"socks5://p:1080"_s << u"proxy"_s;
     QTest::newRow("proxy with password") << u"proxy"_s << u"http://user:pw@p:3128"_s << u"proxy"_s;
+    QTest::newRow("missing tokenizer")
+        << u"tokenizer"_s << u"/nonexistent/tokenizer.json"_s << u"tokenizer"_s;
 }
 
 void TestEditors::sutRejects()
@@ -155,12 +161,14 @@ void TestEditors::sutRoundTrip()
     s.extraHeaders = {{u"X-Team"_s, u"perf"_s}, {u"X-Gateway-Key"_s, u"{api_key}"_s}};
     s.caFile = u"/etc/ssl/private-ca.pem"_s;
     s.proxy = u"proxy.corp:3128"_s; // curl's short form is accepted as it is
+    s.tokenizer = QStringLiteral(SB_TEST_DATA_DIR "/tokenizer/tiny/tokenizer.json");
     SutEditor editor;
     editor.setConfig(s);
     QVERIFY(editor.isValid());
     QCOMPARE(editor.config().toJson(), s.toJson());
     QCOMPARE(editor.config().caFile, s.caFile);
     QCOMPARE(editor.config().proxy, s.proxy);
+    QCOMPARE(editor.config().tokenizer, s.tokenizer);
     s.proxy = u"none"_s;
     editor.setConfig(s);
     QVERIFY2(editor.isValid(), qPrintable(editor.errors().join(u"; "_s)));
@@ -263,6 +271,46 @@ void TestEditors::datasetLoadsSample()
     editor.setSampling(prompts, 8);
     QTRY_VERIFY_WITH_TIMEOUT(hashes.size() >= 2, 20000);
     QVERIFY(hashes.last().first().toString() != hash);
+}
+
+void TestEditors::datasetCountsWithTheSutsTokenizer()
+{
+    const QString data = QStringLiteral(SB_TEST_DATA_DIR) + u"/datasets/"_s;
+    const QString tokenizerPath = QStringLiteral(SB_TEST_DATA_DIR "/tokenizer/tiny");
+    DatasetSpec spec;
+    spec.kind = DatasetKind::Custom;
+    spec.path = data + u"custom_good.jsonl"_s;
+    // What the run would count: the same load with the tokenizer.
+    QString why;
+    const std::unique_ptr<Tokenizer> tok = Tokenizer::load(tokenizerPath, &why);
+    QVERIFY2(tok, qPrintable(why));
+    LoadedDataset exact, approx;
+    QVERIFY2(loadDataset(spec, 2, 7, &exact, &why, tok.get()), qPrintable(why));
+    QVERIFY2(loadDataset(spec, 2, 7, &approx, &why), qPrintable(why));
+    QVERIFY(exact.info.inputStats.mean != approx.info.inputStats.mean);
+
+    DatasetEditor editor;
+    QSignalSpy hashes(&editor, &DatasetEditor::hashComputed);
+    editor.setSampling(2, 7);
+    editor.setTokenizer(tokenizerPath);
+    editor.setDataset(u"sample"_s, spec);
+    QTRY_VERIFY_WITH_TIMEOUT(!hashes.isEmpty() && !editor.isLoading(), 20000);
+    QCOMPARE(editor.info().tokenCounter, u"tokenizer"_s);
+    QVERIFY(!editor.info().approximateTokens);
+    QCOMPARE(editor.info().inputStats.mean, exact.info.inputStats.mean);
+    QCOMPARE(editor.info().sha256, exact.info.sha256);
+
+    // Without the tokenizer the preview is approximate again.
+    editor.setTokenizer(QString());
+    QTRY_VERIFY_WITH_TIMEOUT(hashes.size() >= 2 && !editor.isLoading(), 20000);
+    QVERIFY(editor.info().approximateTokens);
+    QCOMPARE(editor.info().inputStats.mean, approx.info.inputStats.mean);
+
+    // A tokenizer that does not load is the load's error, naming the file.
+    editor.setTokenizer(u"/nonexistent/tokenizer.json"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(!editor.isValid() && !editor.isLoading(), 20000);
+    QVERIFY2(editor.errorFor(u"load"_s).contains(u"/nonexistent/tokenizer.json"_s),
+             qPrintable(editor.errors().join(u"; "_s)));
 }
 
 void TestEditors::histogramBins_data()

@@ -191,6 +191,35 @@ private slots:
         RunSummary noSlo = summarize(uitest::syntheticRecords());
         model.setSummary(noSlo);
         QCOMPARE(model.rowOfKey(u"request_goodput"_s), -1); // not reported without an SLO
+        // No request reasoned and no tokenizer counted: neither block is shown.
+        QCOMPARE(model.rowOfKey(u"total_reasoning_tokens"_s), -1);
+        QCOMPARE(model.rowOfKey(u"output_token_mismatch"_s), -1);
+
+        // Two successful requests reasoned (3 and 5 tokens, from usage) and a tokenizer counted
+        // every output: one of them one token off the server's usage.
+        QList<RequestRecord> recs = uitest::syntheticRecords();
+        int reasoned = 0, compared = 0;
+        for (RequestRecord &r : recs) {
+            if (r.warmup || r.error != ErrorClass::None || r.tFirst == 0 || r.outputTokens < 0)
+                continue;
+            if (reasoned < 2) {
+                r.tFirstReasoning = r.tFirst;
+                r.tFirstContent = r.tLast;
+                r.reasoningTokens = reasoned == 0 ? 3 : 5;
+                r.reasoningSource = TokenSource::ServerUsage;
+                ++reasoned;
+            }
+            r.clientOutputTokens = r.outputTokens + (compared == 0 ? 1 : 0);
+            ++compared;
+        }
+        QCOMPARE(reasoned, 2);
+        const RunSummary rs = summarize(recs);
+        model.setSummary(rs);
+        QCOMPARE(value(u"reasoning_requests"_s).toDouble(), 2.0);
+        QCOMPARE(value(u"total_reasoning_tokens"_s).toDouble(), 8.0);
+        QCOMPARE(value(u"reasoning_source"_s).toString(), u"server usage"_s);
+        QCOMPARE(rs.outputCountCompared, qint64(compared));
+        QCOMPARE(value(u"output_token_mismatch"_s).toDouble(), 100.0 / compared);
     }
 };
 

@@ -6,6 +6,8 @@
 #include "fielderror.h"
 #include "lengthhistogram.h"
 
+#include "tokenizer/tokenizer.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -417,6 +419,14 @@ void DatasetEditor::setSampling(int numPrompts, quint64 seed, int numSessions)
     m_debounce->start();
 }
 
+void DatasetEditor::setTokenizer(const QString &path)
+{
+    if (path == m_tokenizer)
+        return;
+    m_tokenizer = path;
+    m_debounce->start();
+}
+
 void DatasetEditor::validate()
 {
     QHash<QString, QString> e;
@@ -487,6 +497,7 @@ void DatasetEditor::startLoad()
     const DatasetSpec d = spec();
     const int n = d.multiTurn ? m_numSessions : m_numPrompts;
     const quint64 seed = m_seed;
+    const QString tokenizerPath = m_tokenizer;
     struct Result
     {
         bool ok = false;
@@ -494,9 +505,15 @@ void DatasetEditor::startLoad()
         QString error;
     };
     m_jobs->run(
-        [d, n, seed] {
+        [d, n, seed, tokenizerPath] {
             Result r;
-            r.ok = loadDataset(d, n, seed, &r.data, &r.error);
+            std::unique_ptr<Tokenizer> tokenizer;
+            if (!tokenizerPath.isEmpty()) {
+                tokenizer = Tokenizer::load(tokenizerPath, &r.error);
+                if (!tokenizer)
+                    return r;
+            }
+            r.ok = loadDataset(d, n, seed, &r.data, &r.error, tokenizer.get());
             return r;
         },
         [this, generation](Result r) {
@@ -596,6 +613,8 @@ void DatasetEditor::showInfo()
     text += u'\n' + tr("Output tokens: %1").arg(stats(m_info.outputStats));
     if (m_info.approximateTokens)
         text += u'\n' + tr("Token counts are local estimates, not the model's tokenizer.");
+    else if (!m_info.tokenizer.isEmpty())
+        text += u'\n' + tr("Token counts are the SUT's tokenizer's: %1").arg(m_info.tokenizer);
     m_stats->setText(text);
 }
 

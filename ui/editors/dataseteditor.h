@@ -45,6 +45,11 @@ public:
     // The sample the preview (and its hash) is drawn for: the run's prompt count and seed, and
     // its session count for a multi-turn dataset (-1: the prompt count).
     void setSampling(int numPrompts, quint64 seed, int numSessions = -1);
+    // The tokenizer of the SUT a run would use (SutConfig::tokenizer, "" = none): the sample is
+    // then counted with it, as the run counts it, so the lengths and histograms are real tokens.
+    // Read in the loader's thread; a file that does not load is the load's error.
+    void setTokenizer(const QString &path);
+    const QString &tokenizer() const { return m_tokenizer; }
 
     bool isValid() const;
     QStringList errors() const;
@@ -88,6 +93,7 @@ private:
     int m_numPrompts = 1000;
     int m_numSessions = 100;
     quint64 m_seed = 0;
+    QString m_tokenizer;
     QString m_loadError;
     DatasetInfo m_info;
     bool m_haveInfo = false;

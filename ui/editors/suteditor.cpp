@@ -162,6 +162,17 @@ void SutEditor::buildUi()
     m_proxy = new QLineEdit(page);
     m_proxy->setObjectName(u"proxy"_s);
     addRow(u"proxy"_s, m_proxy, true);
+    // The model's tokenizer, as `run --tokenizer` (docs/tokenizers.md).
+    auto *tokRow = new QWidget(page);
+    auto *tokLayout = new QHBoxLayout(tokRow);
+    tokLayout->setContentsMargins(0, 0, 0, 0);
+    m_tokenizer = new QLineEdit(tokRow);
+    m_tokenizer->setObjectName(u"tokenizer"_s);
+    m_tokenizerBrowse = new QPushButton(tokRow);
+    m_tokenizerBrowse->setObjectName(u"tokenizerBrowse"_s);
+    tokLayout->addWidget(m_tokenizer, 1);
+    tokLayout->addWidget(m_tokenizerBrowse);
+    addRow(u"tokenizer"_s, tokRow, true);
     m_notes = new QPlainTextEdit(page);
     m_notes->setMaximumHeight(90);
     m_notes->setTabChangesFocus(true);
@@ -214,7 +225,7 @@ void SutEditor::buildUi()
     };
     for (QLineEdit *e :
          {m_name, m_baseUrl, m_endpoint, m_model, m_revision, m_engine, m_engineVersion, m_gpuModel,
-          m_image, m_region, m_clientLocation, m_keyName, m_caFile, m_proxy})
+          m_image, m_region, m_clientLocation, m_keyName, m_caFile, m_proxy, m_tokenizer})
         connect(e, &QLineEdit::textChanged, this, changed);
     for (QSpinBox *s : {m_gpuCount, m_replicas, m_containers, m_workers})
         connect(s, &QSpinBox::valueChanged, this, changed);
@@ -242,6 +253,13 @@ void SutEditor::buildUi()
             tr("Certificates (*.pem *.crt *.cer);;All files (*)"));
         if (!file.isEmpty())
             m_caFile->setText(file);
+    });
+    connect(m_tokenizerBrowse, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(
+            this, tr("Choose the model's tokenizer"), QFileInfo(m_tokenizer->text()).absolutePath(),
+            tr("Tokenizers (tokenizer.json *.tiktoken);;All files (*)"));
+        if (!file.isEmpty())
+            m_tokenizer->setText(file);
     });
     connect(m_saveKey, &QPushButton::clicked, this, &SutEditor::saveKeyToKeychain);
     connect(m_test, &QPushButton::clicked, this, &SutEditor::testConnection);
@@ -272,6 +290,7 @@ void SutEditor::retranslateUi()
         {u"extraHeaders"_s, tr("Extra headers:")},
         {u"caFile"_s, tr("CA certificates:")},
         {u"proxy"_s, tr("HTTP proxy:")},
+        {u"tokenizer"_s, tr("Tokenizer:")},
         {u"notes"_s, tr("Notes:")},
         {u"keySource"_s, tr("API key source:")},
         {u"apiKey"_s, tr("Variable / account:")},
@@ -307,6 +326,14 @@ void SutEditor::retranslateUi()
                                    "no_proxy); none: direct"));
     m_proxy->setToolTip(tr("An http:// proxy URL, or none. A proxy password is never stored: "
                            "put it in the environment's https_proxy instead."));
+    m_tokenizer->setPlaceholderText(
+        tr("empty: token counts from the server's usage (synthetic prompts approximate)"));
+    m_tokenizer->setToolTip(
+        tr("The model's tokenizer.json, a folder holding one, or a *.tiktoken file (run "
+           "--tokenizer). With it synthetic prompts hold exactly their token lengths, dataset "
+           "lengths are real token counts, and output tokens are counted from the streamed text "
+           "when the server sends no usage."));
+    m_tokenizerBrowse->setText(tr("Browse…"));
     m_gpuCount->setSpecialValueText(tr("not recorded"));
     m_replicas->setSpecialValueText(tr("not recorded"));
     m_containers->setSpecialValueText(tr("not recorded"));
@@ -376,6 +403,7 @@ void SutEditor::setConfig(const SutConfig &c)
     m_notes->setPlainText(c.notes);
     m_caFile->setText(c.caFile);
     m_proxy->setText(c.proxy);
+    m_tokenizer->setText(c.tokenizer);
     if (c.apiKeyRef.startsWith("env:"_L1)) {
         m_keySource->setCurrentIndex(KeyEnv);
         m_keyName->setText(c.apiKeyRef.mid(4));
@@ -419,6 +447,7 @@ SutConfig SutEditor::config() const
     c.notes = m_notes->toPlainText();
     c.caFile = m_caFile->text().trimmed();
     c.proxy = m_proxy->text().trimmed();
+    c.tokenizer = m_tokenizer->text().trimmed();
     QString ignored;
     c.extraHeaders = parseHeaders(m_headers->toPlainText(), &ignored);
     const QString keyName = m_keyName->text().trimmed();
@@ -484,6 +513,10 @@ void SutEditor::validate()
                                "proxy URL with its password in the https_proxy environment "
                                "variable and leave this empty.");
     }
+    // Only that it exists: the file is read and checked when a run starts (prepareRun), off the
+    // GUI thread, and a bad one stops the run naming the file.
+    if (!c.tokenizer.isEmpty() && !QFileInfo::exists(c.tokenizer))
+        e[u"tokenizer"_s] = tr("No such file or folder.");
     const int src = m_keySource->currentData().toInt();
     const QString keyName = m_keyName->text().trimmed();
     static const QRegularExpression envName(u"^[A-Za-z_][A-Za-z0-9_]*$"_s);

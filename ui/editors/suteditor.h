@@ -95,6 +95,8 @@ private:
     QLineEdit *m_caFile;
     QPushButton *m_caBrowse;
     QLineEdit *m_proxy;
+    QLineEdit *m_tokenizer;
+    QPushButton *m_tokenizerBrowse;
     QPlainTextEdit *m_headers;
     QPlainTextEdit *m_notes;
     QComboBox *m_keySource;

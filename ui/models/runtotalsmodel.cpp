@@ -1,5 +1,6 @@
 #include "runtotalsmodel.h"
 
+#include "common/message.h"
 #include "metrics/definitions.h"
 #include "metrics/summary.h"
 
@@ -47,7 +48,8 @@ QList<RunTotalsModel::Line> RunTotalsModel::linesFor(const RunSummary &s)
                                            const QString &tip) {
         if (s.isAvailable(key))
             return false;
-        const QString why = tr("Not available: %1").arg(s.unavailableReason(key));
+        const QString why = tr("Not available: %1")
+                                .arg(Message::fromEnglish(s.unavailableReason(key)).translated());
         lines.append({key, label, QVariant(), tr("n/a"),
                       tip.isEmpty() ? why : why + u"\n\n"_s + tip, false});
         return true;
@@ -85,6 +87,29 @@ QList<RunTotalsModel::Line> RunTotalsModel::linesFor(const RunSummary &s)
          tokens);
     text(u"output_source"_s, tr("Output token source"),
          s.outputSources.describeMessage().translated(), tokens);
+    // Reasoning models (docs/metrics.md, reasoning): only when some request reasoned.
+    if (s.reasoningRequests > 0) {
+        count(u"reasoning_requests"_s, tr("Requests with reasoning"), s.reasoningRequests,
+              tipFor("reasoning_time"));
+        count(u"total_reasoning_tokens"_s, tr("Total reasoning tokens"), s.totalReasoningTokens,
+              tipFor("reasoning_tokens"));
+        text(u"reasoning_source"_s, tr("Reasoning token source"),
+             s.reasoningSources.describeMessage().translated(), tokens);
+    }
+    // The tokenizer's count beside the server's (--tokenizer with a server that sends usage).
+    if (s.outputCountCompared > 0)
+        lines.append({u"output_token_mismatch"_s, tr("Output count mismatch rate (%)"),
+                      100 * s.outputCountMismatchRate(),
+                      QString::number(100 * s.outputCountMismatchRate(), 'f', 2),
+                      tr("Of %1 successful requests with both counts, %2 had a tokenizer count of "
+                         "their output other than the server's usage (Σ %3 by the server, %4 by "
+                         "the tokenizer). A high rate: the tokenizer is not the model's, or the "
+                         "server miscounts.")
+                          .arg(s.outputCountCompared)
+                          .arg(s.outputCountMismatched)
+                          .arg(s.comparedServerOutputTokens)
+                          .arg(s.comparedClientOutputTokens),
+                      s.outputCountMismatched > 0});
     if (s.cachedTokensReported > 0)
         count(u"cached_tokens"_s, tr("Cached prompt tokens"), s.cachedTokens,
               tr("usage.prompt_tokens_details.cached_tokens, summed over %1 requests that "

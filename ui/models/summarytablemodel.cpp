@@ -24,6 +24,8 @@ const QStringList &SummaryTableModel::metricKeys()
         u"e2el_from_sched"_s,
         u"schedule_lag"_s,
         u"client_queue_time"_s,
+        u"ttfct"_s,
+        u"reasoning_time"_s,
     };
     return keys;
 }
