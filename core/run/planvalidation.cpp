@@ -1,6 +1,7 @@
 #include "planvalidation.h"
 
 #include "load/mlperfprofile.h"
+#include "run/metricsplan.h"
 #include "run/runrequest.h"
 
 #include <QUrl>
@@ -402,6 +403,7 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
         if (request.shard.count > 1 && sut.builtInSimulator)
             is.add("shard", "plan.shard.simulator");
     }
+    validateServerMetrics(plan, &is.m_list);
     return is.m_list;
 }
 
