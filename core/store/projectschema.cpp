@@ -178,6 +178,22 @@ const char *const kVersionSessions[] = {
     "ALTER TABLE requests ADD COLUMN think_ns INTEGER NOT NULL DEFAULT -1",
 };
 
+// Server metrics (docs/server-metrics.md): per run, one row per scraped target, its identity
+// (name, URL without credentials, detected engine) and its scrapes as one blob
+// (servermetrics/seriescodec.h: delta-encoded like the chunk times). Kept a step of its own so
+// it can be renumbered when other steps land before it.
+const char *const kVersionServerMetrics[] = {
+    R"(CREATE TABLE run_metrics(
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        target TEXT NOT NULL,
+        url TEXT NOT NULL,
+        engine TEXT NOT NULL,
+        scrapes INTEGER NOT NULL,
+        blob BLOB NOT NULL,
+        PRIMARY KEY (run_id, position)) WITHOUT ROWID)",
+};
+
 struct Migration
 {
     const char *const *statements;
@@ -191,7 +207,7 @@ template <int N> constexpr Migration step(const char *const (&s)[N])
 
 // Index i takes a file from version i to i + 1. Append only.
 const Migration kMigrations[] = {step(kVersion1), step(kVersion2), step(kVersion3),
-                                  step(kVersionSessions)};
+                                 step(kVersionSessions), step(kVersionServerMetrics)};
 
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
@@ -215,6 +231,14 @@ int ProjectSchema::sessionColumnsVersion()
     // The version kVersionSessions takes a file to (its index in kMigrations, plus one).
     for (int i = 0; i < int(std::size(kMigrations)); ++i)
         if (kMigrations[i].statements == kVersionSessions)
+            return i + 1;
+    return currentVersion() + 1;
+}
+
+int ProjectSchema::serverMetricsVersion()
+{
+    for (int i = 0; i < int(std::size(kMigrations)); ++i)
+        if (kMigrations[i].statements == kVersionServerMetrics)
             return i + 1;
     return currentVersion() + 1;
 }
