@@ -224,6 +224,8 @@ const QList<Entry> &entries()
             out.append(e);
         for (const Entry &e : extendedMessageCatalogue())
             out.append(e);
+        for (const Entry &e : serverMessageCatalogue())
+            out.append(e);
         return out;
     }();
     return all;

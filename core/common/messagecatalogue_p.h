@@ -13,5 +13,7 @@ struct MessageEntry
 
 // The catalogue's lines kept outside message.cpp (messagecatalogue.cpp).
 std::span<const MessageEntry> extendedMessageCatalogue();
+// Server-side evidence's texts (messagecatalogue_server.cpp).
+std::span<const MessageEntry> serverMessageCatalogue();
 
 } // namespace sb
