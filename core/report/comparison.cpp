@@ -3,6 +3,7 @@
 #include "metrics/stats.h"
 #include "report/reportcost.h"
 #include "report/reportrun.h"
+#include "report/serverreport.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -316,6 +317,9 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
                   return std::nullopt;
               return r.summary.durationS;
           });
+
+    // --- server-side evidence (report/serverreport.h), when some run has it ---
+    c.rows.append(serverComparisonRows(runs));
 
     // --- cost ---
     bool anyCovered = false;

@@ -2,6 +2,8 @@
 
 #include "metrics/summary.h"
 #include "report/chartspec.h"
+#include "report/comparison.h"
+#include "report/htmlreport.h"
 #include "report/reportrun.h"
 #include "servermetrics/enginecatalog.h"
 #include "servermetrics/seriescodec.h"
@@ -296,6 +298,47 @@ QJsonObject serverMetricsFileJson(const MetricSeriesStore &store, qint64 runStar
     };
 }
 
+QList<ComparisonRow> serverComparisonRows(const QList<ReportRun> &runs)
+{
+    QList<ComparisonRow> rows;
+    bool any = false;
+    for (const ReportRun &r : runs)
+        any = any || r.derived.hasServerMetrics;
+    if (!any)
+        return rows;
+    for (const ServerFigure &f : serverFigures()) {
+        if (!f.compared)
+            continue;
+        const QString name = QString::fromLatin1(f.name);
+        ComparisonRow row;
+        row.key = u"server."_s + name;
+        row.labelMessage = serverFigureLabel(name);
+        row.groupMessage = Message("cmp.group.server");
+        row.label = row.labelMessage.text();
+        row.group = row.groupMessage.text();
+        row.unit = QString::fromLatin1(f.unit);
+        row.decimals = f.decimals;
+        row.lowerIsBetter = f.lowerIsBetter;
+        for (const ReportRun &r : runs) {
+            ComparisonCell cell;
+            const EvidenceItem *item =
+                r.derived.hasServerMetrics ? r.derived.server.item(name) : nullptr;
+            if (!r.derived.hasServerMetrics)
+                cell.noteMessage = Message("cmp.note.no_server_metrics");
+            else if (!item)
+                cell.noteMessage = Message::literal(name);
+            else if (!item->available)
+                cell.noteMessage = serverReasonMessage(item->reason);
+            else if (std::isfinite(item->value))
+                cell.value = item->value * f.scale;
+            cell.note = cell.noteMessage.text();
+            row.cells.append(cell);
+        }
+        rows.append(row);
+    }
+    return rows;
+}
+
 QList<ChartSpec> serverChartSpecs(const ReportRun &run)
 {
     QList<ChartSpec> out;
@@ -380,6 +423,78 @@ QList<ChartSpec> serverChartSpecs(const ReportRun &run)
         out.append(spec);
     }
     return out;
+}
+
+QString serverReportSection(const ReportContent &c, const QMap<QString, QByteArray> &pngs,
+                            bool translate)
+{
+    bool any = false;
+    for (const ReportRun &r : c.runs)
+        any = any || r.derived.hasServerMetrics;
+    if (!any)
+        return {};
+    const auto w = [translate](const Message &m) {
+        return htmlEscape(m.text(translate));
+    };
+    const auto th = [](const QString &escaped) {
+        return u"<th>"_s + escaped + u"</th>"_s;
+    };
+    const auto td = [](const QString &escaped, bool num = false) {
+        return (num ? u"<td class=\"num\">"_s : u"<td>"_s) + escaped + u"</td>"_s;
+    };
+    const QString table = u"<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" "
+                          "width=\"100%\">"_s;
+    QString h = u"<h2 id=\"server\" style=\"page-break-before: always\">%1</h2>\n"_s.arg(
+        w(Message("report.section.server")));
+    h += u"<p>%1</p>\n"_s.arg(w(Message("report.server.intro")));
+    for (const ReportRun &r : c.runs) {
+        h += u"<h3>%1</h3>\n"_s.arg(w(Message("report.server.run", {r.label})));
+        if (!r.derived.hasServerMetrics) {
+            h += u"<p>%1</p>\n"_s.arg(w(Message("report.server.none", {r.label})));
+            continue;
+        }
+        const QJsonObject json = r.derived.server.toJson();
+        h += table + u"<tr>"_s + th(w(Message("report.server.col.target"))) + th(u"URL"_s) +
+             th(w(Message("report.server.col.engine"))) +
+             th(w(Message("report.server.col.scrapes"))) +
+             th(w(Message("report.server.col.status"))) + u"</tr>\n"_s;
+        for (const QJsonValue &v : json.value("targets"_L1).toArray()) {
+            const QJsonObject t = v.toObject();
+            const bool ok = t.value("ok"_L1).toInt() > 0;
+            h += u"<tr>"_s + td(htmlEscape(t.value("name"_L1).toString())) +
+                 td(htmlEscape(t.value("url"_L1).toString())) +
+                 td(htmlEscape(t.value("engine"_L1).toString())) +
+                 td(u"%1 (%2)"_s.arg(t.value("scrapes"_L1).toInt()).arg(t.value("ok"_L1).toInt()),
+                    true) +
+                 td(ok ? w(Message("report.server.status.available"))
+                       : w(Message("server.na",
+                                   {serverReasonMessage(t.value("reason"_L1).toString())}))) +
+                 u"</tr>\n"_s;
+        }
+        h += u"</table>\n"_s;
+        h += table + u"<tr>"_s + th(w(Message("report.server.col.figure"))) +
+             th(w(Message("report.server.col.value"))) + th(w(Message("report.col.definition"))) +
+             u"</tr>\n"_s;
+        for (const EvidenceItem &item : r.derived.server.items())
+            h += u"<tr>"_s + td(w(serverFigureLabel(item.name))) +
+                 td(htmlEscape(formatServerValue(item, translate)), item.available) +
+                 td(w(serverFigureDefinition(item.name))) + u"</tr>\n"_s;
+        h += u"</table>\n"_s;
+        const QString suffix = u"_%1"_s.arg(r.id);
+        for (const ChartSpec &spec : c.charts) {
+            if (spec.kind != ChartSpec::Kind::Timeline || !spec.key.endsWith(suffix))
+                continue;
+            const QString title = spec.titleMessage.text(translate);
+            h += u"<p><b>%1</b></p>\n"_s.arg(htmlEscape(title));
+            const QByteArray png = pngs.value(spec.key);
+            if (!png.isEmpty())
+                h += u"<p><img src=\"data:image/png;base64,%1\" width=\"500\" alt=\"%2\"/></p>\n"_s
+                         .arg(QString::fromLatin1(png.toBase64()), htmlEscape(title));
+            else
+                h += u"<p><i>%1</i></p>\n"_s.arg(w(Message("report.chart_not_rendered")));
+        }
+    }
+    return h;
 }
 
 } // namespace sb

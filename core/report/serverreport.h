@@ -5,14 +5,18 @@
 #include "servermetrics/serverevidence.h"
 #include "store/storetypes.h"
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QList>
+#include <QMap>
 #include <QString>
 
 namespace sb {
 
 class ProjectStore;
 struct ChartSpec;
+struct ComparisonRow;
+struct ReportContent;
 struct ReportRun;
 struct RunSummary;
 
@@ -64,9 +68,20 @@ bool loadServerMetrics(const ProjectStore &store, qint64 runId, QList<MetricSeri
 // series with its points; NaN and infinities as the strings "NaN", "+Inf", "-Inf".
 QJsonObject serverMetricsFileJson(const MetricSeriesStore &store, qint64 runStartNs);
 
+// The Compare table's "Server" group: one row per compared figure (ServerFigure::compared), its
+// cells in the shown unit, n/a with the reason; none when no run has server metrics.
+QList<ComparisonRow> serverComparisonRows(const QList<ReportRun> &runs);
+
 // A run's server charts for the report: the engine's queue (running, waiting), its KV-cache
 // usage and the GPU power over the run, each on a right-hand axis over the client's TTFT by send
 // time, in seconds from the run's start. Only the charts some target has data for.
 QList<ChartSpec> serverChartSpecs(const ReportRun &run);
+
+// The report's "Server-side and GPU evidence" section: per run its targets, every figure with
+// its value or why it is not available and its definition, and its server charts (PNGs by
+// ChartSpec::key, their numbers' absence said when not rendered). Empty when no run has server
+// metrics. English unless `translate`.
+QString serverReportSection(const ReportContent &content, const QMap<QString, QByteArray> &pngs,
+                            bool translate);
 
 } // namespace sb
