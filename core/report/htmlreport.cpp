@@ -348,10 +348,11 @@ QString sessionsTable(const ReportRun &r, const Words &w)
                          : w("report.sessions.not_reported");
     };
     QString h = u"<h3>%1</h3>\n"_s.arg(esc(w("report.sessions.title"))) + tableOpen();
-    h += row(w("report.sessions.sessions"), u"%1 (%2 / %3 / %4)"_s.arg(ss.sessions)
-                                                .arg(ss.completed)
-                                                .arg(ss.failed)
-                                                .arg(ss.incomplete));
+    h +=
+        row(w("report.sessions.sessions"), u"%1 (%2 / %3 / %4)"_s.arg(ss.sessions)
+                                                                 .arg(ss.completed)
+                                                                 .arg(ss.failed)
+                                                                 .arg(ss.incomplete));
     h += row(w("report.sessions.turns"),
              u"%1 / %2 / %3"_s.arg(ss.turnsSent).arg(ss.turnsFailed).arg(ss.turnsNotSent));
     h += row(w("report.sessions.history"), QString::fromLatin1(historyModeName(p.history)));
@@ -359,21 +360,21 @@ QString sessionsTable(const ReportRun &r, const Words &w)
              u"%1; %2 / %3"_s.arg(QString::fromLatin1(thinkTimeModelName(p.thinkTime)),
                                   f2(ss.thinkConfigured.mean), f2(ss.thinkMeasured.mean)));
     h += row(w("report.sessions.duration"), f2(ss.sessionDurationS.mean));
-    h += row(w("report.sessions.tokens"),
-             u"%1 (%2 / %3 / %4)"_s.arg(ss.inputTokens)
-                 .arg(ss.newInputTokens)
-                 .arg(ss.historyTokens)
-                 .arg(ss.cachedReported > 0 ? QString::number(ss.cachedTokens)
-                                            : w("report.sessions.not_reported")));
+    h +=
+        row(w("report.sessions.tokens"),
+            u"%1 (%2 / %3 / %4)"_s.arg(ss.inputTokens)
+                .arg(ss.newInputTokens)
+                .arg(ss.historyTokens)
+                .arg(ss.cachedReported > 0 ? QString::number(ss.cachedTokens)
+                                           : w("report.sessions.not_reported")));
     h += row(w("report.sessions.hit_rate"), pct(ss.cacheHitRate));
     h += row(w("report.sessions.active"),
              u"%1 / %2"_s.arg(ss.peakActiveSessions).arg(f2(ss.meanActiveSessions)));
     h += u"</table>\n"_s + tableOpen() + u"<tr>"_s;
-    for (const char *c :
-         {"report.sessions.col.turn", "report.sessions.col.ok", "report.sessions.col.ttft",
-          "report.sessions.col.ttft_p99", "report.sessions.col.itl", "report.sessions.col.e2el",
-          "report.sessions.col.input", "report.sessions.col.history",
-          "report.sessions.col.hit_rate"})
+    for (const char *c : {"report.sessions.col.turn", "report.sessions.col.ok", "report.sessions.col.ttft",
+                          "report.sessions.col.ttft_p99", "report.sessions.col.itl",
+                          "report.sessions.col.e2el", "report.sessions.col.input",
+                          "report.sessions.col.history", "report.sessions.col.hit_rate"})
         h += th(esc(w(c)));
     h += u"</tr>\n"_s;
     for (const TurnSummary &t : ss.turns) {
