@@ -6,6 +6,9 @@
 #include "metrics/sessionsummary.h"
 #include "metrics/summary.h"
 #include "models/requestrow.h"
+#include "servermetrics/metricseriesstore.h"
+#include "servermetrics/serverevidence.h"
+#include "servermetrics/servertimeline.h"
 
 #include <QList>
 #include <QPointF>
@@ -26,11 +29,17 @@ struct ResultsSummaryStage
     RunSummary summary;
     bool hasMlperf = false; // the plan's scenario is an MLPerf one and its constraints resolve
     MlperfJudgement mlperf;
-    QString mlperfText;  // formatMlperfBlock()
-    QString mlperfError; // an MLPerf scenario whose constraints do not resolve: why
-    ClientHealth health; // whether the client kept its schedule (its warnings say when not)
+    QString mlperfText;      // formatMlperfBlock()
+    QString mlperfError;     // an MLPerf scenario whose constraints do not resolve: why
+    ClientHealth health;     // whether the client kept its schedule (its warnings say when not)
     SessionSummary sessions; // a session workload's view by turn (docs/sessions.md)
     QString historyMode;     // "served" | "reference"
+    // Server-side evidence (docs/server-metrics.md) when the run has scraped targets, and its
+    // gauges over the run for the Server tab's charts.
+    bool hasServer = false;
+    ServerEvidence server;
+    QList<ServerTimelineSeries> serverSeries;
+    qint64 zeroNs = 0; // runZeroNs(records): the Over time tab's zero, on the scrapes' clock
 };
 
 struct ResultsChartStage
@@ -59,7 +68,9 @@ struct ResultsChartStage
 
 // The summary and MLPerf verdict through the run pipeline's one derivation (deriveRun): the
 // same numbers and verdict as `servebench-cli show`, the Compare tab and the reports.
-ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<RequestRecord> &records);
+// serverMetrics: the run's scraped targets (the SUT first), empty when none were scraped.
+ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<RequestRecord> &records,
+                                          const QList<MetricSeriesStore> &serverMetrics = {});
 
 // Zero point of the run's time axis: the earliest t_sched, else the earliest t_send.
 qint64 runZeroNs(const QList<RequestRecord> &records);
