@@ -12,9 +12,9 @@
 #include <QSplitter>
 #include <QTableWidget>
 
-#include <limits>
 #include <QVBoxLayout>
 #include <QXYSeries>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
