@@ -196,6 +196,7 @@ void ServerEvidenceView::render()
         m_table->setItem(row, DefinitionColumn, def);
     }
     m_table->resizeColumnsToContents();
+    m_table->resizeRowsToContents();
     m_table->horizontalHeader()->setStretchLastSection(true);
 }
 
