@@ -12,6 +12,7 @@
 #include <QEventLoop>
 #include <QSignalSpy>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -55,6 +56,35 @@ bool runSession(RunRequest request, const std::shared_ptr<Simulator> &sim, const
     QTimer::singleShot(240000, &loop, &QEventLoop::quit);
     loop.exec();
     return true;
+}
+
+// A /metrics that answers every request with the same bytes (head and body).
+class CannedExporter : public QTcpServer
+{
+public:
+    explicit CannedExporter(const QByteArray &response) : m_response(response)
+    {
+        listen(QHostAddress::LocalHost, 0);
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *s = nextPendingConnection()) {
+                connect(s, &QTcpSocket::readyRead, s, [this, s] {
+                    if (s->readAll().contains("\r\n\r\n"))
+                        s->write(m_response);
+                });
+                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+            }
+        });
+    }
+    QString url() const { return u"http://127.0.0.1:%1/metrics"_s.arg(serverPort()); }
+
+private:
+    QByteArray m_response;
+};
+
+QByteArray answer(const QByteArray &type, const QByteArray &body)
+{
+    return "HTTP/1.1 200 OK\r\nContent-Type: " + type +
+           "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
 }
 
 RunRequest shortPlan(int prompts, double rate)
@@ -246,8 +276,9 @@ private slots:
         QCOMPARE(store.loadRunMetrics(o.storedRunId).size(), 2);
     }
 
-    // Bad input: a /metrics that refuses, never answers, or answers something that is not
-    // Prometheus text never stops or fails the run; every figure says why it is missing.
+    // Bad input: a /metrics that refuses, never answers, answers something that is not
+    // Prometheus text (JSON, HTML, garbage) or too much never stops or fails the run; every
+    // figure says why it is missing.
     void unusableMetricsLeaveTheRunAlone_data()
     {
         QTest::addColumn<QString>("path");
@@ -256,6 +287,9 @@ private slots:
         QTest::newRow("never answers") << u"silent"_s << u"timeout"_s;
         QTest::newRow("JSON, not Prometheus") << u"/v1/models"_s << u"not Prometheus"_s;
         QTest::newRow("404") << u"/no/metrics/here"_s << u"HTTP 404"_s;
+        QTest::newRow("HTML") << u"html"_s << u"not Prometheus"_s;
+        QTest::newRow("malformed") << u"malformed"_s << u"no line is a metric"_s;
+        QTest::newRow("huge") << u"huge"_s << u"oversize"_s;
     }
     void unusableMetricsLeaveTheRunAlone()
     {
@@ -266,8 +300,21 @@ private slots:
         QVERIFY(sim->start());
         QTcpServer silent; // accepts connections (the kernel does) and never answers
         QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
+        CannedExporter html(
+            answer("text/html; charset=utf-8", "<!DOCTYPE html><html><body>Login</body></html>"));
+        CannedExporter malformed(
+            answer("text/plain; version=0.0.4", "this is { not\nmetrics at all =\n"));
+        // A Content-Length of 100 MiB, beyond the 8 MiB cap: refused before the body is read.
+        CannedExporter huge("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+                            "Content-Length: 104857600\r\n\r\nup 1\n");
         QString url;
-        if (path == "closed"_L1) {
+        if (path == "html"_L1) {
+            url = html.url();
+        } else if (path == "malformed"_L1) {
+            url = malformed.url();
+        } else if (path == "huge"_L1) {
+            url = huge.url();
+        } else if (path == "closed"_L1) {
             QTcpServer s;
             QVERIFY(s.listen(QHostAddress::LocalHost, 0));
             url = u"http://127.0.0.1:%1/metrics"_s.arg(s.serverPort());
