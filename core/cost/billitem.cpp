@@ -27,13 +27,19 @@ constexpr NameOf<BillCategory> kCategories[] = {
 constexpr NameOf<BillingUnit> kUnits[] = {
     {BillingUnit::Second, "second"},   {BillingUnit::Minute, "minute"},
     {BillingUnit::Hour, "hour"},       {BillingUnit::Month, "month"},
-    {BillingUnit::Request, "request"}, {BillingUnit::Token, "token"}};
+    {BillingUnit::Request, "request"}, {BillingUnit::Token, "token"},
+    {BillingUnit::KilowattHour, "kwh"}};
 
 // Short forms people write in increments and invoices ("60s", "1 h").
-constexpr NameOf<BillingUnit> kUnitAliases[] = {
-    {BillingUnit::Second, "s"}, {BillingUnit::Second, "sec"}, {BillingUnit::Minute, "min"},
-    {BillingUnit::Hour, "h"},   {BillingUnit::Hour, "hr"},    {BillingUnit::Request, "req"},
-    {BillingUnit::Token, "tok"}};
+constexpr NameOf<BillingUnit> kUnitAliases[] = {{BillingUnit::Second, "s"},
+                                                {BillingUnit::Second, "sec"},
+                                                {BillingUnit::Minute, "min"},
+                                                {BillingUnit::Hour, "h"},
+                                                {BillingUnit::Hour, "hr"},
+                                                {BillingUnit::Request, "req"},
+                                                {BillingUnit::Token, "tok"},
+                                                {BillingUnit::KilowattHour, "kilowatt-hour"},
+                                                {BillingUnit::KilowattHour, "kilowatt-hours"}};
 
 constexpr NameOf<AmountKind> kKinds[] = {{AmountKind::Total, "total"}, {AmountKind::Rate, "rate"}};
 
@@ -76,6 +82,8 @@ QString unitShort(BillingUnit u)
         return u"request(s)"_s;
     case BillingUnit::Token:
         return u"token(s)"_s;
+    case BillingUnit::KilowattHour:
+        return u"kWh"_s;
     case BillingUnit::None:
         break;
     }
@@ -173,6 +181,7 @@ qint64 billingUnitMs(BillingUnit u)
     case BillingUnit::None:
     case BillingUnit::Request:
     case BillingUnit::Token:
+    case BillingUnit::KilowattHour:
         break;
     }
     return 0;
