@@ -347,7 +347,9 @@ std::optional<Decimal> BillItem::total() const
 
 QString BillItem::pricingText() const
 {
-    const QString unit = QLatin1StringView(billingUnitName(billingUnit));
+    const QString unit = billingUnit == BillingUnit::KilowattHour
+                             ? u"kWh"_s
+                             : QString(QLatin1StringView(billingUnitName(billingUnit)));
     if (amountKind == AmountKind::Total) {
         QString s = u"%1 %2 for the interval"_s.arg(amount.toString(), currency);
         if (billingUnit != BillingUnit::None)
@@ -361,8 +363,9 @@ QString BillItem::pricingText() const
     if (isTimeUnit(billingUnit))
         return u"%1 %2/%3 × %4, billed per started %5"_s.arg(amount.toString(), currency, unit,
                                                              quantity.toString(), increment);
-    return u"%1 %2/%3 × %4 %3(s), billed in steps of %5"_s.arg(amount.toString(), currency, unit,
-                                                               quantity.toString(), increment);
+    const QString counted = billingUnit == BillingUnit::KilowattHour ? unit : unit + u"(s)"_s;
+    return u"%1 %2/%3 × %4 %5, billed in steps of %6"_s.arg(
+        amount.toString(), currency, unit, quantity.toString(), counted, increment);
 }
 
 QJsonObject BillItem::toJson() const

@@ -7,6 +7,7 @@
 #include <QSet>
 
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -162,18 +163,28 @@ CostBreakdown attributeCosts(const TestWindow &window, const QList<BillItem> &it
             placement != Placement::Outside) {
             const double joules = window.energyJ();
             if (std::isfinite(joules) && joules >= 0) {
+                // Rounded up to the item's increment, as any count unit (per started kWh by
+                // default; a metered tariff states e.g. 0.001 kWh).
                 const auto kwh = Decimal::parse(QString::number(joules / 3.6e6, 'f', 9));
-                const auto v = kwh ? item.amount.times(*kwh) : std::nullopt;
+                const auto step = item.incrementCount();
+                std::optional<Decimal> billable;
+                if (kwh && step && step->isPositive()) {
+                    const qint64 n = step->units();
+                    const qint64 steps = kwh->units() / n + (kwh->units() % n != 0 ? 1 : 0);
+                    if (steps <= std::numeric_limits<qint64>::max() / n)
+                        billable = Decimal::fromUnits(steps * n);
+                }
+                const auto v = billable ? item.amount.times(*billable) : std::nullopt;
                 if (!v) {
                     b.errors << u"%1: energy cost out of range"_s.arg(itemLabel(item, i));
                     return fail(u"the cost inputs have errors"_s);
                 }
                 a.attribution = ItemAttribution::Inside;
                 a.counted = *v;
-                a.why =
-                    u"priced by the energy the window's runs measured: %1 J = %2 kWh × %3 "
-                    "%4/kWh = %5 %4"_s.arg(QString::number(joules, 'f', 1), kwh->toString(),
-                                           item.amount.toString(), item.currency, v->toString());
+                a.why = u"priced by the energy the window's runs measured: %1 J = %2 kWh, billed "
+                        "as %3 kWh (steps of %4 kWh) × %5 %6/kWh = %7 %6"_s.arg(
+                            QString::number(joules, 'f', 1), kwh->toString(), billable->toString(),
+                            step->toString(), item.amount.toString(), item.currency, v->toString());
                 counted << a;
                 countedIndex << i;
                 continue;

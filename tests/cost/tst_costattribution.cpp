@@ -289,35 +289,43 @@ private slots:
         QTest::addColumn<QList<double>>("runEnergyJ"); // NaN: the run measured none
         QTest::addColumn<qint64>("itemStart");
         QTest::addColumn<qint64>("itemEnd");
+        QTest::addColumn<QString>("increment"); // kWh; empty: one kWh (per started kWh)
         QTest::addColumn<QString>("counted");
         QTest::addColumn<QString>("list");
         QTest::addColumn<QString>("warning");
         const double nan = std::numeric_limits<double>::quiet_NaN();
         // 0.30 USD/kWh, an invoice quantity of 1000 kWh over the item's interval.
         QTest::newRow("measured 2 kWh, item inside")
-            << QList<double>{7.2e6} << qint64(0) << 60 * kMin << u"0.6"_s << u"included"_s
-            << QString();
+            << QList<double>{7.2e6} << qint64(0) << 60 * kMin << QString() << u"0.6"_s
+            << u"included"_s << QString();
         QTest::newRow("measured, item spans the window: no decision needed")
-            << QList<double>{7.2e6} << -60 * kMin << 120 * kMin << u"0.6"_s << u"included"_s
-            << QString();
-        QTest::newRow("two runs: 1 + 0.5 kWh")
-            << QList<double>{3.6e6, 1.8e6} << qint64(0) << 60 * kMin << u"0.45"_s << u"included"_s
-            << QString();
-        QTest::newRow("a few joules, exact to 1e-9 kWh")
-            << QList<double>{36.0} << qint64(0) << 60 * kMin << u"0.000003"_s << u"included"_s
-            << QString();
+            << QList<double>{7.2e6} << -60 * kMin << 120 * kMin << QString() << u"0.6"_s
+            << u"included"_s << QString();
+        QTest::newRow("two runs: 1.5 kWh, per started kWh")
+            << QList<double>{3.6e6, 1.8e6} << qint64(0) << 60 * kMin << QString() << u"0.6"_s
+            << u"included"_s << QString();
+        QTest::newRow("two runs: 1.5 kWh, metered to 0.001 kWh")
+            << QList<double>{3.6e6, 1.8e6} << qint64(0) << 60 * kMin << u"0.001"_s << u"0.45"_s
+            << u"included"_s << QString();
+        QTest::newRow("36 J, per started kWh")
+            << QList<double>{36.0} << qint64(0) << 60 * kMin << QString() << u"0.3"_s
+            << u"included"_s << QString();
+        QTest::newRow("36 J, metered to 1e-9 kWh")
+            << QList<double>{36.0} << qint64(0) << 60 * kMin << u"0.000000001"_s << u"0.000003"_s
+            << u"included"_s << QString();
         QTest::newRow("one run measured none: its own quantity")
-            << QList<double>{3.6e6, nan} << qint64(0) << 60 * kMin << u"300"_s << u"included"_s
-            << u"no energy for run(s) run-2"_s;
+            << QList<double>{3.6e6, nan} << qint64(0) << 60 * kMin << QString() << u"300"_s
+            << u"included"_s << u"no energy for run(s) run-2"_s;
         QTest::newRow("measured, but the item is outside the window")
-            << QList<double>{7.2e6} << 60 * kMin << 120 * kMin << u"0"_s << u"excluded"_s
-            << QString();
+            << QList<double>{7.2e6} << 60 * kMin << 120 * kMin << QString() << u"0"_s
+            << u"excluded"_s << QString();
     }
     void energyPricedPerKwh()
     {
         QFETCH(QList<double>, runEnergyJ);
         QFETCH(qint64, itemStart);
         QFETCH(qint64, itemEnd);
+        QFETCH(QString, increment);
         QFETCH(QString, counted);
         QFETCH(QString, list);
         QFETCH(QString, warning);
@@ -328,8 +336,9 @@ private slots:
             r.energyJ = runEnergyJ.at(i);
             w.runs << r;
         }
-        BillItem power = rateItem(u"power"_s, u"0.30"_s, BillingUnit::KilowattHour, itemStart,
-                                  itemEnd, u"1000"_s);
+        BillItem power = rateItem(
+            u"power"_s, u"0.30"_s, BillingUnit::KilowattHour, itemStart, itemEnd, u"1000"_s,
+            increment, increment.isEmpty() ? BillingUnit::None : BillingUnit::KilowattHour);
         power.category = BillCategory::Other;
         const CostBreakdown b = attributeCosts(w, {power});
         QVERIFY2(b.ok(), qPrintable(b.errors.join(u'\n')));
