@@ -238,7 +238,7 @@ const MessageEntry kServerEntries[] = {
         "scrapes inside the window; counters and histograms over the scrapes that bracket it.",
         "report.server.intro"),
     QT_TRANSLATE_NOOP3("sb::Message", "%1: no server metrics were scraped.", "report.server.none"),
-    QT_TRANSLATE_NOOP3("sb::Message", "Run %1", "report.server.run"),
+    QT_TRANSLATE_NOOP3("sb::Message", "Server metrics of run %1", "report.server.run"),
     QT_TRANSLATE_NOOP3("sb::Message", "target", "report.server.col.target"),
     QT_TRANSLATE_NOOP3("sb::Message", "engine", "report.server.col.engine"),
     QT_TRANSLATE_NOOP3("sb::Message", "scrapes (successful)", "report.server.col.scrapes"),
