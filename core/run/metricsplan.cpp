@@ -159,11 +159,19 @@ ScrapePlan buildScrapePlan(const RunPlan &plan, const QByteArray &apiKey,
         t.url = QUrl(m.sut == "auto"_L1 ? sutMetricsUrl(sut) : m.sut);
         t.optional = m.sut == "auto"_L1;
         // The SUT's own endpoint sees what its requests carry: a gateway that needs the key or
-        // a header for /v1 usually needs it for /metrics too.
-        for (const auto &[name, value] : sut.extraHeaders)
-            t.headers.append({name.toUtf8(), value.toUtf8()});
+        // a header for /v1 usually needs it for /metrics too. As for the requests
+        // (buildRequestHeaders), a header given for the SUT replaces the API key's.
         if (!apiKey.isEmpty())
             t.headers.append({"Authorization"_ba, "Bearer "_ba + apiKey});
+        for (const auto &[name, value] : sut.extraHeaders) {
+            const QByteArray n = name.trimmed().toLatin1();
+            if (n.isEmpty())
+                continue;
+            t.headers.removeIf([&](const QPair<QByteArray, QByteArray> &h) {
+                return h.first.compare(n, Qt::CaseInsensitive) == 0;
+            });
+            t.headers.append({n, value.toUtf8()});
+        }
         p.targets.append(t);
         if (sut.builtInSimulator && m.sut == "auto"_L1) {
             ScrapeTarget gpu;

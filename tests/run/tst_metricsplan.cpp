@@ -79,6 +79,24 @@ private slots:
         QCOMPARE(s.enabled(), !urls.isEmpty());
     }
 
+    // A header given for the SUT replaces the API key's, as it does for the requests: the
+    // scrape never carries the key where the requests do not.
+    void sutHeaderReplacesTheKey()
+    {
+        RunPlan p = plan(u"auto"_s);
+        p.sut.extraHeaders.append({u"authorization"_s, u"Bearer from-header"_s});
+        const ScrapePlan s = buildScrapePlan(p, "k3y", {}, {}, {});
+        QCOMPARE(s.targets.size(), 1);
+        int auth = 0;
+        for (const auto &h : s.targets.first().headers)
+            if (h.first.compare("Authorization", Qt::CaseInsensitive) == 0) {
+                ++auth;
+                QCOMPARE(h.second, QByteArray("Bearer from-header"));
+            }
+        QCOMPARE(auth, 1);
+        QCOMPARE(header(s.targets.first(), "X-Tenant"), QByteArray("t1"));
+    }
+
     void targetTokens()
     {
         QProcessEnvironment env;
