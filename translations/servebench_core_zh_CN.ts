@@ -3418,5 +3418,15 @@
         <comment>report.server.run</comment>
         <translation>运行 %1 的服务器指标</translation>
     </message>
+    <message>
+        <source>%1 requests</source>
+        <comment>server.value.requests</comment>
+        <translation>%1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <comment>server.value.tokens</comment>
+        <translation>%1 个 token</translation>
+    </message>
 </context>
 </TS>

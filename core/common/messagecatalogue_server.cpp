@@ -175,6 +175,8 @@ const MessageEntry kServerEntries[] = {
         "Largest framebuffer memory in use at a scrape inside the window, summed over GPUs.",
         "server.def.fb_used_peak_bytes"),
     QT_TRANSLATE_NOOP3("sb::Message", "n/a (%1)", "server.na"),
+    QT_TRANSLATE_NOOP3("sb::Message", "%1 requests", "server.value.requests"),
+    QT_TRANSLATE_NOOP3("sb::Message", "%1 tokens", "server.value.tokens"),
     QT_TRANSLATE_NOOP3("sb::Message", "target '%1' not available: %2",
                        "server.reason.target_unavailable"),
     QT_TRANSLATE_NOOP3("sb::Message", "never scraped", "server.reason.never_scraped"),

@@ -171,6 +171,11 @@ QString formatServerValue(const EvidenceItem &item, bool translate)
     const double v = item.value * (f ? f->scale : 1.0);
     const QString number = QString::number(v, 'f', f ? f->decimals : 2);
     const QString unit = f ? QString::fromLatin1(f->unit) : item.unit;
+    // The two units that are words read in the reader's language; symbols stay as they are.
+    if (unit == "requests"_L1)
+        return Message("server.value.requests", {number}).text(translate);
+    if (unit == "tokens"_L1)
+        return Message("server.value.tokens", {number}).text(translate);
     return unit.isEmpty() ? number : number + u' ' + unit;
 }
 
