@@ -210,6 +210,73 @@ void drawBars(QPainter &p, const ChartSpec &spec, QSize size)
     }
 }
 
+// A run over time: per-request dots against the left axis, server gauges as lines against the
+// right one (its ticks on the right edge), both over seconds from the run's start.
+void drawTimeline(QPainter &p, const ChartSpec &spec, QSize size)
+{
+    QStringList legend;
+    double xMax = 0, yMax = 0, y2Max = 0;
+    for (const ChartSeries &s : spec.series) {
+        legend << s.label;
+        for (const auto &pt : s.points) {
+            xMax = std::max(xMax, pt.first);
+            (s.rightAxis ? y2Max : yMax) = std::max(s.rightAxis ? y2Max : yMax, pt.second);
+        }
+    }
+    const auto round = [](double m) {
+        if (!(m > 0))
+            return 1.0;
+        const double step = niceStep(m * 1.05, 5);
+        return std::ceil(m * 1.05 / step) * step;
+    };
+    xMax = round(xMax);
+    yMax = round(yMax);
+    y2Max = round(y2Max);
+    Frame f = drawFrame(p, spec, size, legend);
+    f.plot.setRight(f.plot.right() - 40); // room for the right axis' ticks
+    drawAxes(p, f, spec, xMax, yMax, true);
+    const QRectF &r = f.plot;
+    const double step2 = niceStep(y2Max, 5);
+    p.setPen(Qt::black);
+    p.drawLine(r.topRight(), r.bottomRight());
+    for (double v = 0; v <= y2Max * 1.0001; v += step2) {
+        const qreal y = r.bottom() - v / y2Max * r.height();
+        p.drawText(QRectF(r.right() + 4, y - 9, 60, 18), Qt::AlignLeft | Qt::AlignVCenter,
+                   tickText(v, step2));
+    }
+    p.save();
+    p.translate(size.width() - 8, r.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-r.height() / 2, -12, r.height(), 20), Qt::AlignHCenter, spec.y2Label);
+    p.restore();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setClipRect(r.adjusted(-1, -1, 1, 1));
+    for (int i = 0; i < spec.series.size(); ++i) {
+        const ChartSeries &s = spec.series.at(i);
+        const double top = s.rightAxis ? y2Max : yMax;
+        const QColor c = palette().at(i % palette().size());
+        const auto map = [&](double x, double y) {
+            return QPointF(r.left() + x / xMax * r.width(), r.bottom() - y / top * r.height());
+        };
+        if (s.dots) {
+            p.setPen(Qt::NoPen);
+            p.setBrush(c);
+            for (const auto &pt : s.points)
+                p.drawEllipse(map(pt.first, pt.second), 1.8, 1.8);
+            p.setBrush(Qt::NoBrush);
+            continue;
+        }
+        if (s.points.isEmpty())
+            continue;
+        QPainterPath path;
+        path.moveTo(map(s.points.constFirst().first, s.points.constFirst().second));
+        for (const auto &pt : s.points)
+            path.lineTo(map(pt.first, pt.second));
+        p.setPen(QPen(c, 2.2));
+        p.drawPath(path);
+    }
+}
+
 } // namespace
 
 QByteArray renderChartPng(const ChartSpec &spec, QSize size)
@@ -221,6 +288,8 @@ QByteArray renderChartPng(const ChartSpec &spec, QSize size)
         p.setRenderHint(QPainter::TextAntialiasing, true);
         if (spec.kind == ChartSpec::Kind::Cdf)
             drawCdf(p, spec, size);
+        else if (spec.kind == ChartSpec::Kind::Timeline)
+            drawTimeline(p, spec, size);
         else
             drawBars(p, spec, size);
     }

@@ -3308,5 +3308,635 @@
         <comment>cmp.group.reasoning</comment>
         <translation>推理</translation>
     </message>
+    <message>
+        <source>must be auto, off or an http:// or https:// URL, got &apos;%1&apos;</source>
+        <comment>plan.metrics.sut</comment>
+        <translation>必须是 auto、off 或 http:// / https:// URL，实际为 “%1”</translation>
+    </message>
+    <message>
+        <source>must not hold a user name or password (it would be stored with the run and shown in reports)</source>
+        <comment>plan.metrics.credentials</comment>
+        <translation>不能包含用户名或密码（它会随运行保存并显示在报告中）</translation>
+    </message>
+    <message>
+        <source>at most %1 targets</source>
+        <comment>plan.metrics.too_many</comment>
+        <translation>最多 %1 个目标</translation>
+    </message>
+    <message>
+        <source>target &apos;%1&apos;: a name is 1 to 64 letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos; (it names the target&apos;s file in the acceptance bundle)</source>
+        <comment>plan.metrics.target.name</comment>
+        <translation>目标 “%1”：名称为 1 到 64 个字母、数字、“.”、“_” 或 “-”（它用作验收包中该目标文件的名称）</translation>
+    </message>
+    <message>
+        <source>two targets are named &apos;%1&apos;</source>
+        <comment>plan.metrics.target.duplicate</comment>
+        <translation>有两个目标都名为 “%1”</translation>
+    </message>
+    <message>
+        <source>target &apos;%1&apos;: &apos;%2&apos; is not an http:// or https:// URL</source>
+        <comment>plan.metrics.target.url</comment>
+        <translation>目标 “%1”：“%2” 不是 http:// 或 https:// URL</translation>
+    </message>
+    <message>
+        <source>target &apos;%1&apos;: the URL must not hold a user name or password (it would be stored with the run); give a token reference instead</source>
+        <comment>plan.metrics.target.credentials</comment>
+        <translation>目标 “%1”：URL 不能包含用户名或密码（它会随运行保存）；请改为给出令牌引用</translation>
+    </message>
+    <message>
+        <source>target &apos;%1&apos;: a token reference is env:NAME or keychain:NAME, got &apos;%2&apos;</source>
+        <comment>plan.metrics.target.token_ref</comment>
+        <translation>目标 “%1”：令牌引用须为 env:NAME 或 keychain:NAME，实际为 “%2”</translation>
+    </message>
+    <message>
+        <source>must be between %1 and %2 seconds</source>
+        <comment>plan.metrics.interval</comment>
+        <translation>必须在 %1 到 %2 秒之间</translation>
+    </message>
+    <message>
+        <source>Running requests (peak)</source>
+        <comment>server.label.running_peak</comment>
+        <translation>运行中请求（峰值）</translation>
+    </message>
+    <message>
+        <source>Running requests (mean)</source>
+        <comment>server.label.running_mean</comment>
+        <translation>运行中请求（均值）</translation>
+    </message>
+    <message>
+        <source>Waiting requests (peak)</source>
+        <comment>server.label.waiting_peak</comment>
+        <translation>等待中请求（峰值）</translation>
+    </message>
+    <message>
+        <source>Waiting requests (mean)</source>
+        <comment>server.label.waiting_mean</comment>
+        <translation>等待中请求（均值）</translation>
+    </message>
+    <message>
+        <source>KV-cache usage (peak)</source>
+        <comment>server.label.kv_cache_usage_peak</comment>
+        <translation>KV 缓存占用（峰值）</translation>
+    </message>
+    <message>
+        <source>KV-cache usage (mean)</source>
+        <comment>server.label.kv_cache_usage_mean</comment>
+        <translation>KV 缓存占用（均值）</translation>
+    </message>
+    <message>
+        <source>Preemptions</source>
+        <comment>server.label.preemptions</comment>
+        <translation>抢占次数</translation>
+    </message>
+    <message>
+        <source>Prompt tokens (server)</source>
+        <comment>server.label.server_prompt_tokens</comment>
+        <translation>提示 token 数（服务器）</translation>
+    </message>
+    <message>
+        <source>Generated tokens (server)</source>
+        <comment>server.label.server_generation_tokens</comment>
+        <translation>生成 token 数（服务器）</translation>
+    </message>
+    <message>
+        <source>Finished requests (server)</source>
+        <comment>server.label.server_requests</comment>
+        <translation>完成请求数（服务器）</translation>
+    </message>
+    <message>
+        <source>Prefix-cache hit rate</source>
+        <comment>server.label.prefix_cache_hit_rate</comment>
+        <translation>前缀缓存命中率</translation>
+    </message>
+    <message>
+        <source>Mean TTFT (engine)</source>
+        <comment>server.label.server_ttft_mean_ms</comment>
+        <translation>TTFT 均值（引擎）</translation>
+    </message>
+    <message>
+        <source>Median TTFT (engine)</source>
+        <comment>server.label.server_ttft_p50_ms</comment>
+        <translation>TTFT 中位数（引擎）</translation>
+    </message>
+    <message>
+        <source>P90 TTFT (engine)</source>
+        <comment>server.label.server_ttft_p90_ms</comment>
+        <translation>TTFT P90（引擎）</translation>
+    </message>
+    <message>
+        <source>P99 TTFT (engine)</source>
+        <comment>server.label.server_ttft_p99_ms</comment>
+        <translation>TTFT P99（引擎）</translation>
+    </message>
+    <message>
+        <source>TTFT outside the engine (mean)</source>
+        <comment>server.label.ttft_outside_engine_ms</comment>
+        <translation>引擎外的 TTFT（均值）</translation>
+    </message>
+    <message>
+        <source>Mean ITL (engine)</source>
+        <comment>server.label.server_itl_mean_ms</comment>
+        <translation>ITL 均值（引擎）</translation>
+    </message>
+    <message>
+        <source>Median ITL (engine)</source>
+        <comment>server.label.server_itl_p50_ms</comment>
+        <translation>ITL 中位数（引擎）</translation>
+    </message>
+    <message>
+        <source>P90 ITL (engine)</source>
+        <comment>server.label.server_itl_p90_ms</comment>
+        <translation>ITL P90（引擎）</translation>
+    </message>
+    <message>
+        <source>P99 ITL (engine)</source>
+        <comment>server.label.server_itl_p99_ms</comment>
+        <translation>ITL P99（引擎）</translation>
+    </message>
+    <message>
+        <source>Mean E2E latency (engine)</source>
+        <comment>server.label.server_e2e_mean_ms</comment>
+        <translation>端到端延迟均值（引擎）</translation>
+    </message>
+    <message>
+        <source>Median E2E latency (engine)</source>
+        <comment>server.label.server_e2e_p50_ms</comment>
+        <translation>端到端延迟中位数（引擎）</translation>
+    </message>
+    <message>
+        <source>P90 E2E latency (engine)</source>
+        <comment>server.label.server_e2e_p90_ms</comment>
+        <translation>端到端延迟 P90（引擎）</translation>
+    </message>
+    <message>
+        <source>P99 E2E latency (engine)</source>
+        <comment>server.label.server_e2e_p99_ms</comment>
+        <translation>端到端延迟 P99（引擎）</translation>
+    </message>
+    <message>
+        <source>E2EL outside the engine (mean)</source>
+        <comment>server.label.e2e_outside_engine_ms</comment>
+        <translation>引擎外的 E2EL（均值）</translation>
+    </message>
+    <message>
+        <source>GPU utilisation (mean)</source>
+        <comment>server.label.gpu_util_mean</comment>
+        <translation>GPU 利用率（均值）</translation>
+    </message>
+    <message>
+        <source>GPU power (mean)</source>
+        <comment>server.label.power_mean_w</comment>
+        <translation>GPU 功率（均值）</translation>
+    </message>
+    <message>
+        <source>GPU energy in the window</source>
+        <comment>server.label.energy_j</comment>
+        <translation>时间窗内的 GPU 能耗</translation>
+    </message>
+    <message>
+        <source>Energy per output token</source>
+        <comment>server.label.joules_per_output_token</comment>
+        <translation>每输出 token 能耗</translation>
+    </message>
+    <message>
+        <source>GPU memory used (peak)</source>
+        <comment>server.label.fb_used_peak_bytes</comment>
+        <translation>GPU 显存占用（峰值）</translation>
+    </message>
+    <message>
+        <source>Largest number of requests the engine reported running at a scrape inside the window.</source>
+        <comment>server.def.running_peak</comment>
+        <translation>时间窗内某次采集时引擎报告的运行中请求数的最大值。</translation>
+    </message>
+    <message>
+        <source>Time-weighted mean of the running requests over the scrapes inside the window (trapezoids between consecutive scrapes).</source>
+        <comment>server.def.running_mean</comment>
+        <translation>时间窗内各次采集的运行中请求数的时间加权均值（相邻采集之间按梯形计算）。</translation>
+    </message>
+    <message>
+        <source>Largest number of requests the engine reported waiting at a scrape inside the window.</source>
+        <comment>server.def.waiting_peak</comment>
+        <translation>时间窗内某次采集时引擎报告的等待中请求数的最大值。</translation>
+    </message>
+    <message>
+        <source>Time-weighted mean of the waiting requests, as running_mean.</source>
+        <comment>server.def.waiting_mean</comment>
+        <translation>等待中请求数的时间加权均值，算法同 running_mean。</translation>
+    </message>
+    <message>
+        <source>Largest KV-cache usage (0..1) reported at a scrape inside the window; the mean over engines when the server runs several.</source>
+        <comment>server.def.kv_cache_usage_peak</comment>
+        <translation>时间窗内某次采集时报告的 KV 缓存占用（0..1）的最大值；服务器运行多个引擎时取各引擎的平均。</translation>
+    </message>
+    <message>
+        <source>Time-weighted mean of the KV-cache usage.</source>
+        <comment>server.def.kv_cache_usage_mean</comment>
+        <translation>KV 缓存占用的时间加权均值。</translation>
+    </message>
+    <message>
+        <source>Increase of the engine&apos;s preemption counter from the last scrape at or before the window&apos;s start to the first scrape at or after its end; a drop is a counter reset and counts the new value.</source>
+        <comment>server.def.preemptions</comment>
+        <translation>引擎抢占计数器从时间窗开始时或之前的最后一次采集到结束时或之后的第一次采集的增量；计数器下降视为重置，计入新值。</translation>
+    </message>
+    <message>
+        <source>Increase of the engine&apos;s prompt-token counter, as preemptions.</source>
+        <comment>server.def.server_prompt_tokens</comment>
+        <translation>引擎提示 token 计数器的增量，算法同 preemptions。</translation>
+    </message>
+    <message>
+        <source>Increase of the engine&apos;s generated-token counter, as preemptions; beside it the client&apos;s output tokens and the difference server - client.</source>
+        <comment>server.def.server_generation_tokens</comment>
+        <translation>引擎生成 token 计数器的增量，算法同 preemptions；旁边给出客户端的输出 token 数及差值（服务器 - 客户端）。</translation>
+    </message>
+    <message>
+        <source>Increase of the engine&apos;s finished-request counter, as preemptions; beside it the client&apos;s successful requests.</source>
+        <comment>server.def.server_requests</comment>
+        <translation>引擎完成请求计数器的增量，算法同 preemptions；旁边给出客户端的成功请求数。</translation>
+    </message>
+    <message>
+        <source>Increase of the prefix-cache hit counter divided by the increase of the query counter over the same scrapes.</source>
+        <comment>server.def.prefix_cache_hit_rate</comment>
+        <translation>同一组采集之间前缀缓存命中计数器的增量除以查询计数器的增量。</translation>
+    </message>
+    <message>
+        <source>Increase of the engine&apos;s TTFT histogram sum divided by the increase of its count, over the scrapes that bracket the window.</source>
+        <comment>server.def.server_ttft_mean_ms</comment>
+        <translation>在包围时间窗的两次采集之间，引擎 TTFT 直方图总和的增量除以其计数的增量。</translation>
+    </message>
+    <message>
+        <source>Median of the increase of the engine&apos;s TTFT histogram over the bracketing scrapes, interpolated inside its bucket as Prometheus&apos; histogram_quantile does.</source>
+        <comment>server.def.server_ttft_p50_ms</comment>
+        <translation>包围时间窗的采集之间引擎 TTFT 直方图增量的中位数，按 Prometheus 的 histogram_quantile 在桶内插值。</translation>
+    </message>
+    <message>
+        <source>90th percentile of the same histogram increase.</source>
+        <comment>server.def.server_ttft_p90_ms</comment>
+        <translation>同一直方图增量的第 90 百分位。</translation>
+    </message>
+    <message>
+        <source>99th percentile of the same histogram increase.</source>
+        <comment>server.def.server_ttft_p99_ms</comment>
+        <translation>同一直方图增量的第 99 百分位。</translation>
+    </message>
+    <message>
+        <source>Client&apos;s mean TTFT minus the engine&apos;s mean TTFT: the time a first token spends outside the engine&apos;s own measurement (network, HTTP server, queueing before the engine sees the request, client).</source>
+        <comment>server.def.ttft_outside_engine_ms</comment>
+        <translation>客户端 TTFT 均值减去引擎 TTFT 均值：首个 token 在引擎自身测量之外所花的时间（网络、HTTP 服务器、引擎接收请求前的排队、客户端）。</translation>
+    </message>
+    <message>
+        <source>Mean of the engine&apos;s inter-token latency histogram increase.</source>
+        <comment>server.def.server_itl_mean_ms</comment>
+        <translation>引擎 token 间延迟直方图增量的均值。</translation>
+    </message>
+    <message>
+        <source>Median of the engine&apos;s inter-token latency histogram increase.</source>
+        <comment>server.def.server_itl_p50_ms</comment>
+        <translation>引擎 token 间延迟直方图增量的中位数。</translation>
+    </message>
+    <message>
+        <source>90th percentile of the same.</source>
+        <comment>server.def.server_itl_p90_ms</comment>
+        <translation>同上的第 90 百分位。</translation>
+    </message>
+    <message>
+        <source>99th percentile of the same.</source>
+        <comment>server.def.server_itl_p99_ms</comment>
+        <translation>同上的第 99 百分位。</translation>
+    </message>
+    <message>
+        <source>Mean of the engine&apos;s end-to-end latency histogram increase.</source>
+        <comment>server.def.server_e2e_mean_ms</comment>
+        <translation>引擎端到端延迟直方图增量的均值。</translation>
+    </message>
+    <message>
+        <source>Median of the engine&apos;s end-to-end latency histogram increase.</source>
+        <comment>server.def.server_e2e_p50_ms</comment>
+        <translation>引擎端到端延迟直方图增量的中位数。</translation>
+    </message>
+    <message>
+        <source>90th percentile of the same.</source>
+        <comment>server.def.server_e2e_p90_ms</comment>
+        <translation>同上的第 90 百分位。</translation>
+    </message>
+    <message>
+        <source>99th percentile of the same.</source>
+        <comment>server.def.server_e2e_p99_ms</comment>
+        <translation>同上的第 99 百分位。</translation>
+    </message>
+    <message>
+        <source>Client&apos;s mean E2EL minus the engine&apos;s mean end-to-end latency.</source>
+        <comment>server.def.e2e_outside_engine_ms</comment>
+        <translation>客户端 E2EL 均值减去引擎端到端延迟均值。</translation>
+    </message>
+    <message>
+        <source>Time-weighted mean GPU utilisation over the scrapes inside the window, averaged over GPUs.</source>
+        <comment>server.def.gpu_util_mean</comment>
+        <translation>时间窗内各次采集的 GPU 利用率的时间加权均值，多 GPU 取平均。</translation>
+    </message>
+    <message>
+        <source>Time-weighted mean GPU power over the scrapes inside the window, summed over GPUs.</source>
+        <comment>server.def.power_mean_w</comment>
+        <translation>时间窗内各次采集的 GPU 功率的时间加权均值，多 GPU 求和。</translation>
+    </message>
+    <message>
+        <source>GPU energy from the last scrape at or before the window&apos;s start to the first at or after its end: the increase of the energy counter where the target exports one, otherwise the trapezoid integral of the summed power over those scrapes.</source>
+        <comment>server.def.energy_j</comment>
+        <translation>从时间窗开始时或之前的最后一次采集到结束时或之后的第一次采集的 GPU 能耗：目标导出能耗计数器时取其增量，否则取这些采集间总功率的梯形积分。</translation>
+    </message>
+    <message>
+        <source>energy_j divided by the client&apos;s output tokens in the window.</source>
+        <comment>server.def.joules_per_output_token</comment>
+        <translation>energy_j 除以时间窗内客户端的输出 token 数。</translation>
+    </message>
+    <message>
+        <source>Largest framebuffer memory in use at a scrape inside the window, summed over GPUs.</source>
+        <comment>server.def.fb_used_peak_bytes</comment>
+        <translation>时间窗内某次采集时显存（framebuffer）占用的最大值，多 GPU 求和。</translation>
+    </message>
+    <message>
+        <source>n/a (%1)</source>
+        <comment>server.na</comment>
+        <translation>不可用（%1）</translation>
+    </message>
+    <message>
+        <source>target &apos;%1&apos; not available: %2</source>
+        <comment>server.reason.target_unavailable</comment>
+        <translation>目标 “%1” 不可用：%2</translation>
+    </message>
+    <message>
+        <source>never scraped</source>
+        <comment>server.reason.never_scraped</comment>
+        <translation>从未采集</translation>
+    </message>
+    <message>
+        <source>no server metrics target</source>
+        <comment>server.reason.no_target</comment>
+        <translation>没有服务器指标目标</translation>
+    </message>
+    <message>
+        <source>not exported by the target (%1)</source>
+        <comment>server.reason.not_exported</comment>
+        <translation>目标未导出该指标（%1）</translation>
+    </message>
+    <message>
+        <source>no successful scrape of &apos;%1&apos; at or before the window&apos;s start</source>
+        <comment>server.reason.no_scrape_before</comment>
+        <translation>时间窗开始时或之前没有对 “%1” 的成功采集</translation>
+    </message>
+    <message>
+        <source>no successful scrape of &apos;%1&apos; at or after the window&apos;s end</source>
+        <comment>server.reason.no_scrape_after</comment>
+        <translation>时间窗结束时或之后没有对 “%1” 的成功采集</translation>
+    </message>
+    <message>
+        <source>no successful scrape of &apos;%1&apos; inside the window</source>
+        <comment>server.reason.no_scrape_inside</comment>
+        <translation>时间窗内没有对 “%1” 的成功采集</translation>
+    </message>
+    <message>
+        <source>the value is not a finite number</source>
+        <comment>server.reason.not_finite</comment>
+        <translation>该值不是有限数</translation>
+    </message>
+    <message>
+        <source>no observations in &apos;%1&apos; during the window</source>
+        <comment>server.reason.no_observations</comment>
+        <translation>时间窗内 “%1” 没有观测值</translation>
+    </message>
+    <message>
+        <source>the engine exports no sum for it</source>
+        <comment>server.reason.no_sum</comment>
+        <translation>引擎未导出其总和</translation>
+    </message>
+    <message>
+        <source>the engine exports no buckets for it (a mean only)</source>
+        <comment>server.reason.no_buckets</comment>
+        <translation>引擎未导出其分桶（只有均值）</translation>
+    </message>
+    <message>
+        <source>the histogram has no +Inf bucket or fewer than two buckets</source>
+        <comment>server.reason.no_inf_bucket</comment>
+        <translation>直方图没有 +Inf 桶，或桶少于两个</translation>
+    </message>
+    <message>
+        <source>no server mean: %1</source>
+        <comment>server.reason.no_server_mean</comment>
+        <translation>没有服务器均值：%1</translation>
+    </message>
+    <message>
+        <source>no client mean given</source>
+        <comment>server.reason.no_client_mean</comment>
+        <translation>未给出客户端均值</translation>
+    </message>
+    <message>
+        <source>no energy counter (%1) and no power: %2</source>
+        <comment>server.reason.no_energy</comment>
+        <translation>没有能耗计数器（%1），也没有功率：%2</translation>
+    </message>
+    <message>
+        <source>fewer than two power samples around the window</source>
+        <comment>server.reason.few_power</comment>
+        <translation>时间窗前后的功率样本少于两个</translation>
+    </message>
+    <message>
+        <source>the client counted no output tokens</source>
+        <comment>server.reason.client_no_tokens</comment>
+        <translation>客户端没有统计到输出 token</translation>
+    </message>
+    <message>
+        <source>no client output tokens given</source>
+        <comment>server.reason.no_client_tokens</comment>
+        <translation>未给出客户端输出 token 数</translation>
+    </message>
+    <message>
+        <source>no prefix-cache lookups during the window</source>
+        <comment>server.reason.no_prefix_lookups</comment>
+        <translation>时间窗内没有前缀缓存查询</translation>
+    </message>
+    <message>
+        <source>unreachable: %1</source>
+        <comment>server.reason.unreachable</comment>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <source>HTTP %1 %2</source>
+        <comment>server.reason.http_status</comment>
+        <translation>HTTP %1 %2</translation>
+    </message>
+    <message>
+        <source>not Prometheus text: the server answered %1</source>
+        <comment>server.reason.not_prometheus_type</comment>
+        <translation>不是 Prometheus 文本：服务器返回了 %1</translation>
+    </message>
+    <message>
+        <source>not Prometheus text: empty body</source>
+        <comment>server.reason.not_prometheus_empty</comment>
+        <translation>不是 Prometheus 文本：响应体为空</translation>
+    </message>
+    <message>
+        <source>not Prometheus text: no line is a metric (%1)</source>
+        <comment>server.reason.not_prometheus_lines</comment>
+        <translation>不是 Prometheus 文本：没有一行是指标（%1）</translation>
+    </message>
+    <message>
+        <source>oversize: Content-Length %1 exceeds the %2-byte cap; payload dropped</source>
+        <comment>server.reason.oversize_length</comment>
+        <translation>过大：Content-Length %1 超过 %2 字节上限；已丢弃负载</translation>
+    </message>
+    <message>
+        <source>oversize: the body passed the %1-byte cap (%2 bytes read); payload dropped</source>
+        <comment>server.reason.oversize_body</comment>
+        <translation>过大：响应体超过 %1 字节上限（已读 %2 字节）；已丢弃负载</translation>
+    </message>
+    <message>
+        <source>timeout: no complete response within %1 ms</source>
+        <comment>server.reason.timeout</comment>
+        <translation>超时：%1 毫秒内没有完整响应</translation>
+    </message>
+    <message>
+        <source>server metrics off for &apos;%1&apos; (%2): %3 at the first scrape</source>
+        <comment>server.reason.switched_off</comment>
+        <translation>已关闭 “%1”（%2）的服务器指标：首次采集时 %3</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <comment>cmp.group.server</comment>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>no server metrics were scraped for this run</source>
+        <comment>cmp.note.no_server_metrics</comment>
+        <translation>此运行未采集服务器指标</translation>
+    </message>
+    <message>
+        <source>Server-side and GPU evidence</source>
+        <comment>report.section.server</comment>
+        <translation>服务器端与 GPU 证据</translation>
+    </message>
+    <message>
+        <source>What the engine and the GPU exporters reported over each run&apos;s measured window (its first send to its last completion), beside what the client measured. Gauges are read at the scrapes inside the window; counters and histograms over the scrapes that bracket it.</source>
+        <comment>report.server.intro</comment>
+        <translation>每个运行的计量时间窗（首次发送到最后完成）内引擎和 GPU 导出器报告的数据，与客户端的测量并列。仪表值取时间窗内的采集；计数器和直方图取包围时间窗的采集。</translation>
+    </message>
+    <message>
+        <source>%1: no server metrics were scraped.</source>
+        <comment>report.server.none</comment>
+        <translation>%1：未采集服务器指标。</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <comment>report.server.col.target</comment>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>engine</source>
+        <comment>report.server.col.engine</comment>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>scrapes (successful)</source>
+        <comment>report.server.col.scrapes</comment>
+        <translation>采集次数（成功）</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <comment>report.server.col.status</comment>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>figure</source>
+        <comment>report.server.col.figure</comment>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <comment>report.server.col.value</comment>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>available</source>
+        <comment>report.server.status.available</comment>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <source>Engine queue beside the client&apos;s TTFT: %1</source>
+        <comment>report.server.chart.queue</comment>
+        <translation>引擎队列与客户端 TTFT：%1</translation>
+    </message>
+    <message>
+        <source>KV-cache usage beside the client&apos;s TTFT: %1</source>
+        <comment>report.server.chart.kv</comment>
+        <translation>KV 缓存占用与客户端 TTFT：%1</translation>
+    </message>
+    <message>
+        <source>GPU power beside the client&apos;s TTFT: %1</source>
+        <comment>report.server.chart.power</comment>
+        <translation>GPU 功率与客户端 TTFT：%1</translation>
+    </message>
+    <message>
+        <source>s since the run&apos;s start</source>
+        <comment>report.server.axis.time</comment>
+        <translation>自运行开始的秒数</translation>
+    </message>
+    <message>
+        <source>client TTFT (ms)</source>
+        <comment>report.server.axis.ttft</comment>
+        <translation>客户端 TTFT（毫秒）</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <comment>report.server.axis.requests</comment>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>% of the KV cache</source>
+        <comment>report.server.axis.percent</comment>
+        <translation>KV 缓存的 %</translation>
+    </message>
+    <message>
+        <source>watts</source>
+        <comment>report.server.axis.watts</comment>
+        <translation>瓦</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <comment>report.server.series.running</comment>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <comment>report.server.series.waiting</comment>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>KV-cache usage</source>
+        <comment>report.server.series.kv</comment>
+        <translation>KV 缓存占用</translation>
+    </message>
+    <message>
+        <source>GPU power</source>
+        <comment>report.server.series.power</comment>
+        <translation>GPU 功率</translation>
+    </message>
+    <message>
+        <source>TTFT (client, by send time)</source>
+        <comment>report.server.series.ttft</comment>
+        <translation>TTFT（客户端，按发送时间）</translation>
+    </message>
+    <message>
+        <source>Server metrics of run %1</source>
+        <comment>report.server.run</comment>
+        <translation>运行 %1 的服务器指标</translation>
+    </message>
+    <message>
+        <source>%1 requests</source>
+        <comment>server.value.requests</comment>
+        <translation>%1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <comment>server.value.tokens</comment>
+        <translation>%1 个 token</translation>
+    </message>
 </context>
 </TS>

@@ -1695,6 +1695,14 @@
         <source>Run the plan this many times as a series (--num-runs): each run is stored on its own, and comparisons test candidates over runs (the mean of the runs with its 95 % interval). One run only for sweeps and searches.</source>
         <translation>把方案作为一个系列运行这么多次（--num-runs）：每次运行单独保存，比较时按运行检验候选（各次运行的均值及其 95 % 区间）。扫描和搜索只运行一次。</translation>
     </message>
+    <message>
+        <source>Server metrics every (s):</source>
+        <translation>服务器指标采集间隔（秒）：</translation>
+    </message>
+    <message>
+        <source>How often the server&apos;s Prometheus metrics are scraped during a run, besides once before the first request and once after the last (the SUT&apos;s scrape setting says what is scraped)</source>
+        <translation>运行期间采集服务器 Prometheus 指标的频率；此外在第一个请求之前和最后一个请求之后各采集一次（采集什么由被测系统的采集设置决定）</translation>
+    </message>
 </context>
 <context>
     <name>sb::MainWindow</name>
@@ -2188,6 +2196,10 @@
         <source>The run ended early: %1</source>
         <translation>运行提前结束：%1</translation>
     </message>
+    <message>
+        <source>Reading the token of a metrics target from the keychain …</source>
+        <translation>正在从密钥链读取指标目标的令牌…</translation>
+    </message>
 </context>
 <context>
     <name>sb::ProjectTreeModel</name>
@@ -2541,6 +2553,10 @@ Requests: %4</source>
         <source>Each statistic with its 95 % confidence interval within this run, as value [low, high] (Student t for means, order statistics for percentiles, a bootstrap over requests for ITL). The tooltips always give them.</source>
         <translation>每个统计量及其在本次运行内的 95 % 置信区间，显示为 值 [下限, 上限]（均值用 Student t，百分位数用顺序统计量，ITL 用按请求的自助法）。工具提示中始终给出区间。</translation>
     </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
 </context>
 <context>
     <name>sb::RunDashboard</name>
@@ -2699,6 +2715,54 @@ Requests: %4</source>
     <message>
         <source>ETA %1</source>
         <translation>预计剩余 %1</translation>
+    </message>
+    <message>
+        <source>Engine queue (scraped)</source>
+        <translation>引擎队列（采集值）</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Requests the engine reported running and waiting in its queue, at each scrape of its /metrics</source>
+        <translation>每次采集 /metrics 时引擎报告的运行中和队列中等待的请求数</translation>
+    </message>
+    <message>
+        <source>KV-cache usage (scraped)</source>
+        <translation>KV 缓存占用（采集值）</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>%</source>
+        <translation>%</translation>
+    </message>
+    <message>
+        <source>Share of the engine&apos;s KV cache in use, as it reported it</source>
+        <translation>引擎报告的 KV 缓存已用比例</translation>
+    </message>
+    <message>
+        <source>GPU power (scraped)</source>
+        <translation>GPU 功率（采集值）</translation>
+    </message>
+    <message>
+        <source>power</source>
+        <translation>功率</translation>
+    </message>
+    <message>
+        <source>W</source>
+        <translation>W</translation>
+    </message>
+    <message>
+        <source>Power draw of the GPUs, summed, as the GPU exporter reported it</source>
+        <translation>GPU 导出器报告的各 GPU 功率之和</translation>
     </message>
 </context>
 <context>
@@ -2865,6 +2929,105 @@ Requests: %4</source>
     <message>
         <source>%1 requests due over %2 s</source>
         <translation>%1 个请求在 %2 秒内发出</translation>
+    </message>
+</context>
+<context>
+    <name>sb::ServerEvidenceView</name>
+    <message>
+        <source>Figure</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Client</source>
+        <translation>客户端</translation>
+    </message>
+    <message>
+        <source>Definition</source>
+        <translation>定义</translation>
+    </message>
+    <message>
+        <source>Engine queue</source>
+        <translation>引擎队列</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>time since run start (s)</source>
+        <translation>自运行开始的时间（秒）</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>KV-cache usage</source>
+        <translation>KV 缓存占用</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>%</source>
+        <translation>%</translation>
+    </message>
+    <message>
+        <source>GPU power</source>
+        <translation>GPU 功率</translation>
+    </message>
+    <message>
+        <source>power</source>
+        <translation>功率</translation>
+    </message>
+    <message>
+        <source>W</source>
+        <translation>W</translation>
+    </message>
+    <message>
+        <source>As the engine and the GPU exporter reported it at each scrape</source>
+        <translation>每次采集时引擎和 GPU 导出器报告的数值</translation>
+    </message>
+    <message>
+        <source>No server metrics were scraped during this run (the SUT&apos;s scrape setting was off, or the run predates them).</source>
+        <translation>此运行期间未采集服务器指标（被测系统的采集设置为关闭，或该运行早于此功能）。</translation>
+    </message>
+    <message>
+        <source>Target %1 (%2): not available: %3</source>
+        <translation>目标 %1（%2）：不可用：%3</translation>
+    </message>
+    <message>
+        <source>Target %1 (%2): %3, %4 scrapes, %5 successful</source>
+        <translation>目标 %1（%2）：%3，采集 %4 次，成功 %5 次</translation>
+    </message>
+    <message>
+        <source>No server metrics target.</source>
+        <translation>没有服务器指标目标。</translation>
+    </message>
+    <message>
+        <source>Window: the measured requests&apos; first send to last completion. Counters use the scrapes just before and just after it; gauges the scrapes inside it.</source>
+        <translation>时间窗：计量请求的首次发送到最后完成。计数器使用紧邻时间窗之前和之后的采集；仪表值使用时间窗内的采集。</translation>
+    </message>
+    <message>
+        <source>%1 tokens (difference %2)</source>
+        <translation>%1 个 token（差值 %2）</translation>
+    </message>
+    <message>
+        <source>%1 requests</source>
+        <translation>%1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
     </message>
 </context>
 <context>
@@ -3325,6 +3488,58 @@ Requests: %4</source>
     <message>
         <source>No such file or folder.</source>
         <translation>文件或文件夹不存在。</translation>
+    </message>
+    <message>
+        <source>Server metrics:</source>
+        <translation>服务器指标：</translation>
+    </message>
+    <message>
+        <source>More metrics targets:</source>
+        <translation>更多指标目标：</translation>
+    </message>
+    <message>
+        <source>Target token:</source>
+        <translation>目标令牌：</translation>
+    </message>
+    <message>
+        <source>Automatic: the base URL&apos;s /metrics</source>
+        <translation>自动：基础 URL 的 /metrics</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>This URL:</source>
+        <translation>此 URL：</translation>
+    </message>
+    <message>
+        <source>Prometheus metrics scraped beside every run: the engine&apos;s queue, KV cache and counters. Automatic keeps the base URL&apos;s /metrics when it answers and turns it off with a note when it does not; a URL of its own is scraped whatever it answers.</source>
+        <translation>每次运行时一并采集的 Prometheus 指标：引擎队列、KV 缓存和计数器。自动模式在基础 URL 的 /metrics 有应答时保留它，无应答时关闭并给出提示；单独指定的 URL 无论应答如何都会采集。</translation>
+    </message>
+    <message>
+        <source>Further Prometheus targets (a DCGM or node exporter), one per line: name=URL, optionally followed by ,token-env=VARIABLE or ,token-keychain=ENTRY. The token itself is never written into the project: only where to find it.</source>
+        <translation>其他 Prometheus 目标（DCGM 或 node 导出器），每行一个：名称=URL，可在后面加上 ,token-env=变量名 或 ,token-keychain=条目名。令牌本身从不写入项目：只记录在哪里可以找到它。</translation>
+    </message>
+    <message>
+        <source>keychain entry</source>
+        <translation>密钥链条目</translation>
+    </message>
+    <message>
+        <source>paste a target&apos;s token, then save it to the keychain</source>
+        <translation>在此粘贴目标的令牌，然后保存到密钥链</translation>
+    </message>
+    <message>
+        <source>Line %1: write name=URL, optionally followed by ,token-env=VARIABLE or ,token-keychain=ENTRY.</source>
+        <translation>第 %1 行：请写成 名称=URL，可在后面加上 ,token-env=变量名 或 ,token-keychain=条目名。</translation>
+    </message>
+    <message>
+        <source>Enter the URL to scrape, e.g. http://gpu-host:8000/metrics.</source>
+        <translation>请输入要采集的 URL，例如 http://gpu-host:8000/metrics。</translation>
+    </message>
+    <message>
+        <source>Saving the token of %1 …</source>
+        <translation>正在保存 %1 的令牌…</translation>
     </message>
 </context>
 <context>

@@ -1031,6 +1031,7 @@ void MainWindow::onRunFinished(const FinishedRun &run)
     r.sweepName = run.sweepName;
     r.records = run.records;
     r.recordsLoaded = true;
+    r.serverMetrics = run.serverMetrics;
     if (!run.datasetHash.isEmpty() && m_doc->dataset(m_runDatasetId))
         m_doc->setDatasetHash(m_runDatasetId, run.datasetHash);
     const int id = m_doc->addRun(r);
@@ -1040,7 +1041,7 @@ void MainWindow::onRunFinished(const FinishedRun &run)
         m_compare->setProject(m_doc->storePath());
     }
 #ifdef SB_HAVE_RESULTSVIEW
-    static_cast<ResultsView *>(m_results)->showRun(run.plan, run.records);
+    static_cast<ResultsView *>(m_results)->showRun(run.plan, run.records, run.serverMetrics);
 #else
     const RunSummary summary = summarize(run.records, SummaryOptions::forProfile(run.plan.profile));
     SummaryTextOptions to = SummaryTextOptions::forProfile(run.plan.profile);
@@ -1061,7 +1062,9 @@ void MainWindow::onRunRecordsLoaded(int runId, const RunPlan &plan,
         return;
     }
 #ifdef SB_HAVE_RESULTSVIEW
-    static_cast<ResultsView *>(m_results)->showRun(plan, records);
+    const DocRun *docRun = m_doc->run(runId);
+    static_cast<ResultsView *>(m_results)->showRun(
+        plan, records, docRun ? docRun->serverMetrics : QList<MetricSeriesStore>());
 #else
     const RunSummary summary = summarize(records, SummaryOptions::forProfile(plan.profile));
     static_cast<QPlainTextEdit *>(m_results)->setPlainText(

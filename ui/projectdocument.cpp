@@ -2,6 +2,7 @@
 
 #include "common/backgroundjobs.h"
 #include "common/version.h"
+#include "report/serverreport.h"
 #include "store/projectstore.h"
 #include "store/runwriter.h"
 
@@ -542,6 +543,7 @@ void ProjectDocument::loadRunRecords(int runId)
     {
         RunInfo info;
         QList<RequestRecord> records;
+        QList<MetricSeriesStore> serverMetrics;
         QString error;
     };
     const QString path = m_storePath;
@@ -560,6 +562,12 @@ void ProjectDocument::loadRunRecords(int runId)
             out.records = store.loadRequests(storeId);
             if (out.records.isEmpty() && !store.lastError().isEmpty())
                 out.error = store.lastError();
+            // A blob that does not decode loses the server's side only: the run still shows.
+            QString metricsError;
+            if (!loadServerMetrics(store, storeId, &out.serverMetrics, &metricsError)) {
+                qWarning("%s", qPrintable(metricsError));
+                out.serverMetrics.clear();
+            }
             return out;
         },
         [this, runId](Loaded loaded) {
@@ -570,6 +578,7 @@ void ProjectDocument::loadRunRecords(int runId)
                 run->info.snapshot = loaded.info.snapshot;
                 run->info.summary = loaded.info.summary;
                 run->records = loaded.records;
+                run->serverMetrics = loaded.serverMetrics;
                 // A run another process was writing may have finished or died since the
                 // project was read: the store reports its status now (RunLock).
                 const bool statusChanged = run->info.status != loaded.info.status;

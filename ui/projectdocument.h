@@ -3,6 +3,7 @@
 #include "config/runplan.h"
 #include "metrics/requestrecord.h"
 #include "run/runrequest.h"
+#include "servermetrics/metricseriesstore.h"
 #include "store/storetypes.h"
 
 #include <QList>
@@ -59,6 +60,8 @@ struct DocRun
     int profileDocId = 0;
     QList<RequestRecord> records; // empty until loaded (stored runs load on demand)
     bool recordsLoaded = false;
+    // The server metrics scraped beside it (docs/server-metrics.md), loaded with the records.
+    QList<MetricSeriesStore> serverMetrics;
 };
 
 // The open project: SUTs, datasets, load profiles and runs, always backed by a SQLite project

@@ -30,11 +30,22 @@ ProjectRunner::ProjectRunner(ApiKeyStore *keys, QObject *parent)
     if (m_keys)
         connect(m_keys, &ApiKeyStore::keyFetched, this,
                 [this](quint64 ticket, const QByteArray &key, const QString &message) {
-                    if (ticket != m_keyTicket || m_state != State::Preparing)
+                    if (m_state != State::Preparing)
                         return;
-                    if (!message.isEmpty())
-                        emit statusMessage(message);
-                    prepare(key);
+                    if (ticket == m_keyTicket) {
+                        if (!message.isEmpty())
+                            emit statusMessage(message);
+                        m_apiKey = key;
+                        fetchNextSecretOrPrepare();
+                    } else if (ticket == m_secretTicket && !m_secretRefs.isEmpty()) {
+                        // A message means the key did not come from the entry (the store fell
+                        // back to OPENAI_API_KEY): never send the API key to another target.
+                        // The scrape plan then says the entry could not be read.
+                        const QString ref = m_secretRefs.takeFirst();
+                        if (message.isEmpty() && !key.isEmpty())
+                            m_secrets.insert(ref, key);
+                        fetchNextSecretOrPrepare();
+                    }
                 });
 }
 
@@ -89,13 +100,32 @@ bool ProjectRunner::start(const RunRequest &request, const QString &storePath, c
     m_links = links;
     ++m_generation;
     setState(State::Preparing);
+    // Tokens of metrics targets kept in the keychain are read here, as the API key is;
+    // env: references are read by the pipeline from the environment.
+    m_secrets.clear();
+    m_secretRefs.clear();
+    if (m_keys)
+        for (const MetricsTarget &t : std::as_const(m_plan.sut.serverMetrics.targets))
+            if (t.tokenRef.startsWith("keychain:"_L1) && !m_secretRefs.contains(t.tokenRef))
+                m_secretRefs.append(t.tokenRef);
     if (m_plan.sut.builtInSimulator || !m_keys) {
-        prepare(m_plan.sut.builtInSimulator ? QByteArray() : qgetenv("OPENAI_API_KEY"));
+        m_apiKey = m_plan.sut.builtInSimulator ? QByteArray() : qgetenv("OPENAI_API_KEY");
+        fetchNextSecretOrPrepare();
         return true;
     }
     emit statusMessage(tr("Reading the API key …"));
     m_keyTicket = m_keys->fetch(m_plan.sut.apiKeyRef);
     return true;
+}
+
+void ProjectRunner::fetchNextSecretOrPrepare()
+{
+    if (m_secretRefs.isEmpty()) {
+        prepare(m_apiKey);
+        return;
+    }
+    emit statusMessage(tr("Reading the token of a metrics target from the keychain …"));
+    m_secretTicket = m_keys->fetch(m_secretRefs.first());
 }
 
 void ProjectRunner::prepare(const QByteArray &apiKey)
@@ -114,6 +144,7 @@ void ProjectRunner::prepare(const QByteArray &apiKey)
     const QString storePath = m_storePath;
     PrepareContext context;
     context.apiKey = apiKey;
+    context.secrets = m_secrets;
     context.simulator = m_simulator;
     context.cancelled = m_cancelPrepare.get();
     auto cancel = m_cancelPrepare; // kept alive by the job
@@ -182,6 +213,7 @@ void ProjectRunner::prepare(const QByteArray &apiKey)
                                                                  : RunStatus::Failed;
                 fr.datasetHash = o.input.datasetHash;
                 fr.derived = o.derived;
+                fr.serverMetrics = o.input.serverMetrics;
                 fr.label = o.label;
                 fr.sweepId = m_session ? m_session->result().sweepId : 0;
                 // A sweep's or series' runs are grouped under its name in the project tree.

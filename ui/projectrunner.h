@@ -25,7 +25,8 @@ struct FinishedRun
     QString datasetHash;
     QString message;       // why it failed or was interrupted; empty when completed
     RunDerivation derived; // the pipeline's one derivation of the records
-    QString label;         // a sweep's point ("synchronous", "rate-4.00", …); empty otherwise
+    QList<MetricSeriesStore> serverMetrics; // scraped beside the run, one store per target
+    QString label; // a sweep's point ("synchronous", "rate-4.00", …); empty otherwise
     qint64 sweepId = 0;
     QString sweepName;
 };
@@ -76,6 +77,8 @@ signals:
 private:
     void setState(State s);
     void prepare(const QByteArray &apiKey);
+    // Reads the next keychain token of a metrics target, or prepares when none is left.
+    void fetchNextSecretOrPrepare();
     void fail(const QString &error);
 
     ApiKeyStore *m_keys;
@@ -83,6 +86,10 @@ private:
     State m_state = State::Idle;
     quint64 m_generation = 0;
     quint64 m_keyTicket = 0;
+    quint64 m_secretTicket = 0;
+    QByteArray m_apiKey;      // memory only, until prepare() hands it over
+    QStringList m_secretRefs; // keychain references still to read
+    QHash<QString, QByteArray> m_secrets;
     RunRequest m_request;
     RunPlan m_plan;
     QString m_storePath;

@@ -9,6 +9,7 @@
 #include "models/runtotalsmodel.h"
 #include "models/selectiontsv.h"
 #include "models/summarytablemodel.h"
+#include "serverevidenceview.h"
 #include "sessionturnsview.h"
 
 #include <QAction>
@@ -41,6 +42,7 @@ namespace sb {
 namespace {
 
 constexpr int kSessionsTab = 4; // after Summary, Requests, Distributions, Over time
+constexpr int kServerTab = 5;
 
 QTableView *makeTable(QWidget *parent)
 {
@@ -117,6 +119,10 @@ ResultsView::ResultsView(QWidget *parent)
     m_sessions->setObjectName(u"sessionsView"_s);
     m_tabs->addTab(m_sessions, QString());
     m_tabs->setTabVisible(kSessionsTab, false);
+    m_server = new ServerEvidenceView(m_tabs);
+    m_server->setObjectName(u"serverView"_s);
+    m_tabs->addTab(m_server, QString());
+    m_tabs->setTabVisible(kServerTab, false);
 
     // The client's own lateness, when it limited the run (deriveRun's client health).
     m_health = new QLabel(this);
@@ -379,6 +385,7 @@ void ResultsView::retranslateUi()
     m_tabs->setTabText(2, tr("Distributions"));
     m_tabs->setTabText(3, tr("Over time"));
     m_tabs->setTabText(kSessionsTab, tr("Sessions"));
+    m_tabs->setTabText(kServerTab, tr("Server"));
     m_filter->setPlaceholderText(tr("Filter: error class, message, request id, …"));
     m_copyAction->setText(tr("Copy as TSV"));
 
@@ -539,6 +546,8 @@ void ResultsView::clear()
     m_showIntervals->setVisible(false);
     m_sessions->clear();
     m_tabs->setTabVisible(kSessionsTab, false);
+    m_server->clear();
+    m_tabs->setTabVisible(kServerTab, false);
     m_failedRows = 0;
     for (ChartView *c : std::as_const(m_cdfCharts))
         c->clearPoints();
@@ -562,7 +571,8 @@ void ResultsView::clear()
     updateFailedCount();
 }
 
-void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &records)
+void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &records,
+                          const QList<MetricSeriesStore> &serverMetrics)
 {
     clear();
     const quint64 gen = m_generation;
@@ -580,13 +590,13 @@ void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &recor
     // QList copies share the records (implicit sharing): handing them over costs nothing.
     QMetaObject::invokeMethod(
         m_worker,
-        [this, latest, gen, plan, records, columns] {
+        [this, latest, gen, plan, records, columns, serverMetrics] {
             const auto cancelled = [latest, gen] {
                 return latest->load() != gen;
             };
             if (cancelled())
                 return;
-            const ResultsSummaryStage summary = computeResultsSummary(plan, records);
+            const ResultsSummaryStage summary = computeResultsSummary(plan, records, serverMetrics);
             if (cancelled())
                 return;
             QMetaObject::invokeMethod(
@@ -637,6 +647,10 @@ void ResultsView::applySummary(quint64 generation, const ResultsSummaryStage &st
     else
         m_sessions->clear();
     m_tabs->setTabVisible(kSessionsTab, stage.sessions.present);
+    // The server's side, on the Over time tab's axis (the run's first scheduled request).
+    if (stage.hasServer)
+        m_server->setEvidence(stage.server, stage.serverSeries, stage.zeroNs);
+    m_tabs->setTabVisible(kServerTab, stage.hasServer);
     m_stage = Stage::Requests;
     updateStatus();
     emit summaryShown();

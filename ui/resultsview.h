@@ -28,7 +28,9 @@ class ChartView;
 class RequestFilterProxy;
 class RequestTableModel;
 class RunTotalsModel;
+class ServerEvidenceView;
 class SessionTurnsView;
+class MetricSeriesStore;
 class SummaryTableModel;
 struct ResultsChartStage;
 struct ResultsSummaryStage;
@@ -50,7 +52,9 @@ public:
     explicit ResultsView(QWidget *parent = nullptr);
     ~ResultsView() override;
 
-    void showRun(const sb::RunPlan &plan, const QList<sb::RequestRecord> &records);
+    // serverMetrics: the targets scraped beside the run (the Server tab), empty when none were.
+    void showRun(const sb::RunPlan &plan, const QList<sb::RequestRecord> &records,
+                 const QList<sb::MetricSeriesStore> &serverMetrics = {});
     void clear();
 
     // True from showRun() until the last stage of that run has been applied.
@@ -65,6 +69,9 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     // A session workload's turns (docs/sessions.md); its tab is shown only for such runs.
     SessionTurnsView *sessionsView() const { return m_sessions; }
+    // The server-side evidence (docs/server-metrics.md); its tab is shown only for runs with
+    // scraped targets.
+    ServerEvidenceView *serverView() const { return m_server; }
 
 public slots:
     // Copies the selection of the focused table (the request table when none has focus).
@@ -169,6 +176,7 @@ private:
     ChartView *m_itlTimeChart;
     ChartView *m_lagTimeChart;
     SessionTurnsView *m_sessions;
+    ServerEvidenceView *m_server;
 };
 
 } // namespace sb

@@ -207,6 +207,28 @@ RunDashboard::RunDashboard(QWidget *parent)
     charts->addWidget(m_tokensChart, 1, 1);
     charts->addWidget(m_flightChart, 1, 2);
 
+    // The server's side, beside the client's charts on the same time axis.
+    m_serverRow = new QWidget(this);
+    m_serverRow->setObjectName(u"liveServer"_s);
+    auto *serverCharts = new QHBoxLayout(m_serverRow);
+    serverCharts->setContentsMargins(0, 0, 0, 0);
+    m_queueChart = new ChartView(QString(), m_serverRow);
+    m_queueChart->setObjectName(u"liveServerQueue"_s);
+    m_queueChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::blue());
+    m_queueChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::orange());
+    m_kvChart = new ChartView(QString(), m_serverRow);
+    m_kvChart->setObjectName(u"liveKvCache"_s);
+    m_kvChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::green());
+    m_kvChart->setFixedYRange(0, 100);
+    m_powerChart = new ChartView(QString(), m_serverRow);
+    m_powerChart->setObjectName(u"liveGpuPower"_s);
+    m_powerChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::red());
+    serverCharts->addWidget(m_queueChart);
+    serverCharts->addWidget(m_kvChart);
+    serverCharts->addWidget(m_powerChart);
+    m_serverRow->hide();
+    charts->addWidget(m_serverRow, 2, 0, 1, 3);
+
     m_sessions = new SessionTurnsView(this);
     m_sessions->setObjectName(u"liveSessions"_s);
     m_sessions->hide();
@@ -274,6 +296,20 @@ void RunDashboard::retranslateUi()
     m_flightChart->series(0)->setName(tr("in flight"));
     m_flightChart->series(1)->setName(tr("errors/s"));
     m_flightChart->setAxisTitles(t, tr("requests"));
+    m_queueChart->setTitle(tr("Engine queue (scraped)"));
+    m_queueChart->series(0)->setName(tr("running"));
+    m_queueChart->series(1)->setName(tr("waiting"));
+    m_queueChart->setAxisTitles(t, tr("requests"));
+    m_queueChart->setToolTip(tr("Requests the engine reported running and waiting in its queue, "
+                                "at each scrape of its /metrics"));
+    m_kvChart->setTitle(tr("KV-cache usage (scraped)"));
+    m_kvChart->series(0)->setName(tr("KV cache"));
+    m_kvChart->setAxisTitles(t, tr("%"));
+    m_kvChart->setToolTip(tr("Share of the engine's KV cache in use, as it reported it"));
+    m_powerChart->setTitle(tr("GPU power (scraped)"));
+    m_powerChart->series(0)->setName(tr("power"));
+    m_powerChart->setAxisTitles(t, tr("W"));
+    m_powerChart->setToolTip(tr("Power draw of the GPUs, summed, as the GPU exporter reported it"));
 
     if (m_hasPlan) {
         updateTitle();
@@ -326,6 +362,13 @@ void RunDashboard::reset()
     for (ChartView *c :
          {m_ttftChart, m_itlChart, m_cdfChart, m_requestsChart, m_tokensChart, m_flightChart})
         c->clearPoints();
+    for (GaugeTrack &g : m_gauges)
+        g = GaugeTrack();
+    m_serverSamples = 0;
+    m_serverShown = false;
+    m_serverRow->hide();
+    for (ChartView *c : {m_queueChart, m_kvChart, m_powerChart})
+        c->clearPoints();
     m_sessionRecords.clear();
     m_sessionsDirty = false;
     m_sessionJob = false;
@@ -352,6 +395,13 @@ void RunDashboard::attach(RunController *controller, const RunPlan &plan)
     m_connections << connect(controller, &RunController::requestCompleted, this,
                              &RunDashboard::onRecord);
     m_connections << connect(controller, &RunController::finished, this, &RunDashboard::onFinished);
+    // The scraper posts from its own thread: the connection queues, the GUI never waits on it.
+    if (MetricsScraper *scraper = controller->metricsScraper()) {
+        m_serverShown = true;
+        m_serverRow->show();
+        m_connections << connect(scraper, &MetricsScraper::gaugesSampled, this,
+                                 &RunDashboard::onGaugeSample, Qt::QueuedConnection);
+    }
     m_connections << connect(controller, &QObject::destroyed, this, [this] {
         m_timer.stop();
         m_stop->setEnabled(false);
@@ -508,6 +558,24 @@ void RunDashboard::applyBatch(quint64 generation, const Batch &b)
     emit batchApplied();
 }
 
+void RunDashboard::onGaugeSample(int target, const ServerGaugeSample &sample)
+{
+    ++m_serverSamples;
+    for (size_t q = 0; q < m_gauges.size(); ++q) {
+        const double v = sample.values[q];
+        GaugeTrack &g = m_gauges[q];
+        if (!std::isfinite(v) || (g.target >= 0 && g.target != target))
+            continue;
+        g.target = target;
+        g.tNs.push_back(double(sample.tNs));
+        g.value.push_back(q == ServerGaugeSample::KvCacheUsage ? v * 100 : v);
+    }
+    m_dirty = true;
+    // The "after" scrape arrives once the run is over and the refresh timer has stopped.
+    if (!m_running)
+        redraw();
+}
+
 void RunDashboard::onFinished(RunStatus status)
 {
     m_running = false;
@@ -655,6 +723,27 @@ void RunDashboard::redraw()
     const int cc = m_cdfChart->plotColumns();
     m_cdfChart->setPoints(0, cdfPoints(m_ttftSorted, cc));
     m_cdfChart->setPoints(1, cdfPoints(m_e2elSorted, cc));
+
+    if (m_serverShown) {
+        // Scrape times on the client's zero: a scrape is a point every interval, few enough to
+        // draw as they are.
+        const auto track = [this](ServerGaugeSample::Gauge q) {
+            const GaugeTrack &g = m_gauges[size_t(q)];
+            QList<QPointF> out;
+            out.reserve(qsizetype(g.tNs.size()));
+            for (size_t i = 0; i < g.tNs.size(); ++i)
+                out.append({(g.tNs[i] - double(m_zeroNs)) / 1e9, g.value[i]});
+            return out;
+        };
+        for (ChartView *c : {m_queueChart, m_kvChart, m_powerChart})
+            c->setFixedXRange(0, xMax);
+        if (m_zeroNs > 0) {
+            m_queueChart->setPoints(0, track(ServerGaugeSample::Running));
+            m_queueChart->setPoints(1, track(ServerGaugeSample::Waiting));
+            m_kvChart->setPoints(0, track(ServerGaugeSample::KvCacheUsage));
+            m_powerChart->setPoints(0, track(ServerGaugeSample::PowerW));
+        }
+    }
 }
 
 } // namespace sb

@@ -2,6 +2,7 @@
 
 #include "config/runplan.h"
 #include "metrics/requestrecord.h"
+#include "servermetrics/metricsscraper.h"
 
 #include <QMap>
 #include <QPointF>
@@ -75,6 +76,14 @@ public:
     int refreshInterval() const { return m_timer.interval(); }
     // TTFT, ITL, latency CDF, requests/s, output tok/s, in flight + errors: in that order.
     QList<ChartView *> charts() const;
+    // The server's side, live (docs/server-metrics.md), on the same time axis: the engine's
+    // queue (running, waiting), its KV-cache usage (%) and the GPU power (W), as scraped. Shown
+    // only while the attached run scrapes; each scrape's gauges arrive from the scraper's thread
+    // as a queued signal (O(1) in the GUI thread) and are drawn at the next refresh.
+    QList<ChartView *> serverCharts() const { return {m_queueChart, m_kvChart, m_powerChart}; }
+    bool showsServer() const { return m_serverShown; }
+    // Scrapes whose gauges arrived so far.
+    int serverSamples() const { return m_serverSamples; }
     // Refreshes done so far; tests use it to see the timer work.
     int refreshCount() const { return m_refreshes; }
     // Records received but not yet reduced by the worker and drawn.
@@ -111,6 +120,7 @@ private:
     void redraw();
     void reset();
     void onRecord(const sb::RequestRecord &record);
+    void onGaugeSample(int target, const sb::ServerGaugeSample &sample);
     void onFinished(sb::RunStatus status);
     void onStopClicked();
     void readZero();
@@ -152,6 +162,16 @@ private:
     // Latency samples of the measured requests, kept sorted for the CDF and the lag p99: the
     // worker sorts each batch, the GUI thread merges it in, O(n) instead of O(n log n).
     std::vector<double> m_ttftSorted, m_e2elSorted, m_lagSorted;
+    // The server's gauges per quantity (ServerGaugeSample::Gauge): scrape time (ns, the run's
+    // clock) and value, from the first target that exported the quantity.
+    struct GaugeTrack
+    {
+        int target = -1;
+        std::vector<double> tNs, value;
+    };
+    std::array<GaugeTrack, 5> m_gauges;
+    bool m_serverShown = false;
+    int m_serverSamples = 0;
     // A session workload's records, summarized by turn in the worker about once a second.
     QList<RequestRecord> m_sessionRecords;
     bool m_sessionsDirty = false;
@@ -177,6 +197,10 @@ private:
     ChartView *m_requestsChart;
     ChartView *m_tokensChart;
     ChartView *m_flightChart;
+    QWidget *m_serverRow;
+    ChartView *m_queueChart;
+    ChartView *m_kvChart;
+    ChartView *m_powerChart;
     SessionTurnsView *m_sessions;
 };
 

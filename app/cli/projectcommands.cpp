@@ -4,6 +4,7 @@
 #include "args.h"
 #include "runreport.h"
 
+#include "report/serverreport.h"
 #include "report/vllmimport.h"
 #include "store/projectstore.h"
 
@@ -77,6 +78,11 @@ bool loadRunInput(const Args &a, const QString &command, const ProjectStore &sto
     in->transportCounters = run->summary.value(u"transport_counters"_s).toObject();
     in->wallStart = run->startedUtc;
     in->runStartNs = run->startedMonoNs;
+    QString why;
+    if (!loadServerMetrics(store, id, &in->serverMetrics, &why)) {
+        *code = fail(command, u"--run %1: %2"_s.arg(id).arg(why));
+        return false;
+    }
     return true;
 }
 

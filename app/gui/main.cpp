@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QPixmap>
+#include <QTabWidget>
 #include <QTextStream>
 #include <QTimer>
 
@@ -37,8 +38,8 @@ int main(int argc, char **argv)
                                   u"file"_s);
     QCommandLineOption afterMs(u"after-ms"_s, u"Delay before --screenshot (ms)."_s, u"ms"_s,
                                u"1500"_s);
-    QCommandLineOption tab(u"tab"_s, u"Tab to show before --screenshot: editor, run, results."_s,
-                           u"name"_s);
+    QCommandLineOption tab(
+        u"tab"_s, u"Tab to show before --screenshot: editor, run, results, server."_s, u"name"_s);
     QCommandLineOption edit(
         u"edit"_s, u"Open an editor before --screenshot: sut, dataset, profile."_s, u"kind"_s);
     for (QCommandLineOption *o : {&screenshot, &afterMs, &tab, &edit})
@@ -76,6 +77,16 @@ int main(int argc, char **argv)
             const QStringList names = {u"editor"_s, u"run"_s, u"results"_s};
             if (names.contains(tabName))
                 w.tabs()->setCurrentIndex(int(names.indexOf(tabName)));
+            // "server": the Results tab on its Server page (docs/server-metrics.md).
+            if (tabName == "server"_L1) {
+                w.tabs()->setCurrentIndex(2);
+                if (auto *server = w.findChild<QWidget *>(u"serverView"_s))
+                    for (QWidget *p = server->parentWidget(); p; p = p->parentWidget())
+                        if (auto *pages = qobject_cast<QTabWidget *>(p)) {
+                            pages->setCurrentWidget(server);
+                            break;
+                        }
+            }
             // Let the tab switch lay out and paint before grabbing.
             QTimer::singleShot(300, &w, [&w, &app, file] {
                 QDir().mkpath(QFileInfo(file).absolutePath());

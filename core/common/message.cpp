@@ -232,6 +232,8 @@ const QList<Entry> &entries()
             out.append(e);
         for (const Entry &e : statisticsMessageCatalogue())
             out.append(e);
+        for (const Entry &e : serverMessageCatalogue())
+            out.append(e);
         return out;
     }();
     return all;

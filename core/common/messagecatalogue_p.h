@@ -15,5 +15,7 @@ struct MessageEntry
 std::span<const MessageEntry> extendedMessageCatalogue();
 // The statistics' lines (messagecatalogue_stats.cpp).
 std::span<const MessageEntry> statisticsMessageCatalogue();
+// Server-side evidence's texts (messagecatalogue_server.cpp).
+std::span<const MessageEntry> serverMessageCatalogue();
 
 } // namespace sb

@@ -236,6 +236,7 @@ QJsonObject SutConfig::toJson() const
         {u"proxy"_s, proxyWithoutPassword(proxy)},
         {u"simulator"_s, QJsonObject{{u"prefill_ms_per_token"_s, simPrefillMsPerToken},
                                      {u"prefix_cache_blocks"_s, simPrefixCacheBlocks}}},
+        {u"server_metrics"_s, serverMetrics.toJson()},
     };
     // Only when set: the manifests of runs without one stay as they were.
     if (!tokenizer.isEmpty())
@@ -272,7 +273,29 @@ SutConfig SutConfig::fromJson(const QJsonObject &o)
     const QJsonObject sim = o.value(u"simulator"_s).toObject();
     s.simPrefillMsPerToken = sim.value(u"prefill_ms_per_token"_s).toDouble(-1);
     s.simPrefixCacheBlocks = sim.value(u"prefix_cache_blocks"_s).toInt(-1);
+    // A snapshot from before server metrics reads as the default ("auto", no extra target).
+    s.serverMetrics = ServerMetricsConfig::fromJson(o.value(u"server_metrics"_s).toObject());
     return s;
+}
+
+QJsonObject ServerMetricsConfig::toJson() const
+{
+    QJsonArray a;
+    for (const MetricsTarget &t : targets)
+        a.append(QJsonObject{{u"name"_s, t.name}, {u"url"_s, t.url}, {u"token_ref"_s, t.tokenRef}});
+    return QJsonObject{{u"sut"_s, sut}, {u"targets"_s, a}};
+}
+
+ServerMetricsConfig ServerMetricsConfig::fromJson(const QJsonObject &o)
+{
+    ServerMetricsConfig c;
+    c.sut = o.value(u"sut"_s).toString(c.sut);
+    for (const QJsonValue &v : o.value(u"targets"_s).toArray()) {
+        const QJsonObject t = v.toObject();
+        c.targets.append({t.value(u"name"_s).toString(), t.value(u"url"_s).toString(),
+                          t.value(u"token_ref"_s).toString()});
+    }
+    return c;
 }
 
 QJsonObject DatasetSpec::toJson() const
@@ -382,6 +405,7 @@ QJsonObject LoadProfile::toJson() const
                      {u"think_time"_s, QString::fromLatin1(thinkTimeModelName(thinkTime))},
                      {u"think_time_ms"_s, thinkTimeMs},
                      {u"affinity_header"_s, sessionHeader}}},
+        {u"metrics_interval_s"_s, metricsIntervalS},
     };
 }
 
@@ -442,6 +466,7 @@ LoadProfile LoadProfile::fromJson(const QJsonObject &o)
     thinkTimeModelFromName(ss.value(u"think_time"_s).toString(), &p.thinkTime);
     p.thinkTimeMs = ss.value(u"think_time_ms"_s).toDouble();
     p.sessionHeader = ss.value(u"affinity_header"_s).toString();
+    p.metricsIntervalS = o.value(u"metrics_interval_s"_s).toDouble(p.metricsIntervalS);
     return p;
 }
 

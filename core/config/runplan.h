@@ -14,6 +14,31 @@ bool apiFlavourFromName(const QString &name, ApiFlavour *out);
 
 using HeaderList = QList<QPair<QString, QString>>;
 
+// A Prometheus-format endpoint scraped beside the SUT during every run (a DCGM exporter, a node
+// exporter; docs/server-metrics.md). Its token is never part of it: tokenRef names where the
+// token lives ("env:NAME" or "keychain:NAME"; "" sends none), as SutConfig::apiKeyRef does.
+struct MetricsTarget
+{
+    QString name; // shown, stored and used in file names: letters, digits, '.', '_', '-'
+    QString url;  // http(s)://host:port/path
+    QString tokenRef;
+
+    bool operator==(const MetricsTarget &o) const = default;
+};
+
+// What is scraped during the SUT's runs. `sut` is the SUT's own endpoint: "auto" (the base URL's
+// /metrics, kept when its first scrape answers and switched off with a one-line note when it does
+// not), "off", or a URL of its own (scraped whatever it answers).
+struct ServerMetricsConfig
+{
+    QString sut = QStringLiteral("auto");
+    QList<MetricsTarget> targets;
+
+    bool operator==(const ServerMetricsConfig &o) const = default;
+    QJsonObject toJson() const;
+    static ServerMetricsConfig fromJson(const QJsonObject &o);
+};
+
 // Everything that is measured. API keys are never part of it: apiKeyRef names where the key
 // lives (an environment variable "env:NAME" or a keychain entry "keychain:NAME").
 struct SutConfig
@@ -55,6 +80,7 @@ struct SutConfig
     // and prefix-reuse traces, whose latency is the prefix cache's doing.
     double simPrefillMsPerToken = -1;
     int simPrefixCacheBlocks = -1;
+    ServerMetricsConfig serverMetrics;
 
     QJsonObject toJson() const;
     static SutConfig fromJson(const QJsonObject &o);
@@ -212,6 +238,10 @@ struct LoadProfile
     ThinkTimeModel thinkTime = ThinkTimeModel::None;
     double thinkTimeMs = 0; // fixed: the pause; exponential: its mean
     QString sessionHeader;  // a header carrying the session's id (e.g. X-Session-ID); "" = none
+
+    // Server metrics (docs/server-metrics.md): the SUT's targets are scraped this often during
+    // a run, besides once before its first request and once after its last.
+    double metricsIntervalS = 0.5;
 
     bool unlimitedRate() const { return !(requestRate > 0 && requestRate < 1e300); }
     QJsonObject toJson() const;

@@ -27,13 +27,19 @@ constexpr NameOf<BillCategory> kCategories[] = {
 constexpr NameOf<BillingUnit> kUnits[] = {
     {BillingUnit::Second, "second"},   {BillingUnit::Minute, "minute"},
     {BillingUnit::Hour, "hour"},       {BillingUnit::Month, "month"},
-    {BillingUnit::Request, "request"}, {BillingUnit::Token, "token"}};
+    {BillingUnit::Request, "request"}, {BillingUnit::Token, "token"},
+    {BillingUnit::KilowattHour, "kwh"}};
 
 // Short forms people write in increments and invoices ("60s", "1 h").
-constexpr NameOf<BillingUnit> kUnitAliases[] = {
-    {BillingUnit::Second, "s"}, {BillingUnit::Second, "sec"}, {BillingUnit::Minute, "min"},
-    {BillingUnit::Hour, "h"},   {BillingUnit::Hour, "hr"},    {BillingUnit::Request, "req"},
-    {BillingUnit::Token, "tok"}};
+constexpr NameOf<BillingUnit> kUnitAliases[] = {{BillingUnit::Second, "s"},
+                                                {BillingUnit::Second, "sec"},
+                                                {BillingUnit::Minute, "min"},
+                                                {BillingUnit::Hour, "h"},
+                                                {BillingUnit::Hour, "hr"},
+                                                {BillingUnit::Request, "req"},
+                                                {BillingUnit::Token, "tok"},
+                                                {BillingUnit::KilowattHour, "kilowatt-hour"},
+                                                {BillingUnit::KilowattHour, "kilowatt-hours"}};
 
 constexpr NameOf<AmountKind> kKinds[] = {{AmountKind::Total, "total"}, {AmountKind::Rate, "rate"}};
 
@@ -76,6 +82,8 @@ QString unitShort(BillingUnit u)
         return u"request(s)"_s;
     case BillingUnit::Token:
         return u"token(s)"_s;
+    case BillingUnit::KilowattHour:
+        return u"kWh"_s;
     case BillingUnit::None:
         break;
     }
@@ -173,6 +181,7 @@ qint64 billingUnitMs(BillingUnit u)
     case BillingUnit::None:
     case BillingUnit::Request:
     case BillingUnit::Token:
+    case BillingUnit::KilowattHour:
         break;
     }
     return 0;
@@ -338,7 +347,9 @@ std::optional<Decimal> BillItem::total() const
 
 QString BillItem::pricingText() const
 {
-    const QString unit = QLatin1StringView(billingUnitName(billingUnit));
+    const QString unit = billingUnit == BillingUnit::KilowattHour
+                             ? u"kWh"_s
+                             : QString(QLatin1StringView(billingUnitName(billingUnit)));
     if (amountKind == AmountKind::Total) {
         QString s = u"%1 %2 for the interval"_s.arg(amount.toString(), currency);
         if (billingUnit != BillingUnit::None)
@@ -352,8 +363,9 @@ QString BillItem::pricingText() const
     if (isTimeUnit(billingUnit))
         return u"%1 %2/%3 × %4, billed per started %5"_s.arg(amount.toString(), currency, unit,
                                                              quantity.toString(), increment);
-    return u"%1 %2/%3 × %4 %3(s), billed in steps of %5"_s.arg(amount.toString(), currency, unit,
-                                                               quantity.toString(), increment);
+    const QString counted = billingUnit == BillingUnit::KilowattHour ? unit : unit + u"(s)"_s;
+    return u"%1 %2/%3 × %4 %5, billed in steps of %6"_s.arg(
+        amount.toString(), currency, unit, quantity.toString(), counted, increment);
 }
 
 QJsonObject BillItem::toJson() const

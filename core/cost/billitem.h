@@ -22,7 +22,9 @@ QList<BillCategory> allBillCategories();
 
 // What one unit of the amount buys. Time units convert at fixed lengths; a month is 730 hours
 // (the 8760 h / 12 convention of cloud pricing pages), not a calendar month.
-enum class BillingUnit { None, Second, Minute, Hour, Month, Request, Token };
+// KilowattHour prices electricity: a per-kWh rate counts the energy measured in the test window
+// when its runs measured it (docs/cost.md), otherwise its own quantity like a count unit.
+enum class BillingUnit { None, Second, Minute, Hour, Month, Request, Token, KilowattHour };
 const char *billingUnitName(BillingUnit u); // "" for None, else "second", "minute", ...
 // Case-insensitive; accepts the names, their plurals and s/sec/min/h/hr. Empty text -> None.
 bool billingUnitFromName(QStringView name, BillingUnit *out);
@@ -45,8 +47,8 @@ bool billSourceFromName(QStringView name, BillSource *out); // also "pricing pag
 //  - Total: `amount` is what the line costs over [start, end).
 //  - Rate, time unit: `amount` per unit per resource; total = amount × quantity × billable time,
 //    billable time = duration rounded UP to a whole number of minimum increments.
-//  - Rate, request/token: `amount` per request or token; total = amount × billable count,
-//    billable count = quantity rounded UP to a whole number of minimum increments.
+//  - Rate, request/token/kWh: `amount` per request, token or kWh; total = amount × billable
+//    count, billable count = quantity rounded UP to a whole number of minimum increments.
 struct BillItem
 {
     QString id; // stable key for the overlap rules of a test window

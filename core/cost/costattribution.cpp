@@ -6,6 +6,9 @@
 
 #include <QSet>
 
+#include <cmath>
+#include <limits>
+
 using namespace Qt::StringLiterals;
 
 namespace sb {
@@ -153,7 +156,50 @@ CostBreakdown attributeCosts(const TestWindow &window, const QList<BillItem> &it
         a.item = item;
         a.itemTotal = *item.total(); // validate() guarantees it
         a.overlapMs = qMax<qint64>(0, qMin(item.endMs(), we) - qMax(item.startMs(), ws));
-        switch (placementOf(item.startMs(), item.endMs(), ws, we)) {
+        const Placement placement = placementOf(item.startMs(), item.endMs(), ws, we);
+        // Electricity priced per kWh: the energy the runs measured is what the window used
+        // (docs/cost.md). Without a measurement the item is priced by its own quantity below.
+        if (item.amountKind == AmountKind::Rate && item.billingUnit == BillingUnit::KilowattHour &&
+            placement != Placement::Outside) {
+            const double joules = window.energyJ();
+            if (std::isfinite(joules) && joules >= 0) {
+                // Rounded up to the item's increment, as any count unit (per started kWh by
+                // default; a metered tariff states e.g. 0.001 kWh).
+                const auto kwh = Decimal::parse(QString::number(joules / 3.6e6, 'f', 9));
+                const auto step = item.incrementCount();
+                std::optional<Decimal> billable;
+                if (kwh && step && step->isPositive()) {
+                    const qint64 n = step->units();
+                    const qint64 steps = kwh->units() / n + (kwh->units() % n != 0 ? 1 : 0);
+                    if (steps <= std::numeric_limits<qint64>::max() / n)
+                        billable = Decimal::fromUnits(steps * n);
+                }
+                const auto v = billable ? item.amount.times(*billable) : std::nullopt;
+                if (!v) {
+                    b.errors << u"%1: energy cost out of range"_s.arg(itemLabel(item, i));
+                    return fail(u"the cost inputs have errors"_s);
+                }
+                a.attribution = ItemAttribution::Inside;
+                a.counted = *v;
+                a.why = u"priced by the energy the window's runs measured: %1 J = %2 kWh, billed "
+                        "as %3 kWh (steps of %4 kWh) × %5 %6/kWh = %7 %6"_s.arg(
+                            QString::number(joules, 'f', 1), kwh->toString(), billable->toString(),
+                            step->toString(), item.amount.toString(), item.currency, v->toString());
+                counted << a;
+                countedIndex << i;
+                continue;
+            }
+            const QStringList missing = window.runsWithoutEnergy();
+            b.warnings << u"%1 prices electricity per kWh, but the window's energy was not "
+                          "measured (%2): it is counted by its own quantity (%3 kWh), not by what "
+                          "the window used"_s.arg(
+                              itemLabel(item, i),
+                              missing.isEmpty()
+                                  ? u"no runs"_s
+                                  : u"no energy for run(s) %1"_s.arg(missing.join(u", "_s)),
+                              item.quantity.toString());
+        }
+        switch (placement) {
         case Placement::Outside:
             a.attribution = ItemAttribution::Outside;
             if (item.durationMs() == 0)

@@ -38,13 +38,16 @@ bool overlapRuleFromName(QStringView name, OverlapRule *out)
 
 QJsonObject WindowRun::toJson() const
 {
-    return QJsonObject{{u"run_id"_s, runId},
-                       {u"start"_s, formatUtcTimestamp(start)},
-                       {u"end"_s, formatUtcTimestamp(end)},
-                       // JSON numbers are doubles: exact up to 2^53, far beyond any run's counts.
-                       {u"successful_requests"_s, double(successfulRequests)},
-                       {u"output_tokens"_s, double(outputTokens)},
-                       {u"load"_s, load}};
+    QJsonObject o{{u"run_id"_s, runId},
+                  {u"start"_s, formatUtcTimestamp(start)},
+                  {u"end"_s, formatUtcTimestamp(end)},
+                  // JSON numbers are doubles: exact up to 2^53, far beyond any run's counts.
+                  {u"successful_requests"_s, double(successfulRequests)},
+                  {u"output_tokens"_s, double(outputTokens)},
+                  {u"load"_s, load}};
+    if (std::isfinite(energyJ))
+        o.insert(u"energy_j"_s, energyJ);
+    return o;
 }
 
 WindowRun WindowRun::fromJson(const QJsonObject &o)
@@ -56,6 +59,8 @@ WindowRun WindowRun::fromJson(const QJsonObject &o)
     r.successfulRequests = o.value(u"successful_requests"_s).toInteger();
     r.outputTokens = o.value(u"output_tokens"_s).toInteger();
     r.load = o.value(u"load"_s).toString();
+    if (o.value(u"energy_j"_s).isDouble())
+        r.energyJ = o.value(u"energy_j"_s).toDouble();
     return r;
 }
 
@@ -73,6 +78,25 @@ TestWindow TestWindow::fromRuns(const QString &name, const QString &sut,
             w.end = r.end;
     }
     return w;
+}
+
+double TestWindow::energyJ() const
+{
+    if (runs.isEmpty())
+        return std::numeric_limits<double>::quiet_NaN();
+    double sum = 0;
+    for (const auto &r : runs)
+        sum += r.energyJ; // NaN stays NaN
+    return sum;
+}
+
+QStringList TestWindow::runsWithoutEnergy() const
+{
+    QStringList out;
+    for (const auto &r : runs)
+        if (!std::isfinite(r.energyJ))
+            out << r.runId;
+    return out;
 }
 
 qint64 TestWindow::successfulRequests() const

@@ -6,6 +6,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <cmath>
+#include <limits>
+
 class QJsonObject;
 
 namespace sb {
@@ -27,6 +30,10 @@ struct WindowRun
     // Describes the run's load ("poisson 8 req/s, max concurrency 64"); runs whose descriptors
     // differ make the breakdown carry a "different loads" warning.
     QString load;
+    // The GPU energy the run's server metrics measured over its window (joules: the energy
+    // counter's increase, or the integral of the power; docs/server-metrics.md); NaN when the
+    // run measured none.
+    double energyJ = std::numeric_limits<double>::quiet_NaN();
 
     QJsonObject toJson() const;
     static WindowRun fromJson(const QJsonObject &o);
@@ -52,6 +59,10 @@ struct TestWindow
     qint64 endMs() const { return end.toMSecsSinceEpoch(); }
     qint64 successfulRequests() const;
     qint64 outputTokens() const;
+    // The energy its runs measured, added up; NaN when a run measured none (or there is none).
+    double energyJ() const;
+    // The runs that measured no energy, by id.
+    QStringList runsWithoutEnergy() const;
     // The distinct load descriptors of the runs, in run order ("" shown as "not stated").
     QStringList distinctLoads() const;
     OverlapRule ruleFor(const QString &itemId) const

@@ -175,6 +175,16 @@ std::optional<WindowRun> CostStore::windowRun(qint64 runId, QString *sut, qint64
         w.successfulRequests = run->summary.value(u"completed"_s).toInteger();
         w.outputTokens = run->summary.value(u"total_output_tokens"_s).toInteger();
     }
+    // The GPU energy its server metrics measured (docs/server-metrics.md, energy_j), as the
+    // stored summary holds it: what a per-kWh bill item prices.
+    const QJsonObject energy = run->summary.value(u"server_metrics"_s)
+                                   .toObject()
+                                   .value(u"evidence"_s)
+                                   .toObject()
+                                   .value(u"energy_j"_s)
+                                   .toObject();
+    if (energy.value(u"available"_s).toBool() && energy.value(u"value"_s).isDouble())
+        w.energyJ = energy.value(u"value"_s).toDouble();
     QString name = sutName(run->sutId);
     if (name.isEmpty())
         name = plan.sut.name;

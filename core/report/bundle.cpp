@@ -4,6 +4,7 @@
 #include "config/runplan.h"
 #include "metrics/definitions.h"
 #include "report/htmlreport.h"
+#include "report/serverreport.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -99,6 +100,8 @@ QString readme()
            "runs/<id>/result.json          vLLM-compatible result JSON with per-request arrays\n"
            "runs/<id>/requests.csv         raw per-request results\n"
            "runs/<id>/failed-requests.json every failed request with its class and message\n"
+           "runs/<id>/server-metrics/      one file per scraped Prometheus target: its scrapes "
+           "and series on the run's clock\n"
            "cost/                          bill items, their mapping to test windows, window "
            "breakdowns\n"
            "manifest.json                  tool version, runs and every file with size and "
@@ -211,6 +214,15 @@ bool writeAcceptanceBundle(const QString &dir, const ReportContent &c, const QSt
             w.write(base + u"requests.csv"_s, requestsCsv(r.input));
         } else {
             w.write(base + u"result.json"_s, json(r.info.summary));
+        }
+        // Server metrics (docs/server-metrics.md): a file per target, named by its place and name.
+        for (qsizetype i = 0; i < r.input.serverMetrics.size(); ++i) {
+            const MetricSeriesStore &m = r.input.serverMetrics.at(i);
+            // The name comes from the project file: only file-name characters reach the path.
+            QString name = m.targetName();
+            name.replace(QRegularExpression(u"[^A-Za-z0-9._-]"_s), u"_"_s);
+            w.write(base + u"server-metrics/%1-%2.json"_s.arg(i).arg(name),
+                    json(serverMetricsFileJson(m, r.input.runStartNs)));
         }
         QJsonArray failed;
         for (const RequestRecord &rec : r.input.records)

@@ -23,6 +23,7 @@ struct ReportContent;
 //   runs/<id>/result.json          vLLM-compatible result with per-request arrays
 //   runs/<id>/requests.csv         raw per-request results
 //   runs/<id>/failed-requests.json every failed request with its class and message
+//   runs/<id>/server-metrics/<n>-<target>.json  each scraped target's scrapes and series
 //   cost/bill-items.json           the bill items considered
 //   cost/bill-mapping.csv          how each item maps to each run's test window
 //   cost/windows.json              each window's breakdown

@@ -19,16 +19,22 @@ struct ChartSeries
     Message labelMessage; // for display: a run's label as it is, a series name translated
     QList<QPair<double, double>> points; // CDF: (value, cumulative fraction); bars: (0, value)
     QList<double> values;                // bars: one value per category
+    // Timeline: drawn against the right-hand axis (y2Label); otherwise the left one. Dots: one
+    // marker per point (per-request values) instead of a line (a gauge over time).
+    bool rightAxis = false;
+    bool dots = false;
 };
 
 struct ChartSpec
 {
-    enum class Kind { Cdf, Bars };
+    // Timeline: (seconds from the run's start, value) points, two y axes.
+    enum class Kind { Cdf, Bars, Timeline };
     Kind kind = Kind::Cdf;
     QString key;   // "cdf_ttft", "throughput_tokens": also the image's name
     QString title; // "TTFT — cumulative distribution"
     QString xLabel;
     QString yLabel;
+    QString y2Label;        // Timeline: the right-hand axis
     QStringList categories; // bars: the run labels
     QList<ChartSeries> series;
     QString emptyNote; // set when no run has data for the chart
@@ -36,6 +42,7 @@ struct ChartSpec
     Message titleMessage;
     Message xLabelMessage;
     Message yLabelMessage;
+    Message y2LabelMessage;
     Message emptyNoteMessage;
 };
 

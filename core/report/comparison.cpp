@@ -5,6 +5,7 @@
 #include "report/comparisonstats.h"
 #include "report/reportcost.h"
 #include "report/reportrun.h"
+#include "report/serverreport.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -346,6 +347,9 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
                   return std::nullopt;
               return r.summary.durationS;
           });
+
+    // --- server-side evidence (report/serverreport.h), when some run has it ---
+    c.rows.append(serverComparisonRows(runs));
 
     // --- cost ---
     bool anyCovered = false;

@@ -10,6 +10,7 @@
 #include "metrics/summary.h"
 #include "report/bundle.h"
 #include "report/decisionpage.h"
+#include "report/serverreport.h"
 #include "store/projectstore.h"
 
 #include <QFileInfo>
@@ -63,6 +64,8 @@ bool loadReportContent(ProjectStore &store, const QList<qint64> &runIds,
     c.costs = costsForRuns(store, c.runs);
     c.comparison = buildComparison(c.runs, c.costs, options);
     c.charts = reportChartSpecs(c.runs);
+    for (const ReportRun &r : c.runs)
+        c.charts.append(serverChartSpecs(r));
     QStringList labels;
     for (const ReportRun &r : c.runs)
         labels << r.label;
@@ -325,6 +328,8 @@ QString resultsSection(const ReportContent &c, const QMap<QString, QByteArray> &
 
     h += u"<h3>%1</h3>\n"_s.arg(esc(w("report.charts")));
     for (const ChartSpec &spec : c.charts) {
+        if (spec.kind == ChartSpec::Kind::Timeline)
+            continue; // a run's server charts are in the server section
         const QString title = w.translate ? spec.titleMessage.translated() : spec.title;
         h += u"<p><b>%1</b></p>\n"_s.arg(esc(title));
         if (!spec.emptyNote.isEmpty())
@@ -662,6 +667,8 @@ QString renderHtmlReport(const ReportContent &c, const QMap<QString, QByteArray>
     h += pageMark(false);
     for (int i = 0; i < c.runs.size(); ++i)
         h += runSection(c.runs.at(i), false, w);
+    if (const QString server = serverReportSection(c, pngs, translate); !server.isEmpty())
+        h += pageMark(false) + server;
     h += pageMark(true) + failuresSection(c, w);
     const QString mlperf = mlperfSection(c, w);
     if (!mlperf.isEmpty())

@@ -1,6 +1,7 @@
 #include "reportrun.h"
 
 #include "report/bundle.h"
+#include "report/serverreport.h"
 #include "report/vllmimport.h"
 #include "store/projectstore.h"
 
@@ -47,6 +48,8 @@ bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QStr
     in.wallStart = run->startedUtc;
     in.runStartNs = run->startedMonoNs;
     in.records = store.loadRequests(runId);
+    if (!loadServerMetrics(store, runId, &in.serverMetrics, error))
+        return false;
 
     const QJsonObject imported = run->snapshot.value(u"imported"_s).toObject();
     r.imported = !imported.isEmpty();

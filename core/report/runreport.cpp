@@ -6,6 +6,7 @@
 #include "metrics/samples.h"
 #include "metrics/summary.h"
 #include "metrics/summarytext.h"
+#include "report/serverreport.h"
 #include "report/vllmimport.h"
 #include "store/projectstore.h"
 
@@ -92,6 +93,10 @@ RunDerivation deriveRun(const RunReportInput &in)
     deriveStatistics(in, &d);
     d.sessions = summarizeSessions(in.records, SummaryOptions::forProfile(in.plan.profile));
     d.connections = connectionStats(in.records);
+    if (!in.serverMetrics.isEmpty()) {
+        d.hasServerMetrics = true;
+        d.server = deriveServerEvidence(in.serverMetrics, d.summary);
+    }
     if (in.plan.profile.scenario != Scenario::None) {
         MlperfConstraints c;
         if (mlperfConstraintsForProfile(in.plan.profile, &c, &d.mlperfError)) {
@@ -181,6 +186,8 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &d)
         out += u"MLPerf judgement not possible: %1\n"_s.arg(d.mlperfError);
     out += formatSessionBlock(d.sessions,
                               QString::fromLatin1(historyModeName(in.plan.profile.history)));
+    if (d.hasServerMetrics)
+        out += formatServerMetricsBlock(d.server);
     if (d.statisticsComputed) {
         out += u"------95 % confidence intervals [low, high]-------\n"_s;
         out += formatIntervals(d);
@@ -251,6 +258,8 @@ QJsonObject runResultJson(const RunReportInput &in, const RunDerivation &d, bool
         o[u"time_slices"_s] = d.slices.toJson();
         o[u"saturation"_s] = d.saturation.toJson();
     }
+    if (d.hasServerMetrics)
+        o[u"server_metrics"_s] = d.server.toJson();
     if (d.sessions.present) {
         // ServeBench's own keys for the session view; the flat per-request view above keeps
         // vLLM's keys (its totals count every turn's input, history included).

@@ -7,10 +7,12 @@
 #include "metrics/connectionstats.h"
 #include "metrics/requestrecord.h"
 #include "metrics/saturation.h"
-#include "metrics/steadystate.h"
 #include "metrics/sessionsummary.h"
+#include "metrics/steadystate.h"
 #include "metrics/summary.h"
 #include "metrics/timeslices.h"
+#include "servermetrics/metricseriesstore.h"
+#include "servermetrics/serverevidence.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -42,6 +44,9 @@ struct RunReportInput
     // records may come without their chunk lists: see loadStoredRunForReport()); otherwise
     // summarize(records) is used.
     std::optional<RunSummary> summary;
+    // What was scraped from the server during the run, one store per target (the SUT's own
+    // endpoint first): empty when nothing was (docs/server-metrics.md).
+    QList<MetricSeriesStore> serverMetrics;
 };
 
 // What a run's raw records mean, derived once and used everywhere a run is shown (the CLI's
@@ -66,8 +71,12 @@ struct RunDerivation
     TimeSlices slices;               // per second by default
     SaturationVerdict saturation;    // the whole run replayed through the detector
     bool statisticsComputed = false; // false for runs read without their records
-    SessionSummary sessions; // a session workload's per-session and per-turn view
+    SessionSummary sessions;     // a session workload's per-session and per-turn view
     ConnectionStats connections; // connection use, set-up, TTFT with and without set-up
+    // Server-side evidence over the measured window (report/serverreport.h), when the run has
+    // scraped targets.
+    bool hasServerMetrics = false;
+    ServerEvidence server;
 };
 RunDerivation deriveRun(const RunReportInput &in);
 

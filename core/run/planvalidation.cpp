@@ -2,6 +2,7 @@
 
 #include "client/connectionmode.h"
 #include "load/mlperfprofile.h"
+#include "run/metricsplan.h"
 #include "run/runrequest.h"
 
 #include <QUrl>
@@ -415,6 +416,7 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
         if (request.shard.count > 1 && sut.builtInSimulator)
             is.add("shard", "plan.shard.simulator");
     }
+    validateServerMetrics(plan, &is.m_list);
     return is.m_list;
 }
 

@@ -4,9 +4,11 @@
 #include "config/runplan.h"
 #include "metrics/errorrate.h"
 #include "metrics/requestrecord.h"
+#include "servermetrics/metricsscraper.h"
 
 #include <QDateTime>
 #include <QObject>
+#include <QPointer>
 #include <QProcessEnvironment>
 #include <atomic>
 #include <memory>
@@ -97,6 +99,10 @@ public:
     void setTransportOptions(const TransportOptions &options) { m_presetOptions = options; }
     // How the run reaches the SUT (proxy, CA file): see connectionRoute(). Set by start().
     QJsonObject route() const { return m_route; }
+    // The scraper of the server's metrics beside this run (docs/server-metrics.md), or null:
+    // set by the pipeline (RunSession), read by observers that draw the server's side live.
+    void setMetricsScraper(MetricsScraper *scraper) { m_scraper = scraper; }
+    MetricsScraper *metricsScraper() const { return m_scraper.data(); }
 
 signals:
     void requestCompleted(const sb::RequestRecord &record);
@@ -149,6 +155,7 @@ protected:
     qint64 m_runEndNs = 0;
     QDateTime m_wallStart;
     QDateTime m_wallEnd;
+    QPointer<MetricsScraper> m_scraper;
 };
 
 } // namespace sb

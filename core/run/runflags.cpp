@@ -1,6 +1,7 @@
 #include "runflags.h"
 
 #include "common/args.h"
+#include "run/metricsplan.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -138,6 +139,21 @@ QList<OptionSpec> runSpecs()
          K::Value,
          u"HTTP proxy URL, or none; default: http_proxy / https_proxy / no_proxy from the "
          "environment (proxy passwords only there: they are never stored)"_s,
+         {}},
+        {u"metrics"_s,
+         K::Value,
+         u"the SUT's Prometheus metrics scraped during the run: auto (default: the base URL's "
+         "/metrics when it answers), off, or a URL"_s,
+         {}},
+        {u"metrics-target"_s,
+         K::Repeated,
+         u"another Prometheus target, NAME=URL[,token-env=VARIABLE] (a DCGM or node exporter; "
+         "repeatable; the token is sent as a bearer token, never stored)"_s,
+         {}},
+        {u"metrics-interval"_s,
+         K::Value,
+         u"seconds between scrapes (default 0.5), besides one before the first request and one "
+         "after the last"_s,
          {}},
         {u"goodput"_s, K::MultiValue, u"SLOs, e.g. ttft:200 tpot:50 e2el:1000 (ms)"_s, {}},
         {u"percentile-metrics"_s, K::Value, u"comma list of ttft,tpot,itl,e2el"_s, {}},
@@ -412,6 +428,18 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
                  "file"_s;
         return false;
     }
+    if (a.has(u"metrics"_s)) {
+        const QString m = a.value(u"metrics"_s).trimmed();
+        sut.serverMetrics.sut = m.compare("auto"_L1, Qt::CaseInsensitive) == 0  ? u"auto"_s
+                                : m.compare("off"_L1, Qt::CaseInsensitive) == 0 ? u"off"_s
+                                                                                : m;
+    }
+    for (const QString &t : a.values(u"metrics-target"_s)) {
+        MetricsTarget target;
+        if (!parseMetricsTargetFlag(t, &target, error))
+            return false;
+        sut.serverMetrics.targets.append(target);
+    }
     if (qEnvironmentVariableIsSet("OPENAI_API_KEY"))
         sut.apiKeyRef = u"env:OPENAI_API_KEY"_s;
 
@@ -506,6 +534,7 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
     request->stopWhenSaturated = a.has(u"stop-when-saturated"_s);
     request->saturationWindowS = a.doubleValue(u"saturation-window"_s, 60, &e);
     p.cacheBust = a.has(u"cache-bust"_s);
+    p.metricsIntervalS = a.doubleValue(u"metrics-interval"_s, p.metricsIntervalS, &e);
     if (a.has(u"seed"_s)) {
         bool ok = false;
         p.seed = a.value(u"seed"_s).toULongLong(&ok);
@@ -796,6 +825,12 @@ QStringList runFlags(const RunRequest &request)
         add("proxy", sut.proxy);
     if (!sut.tokenizer.isEmpty())
         add("tokenizer", sut.tokenizer);
+    if (sut.serverMetrics.sut != dp.sut.serverMetrics.sut)
+        add("metrics", sut.serverMetrics.sut);
+    for (const MetricsTarget &t : sut.serverMetrics.targets)
+        add("metrics-target", metricsTargetFlag(t));
+    if (p.metricsIntervalS != dp.profile.metricsIntervalS)
+        add("metrics-interval", number(p.metricsIntervalS));
     if (request.transport != defaults.transport)
         add("transport", QString::fromLatin1(transportKindName(request.transport)));
     if (sut.simPrefillMsPerToken >= 0)

@@ -434,6 +434,9 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
     if (p.tokenizer)
         p.notes.append(tokenizerNote(*p.tokenizer, plan, p.dataset.info));
     p.fullPlan = plan;
+    p.scrape =
+        buildScrapePlan(plan, p.apiKey, p.transportOptions, context.environment, context.secrets);
+    p.notes.append(p.scrape.notes);
 
     // --- this agent's share ---
     if (request.isSharded()) {

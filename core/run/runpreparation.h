@@ -2,6 +2,7 @@
 
 #include "client/transport.h"
 #include "data/dataset.h"
+#include "run/metricsplan.h"
 #include "run/planvalidation.h"
 #include "run/runrequest.h"
 #include "shard/shardagent.h"
@@ -40,6 +41,8 @@ struct PreparedRun
     // responses with it. Null when the plan names none.
     std::shared_ptr<const Tokenizer> tokenizer;
     ShardSetup shard;
+    // Server metrics scraped beside each run (docs/server-metrics.md); secrets in memory only.
+    ScrapePlan scrape;
     QStringList notes; // lines for the user: the simulator, the calibration, the clock offset
 };
 
@@ -50,6 +53,9 @@ struct PrepareContext
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     // A simulator kept from an earlier run (the workbench keeps one); otherwise one is started.
     std::shared_ptr<Simulator> simulator;
+    // Tokens of server-metrics targets that the front end read from the keychain, by their
+    // reference ("keychain:NAME"); env:NAME references are read from `environment`.
+    QHash<QString, QByteArray> secrets;
     // Called (in the preparing thread) before each step that may take a while.
     std::function<void(const QString &)> progress;
     const std::atomic<bool> *cancelled = nullptr;

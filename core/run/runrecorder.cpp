@@ -212,6 +212,22 @@ bool RunRecorder::finishRun(RunStatus status, const QJsonObject &summary, const 
     return ok;
 }
 
+bool RunRecorder::saveServerMetrics(const QList<StoredRunMetrics> &targets, QString *error)
+{
+    if (m_runId <= 0) {
+        *error = u"no run is being recorded"_s;
+        return false;
+    }
+    // Its own connection in the calling thread, beside the writer's (WAL: one writer at a time,
+    // each waits for the other's short transaction).
+    ProjectStore store;
+    if (!store.open(m_path) || !store.saveRunMetrics(m_runId, targets)) {
+        *error = store.lastError();
+        return false;
+    }
+    return true;
+}
+
 qint64 RunRecorder::recordRun(const RunPlan &plan, const QJsonObject &snapshot,
                               const DatasetInfo &dataset, RunInfo meta,
                               const QList<RequestRecord> &records, StoredRunStatus status,

@@ -44,6 +44,8 @@ public:
     // endedUtc / endedMonoNs: when the run ended (invalid / 0: now).
     bool finishRun(RunStatus status, const QJsonObject &summary, const QString &message,
                    const QDateTime &endedUtc, qint64 endedMonoNs, QString *error);
+    // Stores the current run's server metrics (one row per scraped target), before finishRun().
+    bool saveServerMetrics(const QList<StoredRunMetrics> &targets, QString *error);
     // Links for the rows beginRun() creates (0: find or create by content).
     void setLinks(qint64 sutId, qint64 datasetId, qint64 profileId);
 

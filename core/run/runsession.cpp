@@ -2,11 +2,13 @@
 
 #include "common/backgroundjobs.h"
 #include "common/clock.h"
+#include "report/serverreport.h"
 #include "run/runcontroller.h"
 #include "run/runflags.h"
 #include "run/runrecorder.h"
 #include "run/runsnapshot.h"
 #include "run/sessioncontroller.h"
+#include "servermetrics/metricsscraper.h"
 
 #include <QTimer>
 
@@ -266,6 +268,15 @@ void RunSession::beginNext()
     if (!m_prepared.traceSchedule.isEmpty())
         m_controller->setScheduleOverride(m_prepared.traceSchedule);
     m_controller->setTransportOptions(m_prepared.transportOptions);
+    // Server metrics (docs/server-metrics.md): a scraper of the run's own, on its own thread and
+    // connections, owned by the controller so observers find it there.
+    MetricsScraper *scraper = nullptr;
+    if (m_prepared.scrape.enabled()) {
+        scraper = new MetricsScraper(m_controller);
+        scraper->setTargets(m_prepared.scrape.targets);
+        scraper->setOptions(m_prepared.scrape.options);
+        m_controller->setMetricsScraper(scraper);
+    }
     RunController *controller = m_controller;
     const qint64 shardStart = m_prepared.shard.startAtMono;
     const PreparedRun *prepared = &m_prepared;
@@ -279,13 +290,21 @@ void RunSession::beginNext()
         qint64 runId = 0;
         QString error;
         bool transportFailed = false;
+        QStringList notes;
     };
     inWorker(
-        [prepared, recorder, point, shardStart, sweepId, position, controller] {
+        [prepared, recorder, point, shardStart, sweepId, position, controller, scraper] {
             Begun b;
             if (!controller->prepareTransport(&b.error)) {
                 b.transportFailed = true;
                 return b;
+            }
+            // The "before" scrape: its round is over before the run's start is fixed.
+            if (scraper) {
+                QString why;
+                if (!scraper->start(&why))
+                    b.notes << u"server metrics off: %1"_s.arg(why);
+                b.notes << scraper->notes();
             }
             b.startAt = shardStart > 0 ? shardStart : monotonicNs() + kStartLeadNs;
             b.snapshot = buildRunSnapshot(*prepared, point.plan, b.startAt);
@@ -295,6 +314,8 @@ void RunSession::beginNext()
             return b;
         },
         [this, point, recorder](Begun b) {
+            for (const QString &n : std::as_const(b.notes))
+                emit note(n);
             if (b.transportFailed) {
                 finishSession(b.error);
                 return;
@@ -366,16 +387,23 @@ void RunSession::onControllerFinished()
     const RunStatus status = c->status();
     const bool server = m_current.plan.profile.scenario == Scenario::Server;
     RunRecorder *recorder = m_recorder.get();
+    MetricsScraper *scraper = c->metricsScraper();
     struct Stored
     {
         RunOutcome outcome;
         QString error;
+        QString note;
     };
     // Deriving a large run and committing its last records wait on the CPU and the disk: not in
     // the caller's (GUI) thread.
     inWorker(
-        [o = std::move(o), status, server, recorder]() mutable {
+        [o = std::move(o), status, server, recorder, scraper]() mutable {
             Stored s;
+            if (scraper) {
+                // The "after" scrape, then the samples: they belong to this run's outcome.
+                scraper->stop();
+                o.input.serverMetrics = scraper->stores();
+            }
             o.derived = deriveRun(o.input);
             o.summaryJson = runResultJson(o.input, o.derived, false);
             if (!o.stopReason.isEmpty()) {
@@ -386,6 +414,11 @@ void RunSession::onControllerFinished()
             }
             if (server && o.derived.hasMlperf)
                 o.validity = o.derived.mlperf.valid ? u"VALID"_s : u"INVALID"_s;
+            // A failure to store the samples loses the server's side only: the run is kept.
+            QString why;
+            if (recorder && !o.input.serverMetrics.isEmpty() &&
+                !recorder->saveServerMetrics(encodeServerMetrics(o.input.serverMetrics), &why))
+                s.note = u"the server metrics could not be stored: %1"_s.arg(why);
             if (recorder) {
                 const QString message = !o.stopReason.isEmpty() ? o.stopReason
                                         : status == RunStatus::Interrupted
@@ -404,6 +437,8 @@ void RunSession::onControllerFinished()
             return s;
         },
         [this](Stored s) {
+            if (!s.note.isEmpty())
+                emit note(s.note);
             if (!s.error.isEmpty()) {
                 emit runFinished(s.outcome);
                 finishSession(s.error);

@@ -1,6 +1,7 @@
 #include "metricsscraper.h"
 
 #include "scrapeworker.h"
+#include "servertimeline.h"
 
 #include <QMutexLocker>
 #include <QThread>
@@ -18,6 +19,7 @@ constexpr int kRoundSlackMs = 2000;
 MetricsScraper::MetricsScraper(QObject *parent) : QObject(parent)
 {
     qRegisterMetaType<sb::ScrapeRecord>();
+    qRegisterMetaType<sb::ServerGaugeSample>();
 }
 
 MetricsScraper::~MetricsScraper()
@@ -127,11 +129,14 @@ void MetricsScraper::stop()
 void MetricsScraper::record(int target, const ScrapeRecord &rec, const PromParseResult *parsed,
                             bool switchedOff)
 {
+    ServerGaugeSample gauges;
     {
         QMutexLocker lock(&m_mutex);
         if (target < 0 || target >= m_stores.size())
             return;
         m_stores[target].addScrape(rec, parsed);
+        if (rec.ok())
+            gauges = gaugeSample(m_stores[target], rec.tNs);
         ScrapeTargetStatus &st = m_status[target];
         ++st.scrapes;
         if (rec.ok())
@@ -147,6 +152,8 @@ void MetricsScraper::record(int target, const ScrapeRecord &rec, const PromParse
         }
     }
     emit scraped(target, rec);
+    if (rec.ok())
+        emit gaugesSampled(target, gauges);
 }
 
 MetricSeriesStore MetricsScraper::store(int target) const

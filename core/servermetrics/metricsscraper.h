@@ -10,8 +10,13 @@
 #include <QPair>
 #include <QString>
 #include <QUrl>
+#include <array>
+#include <functional>
+#include <limits>
 #include <memory>
 
+class QNetworkAccessManager;
+class QNetworkRequest;
 class QThread;
 
 namespace sb {
@@ -38,6 +43,23 @@ struct ScraperOptions
     // so that scrapes of one target never overlap and a slow target never delays the next.
     int timeoutMs = 300;
     qint64 maxPayloadBytes = 8 * 1024 * 1024; // beyond it the body is dropped (Oversize)
+    // The route to the targets: called in the scraper's thread, once on its network manager and
+    // on every request (the run's proxy and extra CA certificates). Unset: direct, system CAs.
+    std::function<void(QNetworkAccessManager *)> setupManager;
+    std::function<void(QNetworkRequest *)> setupRequest;
+};
+
+// The gauges a person watches while a run goes on, read from one successful scrape of one
+// target in the units of ServerEvidence (requests, fraction 0..1, %, W); NaN where the target
+// exports no such quantity. The dashboard draws them on the run's time axis.
+struct ServerGaugeSample
+{
+    enum Gauge { Running = 0, Waiting, KvCacheUsage, GpuUtil, PowerW, Count };
+    qint64 tNs = 0; // the scrape's time (the run's clock)
+    std::array<double, Count> values{
+        std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(),
+        std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(),
+        std::numeric_limits<double>::quiet_NaN()};
 };
 
 // How a target fared so far.
@@ -95,6 +117,8 @@ public:
 signals:
     // Delivered in the owner's thread after each scrape (any outcome).
     void scraped(int target, const sb::ScrapeRecord &record);
+    // Delivered in the owner's thread after each successful scrape.
+    void gaugesSampled(int target, const sb::ServerGaugeSample &sample);
 
 private:
     friend class ScrapeWorker;
@@ -116,3 +140,4 @@ private:
 } // namespace sb
 
 Q_DECLARE_METATYPE(sb::ScrapeRecord)
+Q_DECLARE_METATYPE(sb::ServerGaugeSample)

@@ -58,9 +58,12 @@ void ScrapeWorker::begin()
 {
     // Created here, in the scraper's thread: its replies and timers are delivered here.
     m_nam = new QNetworkAccessManager(this);
-    // Targets are the SUT's own host or a GPU exporter beside it; an environment proxy is not
-    // applied (the run's transport decides its own route).
-    m_nam->setProxy(QNetworkProxy::NoProxy);
+    // The run's route when the pipeline gives one (its proxy, its CA file); otherwise direct:
+    // an application-wide or environment proxy is never applied unnoticed.
+    if (m_options.setupManager)
+        m_options.setupManager(m_nam);
+    else
+        m_nam->setProxy(QNetworkProxy::NoProxy);
     // prometheus_client's ASGI app, which vLLM mounts, answers /metrics with a redirect to
     // /metrics/.
     m_nam->setRedirectPolicy(QNetworkRequest::NoLessSafeRedirectPolicy);
@@ -139,6 +142,8 @@ void ScrapeWorker::startScrape(int target, Round round)
     req.setRawHeader("Accept", kAccept);
     for (const auto &h : t.headers)
         req.setRawHeader(h.first, h.second);
+    if (m_options.setupRequest)
+        m_options.setupRequest(&req);
 
     auto *f = new Flight;
     f->target = target;

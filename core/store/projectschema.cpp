@@ -191,6 +191,22 @@ const char *const kVersionReasoning[] = {
     "ALTER TABLE requests ADD COLUMN client_output_tokens INTEGER NOT NULL DEFAULT -1",
 };
 
+// Server metrics (docs/server-metrics.md): per run, one row per scraped target, its identity
+// (name, URL without credentials, detected engine) and its scrapes as one blob
+// (servermetrics/seriescodec.h: delta-encoded like the chunk times). Kept a step of its own so
+// it can be renumbered when other steps land before it.
+const char *const kVersionServerMetrics[] = {
+    R"(CREATE TABLE run_metrics(
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        target TEXT NOT NULL,
+        url TEXT NOT NULL,
+        engine TEXT NOT NULL,
+        scrapes INTEGER NOT NULL,
+        blob BLOB NOT NULL,
+        PRIMARY KEY (run_id, position)) WITHOUT ROWID)",
+};
+
 struct Migration
 {
     const char *const *statements;
@@ -204,7 +220,8 @@ template <int N> constexpr Migration step(const char *const (&s)[N])
 
 // Index i takes a file from version i to i + 1. Append only.
 const Migration kMigrations[] = {step(kVersion1), step(kVersion2), step(kVersion3),
-                                 step(kVersionSessions), step(kVersionReasoning)};
+                                 step(kVersionSessions), step(kVersionReasoning),
+                                 step(kVersionServerMetrics)};
 
 int versionAfter(const char *const *statements)
 {
@@ -240,6 +257,11 @@ int ProjectSchema::sessionColumnsVersion()
 int ProjectSchema::reasoningColumnsVersion()
 {
     return versionAfter(kVersionReasoning);
+}
+
+int ProjectSchema::serverMetricsVersion()
+{
+    return versionAfter(kVersionServerMetrics);
 }
 
 int ProjectSchema::minimumReadableVersion()

@@ -30,6 +30,9 @@ public:
     // The first version whose requests table has the reasoning and client-count columns
     // (t_first_reasoning … client_output_tokens); an older file reads them as not recorded.
     static int reasoningColumnsVersion();
+    // The first version with the run_metrics table (server metrics); an older file opened
+    // read-only reads as having none.
+    static int serverMetricsVersion();
 
     // Brings a file at version `from` (0 = new, no tables) up to `to`. Stamps application_id on
     // a new file. Each step commits separately, so a failure leaves a consistent older version.

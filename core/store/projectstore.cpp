@@ -677,6 +677,74 @@ QList<RequestRecord> ProjectStore::loadRequests(qint64 runId) const
     return out;
 }
 
+// --- server metrics ------------------------------------------------------------------------
+
+bool ProjectStore::saveRunMetrics(qint64 runId, const QList<StoredRunMetrics> &targets)
+{
+    if (!writable())
+        return false;
+    if (m_version < ProjectSchema::serverMetricsVersion())
+        return fail(u"the project file has no table for server metrics"_s);
+    QSqlDatabase d = db();
+    if (!d.transaction())
+        return fail(ProjectFile::describe(d.lastError()));
+    QSqlQuery q(d);
+    q.prepare(u"DELETE FROM run_metrics WHERE run_id = ?"_s);
+    q.addBindValue(runId);
+    bool ok = q.exec();
+    for (qsizetype i = 0; ok && i < targets.size(); ++i) {
+        const StoredRunMetrics &t = targets.at(i);
+        q.prepare(u"INSERT INTO run_metrics (run_id, position, target, url, engine, scrapes, "
+                  "blob) VALUES (?, ?, ?, ?, ?, ?, ?)"_s);
+        q.addBindValue(runId);
+        q.addBindValue(t.position);
+        q.addBindValue(text(t.target));
+        q.addBindValue(text(t.url));
+        q.addBindValue(text(t.engine));
+        q.addBindValue(t.scrapes);
+        // A blob never binds as NULL, even when empty (the column is NOT NULL).
+        q.addBindValue(t.blob.isNull() ? QByteArray("") : t.blob);
+        ok = q.exec();
+    }
+    if (!ok) {
+        const QString why = ProjectFile::describe(q.lastError());
+        d.rollback();
+        return fail(u"saving the server metrics of run %1: %2"_s.arg(runId).arg(why));
+    }
+    if (!d.commit()) {
+        const QString why = ProjectFile::describe(d.lastError());
+        d.rollback();
+        return fail(why);
+    }
+    return true;
+}
+
+QList<StoredRunMetrics> ProjectStore::loadRunMetrics(qint64 runId) const
+{
+    QList<StoredRunMetrics> out;
+    if (m_version < ProjectSchema::serverMetricsVersion())
+        return out;
+    QSqlQuery q(db());
+    q.prepare(u"SELECT position, target, url, engine, scrapes, blob FROM run_metrics "
+              "WHERE run_id = ? ORDER BY position"_s);
+    q.addBindValue(runId);
+    if (!q.exec()) {
+        fail(ProjectFile::describe(q.lastError()));
+        return out;
+    }
+    while (q.next()) {
+        StoredRunMetrics t;
+        t.position = q.value(0).toInt();
+        t.target = q.value(1).toString();
+        t.url = q.value(2).toString();
+        t.engine = q.value(3).toString();
+        t.scrapes = q.value(4).toInt();
+        t.blob = q.value(5).toByteArray();
+        out.append(t);
+    }
+    return out;
+}
+
 // --- bills and test windows -------------------------------------------------------------------
 
 qint64 ProjectStore::saveBillItem(const BillItemRow &b)

@@ -87,6 +87,11 @@ public:
         qint64 runId, bool withChunks,
         const std::function<bool(const RequestRecord &, qint64 chunkCount)> &visit) const;
 
+    // A run's server metrics, one row per target (replacing the run's earlier rows), and back
+    // in position order. A file from before the run_metrics table reads as none.
+    bool saveRunMetrics(qint64 runId, const QList<StoredRunMetrics> &targets);
+    QList<StoredRunMetrics> loadRunMetrics(qint64 runId) const;
+
     qint64 saveBillItem(const BillItemRow &item);
     // Saves every item in one transaction, or none (an import is all or nothing). Returns the
     // row ids in order; empty on failure.

@@ -65,6 +65,18 @@ struct StoredSweep
     QDateTime createdUtc;
 };
 
+// One scraped target of a run (docs/server-metrics.md): its identity and its scrapes, encoded by
+// servermetrics' encodeSeriesStore() (the store keeps the bytes as they are).
+struct StoredRunMetrics
+{
+    int position = 0; // the target's place in the run: 0 is the SUT's own endpoint when scraped
+    QString target;   // its name ("sut", "dcgm", ...)
+    QString url;      // without user-info
+    QString engine;   // the engine detected from its names ("vllm", "dcgm", "unknown", ...)
+    int scrapes = 0;
+    QByteArray blob;
+};
+
 // One run's metadata. beginRun() reads the identity fields (name .. startedMonoNs); the store
 // fills the rest. listRuns() leaves snapshot and summary empty; loadRun() fills them.
 struct RunInfo

@@ -282,6 +282,107 @@ private slots:
         }
     }
 
+    // Electricity priced per kWh: the GPU energy the window's runs measured is what it costs;
+    // without a measurement the item keeps its own quantity and the breakdown says so.
+    void energyPricedPerKwh_data()
+    {
+        QTest::addColumn<QList<double>>("runEnergyJ"); // NaN: the run measured none
+        QTest::addColumn<qint64>("itemStart");
+        QTest::addColumn<qint64>("itemEnd");
+        QTest::addColumn<QString>("increment"); // kWh; empty: one kWh (per started kWh)
+        QTest::addColumn<QString>("counted");
+        QTest::addColumn<QString>("list");
+        QTest::addColumn<QString>("warning");
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        // 0.30 USD/kWh, an invoice quantity of 1000 kWh over the item's interval.
+        QTest::newRow("measured 2 kWh, item inside")
+            << QList<double>{7.2e6} << qint64(0) << 60 * kMin << QString() << u"0.6"_s
+            << u"included"_s << QString();
+        QTest::newRow("measured, item spans the window: no decision needed")
+            << QList<double>{7.2e6} << -60 * kMin << 120 * kMin << QString() << u"0.6"_s
+            << u"included"_s << QString();
+        QTest::newRow("two runs: 1.5 kWh, per started kWh")
+            << QList<double>{3.6e6, 1.8e6} << qint64(0) << 60 * kMin << QString() << u"0.6"_s
+            << u"included"_s << QString();
+        QTest::newRow("two runs: 1.5 kWh, metered to 0.001 kWh")
+            << QList<double>{3.6e6, 1.8e6} << qint64(0) << 60 * kMin << u"0.001"_s << u"0.45"_s
+            << u"included"_s << QString();
+        QTest::newRow("36 J, per started kWh")
+            << QList<double>{36.0} << qint64(0) << 60 * kMin << QString() << u"0.3"_s
+            << u"included"_s << QString();
+        QTest::newRow("36 J, metered to 1e-9 kWh")
+            << QList<double>{36.0} << qint64(0) << 60 * kMin << u"0.000000001"_s << u"0.000003"_s
+            << u"included"_s << QString();
+        QTest::newRow("one run measured none: its own quantity")
+            << QList<double>{3.6e6, nan} << qint64(0) << 60 * kMin << QString() << u"300"_s
+            << u"included"_s << u"no energy for run(s) run-2"_s;
+        QTest::newRow("measured, but the item is outside the window")
+            << QList<double>{7.2e6} << 60 * kMin << 120 * kMin << QString() << u"0"_s
+            << u"excluded"_s << QString();
+    }
+    void energyPricedPerKwh()
+    {
+        QFETCH(QList<double>, runEnergyJ);
+        QFETCH(qint64, itemStart);
+        QFETCH(qint64, itemEnd);
+        QFETCH(QString, increment);
+        QFETCH(QString, counted);
+        QFETCH(QString, list);
+        QFETCH(QString, warning);
+        TestWindow w = hourWindow();
+        w.runs.clear();
+        for (int i = 0; i < runEnergyJ.size(); ++i) {
+            WindowRun r{u"run-%1"_s.arg(i + 1), at(0), at(60 * kMin), 500, 50000, u"poisson"_s};
+            r.energyJ = runEnergyJ.at(i);
+            w.runs << r;
+        }
+        BillItem power = rateItem(
+            u"power"_s, u"0.30"_s, BillingUnit::KilowattHour, itemStart, itemEnd, u"1000"_s,
+            increment, increment.isEmpty() ? BillingUnit::None : BillingUnit::KilowattHour);
+        power.category = BillCategory::Other;
+        const CostBreakdown b = attributeCosts(w, {power});
+        QVERIFY2(b.ok(), qPrintable(b.errors.join(u'\n')));
+        const AttributedItem *a = onlyItem(b);
+        QVERIFY(a);
+        QCOMPARE(a->counted.toString(), counted);
+        QCOMPARE(list == "included"_L1, !b.included.isEmpty());
+        QCOMPARE(list == "excluded"_L1, !b.excluded.isEmpty());
+        if (list == "included"_L1) {
+            QCOMPARE(b.total.value->toString(), counted);
+            QCOMPARE(b.categoryTotal(BillCategory::Other).toString(), counted);
+        }
+        if (warning.isEmpty()) {
+            QVERIFY2(b.warnings.filter(u"kWh"_s).isEmpty(), qPrintable(b.warnings.join(u'\n')));
+            if (list == "included"_L1)
+                QVERIFY2(a->why.contains(u"energy the window's runs measured"_s),
+                         qPrintable(a->why));
+        } else {
+            QVERIFY2(!b.warnings.filter(warning).isEmpty(), qPrintable(b.warnings.join(u'\n')));
+        }
+        // The measured energy travels with the window.
+        const TestWindow back = TestWindow::fromJson(w.toJson());
+        for (int i = 0; i < w.runs.size(); ++i)
+            QCOMPARE(std::isfinite(back.runs.at(i).energyJ), std::isfinite(w.runs.at(i).energyJ));
+        QCOMPARE(back.runs.first().energyJ, w.runs.first().energyJ);
+    }
+
+    void kwhIsABillingUnit()
+    {
+        for (const QString &name : {u"kwh"_s, u"kWh"_s, u"kilowatt-hour"_s, u"kilowatt-hours"_s}) {
+            BillingUnit u = BillingUnit::None;
+            QVERIFY2(billingUnitFromName(name, &u), qPrintable(name));
+            QCOMPARE(u, BillingUnit::KilowattHour);
+        }
+        QCOMPARE(QString::fromLatin1(billingUnitName(BillingUnit::KilowattHour)), u"kwh"_s);
+        QVERIFY(!isTimeUnit(BillingUnit::KilowattHour));
+        // Without a measurement: 0.30 × 1000 kWh, as any count unit.
+        const BillItem power =
+            rateItem(u"p"_s, u"0.30"_s, BillingUnit::KilowattHour, 0, 60 * kMin, u"1000"_s);
+        QVERIFY2(power.validate().isEmpty(), qPrintable(power.validate().join(u'\n')));
+        QCOMPARE(power.total()->toString(), u"300"_s);
+        QVERIFY2(power.pricingText().contains(u"kWh"_s), qPrintable(power.pricingText()));
+    }
+
     void undecidedItemIsLeftOutWithAMessage()
     {
         const BillItem inside = totalItem(u"cpu"_s, u"4"_s, 0, 60 * kMin, BillCategory::Cpu);

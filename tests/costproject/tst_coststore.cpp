@@ -378,10 +378,15 @@ private slots:
                                    "2024-05-01T10:20:00.999Z", 25, 0, 16, 8);
         const qint64 r3 =
             writeRun(store, u"B"_s, "2024-05-01T11:00:00Z", "2024-05-01T11:01:00Z", 10);
-        // No records, only the stored summary.
+        // No records, only the stored summary, with the GPU energy its server metrics measured
+        // (ServerEvidence::toJson's shape, as runResultJson stores it).
+        const QJsonObject energy{{u"available"_s, true}, {u"value"_s, 5400.5}, {u"unit"_s, u"J"_s}};
+        const QJsonObject serverMetrics{{u"evidence"_s, QJsonObject{{u"energy_j"_s, energy}}}};
         const qint64 r4 = writeRun(store, u"A"_s, "2024-05-01T10:30:00Z", "2024-05-01T10:31:00Z", 0,
                                    0, 8, 64, StoredRunStatus::Completed,
-                                   {{u"completed"_s, 7}, {u"total_output_tokens"_s, 70}});
+                                   {{u"completed"_s, 7},
+                                    {u"total_output_tokens"_s, 70},
+                                    {u"server_metrics"_s, serverMetrics}});
         QVERIFY(r1 > 0 && r2 > 0 && r3 > 0 && r4 > 0);
         CostStore costs(&store);
 
@@ -402,6 +407,9 @@ private slots:
         QCOMPARE(w->runs[1].outputTokens, e2.outputTokens);
         QCOMPARE(w->runs[2].successfulRequests, 7);
         QCOMPARE(w->runs[2].outputTokens, 70);
+        // The energy a per-kWh bill item prices: measured by r4 only.
+        QCOMPARE(w->runs[2].energyJ, 5400.5);
+        QVERIFY(std::isnan(w->runs[0].energyJ) && std::isnan(w->runs[1].energyJ));
         QCOMPARE(e1.completed, 29); // 37 measured, 8 of them failed: a real mix
         QCOMPARE(w->runs[0].load, u"server, poisson 8 req/s, max concurrency 64"_s);
         QCOMPARE(w->runs[1].load, u"server, poisson 16 req/s, max concurrency 8"_s);

@@ -125,6 +125,26 @@ private slots:
         row("endpoint with a newline", {u"--endpoint"_s, u"/v1/completions\r\nX: y"_s},
             "--endpoint");
         row("saturation window tiny", {u"--saturation-window"_s, u"1"_s}, "--saturation-window");
+        // Server metrics (docs/server-metrics.md).
+        const QString mt = u"--metrics-target"_s;
+        row("metrics off", {u"--metrics"_s, u"OFF"_s}, "");
+        row("metrics URL", {u"--metrics"_s, u"https://h:9400/metrics"_s}, "");
+        row("metrics neither", {u"--metrics"_s, u"sometimes"_s}, "--metrics");
+        row("metrics URL with a password", {u"--metrics"_s, u"http://u:pw@h:1/metrics"_s},
+            "--metrics");
+        row("target ok", {mt, u"dcgm=http://h:9400/metrics,token-env=DCGM_TOKEN"_s}, "");
+        row("target name with a slash", {mt, u"../x=http://h:9400/metrics"_s}, "--metrics-target");
+        row("target twice", {mt, u"a=http://h:1/m"_s, mt, u"a=http://h:2/m"_s}, "--metrics-target");
+        row("target not http", {mt, u"a=file:///etc/passwd"_s}, "--metrics-target");
+        row("target URL with a password", {mt, u"a=http://u:pw@h:1/m"_s}, "--metrics-target");
+        row("target without URL", {mt, u"a="_s}, "--metrics-target");
+        row("target without name", {mt, u"http://h:1/m"_s}, "--metrics-target");
+        row("target token without name", {mt, u"a=http://h:1/m,token-env="_s}, "--metrics-target");
+        row("interval min", {u"--metrics-interval"_s, u"0.05"_s}, "");
+        row("interval too short", {u"--metrics-interval"_s, u"0.01"_s}, "--metrics-interval");
+        row("interval zero", {u"--metrics-interval"_s, u"0"_s}, "--metrics-interval");
+        row("interval nan", {u"--metrics-interval"_s, u"nan"_s}, "--metrics-interval");
+        row("interval an hour", {u"--metrics-interval"_s, u"3600"_s}, "--metrics-interval");
     }
 
     void extremes()

@@ -56,6 +56,8 @@ private slots:
         QTest::newRow("normal lengths") << u"normal"_s;
         QTest::newRow("shard") << u"shard"_s;
         QTest::newRow("tokenizer") << u"tokenizer"_s;
+        QTest::newRow("server metrics off") << u"metrics off"_s;
+        QTest::newRow("server metrics targets") << u"metrics targets"_s;
     }
 
     void planSurvivesTheCommandLine()
@@ -151,6 +153,19 @@ private slots:
             p.sut.baseUrl = u"http://10.0.0.5:8000"_s;
             r.shard = {2, 4};
             r.startAtMs = 1'900'000'000'000;
+        } else if (name == "metrics off"_L1) {
+            p.sut.serverMetrics.sut = u"off"_s;
+            p.profile.metricsIntervalS = 2.5;
+        } else if (name == "metrics targets"_L1) {
+            p.sut.builtInSimulator = false;
+            p.sut.baseUrl = u"http://10.0.0.5:8000"_s;
+            p.sut.serverMetrics.sut = u"http://10.0.0.5:9400/engine/metrics"_s;
+            // A URL with a comma of its own, and both kinds of token reference.
+            p.sut.serverMetrics.targets = {
+                {u"dcgm"_s, u"http://10.0.0.5:9400/metrics?a=1,2"_s, u"env:DCGM_TOKEN"_s},
+                {u"node"_s, u"https://node:9100/metrics"_s, u"keychain:node-exporter"_s},
+                {u"plain"_s, u"http://h:1/m"_s, QString()}};
+            p.profile.metricsIntervalS = 0.25;
         }
         QString error;
         const RunRequest back = roundTrip(r, &error);

@@ -1,6 +1,8 @@
 // RunSession against the built-in simulator: a series of runs (--num-runs) with its statistics
 // over runs, the error-rate stop (--max-error-rate) and the saturation stop, each recorded in a
-// project file with why it ended.
+// project file with why it ended; the server metrics scraped beside a run (the simulator's own
+// counters agree with the client's counts) and a run whose /metrics is unusable (it continues, the
+// evidence says why each figure is missing).
 
 #include "run/runpreparation.h"
 #include "run/runsession.h"
@@ -9,6 +11,8 @@
 
 #include <QEventLoop>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -52,6 +56,35 @@ bool runSession(RunRequest request, const std::shared_ptr<Simulator> &sim, const
     QTimer::singleShot(240000, &loop, &QEventLoop::quit);
     loop.exec();
     return true;
+}
+
+// A /metrics that answers every request with the same bytes (head and body).
+class CannedExporter : public QTcpServer
+{
+public:
+    explicit CannedExporter(const QByteArray &response) : m_response(response)
+    {
+        listen(QHostAddress::LocalHost, 0);
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *s = nextPendingConnection()) {
+                connect(s, &QTcpSocket::readyRead, s, [this, s] {
+                    if (s->readAll().contains("\r\n\r\n"))
+                        s->write(m_response);
+                });
+                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+            }
+        });
+    }
+    QString url() const { return u"http://127.0.0.1:%1/metrics"_s.arg(serverPort()); }
+
+private:
+    QByteArray m_response;
+};
+
+QByteArray answer(const QByteArray &type, const QByteArray &body)
+{
+    return "HTTP/1.1 200 OK\r\nContent-Type: " + type +
+           "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
 }
 
 RunRequest shortPlan(int prompts, double rate)
@@ -183,6 +216,131 @@ private slots:
         } else {
             QCOMPARE(o.input.records.size(), prompts);
             QCOMPARE(o.input.status, u"completed"_s);
+        }
+    }
+
+    // Done when: a run against the simulator shows its queue, KV cache and simulated power, and
+    // the simulator's counters (scraped from its /metrics before the first request and after the
+    // last) agree with what the client counted and with the simulator's own request log.
+    void serverCountersAgreeWithTheClient()
+    {
+        QTemporaryDir dir;
+        SimConfig cfg;
+        cfg.capacity = 4;
+        auto sim = std::make_shared<Simulator>(cfg);
+        QVERIFY(sim->start());
+        RunRequest r = shortPlan(60, 40);
+        r.plan.dataset.randomOutputLen = 12;
+        r.plan.profile.metricsIntervalS = 0.1;
+        Finished f;
+        QString error;
+        QVERIFY2(runSession(r, sim, dir.filePath(u"p.sbproj"_s), &f, &error), qPrintable(error));
+        QVERIFY2(f.result.ok, qPrintable(f.result.error));
+        QCOMPARE(f.outcomes.size(), 1);
+        const RunOutcome &o = f.outcomes.first();
+        QVERIFY(o.derived.hasServerMetrics);
+        const ServerEvidence &ev = o.derived.server;
+        const auto value = [&](const char *name) {
+            const EvidenceItem *it = ev.item(QString::fromLatin1(name));
+            if (!it)
+                qWarning("no evidence item %s", name);
+            else if (!it->available)
+                qWarning("%s not available: %s", name, qPrintable(it->reason));
+            return it && it->available ? it->value : -1.0;
+        };
+        // The simulator's own log of generation requests (not the scrapes or the model probe).
+        qint64 logTokens = 0;
+        int logRequests = 0;
+        const QList<SimLogEntry> log = sim->requestLog();
+        for (const SimLogEntry &e : log) {
+            if (e.method != "POST"_L1)
+                continue;
+            ++logRequests;
+            logTokens += e.completionTokens;
+        }
+        QCOMPARE(o.derived.summary.completed, 60);
+        QCOMPARE(logRequests, 60);
+        QCOMPARE(o.derived.summary.totalOutputTokens, 60 * 12);
+        QCOMPARE(qint64(value("server_generation_tokens")), o.derived.summary.totalOutputTokens);
+        QCOMPARE(qint64(value("server_generation_tokens")), logTokens);
+        QCOMPARE(qint64(value("server_requests")), o.derived.summary.completed);
+        QCOMPARE(qint64(value("server_prompt_tokens")), 60 * 16);
+        // Live gauges and GPU figures over the window.
+        QVERIFY(value("running_peak") >= 1 && value("running_peak") <= 4);
+        QVERIFY(value("kv_cache_usage_peak") > 0);
+        QVERIFY(value("power_mean_w") > 60);
+        QVERIFY(value("energy_j") > 0);
+        // Stored with the run: one blob per target (the SUT's /metrics and the simulated GPU).
+        ProjectStore store;
+        QVERIFY(store.open(dir.filePath(u"p.sbproj"_s), ProjectStore::OpenMode::ReadOnly));
+        QCOMPARE(store.loadRunMetrics(o.storedRunId).size(), 2);
+    }
+
+    // Bad input: a /metrics that refuses, never answers, answers something that is not
+    // Prometheus text (JSON, HTML, garbage) or too much never stops or fails the run; every
+    // figure says why it is missing.
+    void unusableMetricsLeaveTheRunAlone_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("unreachable") << u"closed"_s << u"unreachable"_s;
+        QTest::newRow("never answers") << u"silent"_s << u"timeout"_s;
+        QTest::newRow("JSON, not Prometheus") << u"/v1/models"_s << u"not Prometheus"_s;
+        QTest::newRow("404") << u"/no/metrics/here"_s << u"HTTP 404"_s;
+        QTest::newRow("HTML") << u"html"_s << u"not Prometheus"_s;
+        QTest::newRow("malformed") << u"malformed"_s << u"no line is a metric"_s;
+        QTest::newRow("huge") << u"huge"_s << u"oversize"_s;
+    }
+    void unusableMetricsLeaveTheRunAlone()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        auto sim = std::make_shared<Simulator>();
+        QVERIFY(sim->start());
+        QTcpServer silent; // accepts connections (the kernel does) and never answers
+        QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
+        CannedExporter html(
+            answer("text/html; charset=utf-8", "<!DOCTYPE html><html><body>Login</body></html>"));
+        CannedExporter malformed(
+            answer("text/plain; version=0.0.4", "this is { not\nmetrics at all =\n"));
+        // A Content-Length of 100 MiB, beyond the 8 MiB cap: refused before the body is read.
+        CannedExporter huge("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+                            "Content-Length: 104857600\r\n\r\nup 1\n");
+        QString url;
+        if (path == "html"_L1) {
+            url = html.url();
+        } else if (path == "malformed"_L1) {
+            url = malformed.url();
+        } else if (path == "huge"_L1) {
+            url = huge.url();
+        } else if (path == "closed"_L1) {
+            QTcpServer s;
+            QVERIFY(s.listen(QHostAddress::LocalHost, 0));
+            url = u"http://127.0.0.1:%1/metrics"_s.arg(s.serverPort());
+        } else if (path == "silent"_L1) {
+            url = u"http://127.0.0.1:%1/metrics"_s.arg(silent.serverPort());
+        } else {
+            url = sim->baseUrl().toString() + path;
+        }
+        RunRequest r = shortPlan(20, 40);
+        r.plan.sut.serverMetrics.sut = url;
+        r.plan.profile.metricsIntervalS = 0.2;
+        Finished f;
+        QString error;
+        QVERIFY2(runSession(r, sim, dir.filePath(u"p.sbproj"_s), &f, &error), qPrintable(error));
+        QVERIFY2(f.result.ok, qPrintable(f.result.error));
+        QCOMPARE(f.outcomes.size(), 1);
+        const RunOutcome &o = f.outcomes.first();
+        QVERIFY(o.completed());
+        QCOMPARE(o.derived.summary.completed, 20);
+        QVERIFY(o.derived.hasServerMetrics);
+        const QList<EvidenceItem> &items = o.derived.server.items();
+        QVERIFY(!items.isEmpty());
+        for (const EvidenceItem &it : items) {
+            QVERIFY2(!it.available, qPrintable(it.name));
+            QVERIFY2(it.reason.contains(u"'sut'"_s) && it.reason.contains(reason),
+                     qPrintable(it.name + u": "_s + it.reason));
         }
     }
 };

@@ -110,6 +110,22 @@ void TestEditors::sutRejects_data()
     QTest::newRow("proxy with password") << u"proxy"_s << u"http://user:pw@p:3128"_s << u"proxy"_s;
     QTest::newRow("missing tokenizer")
         << u"tokenizer"_s << u"/nonexistent/tokenizer.json"_s << u"tokenizer"_s;
+    // Server metrics: the SUT's own URL, then extra targets (the syntax of --metrics-target).
+    QTest::newRow("metrics URL not http")
+        << u"metricsUrl"_s << u"ftp://gpu-host/metrics"_s << u"metrics"_s;
+    QTest::newRow("metrics URL empty") << u"metricsUrl"_s << u""_s << u"metrics"_s;
+    QTest::newRow("metrics URL with a password")
+        << u"metricsUrl"_s << u"http://u:pw@gpu-host:8000/metrics"_s << u"metrics"_s;
+    QTest::newRow("target without name")
+        << u"metricsTargets"_s << u"http://h:9400/metrics"_s << u"metricsTargets"_s;
+    QTest::newRow("target name twice")
+        << u"metricsTargets"_s << u"a=http://h:1/m\na=http://h:2/m"_s << u"metricsTargets"_s;
+    QTest::newRow("target name with a slash")
+        << u"metricsTargets"_s << u"../x=http://h:1/m"_s << u"metricsTargets"_s;
+    QTest::newRow("target with a password")
+        << u"metricsTargets"_s << u"a=http://u:pw@h:1/m"_s << u"metricsTargets"_s;
+    QTest::newRow("target token without a name")
+        << u"metricsTargets"_s << u"a=http://h:1/m,token-env="_s << u"metricsTargets"_s;
 }
 
 void TestEditors::sutRejects()
@@ -124,7 +140,9 @@ void TestEditors::sutRejects()
     QSignalSpy validity(&editor, &SutEditor::validityChanged);
     if (field == "keyName"_L1)
         editor.findChild<QComboBox *>(u"keySource"_s)->setCurrentIndex(1); // environment variable
-    if (field == "extraHeaders"_L1)
+    if (field == "metricsUrl"_L1)
+        editor.findChild<QComboBox *>(u"metricsMode"_s)->setCurrentIndex(2); // this URL
+    if (field == "extraHeaders"_L1 || field == "metricsTargets"_L1)
         setText<QPlainTextEdit>(&editor, field, text);
     else
         setText<QLineEdit>(&editor, field, text);
@@ -162,10 +180,25 @@ void TestEditors::sutRoundTrip()
     s.caFile = u"/etc/ssl/private-ca.pem"_s;
     s.proxy = u"proxy.corp:3128"_s; // curl's short form is accepted as it is
     s.tokenizer = QStringLiteral(SB_TEST_DATA_DIR "/tokenizer/tiny/tokenizer.json");
+    // Token references only: the tokens stay in the environment or the keychain.
+    s.serverMetrics.sut = u"http://gpu-host:8000/engine/metrics"_s;
+    s.serverMetrics.targets = {
+        {u"dcgm"_s, u"http://gpu-host:9400/metrics?a=1,2"_s, u"env:DCGM_TOKEN"_s},
+        {u"node"_s, u"https://gpu-host:9100/metrics"_s, u"keychain:node-exporter"_s},
+        {u"plain"_s, u"http://gpu-host:1/m"_s, QString()}};
     SutEditor editor;
     editor.setConfig(s);
-    QVERIFY(editor.isValid());
+    QVERIFY2(editor.isValid(), qPrintable(editor.errors().join(u"; "_s)));
+    QCOMPARE(editor.config().serverMetrics, s.serverMetrics);
     QCOMPARE(editor.config().toJson(), s.toJson());
+    for (const QString &mode : {u"off"_s, u"auto"_s}) {
+        SutConfig m = s;
+        m.serverMetrics.sut = mode;
+        m.serverMetrics.targets.clear();
+        editor.setConfig(m);
+        QCOMPARE(editor.config().serverMetrics, m.serverMetrics);
+    }
+    editor.setConfig(s);
     QCOMPARE(editor.config().caFile, s.caFile);
     QCOMPARE(editor.config().proxy, s.proxy);
     QCOMPARE(editor.config().tokenizer, s.tokenizer);
@@ -534,6 +567,7 @@ void TestEditors::profilePreview()
     p.requestRate = 10;
     p.numPrompts = 100;
     p.seed = 3;
+    p.metricsIntervalS = 2.5;
     editor.setProfile(u"poisson"_s, p);
     QVERIFY(editor.isValid());
     QCOMPARE(editor.profile().toJson(), [&] {
@@ -550,6 +584,12 @@ void TestEditors::profilePreview()
     editor.setProfile(u"long"_s, p);
     QVERIFY(editor.preview()->pointCount() <= SchedulePreview::kMaxPoints + 2);
     QVERIFY(editor.preview()->pointCount() > SchedulePreview::kMaxPoints / 2);
+    // The scrape interval is the profile's.
+    auto *interval = editor.findChild<QDoubleSpinBox *>(u"metricsInterval"_s);
+    QVERIFY(interval);
+    QCOMPARE(interval->value(), 2.5);
+    interval->setValue(1.25);
+    QCOMPARE(editor.profile().metricsIntervalS, 1.25);
     // Typing a new rate updates the plot.
     auto *rate = editor.findChild<QDoubleSpinBox *>(u"rate"_s);
     rate->setValue(0); // unlimited

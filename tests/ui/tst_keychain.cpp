@@ -1,17 +1,21 @@
 // API keys never enter the project: they come from the keychain or the environment. When the
 // keychain fails (forced here through an injected backend) the store falls back to
-// OPENAI_API_KEY and says so.
+// OPENAI_API_KEY and says so. Tokens of server-metrics targets are read the same way before a
+// run, and never replaced by the API key.
 
 #include "editors/suteditor.h"
 #include "keychainbackend.h"
 #include "keychainstore.h"
 #include "keychainunavailablebackend.h"
+#include "projectrunner.h"
 
 #include <QComboBox>
 #include <QJsonDocument>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 #include <QTimer>
 
@@ -70,6 +74,31 @@ Fetched fetch(ApiKeyStore &store, const QString &ref)
         return {"<wrong ticket>", {}};
     return {spy.first().at(1).toByteArray(), spy.first().at(2).toString()};
 }
+// A Prometheus endpoint that keeps every request it was sent.
+class RecordingExporter : public QTcpServer
+{
+public:
+    RecordingExporter()
+    {
+        listen(QHostAddress::LocalHost, 0);
+        connect(this, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *s = nextPendingConnection()) {
+                connect(s, &QTcpSocket::readyRead, s, [this, s] {
+                    const QByteArray in = s->readAll();
+                    received += in;
+                    if (!in.contains("\r\n\r\n"))
+                        return;
+                    const QByteArray body = "up 1\n";
+                    s->write("HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\n"
+                             "Content-Length: " +
+                             QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                });
+            }
+        });
+    }
+    QString url() const { return u"http://127.0.0.1:%1/metrics"_s.arg(serverPort()); }
+    QByteArray received;
+};
 } // namespace
 
 class TestKeychain : public QObject
@@ -84,6 +113,7 @@ private slots:
     void environmentReferences();
     void storeFailureExplains();
     void editorSavesThroughStore();
+    void runnerReadsTargetTokens();
 };
 
 void TestKeychain::readsFromKeychain()
@@ -190,6 +220,35 @@ void TestKeychain::editorSavesThroughStore()
     editor.findChild<QPushButton *>(u"saveKey"_s)->click();
     QTRY_VERIFY(editor.keyStatusText().contains(u"Access denied"_s));
     QVERIFY(editor.keyStatusText().contains(u"OPENAI_API_KEY"_s));
+}
+
+void TestKeychain::runnerReadsTargetTokens()
+{
+    qputenv("OPENAI_API_KEY", "sk-api-key");
+    auto *backend = new FakeKeychain;
+    backend->entries.insert(u"node"_s, "tok-node");
+    ApiKeyStore store(backend);
+    RecordingExporter node, gone;
+    RunRequest r;
+    r.plan.sut.builtInSimulator = true;
+    r.plan.sut.serverMetrics.sut = u"off"_s;
+    r.plan.sut.serverMetrics.targets = {{u"node"_s, node.url(), u"keychain:node"_s},
+                                        {u"gone"_s, gone.url(), u"keychain:gone"_s}};
+    r.plan.dataset.randomInputLen = 8;
+    r.plan.dataset.randomOutputLen = 2;
+    r.plan.profile.numPrompts = 4;
+    r.calibrateTokens = false;
+    ProjectRunner runner(&store);
+    QSignalSpy finished(&runner, &ProjectRunner::runFinished);
+    QString error;
+    QVERIFY2(runner.start(r, QString(), RunInfo(), &error), qPrintable(error));
+    QVERIFY(finished.wait(60000));
+    // The token read from the keychain went to its target only; the entry that is missing
+    // left its target without a token, not with the API key the store falls back to.
+    QVERIFY2(node.received.contains("Authorization: Bearer tok-node"), node.received.constData());
+    QVERIFY(!gone.received.isEmpty());
+    QVERIFY2(!gone.received.contains("Authorization"), gone.received.constData());
+    QVERIFY(!node.received.contains("sk-api-key") && !gone.received.contains("sk-api-key"));
 }
 
 QTEST_MAIN(TestKeychain)

@@ -278,6 +278,11 @@ void TestMainWindow::saveAsAndReopen()
     QCOMPARE(loaded.first().at(3).toString(), QString());
     QCOMPARE(loaded.first().at(2).value<QList<RequestRecord>>().size(), 10);
     QVERIFY(loaded.first().at(1).value<RunPlan>().sut.builtInSimulator);
+    // With the server metrics scraped beside the run: the simulator's /metrics and its GPU.
+    const DocRun *stored = doc->run(doc->runs().last().id);
+    QVERIFY(stored);
+    QCOMPARE(stored->serverMetrics.size(), 2);
+    QVERIFY(!stored->serverMetrics.first().scrapes().isEmpty());
 }
 
 void TestMainWindow::windowStateSaved()

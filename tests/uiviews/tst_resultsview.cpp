@@ -13,7 +13,9 @@
 #include "models/runtotalsmodel.h"
 #include "models/summarytablemodel.h"
 #include "report/runreport.h"
+#include "report/serverreport.h"
 #include "resultsview.h"
+#include "serverevidenceview.h"
 #include "settingslanguage.h"
 
 #include <QAbstractAxis>
@@ -30,6 +32,8 @@
 #include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
+#include <QTcpServer>
 #include <QXYSeries>
 
 using namespace Qt::StringLiterals;
@@ -199,6 +203,80 @@ private slots:
         QCOMPARE(ttftCdf->series(0)->at(ttftCdf->pointCount(0) - 1).x(), s.ttft.max);
         QVERIFY(!view.findChild<QGroupBox *>(u"mlperfBox"_s)
                      ->isVisible()); // scenario none: no MLPerf block
+    }
+
+    // The Server tab: the evidence from the scraped targets with definitions, the reason where a
+    // figure is missing, charts over the run; hidden for a run that scraped nothing.
+    void serverTab()
+    {
+        SimConfig cfg;
+        cfg.capacity = 4;
+        Simulator sim(cfg);
+        QVERIFY(sim.start());
+        RunPlan plan = uitest::simPlan(sim, 60, 8, 0);
+        RunController controller;
+        controller.configure(plan, uitest::promptItems(10, 12), {});
+        MetricsScraper scraper;
+        uitest::setUpScraper(&scraper, sim.baseUrl().toString(), 100);
+        QString error;
+        QVERIFY2(scraper.start(&error), qPrintable(error));
+        QSignalSpy finished(&controller, &RunController::finished);
+        QVERIFY2(controller.start(&error), qPrintable(error));
+        QVERIFY(finished.wait(60000));
+        scraper.stop();
+        const QList<RequestRecord> records = controller.records();
+
+        ResultsView view;
+        view.resize(1300, 850);
+        view.show();
+        view.showRun(plan, records, scraper.stores());
+        QVERIFY(waitShown(view));
+        QVERIFY(view.tabs()->isTabVisible(5));
+        const QTableWidget *table = view.serverView()->table();
+        QCOMPARE(table->rowCount(), int(ServerEvidence::names().size()));
+        const auto row = [&](const QString &name) {
+            const QString label = serverFigureLabel(name).translated();
+            for (int r = 0; r < table->rowCount(); ++r)
+                if (table->item(r, 0)->text() == label)
+                    return r;
+            return -1;
+        };
+        // The simulator's counters agree with the client's count, side by side.
+        const RunSummary s = summarize(records, SummaryOptions::forProfile(plan.profile));
+        const int requests = row(u"server_requests"_s);
+        QVERIFY(requests >= 0);
+        QVERIFY2(table->item(requests, 1)->text().startsWith(QString::number(s.completed) + u' '),
+                 qPrintable(table->item(requests, 1)->text()));
+        QVERIFY(table->item(requests, 2)->text().startsWith(QString::number(s.completed)));
+        const int tokens = row(u"server_generation_tokens"_s);
+        QVERIFY(table->item(tokens, 1)->text().startsWith(QString::number(s.totalOutputTokens)));
+        // Every row has its definition.
+        for (int r = 0; r < table->rowCount(); ++r)
+            QVERIFY(!table->item(r, 3)->text().isEmpty());
+        for (ChartView *c : view.serverView()->charts())
+            QVERIFY2(c->pointCount(0) > 0, qPrintable(c->objectName()));
+
+        // A target that never answered: every figure says why.
+        MetricsScraper dead;
+        QTcpServer closed;
+        QVERIFY(closed.listen(QHostAddress::LocalHost, 0));
+        const QString deadUrl = u"http://127.0.0.1:%1"_s.arg(closed.serverPort());
+        closed.close();
+        uitest::setUpScraper(&dead, deadUrl, 100);
+        QVERIFY(dead.start(&error));
+        dead.stop();
+        view.showRun(plan, records, dead.stores());
+        QVERIFY(waitShown(view));
+        QVERIFY(view.tabs()->isTabVisible(5));
+        for (int r = 0; r < table->rowCount(); ++r)
+            QVERIFY2(table->item(r, 1)->text().contains(u"unreachable"_s),
+                     qPrintable(table->item(r, 1)->text()));
+        QVERIFY(view.serverView()->targetsLabel()->text().contains(u"not available"_s));
+
+        // Nothing scraped: no Server tab.
+        view.showRun(plan, records);
+        QVERIFY(waitShown(view));
+        QVERIFY(!view.tabs()->isTabVisible(5));
     }
 
     void staleJobsAreDropped()

@@ -98,6 +98,68 @@ private slots:
         QVERIFY(stop && !stop->isEnabled());
     }
 
+    // The server's side, live: each scrape's gauges reach the dashboard through a queued signal
+    // and are drawn on the client's time axis.
+    void showsTheServerLive()
+    {
+        SimConfig cfg;
+        cfg.ttftMs = 20;
+        cfg.itlMs = 5;
+        cfg.capacity = 4; // a queue forms: 8 concurrent requests on 4 slots
+        Simulator sim(cfg);
+        QVERIFY(sim.start());
+        RunPlan plan = uitest::simPlan(sim, 120, 8, 0);
+        RunController controller;
+        controller.configure(plan, uitest::promptItems(10, 24), {});
+        MetricsScraper scraper;
+        uitest::setUpScraper(&scraper, sim.baseUrl().toString(), 100);
+        controller.setMetricsScraper(&scraper);
+
+        RunDashboard dash;
+        dash.resize(1200, 900);
+        dash.show();
+        dash.attach(&controller, plan);
+        QVERIFY(dash.showsServer());
+        QString error;
+        QVERIFY2(scraper.start(&error), qPrintable(error));
+        QSignalSpy finished(&controller, &RunController::finished);
+        QVERIFY2(controller.start(&error), qPrintable(error));
+        // Live: server samples arrive while the run is still going.
+        QTRY_VERIFY_WITH_TIMEOUT(dash.serverSamples() >= 4, 30000);
+        QVERIFY(finished.wait(60000));
+        const int during = dash.serverSamples();
+        scraper.stop(); // the "after" scrape
+        QTRY_VERIFY_WITH_TIMEOUT(dash.serverSamples() > during, 10000);
+        const QList<ChartView *> charts = dash.serverCharts();
+        QCOMPARE(charts.size(), 3);
+        for (ChartView *c : charts)
+            QVERIFY2(c->pointCount(0) > 0, qPrintable(c->objectName()));
+        // The engine's queue as the simulator reported it: its 4 slots full, requests waiting.
+        double runningMax = 0, waitingMax = 0, kvMax = 0, powerMax = 0;
+        for (int i = 0; i < charts.at(0)->pointCount(0); ++i)
+            runningMax = std::max(runningMax, charts.at(0)->series(0)->at(i).y());
+        for (int i = 0; i < charts.at(0)->pointCount(1); ++i)
+            waitingMax = std::max(waitingMax, charts.at(0)->series(1)->at(i).y());
+        for (int i = 0; i < charts.at(1)->pointCount(0); ++i)
+            kvMax = std::max(kvMax, charts.at(1)->series(0)->at(i).y());
+        for (int i = 0; i < charts.at(2)->pointCount(0); ++i)
+            powerMax = std::max(powerMax, charts.at(2)->series(0)->at(i).y());
+        QCOMPARE(runningMax, 4.0);
+        QVERIFY2(waitingMax >= 1, qPrintable(QString::number(waitingMax)));
+        QVERIFY(kvMax > 0 && kvMax <= 100);
+        QVERIFY2(powerMax > 60 && powerMax <= 350, qPrintable(QString::number(powerMax)));
+        // The same time axis as the client's charts: scrapes fall inside the run's span.
+        const double spanS = double(controller.runEndNs() - controller.runStartNs()) / 1e9;
+        const QPointF last = charts.at(0)->series(0)->at(charts.at(0)->pointCount(0) - 1);
+        QVERIFY2(last.x() > 0 && last.x() < spanS + 1, qPrintable(QString::number(last.x())));
+
+        // A run without a scraper shows no server row.
+        RunController plain;
+        plain.configure(plan, uitest::promptItems(10, 4), {});
+        dash.attach(&plain, plan);
+        QVERIFY(!dash.showsServer());
+    }
+
     void stopButtonStopsTheRun()
     {
         auto sim = uitest::startSimulator(20, 5, 0);

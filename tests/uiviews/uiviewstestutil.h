@@ -7,6 +7,7 @@
 #include "data/dataset.h"
 #include "metrics/requestrecord.h"
 #include "run/runcontroller.h"
+#include "servermetrics/metricsscraper.h"
 #include "sim/simulator.h"
 
 #include <QSignalSpy>
@@ -148,6 +149,23 @@ inline std::unique_ptr<Simulator> startSimulator(double ttftMs, double itlMs, do
     if (!sim->start())
         qFatal("simulator did not start");
     return sim;
+}
+
+// A scraper of the simulator's /metrics and its simulated GPU (/dcgm/metrics), as a run of the
+// workbench scrapes them (docs/server-metrics.md); `baseUrl` another server to see it fail.
+inline void setUpScraper(MetricsScraper *scraper, const QString &baseUrl, int intervalMs)
+{
+    ScrapeTarget sut;
+    sut.name = QStringLiteral("sut");
+    sut.url = QUrl(baseUrl + QStringLiteral("/metrics"));
+    ScrapeTarget gpu;
+    gpu.name = QStringLiteral("dcgm");
+    gpu.url = QUrl(baseUrl + QStringLiteral("/dcgm/metrics"));
+    scraper->setTargets({sut, gpu});
+    ScraperOptions o;
+    o.intervalMs = intervalMs;
+    o.timeoutMs = intervalMs / 2;
+    scraper->setOptions(o);
 }
 
 } // namespace sb::uitest

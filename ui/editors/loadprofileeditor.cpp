@@ -4,6 +4,7 @@
 #include "schedulepreview.h"
 
 #include "load/mlperf.h"
+#include "run/metricsplan.h"
 #include "run/planvalidation.h"
 
 #include <QCheckBox>
@@ -129,6 +130,12 @@ void LoadProfileEditor::buildUi()
     addRow(u"warmupRequests"_s, m_warmupRequests, u"warmup"_s);
     m_warmupSeconds = dspin(0, 1e6, 1);
     addRow(u"warmupSeconds"_s, m_warmupSeconds);
+    // How often the server's /metrics is scraped during a run (docs/server-metrics.md); the
+    // bounds are the plan's own (validateServerMetrics).
+    m_metricsInterval = dspin(metricslimits::kMinIntervalS, metricslimits::kMaxIntervalS, 2);
+    m_metricsInterval->setObjectName(u"metricsInterval"_s);
+    m_metricsInterval->setSingleStep(0.1);
+    addRow(u"metricsInterval"_s, m_metricsInterval);
     m_seed = new QLineEdit(page);
     m_seed->setObjectName(u"seed"_s);
     addRow(u"seed"_s, m_seed, u"seed"_s);
@@ -310,9 +317,10 @@ void LoadProfileEditor::buildUi()
                          m_traceFormat, m_history, m_thinkModel, m_connectionMode})
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     for (QDoubleSpinBox *s :
-         {m_rate, m_burstiness, m_rampStart, m_rampEnd, m_duration, m_warmupSeconds, m_sloTtft,
-          m_sloTpot, m_sloE2el, m_timeout, m_boundTtft, m_boundTpot, m_sloPercentile, m_minDuration,
-          m_traceScale, m_tolerance, m_sessionRate, m_thinkMs, m_idleTimeout})
+         {m_rate, m_burstiness, m_rampStart, m_rampEnd, m_duration, m_warmupSeconds,
+          m_metricsInterval, m_sloTtft, m_sloTpot, m_sloE2el, m_timeout, m_boundTtft, m_boundTpot,
+          m_sloPercentile, m_minDuration, m_traceScale, m_tolerance, m_sessionRate, m_thinkMs,
+          m_idleTimeout})
         connect(s, &QDoubleSpinBox::valueChanged, this, changed);
     for (QSpinBox *s :
          {m_maxConcurrency, m_closedLoop, m_numPrompts, m_warmupRequests, m_minQueryCount,
@@ -339,6 +347,7 @@ void LoadProfileEditor::retranslateUi()
         {u"duration"_s, tr("Duration (s):")},
         {u"warmupRequests"_s, tr("Warm-up requests:")},
         {u"warmupSeconds"_s, tr("Warm-up (s):")},
+        {u"metricsInterval"_s, tr("Server metrics every (s):")},
         {u"seed"_s, tr("Seed:")},
         {u"sloTtft"_s, tr("SLO TTFT (ms):")},
         {u"sloTpot"_s, tr("SLO TPOT (ms):")},
@@ -401,6 +410,10 @@ void LoadProfileEditor::retranslateUi()
            "of the server's prefix cache"));
     m_burstiness->setToolTip(tr("Gamma shape: 1 is Poisson, below 1 burstier, above 1 more even"));
     m_maxConcurrency->setToolTip(tr("Caps outstanding requests (open loop with a cap)"));
+    m_metricsInterval->setToolTip(
+        tr("How often the server's Prometheus metrics are scraped during a run, besides once "
+           "before the first request and once after the last (the SUT's scrape setting says "
+           "what is scraped)"));
     m_closedLoop->setToolTip(tr("Keeps exactly this many requests in flight; the rate is ignored"));
     m_sloTtft->setToolTip(tr("Goodput counts requests meeting every SLO that is set"));
     m_warmupRequests->setToolTip(tr("Issued and stored, excluded from every metric"));
@@ -536,6 +549,7 @@ void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p,
     m_duration->setValue(p.durationS);
     m_warmupRequests->setValue(p.warmupRequests);
     m_warmupSeconds->setValue(p.warmupSeconds);
+    m_metricsInterval->setValue(p.metricsIntervalS);
     m_seed->setText(QString::number(p.seed));
     m_sloTtft->setValue(std::max(0.0, p.goodput.ttftMs));
     m_sloTpot->setValue(std::max(0.0, p.goodput.tpotMs));
@@ -607,6 +621,7 @@ LoadProfile LoadProfileEditor::profile() const
     p.durationS = m_duration->value();
     p.warmupRequests = m_warmupRequests->value();
     p.warmupSeconds = m_warmupSeconds->value();
+    p.metricsIntervalS = m_metricsInterval->value();
     p.seed = m_seed->text().trimmed().toULongLong();
     p.goodput.ttftMs = m_sloTtft->value() > 0 ? m_sloTtft->value() : -1;
     p.goodput.tpotMs = m_sloTpot->value() > 0 ? m_sloTpot->value() : -1;

@@ -88,6 +88,7 @@ private:
     QDoubleSpinBox *m_duration;
     QSpinBox *m_warmupRequests;
     QDoubleSpinBox *m_warmupSeconds;
+    QDoubleSpinBox *m_metricsInterval;
     QLineEdit *m_seed;
     QDoubleSpinBox *m_sloTtft;
     QDoubleSpinBox *m_sloTpot;

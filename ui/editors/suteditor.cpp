@@ -5,6 +5,7 @@
 #include "connectionprobe.h"
 #include "fielderror.h"
 #include "keychainstore.h"
+#include "run/metricsplan.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -30,6 +31,7 @@ namespace sb {
 
 namespace {
 enum KeySource { KeyDefault, KeyEnv, KeyKeychain };
+enum MetricsMode { MetricsAuto, MetricsOff, MetricsUrl };
 
 HeaderList parseHeaders(const QString &text, QString *error)
 {
@@ -204,6 +206,45 @@ void SutEditor::buildUi()
     m_keyStatus->setWordWrap(true);
     form->addRow(QString(), m_keyStatus);
 
+    // Server metrics (docs/server-metrics.md): what is scraped beside the runs. Tokens of extra
+    // targets are references, as the API key's: the token itself goes to the keychain or stays
+    // in the environment.
+    auto *metricsRow = new QWidget(page);
+    auto *metricsLayout = new QHBoxLayout(metricsRow);
+    metricsLayout->setContentsMargins(0, 0, 0, 0);
+    m_metricsMode = new QComboBox(metricsRow);
+    m_metricsMode->setObjectName(u"metricsMode"_s);
+    m_metricsMode->addItem({}, MetricsAuto);
+    m_metricsMode->addItem({}, MetricsOff);
+    m_metricsMode->addItem({}, MetricsUrl);
+    m_metricsUrl = new QLineEdit(metricsRow);
+    m_metricsUrl->setObjectName(u"metricsUrl"_s);
+    m_metricsUrl->setPlaceholderText(u"http://gpu-host:8000/metrics"_s);
+    metricsLayout->addWidget(m_metricsMode);
+    metricsLayout->addWidget(m_metricsUrl, 1);
+    addRow(u"metrics"_s, metricsRow, true);
+    m_metricsTargets = new QPlainTextEdit(page);
+    m_metricsTargets->setObjectName(u"metricsTargets"_s);
+    m_metricsTargets->setMaximumHeight(70);
+    m_metricsTargets->setTabChangesFocus(true);
+    m_metricsTargets->setPlaceholderText(
+        u"dcgm=http://gpu-host:9400/metrics,token-env=DCGM_TOKEN"_s);
+    addRow(u"metricsTargets"_s, m_metricsTargets, true);
+    auto *tokenRow = new QWidget(page);
+    auto *tokenLayout = new QHBoxLayout(tokenRow);
+    tokenLayout->setContentsMargins(0, 0, 0, 0);
+    m_tokenEntry = new QLineEdit(tokenRow);
+    m_tokenEntry->setObjectName(u"tokenEntry"_s);
+    m_tokenValue = new QLineEdit(tokenRow);
+    m_tokenValue->setObjectName(u"tokenValue"_s);
+    m_tokenValue->setEchoMode(QLineEdit::Password);
+    m_saveToken = new QPushButton(tokenRow);
+    m_saveToken->setObjectName(u"saveToken"_s);
+    tokenLayout->addWidget(m_tokenEntry);
+    tokenLayout->addWidget(m_tokenValue, 1);
+    tokenLayout->addWidget(m_saveToken);
+    addRow(u"metricsToken"_s, tokenRow, false);
+
     auto *testRow = new QHBoxLayout;
     m_test = new QPushButton(page);
     m_test->setObjectName(u"testConnection"_s);
@@ -230,6 +271,13 @@ void SutEditor::buildUi()
     for (QSpinBox *s : {m_gpuCount, m_replicas, m_containers, m_workers})
         connect(s, &QSpinBox::valueChanged, this, changed);
     connect(m_headers, &QPlainTextEdit::textChanged, this, changed);
+    connect(m_metricsTargets, &QPlainTextEdit::textChanged, this, changed);
+    connect(m_metricsUrl, &QLineEdit::textChanged, this, changed);
+    connect(m_metricsMode, &QComboBox::currentIndexChanged, this, [this, changed] {
+        m_metricsUrl->setEnabled(m_metricsMode->currentData().toInt() == MetricsUrl);
+        changed();
+    });
+    connect(m_saveToken, &QPushButton::clicked, this, &SutEditor::saveTokenToKeychain);
     connect(m_notes, &QPlainTextEdit::textChanged, this, changed);
     connect(m_flavour, &QComboBox::currentIndexChanged, this, changed);
     connect(m_simulator, &QCheckBox::toggled, this, [this, changed] {
@@ -295,6 +343,9 @@ void SutEditor::retranslateUi()
         {u"keySource"_s, tr("API key source:")},
         {u"apiKey"_s, tr("Variable / account:")},
         {u"keyValue"_s, tr("API key:")},
+        {u"metrics"_s, tr("Server metrics:")},
+        {u"metricsTargets"_s, tr("More metrics targets:")},
+        {u"metricsToken"_s, tr("Target token:")},
     };
     m_labels.setTexts(labels);
     m_simulator->setText(tr("Start ServeBench's own simulator for runs (no server needed)"));
@@ -334,6 +385,20 @@ void SutEditor::retranslateUi()
            "lengths are real token counts, and output tokens are counted from the streamed text "
            "when the server sends no usage."));
     m_tokenizerBrowse->setText(tr("Browse…"));
+    m_metricsMode->setItemText(MetricsAuto, tr("Automatic: the base URL's /metrics"));
+    m_metricsMode->setItemText(MetricsOff, tr("Off"));
+    m_metricsMode->setItemText(MetricsUrl, tr("This URL:"));
+    m_metricsMode->setToolTip(
+        tr("Prometheus metrics scraped beside every run: the engine's queue, KV cache and "
+           "counters. Automatic keeps the base URL's /metrics when it answers and turns it off "
+           "with a note when it does not; a URL of its own is scraped whatever it answers."));
+    m_metricsTargets->setToolTip(
+        tr("Further Prometheus targets (a DCGM or node exporter), one per line: "
+           "name=URL, optionally followed by ,token-env=VARIABLE or ,token-keychain=ENTRY. The "
+           "token itself is never written into the project: only where to find it."));
+    m_tokenEntry->setPlaceholderText(tr("keychain entry"));
+    m_tokenValue->setPlaceholderText(tr("paste a target's token, then save it to the keychain"));
+    m_saveToken->setText(tr("Save to keychain"));
     m_gpuCount->setSpecialValueText(tr("not recorded"));
     m_replicas->setSpecialValueText(tr("not recorded"));
     m_containers->setSpecialValueText(tr("not recorded"));
@@ -414,6 +479,16 @@ void SutEditor::setConfig(const SutConfig &c)
         m_keySource->setCurrentIndex(KeyDefault);
         m_keyName->clear();
     }
+    const ServerMetricsConfig &m = c.serverMetrics;
+    const int mode = m.sut == "off"_L1 ? MetricsOff : m.sut == "auto"_L1 ? MetricsAuto : MetricsUrl;
+    m_metricsMode->setCurrentIndex(mode);
+    m_metricsUrl->setText(mode == MetricsUrl ? m.sut : QString());
+    m_metricsUrl->setEnabled(mode == MetricsUrl);
+    QStringList targetLines;
+    for (const MetricsTarget &t : m.targets)
+        targetLines << metricsTargetFlag(t);
+    m_metricsTargets->setPlainText(targetLines.join(u'\n'));
+    m_tokenValue->clear();
     m_keyValue->clear();
     m_keyStatus->clear();
     m_probeResult->clear();
@@ -450,6 +525,17 @@ SutConfig SutEditor::config() const
     c.tokenizer = m_tokenizer->text().trimmed();
     QString ignored;
     c.extraHeaders = parseHeaders(m_headers->toPlainText(), &ignored);
+    switch (m_metricsMode->currentData().toInt()) {
+    case MetricsOff:
+        c.serverMetrics.sut = u"off"_s;
+        break;
+    case MetricsUrl:
+        c.serverMetrics.sut = m_metricsUrl->text().trimmed();
+        break;
+    default:
+        c.serverMetrics.sut = u"auto"_s;
+    }
+    c.serverMetrics.targets = parseTargetLines(m_metricsTargets->toPlainText(), nullptr);
     const QString keyName = m_keyName->text().trimmed();
     switch (m_keySource->currentData().toInt()) {
     case KeyEnv:
@@ -517,6 +603,26 @@ void SutEditor::validate()
     // GUI thread, and a bad one stops the run naming the file.
     if (!c.tokenizer.isEmpty() && !QFileInfo::exists(c.tokenizer))
         e[u"tokenizer"_s] = tr("No such file or folder.");
+    // Server metrics: the line syntax here, the rest by the plan's own rules (as `run` checks
+    // --metrics and --metrics-target).
+    int badLine = 0;
+    parseTargetLines(m_metricsTargets->toPlainText(), &badLine);
+    if (badLine > 0)
+        e[u"metricsTargets"_s] =
+            tr("Line %1: write name=URL, optionally followed by ,token-env=VARIABLE or "
+               ",token-keychain=ENTRY.")
+                .arg(badLine);
+    if (m_metricsMode->currentData().toInt() == MetricsUrl && c.serverMetrics.sut.isEmpty())
+        e[u"metrics"_s] = tr("Enter the URL to scrape, e.g. http://gpu-host:8000/metrics.");
+    RunPlan metricsPlan;
+    metricsPlan.sut = c;
+    QList<PlanIssue> metricsIssues;
+    validateServerMetrics(metricsPlan, &metricsIssues);
+    for (const PlanIssue &issue : std::as_const(metricsIssues)) {
+        const QString key = issue.field == "metrics"_L1 ? u"metrics"_s : u"metricsTargets"_s;
+        if (issue.field != "metrics-interval"_L1 && !e.contains(key))
+            e[key] = issue.message.translated();
+    }
     const int src = m_keySource->currentData().toInt();
     const QString keyName = m_keyName->text().trimmed();
     static const QRegularExpression envName(u"^[A-Za-z_][A-Za-z0-9_]*$"_s);
@@ -566,6 +672,35 @@ void SutEditor::saveKeyToKeychain()
     m_storeTicket = m_keys->store(m_keyName->text().trimmed(), m_keyValue->text().toUtf8());
     m_keyValue->clear(); // the key leaves the widget as soon as it is handed over
     m_keyStatus->setText(tr("Saving the key …"));
+}
+
+void SutEditor::saveTokenToKeychain()
+{
+    const QString entry = m_tokenEntry->text().trimmed();
+    if (!m_keys || m_tokenValue->text().isEmpty() || entry.isEmpty())
+        return;
+    m_storeTicket = m_keys->store(entry, m_tokenValue->text().toUtf8());
+    m_tokenValue->clear(); // the token leaves the widget as soon as it is handed over
+    m_keyStatus->setText(tr("Saving the token of %1 …").arg(entry));
+}
+
+QList<MetricsTarget> SutEditor::parseTargetLines(const QString &text, int *badLine)
+{
+    QList<MetricsTarget> out;
+    const QStringList lines = text.split(u'\n');
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QString line = lines.at(i).trimmed();
+        if (line.isEmpty())
+            continue;
+        MetricsTarget t;
+        QString error;
+        if (parseMetricsTargetFlag(line, &t, &error)) {
+            out.append(t);
+        } else if (badLine && *badLine == 0) {
+            *badLine = int(i) + 1;
+        }
+    }
+    return out;
 }
 
 void SutEditor::testConnection()

@@ -39,7 +39,7 @@ public:
 
     bool isValid() const;
     QStringList errors() const;
-    // Field keys: name, baseUrl, endpoint, model, extraHeaders, apiKey.
+    // Field keys: name, baseUrl, endpoint, model, extraHeaders, apiKey, metrics, metricsTargets.
     QString errorFor(const QString &field) const;
 
     // The running connection test, for tests and for the main window's status bar.
@@ -50,6 +50,9 @@ public:
 public slots:
     void testConnection();
     void saveKeyToKeychain();
+    // Saves the token typed for a metrics target under the entry named beside it; a target
+    // refers to it as token-keychain=ENTRY.
+    void saveTokenToKeychain();
 
 signals:
     void edited();
@@ -65,6 +68,9 @@ private:
     void validate();
     void updateKeyWidgets();
     void onProbeFinished(const ConnectionProbeResult &result);
+    // The metrics targets, one `name=URL[,token-env=V|,token-keychain=E]` per line (the syntax
+    // of --metrics-target); badLine: the first line that is not (1-based, 0 when all are).
+    static QList<MetricsTarget> parseTargetLines(const QString &text, int *badLine);
 
     bool m_loading = false;
     bool m_valid = true;
@@ -104,6 +110,12 @@ private:
     QLineEdit *m_keyValue;
     QPushButton *m_saveKey;
     QLabel *m_keyStatus;
+    QComboBox *m_metricsMode;
+    QLineEdit *m_metricsUrl;
+    QPlainTextEdit *m_metricsTargets;
+    QLineEdit *m_tokenEntry;
+    QLineEdit *m_tokenValue;
+    QPushButton *m_saveToken;
     QPushButton *m_test;
     QLabel *m_probeResult;
     QLabel *m_title;

@@ -12,11 +12,13 @@ using namespace Qt::StringLiterals;
 
 namespace sb {
 
-ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<RequestRecord> &records)
+ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<RequestRecord> &records,
+                                          const QList<MetricSeriesStore> &serverMetrics)
 {
     RunReportInput in;
     in.plan = plan;
     in.records = records;
+    in.serverMetrics = serverMetrics;
     const RunDerivation d = deriveRun(in);
     ResultsSummaryStage st;
     st.summary = d.summary;
@@ -29,6 +31,14 @@ ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<Reque
         st.mlperfText = d.mlperf.formatMlperfBlock();
     st.sessions = d.sessions;
     st.historyMode = QString::fromLatin1(historyModeName(plan.profile.history));
+    st.hasServer = d.hasServerMetrics;
+    st.zeroNs = runZeroNs(records);
+    if (d.hasServerMetrics) {
+        st.server = d.server;
+        for (ServerQuantity q : {ServerQuantity::Running, ServerQuantity::Waiting,
+                                 ServerQuantity::KvCacheUsage, ServerQuantity::PowerW})
+            st.serverSeries.append(serverTimeline(serverMetrics, q));
+    }
     return st;
 }
 

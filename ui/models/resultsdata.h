@@ -7,6 +7,9 @@
 #include "metrics/sessionsummary.h"
 #include "metrics/summary.h"
 #include "models/requestrow.h"
+#include "servermetrics/metricseriesstore.h"
+#include "servermetrics/serverevidence.h"
+#include "servermetrics/servertimeline.h"
 
 #include <QList>
 #include <QPair>
@@ -35,6 +38,12 @@ struct ResultsSummaryStage
     QList<QPair<QString, QList<QPair<QString, Interval>>>> intervals;
     SessionSummary sessions; // a session workload's view by turn (docs/sessions.md)
     QString historyMode;     // "served" | "reference"
+    // Server-side evidence (docs/server-metrics.md) when the run has scraped targets, and its
+    // gauges over the run for the Server tab's charts.
+    bool hasServer = false;
+    ServerEvidence server;
+    QList<ServerTimelineSeries> serverSeries;
+    qint64 zeroNs = 0; // runZeroNs(records): the Over time tab's zero, on the scrapes' clock
 };
 
 struct ResultsChartStage
@@ -63,7 +72,9 @@ struct ResultsChartStage
 
 // The summary and MLPerf verdict through the run pipeline's one derivation (deriveRun): the
 // same numbers and verdict as `servebench-cli show`, the Compare tab and the reports.
-ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<RequestRecord> &records);
+// serverMetrics: the run's scraped targets (the SUT first), empty when none were scraped.
+ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<RequestRecord> &records,
+                                          const QList<MetricSeriesStore> &serverMetrics = {});
 
 // Zero point of the run's time axis: the earliest t_sched, else the earliest t_send.
 qint64 runZeroNs(const QList<RequestRecord> &records);
