@@ -112,14 +112,14 @@ QString ConnectionStats::text(const QString &mode) const
     const auto line = [](const QString &label, const QString &value) {
         return u"%1 %2\n"_s.arg(label, -40).arg(value);
     };
-    const auto f = [](double v) { return QString::number(v, 'f', 2); };
+    const auto f = [](double v) {
+        return QString::number(v, 'f', 2);
+    };
     QString out = u"-------------------Connections--------------------\n"_s;
     out += line(u"Connection mode:"_s, mode);
     out += line(u"Opened / reused / pre-opened:"_s,
-                u"%1 / %2 / %3%4"_s.arg(opened)
-                    .arg(reused)
-                    .arg(prewarmed)
-                    .arg(unknown > 0 ? u" (%1 not recorded)"_s.arg(unknown) : QString()));
+                u"%1 / %2 / %3%4"_s.arg(opened).arg(reused).arg(prewarmed).arg(
+                    unknown > 0 ? u" (%1 not recorded)"_s.arg(unknown) : QString()));
     if (setup.n > 0) {
         out += line(u"Mean connection set-up (ms):"_s, f(setup.mean));
         out += line(u"P99 connection set-up (ms):"_s, f(setup.p99));

@@ -27,9 +27,9 @@ struct ConnectionStats
         double mean = 0, p50 = 0, p99 = 0, max = 0; // ms
         QJsonObject toJson() const;
     };
-    qint64 requests = 0; // successful measured requests looked at
-    qint64 opened = 0;   // of them, with a connection of their own (ConnectionUse::New)
-    qint64 reused = 0;   // on a keep-alive connection an earlier response left
+    qint64 requests = 0;  // successful measured requests looked at
+    qint64 opened = 0;    // of them, with a connection of their own (ConnectionUse::New)
+    qint64 reused = 0;    // on a keep-alive connection an earlier response left
     qint64 prewarmed = 0; // on a connection opened before the run's clock
     qint64 unknown = 0;   // the transport could not tell (imported runs, older files)
     Stat setup;           // over `opened` requests

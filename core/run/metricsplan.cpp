@@ -1,6 +1,7 @@
 #include "metricsplan.h"
 
 #include "client/proxyconfig.h"
+#include "client/requestbuilder.h"
 
 #include <QNetworkRequest>
 #include <QRegularExpression>
@@ -159,18 +160,15 @@ ScrapePlan buildScrapePlan(const RunPlan &plan, const QByteArray &apiKey,
         t.url = QUrl(m.sut == "auto"_L1 ? sutMetricsUrl(sut) : m.sut);
         t.optional = m.sut == "auto"_L1;
         // The SUT's own endpoint sees what its requests carry: a gateway that needs the key or
-        // a header for /v1 usually needs it for /metrics too. As for the requests
-        // (buildRequestHeaders), a header given for the SUT replaces the API key's.
-        if (!apiKey.isEmpty())
-            t.headers.append({"Authorization"_ba, "Bearer "_ba + apiKey});
-        for (const auto &[name, value] : sut.extraHeaders) {
-            const QByteArray n = name.trimmed().toLatin1();
-            if (n.isEmpty())
+        // a header for /v1 usually needs it for /metrics too. The requests' own rules
+        // (buildRequestHeaders): a header given for the SUT replaces the API key's, and one
+        // that places the key ({api_key}) gets it there instead. Not the body's content type
+        // and streaming Accept: a scrape asks for text.
+        for (const auto &h : buildRequestHeaders(sut, apiKey, QString())) {
+            if (h.first == "Content-Type"_ba || h.first == "Accept"_ba ||
+                h.first == "Accept-Encoding"_ba)
                 continue;
-            t.headers.removeIf([&](const QPair<QByteArray, QByteArray> &h) {
-                return h.first.compare(n, Qt::CaseInsensitive) == 0;
-            });
-            t.headers.append({n, value.toUtf8()});
+            t.headers.append(h);
         }
         p.targets.append(t);
         if (sut.builtInSimulator && m.sut == "auto"_L1) {

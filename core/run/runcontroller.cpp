@@ -267,11 +267,15 @@ void RunController::stopBecause(const QString &reason)
 bool RunController::createTransport(QString *error)
 {
     TransportOptions transportOptions;
-    if (m_presetOptions)
+    // Preset options are taken as they are (prepareRun already applied the plan's connection
+    // settings to them; a bench or test may choose its own); resolved here, the plan's apply.
+    if (m_presetOptions) {
         transportOptions = *m_presetOptions;
-    else if (!resolveTransportOptions(m_plan.sut, m_environment, &transportOptions, error))
-        return false;
-    applyProfileToTransport(m_plan.profile, &transportOptions);
+    } else {
+        if (!resolveTransportOptions(m_plan.sut, m_environment, &transportOptions, error))
+            return false;
+        applyProfileToTransport(m_plan.profile, &transportOptions);
+    }
     if (m_transportKind == TransportKind::Qnam)
         m_transport = std::make_unique<QnamTransport>();
     else

@@ -95,7 +95,8 @@ public:
     // Where proxy settings are read (the process environment unless a test sets another).
     void setEnvironment(const QProcessEnvironment &env) { m_environment = env; }
     // Options resolved beforehand (resolveTransportOptions reads the CA file: the GUI does it
-    // off its thread); without them start() resolves the SUT's own.
+    // off its thread), used as they are: prepareRun already applied the plan's connection mode,
+    // idle timeout and caps to them. Without them start() resolves the SUT's own and applies those.
     void setTransportOptions(const TransportOptions &options) { m_presetOptions = options; }
     // How the run reaches the SUT (proxy, CA file): see connectionRoute(). Set by start().
     QJsonObject route() const { return m_route; }

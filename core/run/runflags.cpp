@@ -521,8 +521,8 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
         bool ok = false;
         const qint64 v = a.value(name).toLongLong(&ok);
         if (!ok || v < 0)
-            e = u"--%1 expects a whole number of bytes (0 = no cap), got '%2'"_s.arg(
-                name, a.value(name));
+            e = u"--%1 expects a whole number of bytes (0 = no cap), got '%2'"_s.arg(name,
+                                                                                     a.value(name));
         else
             *out = v;
     };
@@ -818,7 +818,10 @@ QStringList runFlags(const RunRequest &request)
             add("sut", key + u'=' + QString::number(sj.value(key).toInt()));
     }
     for (const auto &[name, value] : sut.extraHeaders)
-        add("header", name + u':' + (looksLikeSecretHeader(name) && !isApiKeyReference(value) ? u"<redacted>"_s : value));
+        add("header",
+            name + u':' +
+                (looksLikeSecretHeader(name) && !isApiKeyReference(value) ? u"<redacted>"_s
+                                                                          : value));
     if (!sut.caFile.isEmpty())
         add("ca-file", sut.caFile);
     if (!sut.proxy.isEmpty())

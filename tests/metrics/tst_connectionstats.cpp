@@ -38,11 +38,11 @@ private slots:
     void countsAndSetup()
     {
         QList<RequestRecord> rs;
-        rs << rec(ConnectionUse::New, 60, 4, 6)   // https: set-up 10 ms
-           << rec(ConnectionUse::New, 52, 2)      // http: set-up 2 ms
-           << rec(ConnectionUse::Reused, 50)      //
-           << rec(ConnectionUse::Prewarmed, 51)   //
-           << rec(ConnectionUse::Unknown, 53);    // an older file: counted, no set-up known
+        rs << rec(ConnectionUse::New, 60, 4, 6) // https: set-up 10 ms
+           << rec(ConnectionUse::New, 52, 2)    // http: set-up 2 ms
+           << rec(ConnectionUse::Reused, 50)    //
+           << rec(ConnectionUse::Prewarmed, 51) //
+           << rec(ConnectionUse::Unknown, 53);  // an older file: counted, no set-up known
         RequestRecord warm = rec(ConnectionUse::New, 900, 500);
         warm.warmup = true; // not measured
         RequestRecord failed = rec(ConnectionUse::New, 900, 500);

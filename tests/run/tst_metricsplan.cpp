@@ -97,6 +97,19 @@ private slots:
         QCOMPARE(header(s.targets.first(), "X-Tenant"), QByteArray("t1"));
     }
 
+    // A header that places the key ({api_key}) carries it on /metrics as on the requests, and
+    // the default Authorization header is not added beside it.
+    void keyPlacedByAHeader()
+    {
+        RunPlan p = plan(u"auto"_s);
+        p.sut.extraHeaders.append({u"X-Gateway-Key"_s, u"{api_key}"_s});
+        const ScrapePlan s = buildScrapePlan(p, "k3y", {}, {}, {});
+        QCOMPARE(s.targets.size(), 1);
+        QCOMPARE(header(s.targets.first(), "X-Gateway-Key"), QByteArray("k3y"));
+        QCOMPARE(header(s.targets.first(), "Authorization"), QByteArray());
+        QCOMPARE(header(s.targets.first(), "Content-Type"), QByteArray());
+    }
+
     void targetTokens()
     {
         QProcessEnvironment env;

@@ -317,10 +317,10 @@ void LoadProfileEditor::buildUi()
                          m_traceFormat, m_history, m_thinkModel, m_connectionMode})
         connect(c, &QComboBox::currentIndexChanged, this, changed);
     for (QDoubleSpinBox *s :
-         {m_rate, m_burstiness, m_rampStart, m_rampEnd, m_duration, m_warmupSeconds,
-          m_metricsInterval, m_sloTtft, m_sloTpot, m_sloE2el, m_timeout, m_boundTtft, m_boundTpot,
-          m_sloPercentile, m_minDuration, m_traceScale, m_tolerance, m_sessionRate, m_thinkMs,
-          m_idleTimeout})
+         {m_rate,          m_burstiness,      m_rampStart,   m_rampEnd,       m_duration,
+          m_warmupSeconds, m_metricsInterval, m_sloTtft,     m_sloTpot,       m_sloE2el,
+          m_timeout,       m_boundTtft,       m_boundTpot,   m_sloPercentile, m_minDuration,
+          m_traceScale,    m_tolerance,       m_sessionRate, m_thinkMs,       m_idleTimeout})
         connect(s, &QDoubleSpinBox::valueChanged, this, changed);
     for (QSpinBox *s :
          {m_maxConcurrency, m_closedLoop, m_numPrompts, m_warmupRequests, m_minQueryCount,
