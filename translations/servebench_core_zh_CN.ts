@@ -3254,7 +3254,7 @@
         <translation>没有成功的请求流式返回推理或报告推理 token</translation>
     </message>
     <message>
-        <source>no successful request has both the server&#x27;s output count (usage) and the tokenizer&#x27;s (--tokenizer)</source>
+        <source>no successful request has both the server&apos;s output count (usage) and the tokenizer&apos;s (--tokenizer)</source>
         <comment>na.no_count_comparison</comment>
         <translation>没有成功的请求同时具有服务器的输出计数（usage）和分词器的计数（--tokenizer）</translation>
     </message>
