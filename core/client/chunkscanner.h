@@ -9,9 +9,9 @@ class QJsonObject;
 
 namespace sb {
 
-// What the protocol layer takes from one streamed chunk object (DESIGN §4). Values the chunk
-// does not carry (or carries with another type) keep their defaults, exactly as QJsonValue's
-// toInt(-1) / toString() / toObject() would give them.
+// What the protocol layer takes from one streamed chunk object (docs/design.md, "Wire protocol").
+// Values the chunk does not carry (or carries with another type) keep their defaults, exactly as
+// QJsonValue's toInt(-1) / toString() / toObject() would give them.
 struct ChunkFields
 {
     qint32 promptTokens = -1;     // usage.prompt_tokens

@@ -15,7 +15,8 @@ namespace sb {
 struct SutConfig;
 struct RequestParams;
 
-// The request side of the OpenAI streaming protocol (DESIGN §4), shared by every transport.
+// The request side of the OpenAI streaming protocol (docs/design.md, "Wire protocol"), shared by
+// every transport.
 
 // JSON body of one streamed request. Completions send `prompt`; chat sends `messages` (the given
 // ones, or one user message holding prompt) with `max_completion_tokens` and, for older servers,

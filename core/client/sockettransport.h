@@ -14,10 +14,10 @@ namespace sb {
 class EpollWorker;
 class SslWorker;
 
-// A hand-written HTTP/1.1 client for high concurrency (DESIGN §3): plain http runs on one or
-// two epoll worker threads with kernel receive timestamps; https runs on QSslSocket in one Qt
-// worker thread. Keep-alive connections are reused per host:port, one request in flight per
-// connection (no pipelining), so C concurrent streams are C open connections.
+// A hand-written HTTP/1.1 client for high concurrency (docs/design.md, "Transport and threading"):
+// plain http runs on one or two epoll worker threads with kernel receive timestamps; https runs on
+// QSslSocket in one Qt worker thread. Keep-alive connections are reused per host:port, one request
+// in flight per connection (no pipelining), so C concurrent streams are C open connections.
 //
 // Not supported, by design: HTTP/2, redirects, compression (Accept-Encoding: identity is sent).
 class SocketTransport : public Transport

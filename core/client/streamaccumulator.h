@@ -20,7 +20,8 @@ struct ChunkFields;
 struct ChunkText;
 
 // Turns the bytes of one streamed HTTP response into a RequestRecord, whatever transport
-// delivered them. It knows the OpenAI streaming protocol (DESIGN §4); transports know sockets.
+// delivered them. It knows the OpenAI streaming protocol (docs/design.md, "Wire protocol");
+// transports know sockets.
 //
 // Call order: onHttpStatus() once when headers arrive, onBytes() for every body read (already
 // de-chunked: the transport removes HTTP chunked framing), then finish() exactly once.
