@@ -1,5 +1,6 @@
 #include "runflags.h"
 
+#include "client/connectionmode.h"
 #include "common/args.h"
 #include "run/metricsplan.h"
 
@@ -510,8 +511,13 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
     p.warmupRequests = a.intValue(u"warmup-requests"_s, 0, &e);
     p.warmupSeconds = a.doubleValue(u"warmup-seconds"_s, 0, &e);
     p.timeoutS = a.doubleValue(u"timeout"_s, 600, &e);
-    if (a.has(u"connection-mode"_s))
-        p.connectionMode = a.value(u"connection-mode"_s); // checked by validateRunRequest
+    if (a.has(u"connection-mode"_s)) {
+        // Stored under its canonical name ("per_request" → "per-request"); an unknown one is
+        // kept as given for validateRunRequest to name.
+        p.connectionMode = a.value(u"connection-mode"_s);
+        if (ConnectionMode mode; connectionModeFromName(p.connectionMode, &mode))
+            p.connectionMode = QString::fromLatin1(connectionModeName(mode));
+    }
     p.idleTimeoutS = a.doubleValue(u"idle-timeout"_s, 0, &e);
     // Whole numbers of bytes: a double holds every one up to 2^53 exactly.
     const auto bytes = [&](const char *flag, qint64 *out) {

@@ -178,6 +178,20 @@ private slots:
         QVERIFY(!back.calibrateTokens || p.dataset.kind != DatasetKind::Random);
     }
 
+    // A mode's other spelling is stored under the canonical name, so the workbench's field
+    // (which lists the canonical names) shows what the command asked for.
+    void connectionModeIsStoredCanonical()
+    {
+        RunRequest r;
+        RunFlagOptions opts;
+        QString error;
+        QVERIFY2(parseRunFlags({u"--connection-mode"_s, u"Per_Request"_s}, &r, &opts, &error),
+                 qPrintable(error));
+        QCOMPARE(r.plan.profile.connectionMode, u"per-request"_s);
+        QVERIFY(parseRunFlags({u"--connection-mode"_s, u"hot"_s}, &r, &opts, &error));
+        QCOMPARE(r.plan.profile.connectionMode, u"hot"_s); // for validateRunRequest to name
+    }
+
     void secretHeadersAreRedacted()
     {
         RunRequest r;
