@@ -2899,6 +2899,30 @@ Requests: %4</source>
         <source>Of %1 successful requests with both counts, %2 had a tokenizer count of their output other than the server&apos;s usage (Σ %3 by the server, %4 by the tokenizer). A high rate: the tokenizer is not the model&apos;s, or the server miscounts.</source>
         <translation>在同时具有两种计数的 %1 个成功请求中，有 %2 个请求的分词器输出计数与服务器的 usage 不同（服务器合计 %3，分词器合计 %4）。不一致率高说明分词器不是该模型的，或服务器计数有误。</translation>
     </message>
+    <message>
+        <source>Connections opened / reused / pre-opened</source>
+        <translation>新建 / 复用 / 预先建立的连接</translation>
+    </message>
+    <message>
+        <source>Of the successful requests: how many opened their own connection (its set-up is in their TTFT), found one an earlier response left, or one opened before the run&apos;s clock (warm connections)</source>
+        <translation>在成功的请求中：有多少自己新建了连接（连接建立时间计入其 TTFT），有多少使用了先前响应留下的连接，有多少使用了计时开始前建立的连接（预热连接）</translation>
+    </message>
+    <message>
+        <source>P99 connection set-up (ms)</source>
+        <translation>P99 连接建立时间 (ms)</translation>
+    </message>
+    <message>
+        <source>TCP connect (and TLS) of the requests that opened a connection: t_tls_done or t_connected minus t_connect_start</source>
+        <translation>新建连接的请求的 TCP 连接（及 TLS）时间：t_tls_done 或 t_connected 减去 t_connect_start</translation>
+    </message>
+    <message>
+        <source>P99 TTFT without set-up (ms)</source>
+        <translation>P99 不含连接建立的 TTFT (ms)</translation>
+    </message>
+    <message>
+        <source>t_first minus t_request_written: from the request&apos;s last byte handed to the kernel to its first token</source>
+        <translation>t_first 减去 t_request_written：从请求的最后一个字节交给内核到收到第一个 token</translation>
+    </message>
 </context>
 <context>
     <name>sb::SchedulePreview</name>

@@ -621,7 +621,7 @@ void ResultsView::applySummary(quint64 generation, const ResultsSummaryStage &st
     if (generation != m_generation)
         return; // a newer showRun() or clear() superseded it
     m_summaryModel->setSummary(stage.summary, stage.intervals);
-    m_totalsModel->setSummary(stage.summary);
+    m_totalsModel->setSummary(stage.summary, stage.connections);
     fitSummaryPanes();
     updateUnavailableNote();
     updateIntervalNote();

@@ -154,6 +154,38 @@ private slots:
         QVERIFY(model.omittedIntervals().isEmpty());
     }
 
+    // The CLI's Connections block, in the totals: what connectionStats() says, nothing when it
+    // looked at no request.
+    void totalsShowTheConnections()
+    {
+        const RunSummary s = summary();
+        ConnectionStats c;
+        c.requests = 10;
+        c.opened = 4;
+        c.reused = 5;
+        c.prewarmed = 1;
+        c.setup.n = 4;
+        c.setup.p99 = 1.25;
+        c.ttftWithoutSetup.n = 10;
+        c.ttftWithoutSetup.p99 = 50.5;
+        RunTotalsModel model;
+        model.setSummary(s, c);
+        const auto cell = [&](const QString &key, int role) {
+            const int row = model.rowOfKey(key);
+            return row < 0 ? QVariant() : model.index(row, RunTotalsModel::ValueColumn).data(role);
+        };
+        QCOMPARE(cell(u"connections"_s, Qt::DisplayRole).toString(), u"4 / 5 / 1"_s);
+        QCOMPARE(cell(u"setup_p99"_s, RunTotalsModel::ValueRole).toDouble(), 1.25);
+        QCOMPARE(cell(u"ttft_without_setup_p99"_s, RunTotalsModel::ValueRole).toDouble(), 50.5);
+        model.retranslate(); // rendered again from what the model holds
+        QCOMPARE(cell(u"connections"_s, Qt::DisplayRole).toString(), u"4 / 5 / 1"_s);
+        c.setup.n = 0; // warm: no request opened one
+        model.setSummary(s, c);
+        QCOMPARE(model.rowOfKey(u"setup_p99"_s), -1);
+        model.setSummary(s);
+        QCOMPARE(model.rowOfKey(u"connections"_s), -1);
+    }
+
     void totalsEqualTheSummary()
     {
         const RunSummary s = summary();

@@ -30,6 +30,7 @@ ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<Reque
     if (d.hasMlperf)
         st.mlperfText = d.mlperf.formatMlperfBlock();
     st.sessions = d.sessions;
+    st.connections = d.connections;
     st.historyMode = QString::fromLatin1(historyModeName(plan.profile.history));
     st.hasServer = d.hasServerMetrics;
     st.zeroNs = runZeroNs(records);

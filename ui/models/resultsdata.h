@@ -4,6 +4,7 @@
 #include "load/mlperf.h"
 #include "metrics/clienthealth.h"
 #include "metrics/confidence.h"
+#include "metrics/connectionstats.h"
 #include "metrics/sessionsummary.h"
 #include "metrics/summary.h"
 #include "models/requestrow.h"
@@ -36,8 +37,9 @@ struct ResultsSummaryStage
     ClientHealth health; // whether the client kept its schedule (its warnings say when not)
     // deriveRun's 95 % intervals of the summary's statistics, or why each is omitted.
     QList<QPair<QString, QList<QPair<QString, Interval>>>> intervals;
-    SessionSummary sessions; // a session workload's view by turn (docs/sessions.md)
-    QString historyMode;     // "served" | "reference"
+    SessionSummary sessions;     // a session workload's view by turn (docs/sessions.md)
+    ConnectionStats connections; // deriveRun's: connection use, set-up, TTFT without set-up
+    QString historyMode;         // "served" | "reference"
     // Server-side evidence (docs/server-metrics.md) when the run has scraped targets, and its
     // gauges over the run for the Server tab's charts.
     bool hasServer = false;

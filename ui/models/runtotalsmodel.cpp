@@ -22,11 +22,12 @@ QString tipFor(const char *key)
 
 RunTotalsModel::RunTotalsModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void RunTotalsModel::setSummary(const RunSummary &summary)
+void RunTotalsModel::setSummary(const RunSummary &summary, const ConnectionStats &connections)
 {
     beginResetModel();
     m_summary = summary;
-    m_lines = linesFor(summary);
+    m_connections = connections;
+    m_lines = linesFor(summary, connections);
     endResetModel();
 }
 
@@ -35,11 +36,11 @@ void RunTotalsModel::retranslate()
     emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
     if (m_lines.isEmpty())
         return;
-    m_lines = linesFor(m_summary);
+    m_lines = linesFor(m_summary, m_connections);
     emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
-QList<RunTotalsModel::Line> RunTotalsModel::linesFor(const RunSummary &s)
+QList<RunTotalsModel::Line> RunTotalsModel::linesFor(const RunSummary &s, const ConnectionStats &c)
 {
     QList<Line> lines;
     // A quantity the summary cannot tell reads "n/a", never 0; the tooltip says why (and the
@@ -135,6 +136,27 @@ QList<RunTotalsModel::Line> RunTotalsModel::linesFor(const RunSummary &s)
         text(u"multi_token_chunks"_s, tr("Multi-token chunks"), tr("yes"),
              tr("Some chunks carried several tokens (speculative decoding): ITL and ITL per "
                 "token differ"));
+    // How the requests got their connections (docs/metrics.md, "Connection phases").
+    if (c.requests > 0) {
+        lines.append({u"connections"_s, tr("Connections opened / reused / pre-opened"), c.opened,
+                      u"%1 / %2 / %3"_s.arg(c.opened).arg(c.reused).arg(c.prewarmed),
+                      tr("Of the successful requests: how many opened their own connection (its "
+                         "set-up is in their TTFT), found one an earlier response left, or one "
+                         "opened before the run's clock (warm connections)"),
+                      false});
+        if (c.setup.n > 0)
+            lines.append({u"setup_p99"_s, tr("P99 connection set-up (ms)"), c.setup.p99,
+                          QString::number(c.setup.p99, 'f', 2),
+                          tr("TCP connect (and TLS) of the requests that opened a connection: "
+                             "t_tls_done or t_connected minus t_connect_start"),
+                          false});
+        if (c.ttftWithoutSetup.n > 0)
+            lines.append({u"ttft_without_setup_p99"_s, tr("P99 TTFT without set-up (ms)"),
+                          c.ttftWithoutSetup.p99, QString::number(c.ttftWithoutSetup.p99, 'f', 2),
+                          tr("t_first minus t_request_written: from the request's last byte "
+                             "handed to the kernel to its first token"),
+                          false});
+    }
     return lines;
 }
 

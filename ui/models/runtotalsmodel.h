@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/connectionstats.h"
 #include "metrics/summary.h"
 
 #include <QAbstractTableModel>
@@ -21,7 +22,9 @@ public:
 
     explicit RunTotalsModel(QObject *parent = nullptr);
 
-    void setSummary(const RunSummary &summary);
+    // With the run's connection statistics (deriveRun's), the lines the CLI's Connections block
+    // prints follow the totals.
+    void setSummary(const RunSummary &summary, const ConnectionStats &connections = {});
     void clear();
     // Labels, tooltips and the header are translated: call on QEvent::LanguageChange. The lines
     // are rendered again from the summary the model holds; which lines there are does not
@@ -45,9 +48,10 @@ private:
         QString tip;
         bool alarm = false; // failures and client-limited runs are shown in red
     };
-    static QList<Line> linesFor(const RunSummary &summary);
+    static QList<Line> linesFor(const RunSummary &summary, const ConnectionStats &connections);
 
     RunSummary m_summary;
+    ConnectionStats m_connections;
     QList<Line> m_lines;
 };
 
