@@ -217,12 +217,8 @@ Difference compareSeries(const QList<double> &candidateRuns, const QList<double>
         direction, confidence, u"mean over runs"_s, u"runs"_s);
 }
 
-namespace {
-
-// Shared by the plain and the clustered percentile comparison: the two-sample bootstrap from
-// precomputed replicates of each side.
-Difference fromReplicates(Difference d, const std::vector<double> &rc,
-                          const std::vector<double> &rb)
+Difference differenceFromReplicates(Difference d, const std::vector<double> &rc,
+                                    const std::vector<double> &rb, const QString &zeroBaseline)
 {
     std::vector<double> diff(rc.size()), rel;
     rel.reserve(rc.size());
@@ -245,12 +241,20 @@ Difference fromReplicates(Difference d, const std::vector<double> &rc,
         d.relative = intervalFromReplicates(std::move(rel), d.candidate / d.baseline - 1,
                                             d.confidence, d.relative.method, n);
     else
-        d.relative = Interval::unavailable(
-            d.relative.method, u"the baseline percentile is 0 in some resample"_s, n, d.confidence);
+        d.relative = Interval::unavailable(d.relative.method, zeroBaseline, n, d.confidence);
     d.verdict = verdictFor(d.absolute, d.direction);
     if (d.verdict == Verdict::NotAvailable)
         d.reason = d.absolute.reason;
     return d;
+}
+
+namespace {
+
+Difference fromReplicates(Difference d, const std::vector<double> &rc,
+                          const std::vector<double> &rb)
+{
+    return differenceFromReplicates(std::move(d), rc, rb,
+                                    u"the baseline percentile is 0 in some resample"_s);
 }
 
 QString tooFewReason(double percent, double confidence, qint64 need, qint64 nc, qint64 nb,

@@ -6,6 +6,8 @@
 #include <QList>
 #include <QString>
 
+#include <vector>
+
 #include <limits>
 #include <span>
 
@@ -83,6 +85,14 @@ Difference comparePercentilesClustered(const QList<QList<double>> &candidate,
                                        const QList<QList<double>> &baseline, double percent,
                                        Direction direction, double confidence = kDefaultConfidence,
                                        const PercentileComparisonOptions &options = {});
+
+// The two-sample bootstrap from precomputed replicates of each side (same count, paired by
+// index): d's estimates, n, method, direction and confidence as the caller set them; fills the
+// absolute and relative intervals, the variances and the verdict. `zeroBaseline` is the reason
+// the relative interval is omitted when the baseline (or a replicate of it) is 0.
+Difference differenceFromReplicates(Difference d, const std::vector<double> &candidateReplicates,
+                                    const std::vector<double> &baselineReplicates,
+                                    const QString &zeroBaseline);
 
 // Two series of runs, one value per run (a run's throughput, its p99 TTFT, ...): Welch on the
 // run values. The only honest test for run-level numbers such as throughput: one run gives one

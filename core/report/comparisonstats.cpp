@@ -223,30 +223,7 @@ private:
             bootstrapReplicatesClustered(c, pooledMean, bo.resamples, rng);
         const std::vector<double> rb =
             bootstrapReplicatesClustered(b, pooledMean, bo.resamples, rng);
-        std::vector<double> diff(rc.size()), rel;
-        bool relOk = d.baseline != 0;
-        for (size_t i = 0; i < rc.size(); ++i) {
-            diff[i] = rc[i] - rb[i];
-            if (rb[i] == 0)
-                relOk = false;
-            else
-                rel.push_back(rc[i] / rb[i] - 1);
-        }
-        const double sec = replicateStandardError(rc);
-        const double seb = replicateStandardError(rb);
-        d.varianceCandidate = sec * sec;
-        d.varianceBaseline = seb * seb;
-        const qint64 n = d.nCandidate + d.nBaseline;
-        d.absolute = intervalFromReplicates(std::move(diff), d.candidate - d.baseline, m_confidence,
-                                            d.absolute.method, n);
-        d.relative = relOk ? intervalFromReplicates(std::move(rel), d.candidate / d.baseline - 1,
-                                                    m_confidence, d.relative.method, n)
-                           : Interval::unavailable(d.relative.method, u"the baseline mean is 0"_s,
-                                                   n, m_confidence);
-        d.verdict = verdictFor(d.absolute, dir);
-        if (d.verdict == Verdict::NotAvailable)
-            d.reason = d.absolute.reason;
-        return d;
+        return differenceFromReplicates(std::move(d), rc, rb, u"the baseline mean is 0"_s);
     }
 
     const QList<ReportRun> &m_runs;

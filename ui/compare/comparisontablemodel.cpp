@@ -1,5 +1,6 @@
 #include "comparisontablemodel.h"
 
+#include "compare/differencetext.h"
 #include "metrics/definitions.h"
 #include "report/comparisonstats.h"
 
@@ -14,20 +15,9 @@ namespace sb {
 
 namespace {
 
-const QColor kBetter(0x1b, 0x7f, 0x3b);
-const QColor kWorse(0xb0, 0x00, 0x20);
-
-QString signedNumber(double v, int decimals)
-{
-    if (std::abs(v) < 0.5 * std::pow(10.0, -decimals))
-        v = 0; // no "-0.00"
-    const QString s = QString::number(v, 'f', decimals);
-    return v >= 0 ? u'+' + s : s;
-}
-
 QString signedPercent(double rel)
 {
-    return signedNumber(rel * 100, 1) + u'%';
+    return signedNumber(rel * 100, 1, true) + u'%';
 }
 
 } // namespace
@@ -171,9 +161,9 @@ QString ComparisonTableModel::cellText(const ComparisonRow &row, int run) const
     if (run == m_comparison.baseline || !row.diffs || !cell.absDiff)
         return text;
     if (cell.relDiff)
-        return u"%1 (%2, %3)"_s.arg(text, signedNumber(*cell.absDiff, row.decimals),
+        return u"%1 (%2, %3)"_s.arg(text, signedNumber(*cell.absDiff, row.decimals, true),
                                     signedPercent(*cell.relDiff));
-    return u"%1 (%2)"_s.arg(text, signedNumber(*cell.absDiff, row.decimals));
+    return u"%1 (%2)"_s.arg(text, signedNumber(*cell.absDiff, row.decimals, true));
 }
 
 QString ComparisonTableModel::cellToolTip(const ComparisonRow &row, int run) const
@@ -191,7 +181,7 @@ QString ComparisonTableModel::cellToolTip(const ComparisonRow &row, int run) con
     } else if (cell.absDiff) {
         const QString base = m_comparison.columns.value(m_comparison.baseline);
         tip += u"\n"_s + tr("Against %1: %2 %3")
-                             .arg(base, signedNumber(*cell.absDiff, row.decimals), row.unit)
+                             .arg(base, signedNumber(*cell.absDiff, row.decimals, true), row.unit)
                              .trimmed();
         if (cell.relDiff)
             tip += u" ("_s + signedPercent(*cell.relDiff) + u')';
@@ -287,8 +277,8 @@ QVariant ComparisonTableModel::rankData(int column, int role) const
     case Qt::ForegroundRole:
         // Green only for a best rank the data separate from the rest.
         if (tiedRank > 0)
-            return tiedRank == 1 && !tied ? QVariant(kBetter) : QVariant();
-        return rank == 1 ? QVariant(kBetter) : QVariant();
+            return tiedRank == 1 && !tied ? QVariant(kDifferenceBetter) : QVariant();
+        return rank == 1 ? QVariant(kDifferenceBetter) : QVariant();
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     default:
@@ -342,7 +332,7 @@ QVariant ComparisonTableModel::metricData(const Line &line, int column, int role
         const CandidateTest *t = testOf(row, run);
         if (!t || !t->significant())
             return {};
-        return t->verdict() == Verdict::Better ? kBetter : kWorse;
+        return t->verdict() == Verdict::Better ? kDifferenceBetter : kDifferenceWorse;
     }
     case Qt::FontRole:
         if (run == m_comparison.baseline) {

@@ -1,5 +1,6 @@
 #include "significancemodel.h"
 
+#include "compare/differencetext.h"
 #include "metrics/confidence.h"
 #include "report/comparisonstats.h"
 
@@ -10,21 +11,6 @@
 using namespace Qt::StringLiterals;
 
 namespace sb {
-
-namespace {
-
-const QColor kBetter(0x1b, 0x7f, 0x3b);
-const QColor kWorse(0xb0, 0x00, 0x20);
-
-QString signedNumber(double v, int decimals)
-{
-    if (std::abs(v) < 0.5 * std::pow(10.0, -decimals))
-        v = 0; // no "-0.00"
-    const QString s = QString::number(v, 'f', decimals);
-    return v > 0 ? u'+' + s : s;
-}
-
-} // namespace
 
 SignificanceModel::SignificanceModel(QObject *parent) : QAbstractTableModel(parent) {}
 
@@ -105,7 +91,7 @@ QVariant SignificanceModel::data(const QModelIndex &index, int role) const
         return d.absolute.available ? QVariant(d.absolute.hi) : QVariant();
     case Qt::ForegroundRole:
         if (index.column() == VerdictColumn && t.significant())
-            return t.verdict() == Verdict::Better ? kBetter : kWorse;
+            return t.verdict() == Verdict::Better ? kDifferenceBetter : kDifferenceWorse;
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() >= BaselineColumn && index.column() <= RelativeColumn)
