@@ -2923,6 +2923,10 @@ Requests: %4</source>
         <source>t_first minus t_request_written: from the request&apos;s last byte handed to the kernel to its first token</source>
         <translation>t_first 减去 t_request_written：从请求的最后一个字节交给内核到收到第一个 token</translation>
     </message>
+    <message>
+        <source>%1 requests did not record it (the manager pool, imported runs and older project files do not)</source>
+        <translation>%1 个请求未记录此项（管理器池、导入的运行和较旧的项目文件不记录）</translation>
+    </message>
 </context>
 <context>
     <name>sb::SchedulePreview</name>

@@ -179,6 +179,15 @@ private slots:
         QCOMPARE(cell(u"ttft_without_setup_p99"_s, RunTotalsModel::ValueRole).toDouble(), 50.5);
         model.retranslate(); // rendered again from what the model holds
         QCOMPARE(cell(u"connections"_s, Qt::DisplayRole).toString(), u"4 / 5 / 1"_s);
+        c.unknown = 2; // an imported run or an older file: the transport did not say
+        model.setSummary(s, c);
+        QCOMPARE(cell(u"connections"_s, Qt::DisplayRole).toString(), u"4 / 5 / 1"_s);
+        QVERIFY(cell(u"connections"_s, Qt::ToolTipRole).toString().contains(u"2 requests"_s));
+        ConnectionStats none; // nothing recorded at all: n/a, not "0 / 0 / 0"
+        none.requests = none.unknown = 3;
+        model.setSummary(s, none);
+        QCOMPARE(cell(u"connections"_s, Qt::DisplayRole).toString(), u"n/a"_s);
+        c.unknown = 0;
         c.setup.n = 0; // warm: no request opened one
         model.setSummary(s, c);
         QCOMPARE(model.rowOfKey(u"setup_p99"_s), -1);

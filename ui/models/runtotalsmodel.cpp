@@ -138,12 +138,22 @@ QList<RunTotalsModel::Line> RunTotalsModel::linesFor(const RunSummary &s, const 
                 "token differ"));
     // How the requests got their connections (docs/metrics.md, "Connection phases").
     if (c.requests > 0) {
-        lines.append({u"connections"_s, tr("Connections opened / reused / pre-opened"), c.opened,
-                      u"%1 / %2 / %3"_s.arg(c.opened).arg(c.reused).arg(c.prewarmed),
-                      tr("Of the successful requests: how many opened their own connection (its "
+        // The cell stays short (the totals pane is as wide as its longest value); what the
+        // transport could not tell goes into the tooltip.
+        QString tip = tr("Of the successful requests: how many opened their own connection (its "
                          "set-up is in their TTFT), found one an earlier response left, or one "
-                         "opened before the run's clock (warm connections)"),
-                      false});
+                         "opened before the run's clock (warm connections)");
+        if (c.unknown > 0)
+            tip += u"\n"_s + tr("%1 requests did not record it (the manager pool, imported runs "
+                                "and older project files do not)")
+                                 .arg(c.unknown);
+        if (c.unknown == c.requests)
+            lines.append({u"connections"_s, tr("Connections opened / reused / pre-opened"),
+                          QVariant(), tr("n/a"), tip, false});
+        else
+            lines.append({u"connections"_s, tr("Connections opened / reused / pre-opened"),
+                          c.opened, u"%1 / %2 / %3"_s.arg(c.opened).arg(c.reused).arg(c.prewarmed),
+                          tip, false});
         if (c.setup.n > 0)
             lines.append({u"setup_p99"_s, tr("P99 connection set-up (ms)"), c.setup.p99,
                           QString::number(c.setup.p99, 'f', 2),
