@@ -73,9 +73,9 @@ buildRequestHeaders(const SutConfig &sut, const QByteArray &apiKey, const QStrin
     h.append({"Accept-Encoding"_ba, "identity"_ba});
     // A header that names the key ("X-Api-Key: {api_key}") carries it instead of the default
     // Authorization header: gateways that want the key elsewhere reject a second credential.
-    const bool keyPlacedByHeader = std::any_of(
-        sut.extraHeaders.cbegin(), sut.extraHeaders.cend(),
-        [](const auto &hv) { return isApiKeyReference(hv.second); });
+    const bool keyPlacedByHeader =
+        std::any_of(sut.extraHeaders.cbegin(), sut.extraHeaders.cend(),
+                    [](const auto &hv) { return isApiKeyReference(hv.second); });
     if (!apiKey.isEmpty() && !keyPlacedByHeader)
         h.append({"Authorization"_ba, "Bearer "_ba + apiKey});
     if (!requestId.isEmpty())

@@ -71,8 +71,8 @@ struct RunDerivation
     TimeSlices slices;               // per second by default
     SaturationVerdict saturation;    // the whole run replayed through the detector
     bool statisticsComputed = false; // false for runs read without their records
-    SessionSummary sessions;     // a session workload's per-session and per-turn view
-    ConnectionStats connections; // connection use, set-up, TTFT with and without set-up
+    SessionSummary sessions;         // a session workload's per-session and per-turn view
+    ConnectionStats connections;     // connection use, set-up, TTFT with and without set-up
     // Server-side evidence over the measured window (report/serverreport.h), when the run has
     // scraped targets.
     bool hasServerMetrics = false;

@@ -219,9 +219,9 @@ template <int N> constexpr Migration step(const char *const (&s)[N])
 }
 
 // Index i takes a file from version i to i + 1. Append only.
-const Migration kMigrations[] = {step(kVersion1), step(kVersion2), step(kVersion3),
-                                 step(kVersionSessions), step(kVersionReasoning),
-                                 step(kVersionServerMetrics)};
+const Migration kMigrations[] = {step(kVersion1),         step(kVersion2),
+                                 step(kVersion3),         step(kVersionSessions),
+                                 step(kVersionReasoning), step(kVersionServerMetrics)};
 
 int versionAfter(const char *const *statements)
 {

@@ -22,8 +22,8 @@ using sb::test::runCli;
 
 namespace {
 
-const char *const kPlanted[] = {"PLANTED-ENV-KEY-1111", "PLANTED-HEADER-2222",
-                                "PLANTED-URL-PW-3333",  "PLANTED-PROXY-PW-4444",
+const char *const kPlanted[] = {"PLANTED-ENV-KEY-1111",   "PLANTED-HEADER-2222",
+                                "PLANTED-URL-PW-3333",    "PLANTED-PROXY-PW-4444",
                                 "PLANTED-ENV-PROXY-5555", "PLANTED-SUT-HEADER-6666"};
 
 // Every planted secret found in the bytes, by name.
@@ -75,9 +75,9 @@ private slots:
             outputs << r.out << r.err;
             return r;
         };
-        const QStringList shortRun = {u"--num-prompts"_s, u"6"_s,         u"--request-rate"_s,
-                                      u"50"_s,            u"--random-input-len"_s, u"8"_s,
-                                      u"--random-output-len"_s, u"4"_s};
+        const QStringList shortRun = {
+            u"--num-prompts"_s,      u"6"_s, u"--request-rate"_s,      u"50"_s,
+            u"--random-input-len"_s, u"8"_s, u"--random-output-len"_s, u"4"_s};
 
         // Refused before anything is written: a password in the base URL, in --proxy.
         CliResult r = run(QStringList{u"run"_s, u"--base-url"_s,
@@ -88,24 +88,19 @@ private slots:
         QVERIFY2(r.err.contains(u"--base-url"_s), qPrintable(r.err));
         QVERIFY2(r.err.contains(u"keychain"_s) || r.err.contains(u"OPENAI_API_KEY"_s),
                  qPrintable(r.err)); // says where credentials belong
-        r = run(QStringList{u"run"_s, u"--proxy"_s, u"http://bob:PLANTED-PROXY-PW-4444@proxy:3128"_s,
-                            u"--project"_s, project} +
+        r = run(QStringList{u"run"_s, u"--proxy"_s,
+                            u"http://bob:PLANTED-PROXY-PW-4444@proxy:3128"_s, u"--project"_s,
+                            project} +
                 shortRun);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(u"--proxy"_s), qPrintable(r.err));
         QVERIFY(!QFile::exists(project));
 
         // A run with the key from the environment and secret headers, saved every way.
-        r = run(QStringList{u"run"_s,
-                            u"--project"_s,
-                            project,
-                            u"--header"_s,
+        r = run(QStringList{u"run"_s, u"--project"_s, project, u"--header"_s,
                             u"X-Api-Key: PLANTED-HEADER-2222"_s,
-                            u"--header=Authorization:Bearer PLANTED-HEADER-2222"_s,
-                            u"--header"_s,
-                            u"X-Gateway-Key: {api_key}"_s,
-                            u"--save-detailed"_s,
-                            u"--result-dir"_s,
+                            u"--header=Authorization:Bearer PLANTED-HEADER-2222"_s, u"--header"_s,
+                            u"X-Gateway-Key: {api_key}"_s, u"--save-detailed"_s, u"--result-dir"_s,
                             dir.filePath(u"results"_s)} +
                 shortRun);
         QVERIFY2(r.code == 0, qPrintable(r.describe()));

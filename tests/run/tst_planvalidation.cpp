@@ -81,8 +81,7 @@ private slots:
         row("idle timeout", {u"--idle-timeout"_s, u"2.5"_s}, "");
         row("head cap tiny", {u"--max-head-bytes"_s, u"10"_s}, "--max-head-bytes");
         row("event cap off", {u"--max-event-bytes"_s, u"0"_s}, "");
-        row("body cap huge", {u"--max-body-bytes"_s, u"9223372036854775807"_s},
-            "--max-body-bytes");
+        row("body cap huge", {u"--max-body-bytes"_s, u"9223372036854775807"_s}, "--max-body-bytes");
         row("warm-up negative", {u"--warmup-requests"_s, u"-3"_s}, "--warmup-requests");
         row("warm-up seconds nan", {u"--warmup-seconds"_s, u"nan"_s}, "--warmup-seconds");
         row("input len zero", {u"--random-input-len"_s, u"0"_s}, "--random-input-len");

@@ -280,9 +280,9 @@ private slots:
         } else {
             QVERIFY2(elapsedMs < double(c.timeoutMs), "ended only by the request timeout");
         }
-        QVERIFY2(peakGrowth < kMaxGrowthKb, qPrintable(u"peak RSS grew by %1 kB (bound %2 kB)"_s
-                                                           .arg(peakGrowth)
-                                                           .arg(kMaxGrowthKb)));
+        QVERIFY2(peakGrowth < kMaxGrowthKb,
+                 qPrintable(
+                     u"peak RSS grew by %1 kB (bound %2 kB)"_s.arg(peakGrowth).arg(kMaxGrowthKb)));
     }
 };
 

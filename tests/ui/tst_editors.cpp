@@ -103,8 +103,8 @@ void TestEditors::sutRejects_data()
     QTest::newRow("credential header")
         << u"extraHeaders"_s << u"Authorization: Bearer sk-1"_s << u"extraHeaders"_s;
     // Not matched by the key-name test alone: the project file once kept this value.
-    QTest::newRow("token header")
-        << u"extraHeaders"_s << u"X-Api-Token: t0k3n"_s << u"extraHeaders"_s;
+    QTest::newRow("token header") << u"extraHeaders"_s << u"X-Api-Token: t0k3n"_s
+                                  << u"extraHeaders"_s;
     QTest::newRow("bad env var") << u"keyName"_s << u"1BAD-NAME"_s << u"apiKey"_s;
     QTest::newRow("socks proxy") << u"proxy"_s << u"socks5://p:1080"_s << u"proxy"_s;
     QTest::newRow("proxy with password") << u"proxy"_s << u"http://user:pw@p:3128"_s << u"proxy"_s;

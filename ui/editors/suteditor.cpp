@@ -33,6 +33,22 @@ namespace {
 enum KeySource { KeyDefault, KeyEnv, KeyKeychain };
 enum MetricsMode { MetricsAuto, MetricsOff, MetricsUrl };
 
+// A file path with its Browse button in one row (the CA file, the tokenizer): the line edit is
+// named `name`, the button `name` + "Browse"; the row is the line edit's parent.
+QLineEdit *pathField(QWidget *page, const QString &name, QPushButton **browse)
+{
+    auto *row = new QWidget(page);
+    auto *layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *edit = new QLineEdit(row);
+    edit->setObjectName(name);
+    *browse = new QPushButton(row);
+    (*browse)->setObjectName(name + u"Browse"_s);
+    layout->addWidget(edit, 1);
+    layout->addWidget(*browse);
+    return edit;
+}
+
 HeaderList parseHeaders(const QString &text, QString *error)
 {
     HeaderList out;
@@ -49,8 +65,7 @@ HeaderList parseHeaders(const QString &text, QString *error)
         }
         const QString name = line.left(colon).trimmed();
         const QString value = line.mid(colon + 1).trimmed();
-        if (looksLikeSecretHeader(name) && !isApiKeyReference(value) && error &&
-            error->isEmpty())
+        if (looksLikeSecretHeader(name) && !isApiKeyReference(value) && error && error->isEmpty())
             *error = SutEditor::tr("Line %1: %2 carries a credential. Headers are stored in the "
                                    "project; put the key in the API key field and write "
                                    "{api_key} here where it goes (e.g. \"%2: {api_key}\").")
@@ -151,30 +166,14 @@ void SutEditor::buildUi()
     m_headers->setTabChangesFocus(true);
     addRow(u"extraHeaders"_s, m_headers, true);
     // How the endpoint is reached: a private CA and the proxy, as `run --ca-file / --proxy`.
-    auto *caRow = new QWidget(page);
-    auto *caLayout = new QHBoxLayout(caRow);
-    caLayout->setContentsMargins(0, 0, 0, 0);
-    m_caFile = new QLineEdit(caRow);
-    m_caFile->setObjectName(u"caFile"_s);
-    m_caBrowse = new QPushButton(caRow);
-    m_caBrowse->setObjectName(u"caBrowse"_s);
-    caLayout->addWidget(m_caFile, 1);
-    caLayout->addWidget(m_caBrowse);
-    addRow(u"caFile"_s, caRow, true);
+    m_caFile = pathField(page, u"caFile"_s, &m_caBrowse);
+    addRow(u"caFile"_s, m_caFile->parentWidget(), true);
     m_proxy = new QLineEdit(page);
     m_proxy->setObjectName(u"proxy"_s);
     addRow(u"proxy"_s, m_proxy, true);
     // The model's tokenizer, as `run --tokenizer` (docs/tokenizers.md).
-    auto *tokRow = new QWidget(page);
-    auto *tokLayout = new QHBoxLayout(tokRow);
-    tokLayout->setContentsMargins(0, 0, 0, 0);
-    m_tokenizer = new QLineEdit(tokRow);
-    m_tokenizer->setObjectName(u"tokenizer"_s);
-    m_tokenizerBrowse = new QPushButton(tokRow);
-    m_tokenizerBrowse->setObjectName(u"tokenizerBrowse"_s);
-    tokLayout->addWidget(m_tokenizer, 1);
-    tokLayout->addWidget(m_tokenizerBrowse);
-    addRow(u"tokenizer"_s, tokRow, true);
+    m_tokenizer = pathField(page, u"tokenizer"_s, &m_tokenizerBrowse);
+    addRow(u"tokenizer"_s, m_tokenizer->parentWidget(), true);
     m_notes = new QPlainTextEdit(page);
     m_notes->setMaximumHeight(90);
     m_notes->setTabChangesFocus(true);
