@@ -118,13 +118,13 @@ TimeSlices timeSlices(const QList<RequestRecord> &records, const TimeSliceOption
         return std::clamp<qint64>((t - origin) / len, 0, count - 1);
     };
     std::vector<TimeSlice> sl(static_cast<size_t>(count));
-    std::vector<std::vector<double>> ttft(static_cast<size_t>(count)),
-        itl(static_cast<size_t>(count));
-    QList<RequestRecord> inc;
+    std::vector<std::vector<double>> ttft(static_cast<size_t>(count));
+    // Gaps as floats, rounded as the run's ITL pool rounds them: a 100M-gap run's slices would
+    // otherwise hold 800 MB.
+    std::vector<std::vector<float>> itl(static_cast<size_t>(count));
     for (const RequestRecord &r : records) {
         if (!included(r))
             continue;
-        inc.append(r);
         ++sl[size_t(sliceOf(r.tSend))].sent;
         const qint64 done = std::max(completionTimeNs(r), r.tSend);
         if (!r.ok()) {
@@ -144,10 +144,11 @@ TimeSlices timeSlices(const QList<RequestRecord> &records, const TimeSliceOption
             sl[s].outputTokens +=
                 k < r.chunkTokens.size() && r.chunkTokens.at(k) > 0 ? r.chunkTokens.at(k) : 1;
             if (k > 0)
-                itl[s].push_back(double(float(double(t - r.chunkTimes.at(k - 1)) / 1e6)));
+                itl[s].push_back(float(double(t - r.chunkTimes.at(k - 1)) / 1e6));
         }
     }
-    const QList<InFlightStep> steps = inFlightSteps(inc, true);
+    // The records `included` keeps, without copying them (inFlightSteps skips the same ones).
+    const QList<InFlightStep> steps = inFlightSteps(records, opts.includeWarmup);
     for (qint64 i = 0; i < count; ++i) {
         TimeSlice &s = sl[size_t(i)];
         s.index = int(i);
@@ -161,7 +162,7 @@ TimeSlices timeSlices(const QList<RequestRecord> &records, const TimeSliceOption
             s.outputThroughput = double(s.outputTokens) / seconds;
         }
         s.ttft = computeStats(std::span<double>(ttft[size_t(i)]), opts.percentiles, opts.method);
-        s.itl = computeStats(std::span<double>(itl[size_t(i)]), opts.percentiles, opts.method);
+        s.itl = computeStats(std::span<float>(itl[size_t(i)]), opts.percentiles, opts.method);
         // At the instant b, after the sends and completions that happen exactly then.
         s.inFlightAtEnd = inFlightAt(steps, b);
     }

@@ -18,6 +18,8 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+
+#include <functional>
 #include <optional>
 
 namespace sb {
@@ -88,10 +90,22 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &derived);
 
 // For printing a stored run's summary: its records without chunk lists (a million requests'
 // chunk times would be most of the memory) and the summary computed from the complete records
-// in two streamed passes over the project file. The result equals summarize() of the loaded
+// in streamed passes over the project file (three: the records are read last, after the
+// summary has released its samples). The result equals summarize() of the loaded
 // records. Not for runResultJson(..., detailed) or requestsCsv(), which need the chunks.
+// `also` rides along the passes: eachFirst sees every record of the first pass (chunks not
+// decoded), then afterFirst is called (return false to stop: the call then fails with *error
+// empty); eachWithChunks sees every record of the second pass. The Results view of a large
+// stored run builds its table's index and its charts this way instead of reading the file
+// more times.
+struct StoredRunPasses
+{
+    std::function<void(const RequestRecord &withoutChunks)> eachFirst;
+    std::function<bool()> afterFirst;
+    std::function<void(const RequestRecord &withChunks)> eachWithChunks;
+};
 bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const SummaryOptions &options,
-                            RunReportInput *in, QString *error);
+                            RunReportInput *in, QString *error, const StoredRunPasses &also = {});
 // vLLM's result JSON plus ServeBench's keys (client health, MLPerf judgement, snapshot).
 QJsonObject runResultJson(const RunReportInput &in, bool detailed);
 QJsonObject runResultJson(const RunReportInput &in, const RunDerivation &derived, bool detailed);
