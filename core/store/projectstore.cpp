@@ -620,42 +620,90 @@ bool ProjectStore::visitRequests(qint64 runId,
                             [&visit](const RequestRecord &r, qint64) { return visit(r); });
 }
 
+namespace {
+
+using Statement = std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)>;
+
+} // namespace
+
+// Rows are read through SQLite's own statement on the Qt connection's handle (the same
+// connection, so the same snapshot and locks): Qt's driver would build a QVariant per column per
+// row, which is most of the cost of reading a million requests.
+bool ProjectStore::prepareRequestSelect(
+    const QString &where, sqlite3 **handle,
+    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> *st) const
+{
+    const QVariant h = db().driver() ? db().driver()->handle() : QVariant();
+    if (!h.isValid() || qstrcmp(h.typeName(), "sqlite3*") != 0)
+        return fail(u"the project file's connection is not SQLite"_s);
+    *handle = *static_cast<sqlite3 *const *>(h.constData());
+    const QByteArray sql =
+        u"SELECT %1 FROM requests WHERE %2"_s.arg(RequestRows::selectColumns(m_version), where)
+            .toUtf8();
+    sqlite3_stmt *raw = nullptr;
+    if (sqlite3_prepare_v2(*handle, sql.constData(), int(sql.size()), &raw, nullptr) != SQLITE_OK)
+        return fail(sqliteErrorText(*handle));
+    *st = Statement(raw, sqlite3_finalize);
+    return true;
+}
+
+QString ProjectStore::sqliteErrorText(sqlite3 *h)
+{
+    const int code = sqlite3_extended_errcode(h);
+    return ProjectFile::describe(QSqlError(QString(), QString::fromUtf8(sqlite3_errmsg(h)),
+                                           QSqlError::StatementError, QString::number(code)));
+}
+
 bool ProjectStore::visitRequestRows(
     qint64 runId, bool withChunks,
     const std::function<bool(const RequestRecord &, qint64 chunkCount)> &visit) const
 {
-    // Rows are read through SQLite's own statement on the Qt connection's handle (the same
-    // connection, so the same snapshot and locks): Qt's driver would build a QVariant per
-    // column per row, which is most of the cost of reading a million requests.
-    const QVariant handle = db().driver() ? db().driver()->handle() : QVariant();
-    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
-        return fail(u"the project file's connection is not SQLite"_s);
-    sqlite3 *h = *static_cast<sqlite3 *const *>(handle.constData());
-    auto sqliteError = [h] {
-        const int code = sqlite3_extended_errcode(h);
-        return ProjectFile::describe(QSqlError(QString(), QString::fromUtf8(sqlite3_errmsg(h)),
-                                               QSqlError::StatementError, QString::number(code)));
-    };
-    const QByteArray sql = u"SELECT %1 FROM requests WHERE run_id = ? ORDER BY idx"_s
-                               .arg(RequestRows::selectColumns(m_version))
-                               .toUtf8();
-    sqlite3_stmt *raw = nullptr;
-    if (sqlite3_prepare_v2(h, sql.constData(), int(sql.size()), &raw, nullptr) != SQLITE_OK)
-        return fail(sqliteError());
-    const std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> st(raw, sqlite3_finalize);
-    sqlite3_bind_int64(raw, 1, runId);
+    sqlite3 *h = nullptr;
+    Statement st(nullptr, sqlite3_finalize);
+    if (!prepareRequestSelect(u"run_id = ? ORDER BY idx"_s, &h, &st))
+        return false;
+    sqlite3_bind_int64(st.get(), 1, runId);
     RequestRecord r;
     QString error;
     int rc = SQLITE_ROW;
     qint64 chunkCount = 0;
-    while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
-        if (!RequestRows::read(raw, &r, &error, withChunks, &chunkCount))
+    while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
+        if (!RequestRows::read(st.get(), &r, &error, withChunks, &chunkCount))
             return fail(u"run %1: %2"_s.arg(runId).arg(error));
         if (!visit(r, chunkCount))
             return true;
     }
     if (rc != SQLITE_DONE)
-        return fail(sqliteError());
+        return fail(sqliteErrorText(h));
+    return true;
+}
+
+bool ProjectStore::readRequestsAt(qint64 runId, const QList<qint64> &indices,
+                                  QList<RequestRecord> *out) const
+{
+    out->clear();
+    sqlite3 *h = nullptr;
+    Statement st(nullptr, sqlite3_finalize);
+    // One indexed lookup per record (requests_by_run): a screenful of a sorted million-row
+    // table costs a few hundred microseconds, wherever the rows are.
+    if (!prepareRequestSelect(u"run_id = ? AND idx = ?"_s, &h, &st))
+        return false;
+    out->reserve(indices.size());
+    RequestRecord r;
+    QString error;
+    for (qint64 idx : indices) {
+        sqlite3_reset(st.get());
+        sqlite3_bind_int64(st.get(), 1, runId);
+        sqlite3_bind_int64(st.get(), 2, idx);
+        const int rc = sqlite3_step(st.get());
+        if (rc == SQLITE_DONE)
+            return fail(u"run %1 has no request %2"_s.arg(runId).arg(idx));
+        if (rc != SQLITE_ROW)
+            return fail(sqliteErrorText(h));
+        if (!RequestRows::read(st.get(), &r, &error))
+            return fail(u"run %1: %2"_s.arg(runId).arg(error));
+        out->append(r);
+    }
     return true;
 }
 

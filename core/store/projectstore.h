@@ -7,9 +7,12 @@
 #include <QString>
 #include <QVariant>
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QSqlDatabase;
+struct sqlite3;
+struct sqlite3_stmt;
 
 namespace sb {
 
@@ -86,6 +89,10 @@ public:
     bool visitRequestRows(
         qint64 runId, bool withChunks,
         const std::function<bool(const RequestRecord &, qint64 chunkCount)> &visit) const;
+    // The records with these schedule indices (RequestRecord::index), with their chunks, in
+    // the order asked. False when one does not exist or cannot be read.
+    bool readRequestsAt(qint64 runId, const QList<qint64> &indices,
+                        QList<RequestRecord> *out) const;
 
     // A run's server metrics, one row per target (replacing the run's earlier rows), and back
     // in position order. A file from before the run_metrics table reads as none.
@@ -115,6 +122,9 @@ public:
 
 private:
     QSqlDatabase db() const;
+    bool prepareRequestSelect(const QString &where, sqlite3 **handle,
+                              std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> *st) const;
+    static QString sqliteErrorText(sqlite3 *h);
     bool fail(const QString &message) const;
     bool writable() const;
     bool markInterruptedRuns();
