@@ -123,6 +123,7 @@ MainWindow::MainWindow(Settings *settings, ApiKeyStore *keys, QWidget *parent)
             m_compare->setProject(m_doc->storePath());
     });
     connect(m_doc, &ProjectDocument::runRecordsLoaded, this, &MainWindow::onRunRecordsLoaded);
+    connect(m_doc, &ProjectDocument::largeRunReady, this, &MainWindow::onLargeRunReady);
     connect(m_treeModel, &QAbstractItemModel::modelReset, this, [this] {
         m_tree->expandAll();
         // Keep the edited entity selected across a rebuild without reloading its editor.
@@ -1029,8 +1030,13 @@ void MainWindow::onRunFinished(const FinishedRun &run)
     r.datasetDocId = m_runDatasetId;
     r.profileDocId = m_runProfileId;
     r.sweepName = run.sweepName;
-    r.records = run.records;
-    r.recordsLoaded = true;
+    // A large stored run is not kept in memory: the Results view reads it from the file, as it
+    // does when the run is selected later (docs/uiviews.md, "Large runs").
+    const bool large = run.info.id > 0 && !m_doc->storePath().isEmpty() &&
+                       run.records.size() > m_doc->largeRunThreshold();
+    if (!large)
+        r.records = run.records;
+    r.recordsLoaded = !large;
     r.serverMetrics = run.serverMetrics;
     if (!run.datasetHash.isEmpty() && m_doc->dataset(m_runDatasetId))
         m_doc->setDatasetHash(m_runDatasetId, run.datasetHash);
@@ -1041,7 +1047,11 @@ void MainWindow::onRunFinished(const FinishedRun &run)
         m_compare->setProject(m_doc->storePath());
     }
 #ifdef SB_HAVE_RESULTSVIEW
-    static_cast<ResultsView *>(m_results)->showRun(run.plan, run.records, run.serverMetrics);
+    if (large)
+        static_cast<ResultsView *>(m_results)->showStoredRun(
+            run.plan, m_doc->storePath(), run.info.id, run.records.size(), run.serverMetrics);
+    else
+        static_cast<ResultsView *>(m_results)->showRun(run.plan, run.records, run.serverMetrics);
 #else
     const RunSummary summary = summarize(run.records, SummaryOptions::forProfile(run.plan.profile));
     SummaryTextOptions to = SummaryTextOptions::forProfile(run.plan.profile);
@@ -1050,6 +1060,30 @@ void MainWindow::onRunFinished(const FinishedRun &run)
     static_cast<QLabel *>(m_dashboard)->setText(tr("Run finished. See Results."));
 #endif
     updateRunStatus();
+}
+
+void MainWindow::onLargeRunReady(int runId, const RunPlan &plan, const QString &storePath,
+                                 qint64 storeRunId, qint64 requestCount)
+{
+    if (runId != m_shownRunId)
+        return;
+#ifdef SB_HAVE_RESULTSVIEW
+    const DocRun *docRun = m_doc->run(runId);
+    static_cast<ResultsView *>(m_results)->showStoredRun(plan, storePath, storeRunId, requestCount,
+                                                         docRun ? docRun->serverMetrics
+                                                                : QList<MetricSeriesStore>());
+#else
+    Q_UNUSED(plan);
+    Q_UNUSED(storePath);
+    Q_UNUSED(storeRunId);
+    static_cast<QPlainTextEdit *>(m_results)->setPlainText(
+        tr("This run has %1 requests: `servebench-cli show` prints its summary.")
+            .arg(requestCount));
+#endif
+    m_tabs->setCurrentWidget(m_results);
+    showMessage(tr("Showing %1 (%2 requests, read from the project file as they are shown).")
+                    .arg(m_doc->entityName(EntityKind::Run, runId))
+                    .arg(requestCount));
 }
 
 void MainWindow::onRunRecordsLoaded(int runId, const RunPlan &plan,

@@ -97,6 +97,8 @@ private:
     void onEditorEdited();
     void onRunStarted(RunController *controller, const RunPlan &plan);
     void onRunFinished(const FinishedRun &run);
+    void onLargeRunReady(int runId, const RunPlan &plan, const QString &storePath,
+                         qint64 storeRunId, qint64 requestCount);
     void onRunRecordsLoaded(int runId, const RunPlan &plan, const QList<RequestRecord> &records,
                             const QString &error);
     QString seriesMessage(const sb::SessionResult &result) const;

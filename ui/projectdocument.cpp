@@ -545,12 +545,14 @@ void ProjectDocument::loadRunRecords(int runId)
         QList<RequestRecord> records;
         QList<MetricSeriesStore> serverMetrics;
         QString error;
+        bool large = false; // not loaded: the view reads it from the file
     };
     const QString path = m_storePath;
     const qint64 storeId = r->storeId;
+    const qint64 largeRun = m_largeRunThreshold;
     // One SQLite connection per thread: the worker opens its own, read-only.
     m_jobs->run(
-        [path, storeId] {
+        [path, storeId, largeRun] {
             Loaded out;
             ProjectStore store;
             if (!store.open(path, ProjectStore::OpenMode::ReadOnly)) {
@@ -559,7 +561,9 @@ void ProjectDocument::loadRunRecords(int runId)
             }
             if (auto info = store.loadRun(storeId))
                 out.info = *info;
-            out.records = store.loadRequests(storeId);
+            out.large = out.info.requestCount > largeRun;
+            if (!out.large)
+                out.records = store.loadRequests(storeId);
             if (out.records.isEmpty() && !store.lastError().isEmpty())
                 out.error = store.lastError();
             // A blob that does not decode loses the server's side only: the run still shows.
@@ -587,9 +591,15 @@ void ProjectDocument::loadRunRecords(int runId)
                 run->info.endedUtc = loaded.info.endedUtc;
                 run->info.requestCount = loaded.info.requestCount;
                 // Records of a run still being written are a snapshot: read them again next time.
-                run->recordsLoaded = loaded.info.status != StoredRunStatus::Running;
+                run->recordsLoaded =
+                    loaded.info.status != StoredRunStatus::Running && !loaded.large;
                 if (statusChanged)
                     emit entityChanged(EntityKind::Run, runId);
+                if (loaded.large) {
+                    emit largeRunReady(runId, RunPlan::fromJson(loaded.info.snapshot), m_storePath,
+                                       run->storeId, loaded.info.requestCount);
+                    return;
+                }
             }
             emit runRecordsLoaded(runId, RunPlan::fromJson(loaded.info.snapshot), loaded.records,
                                   loaded.error);

@@ -123,8 +123,14 @@ public:
     bool remove(EntityKind kind, int id);
 
     // Loads a stored run's records in a worker thread; runRecordsLoaded follows. Runs in memory
-    // answer at once (still through the signal, queued).
+    // answer at once (still through the signal, queued). A stored run of more than
+    // largeRunThreshold() requests is not loaded: largeRunReady follows instead, and the view
+    // reads it from the file itself (docs/uiviews.md, "Large runs").
     void loadRunRecords(int runId);
+    // 20,000 requests are 50–150 MB of records (docs/performance.md, memory per request).
+    static constexpr qint64 kDefaultLargeRunThreshold = 20000;
+    qint64 largeRunThreshold() const { return m_largeRunThreshold; }
+    void setLargeRunThreshold(qint64 requests) { m_largeRunThreshold = requests; }
 
     // The default entities of newProject(), also used by tests.
     static SutConfig defaultSimulatorSut();
@@ -143,6 +149,9 @@ signals:
     void storeChanged(const QString &storePath);
     void runRecordsLoaded(int runId, const sb::RunPlan &plan,
                           const QList<sb::RequestRecord> &records, const QString &error);
+    // A large stored run (see loadRunRecords()): where it is, and its stored request count.
+    void largeRunReady(int runId, const sb::RunPlan &plan, const QString &storePath,
+                       qint64 storeRunId, qint64 requestCount);
 
 private:
     void clear();
@@ -157,6 +166,7 @@ private:
     QString m_storePath;
     std::unique_ptr<QTemporaryDir> m_tempDir; // a new project's file lives here until saved
     bool m_modified = false;
+    qint64 m_largeRunThreshold = kDefaultLargeRunThreshold;
     int m_nextId = 1;
     QList<DocSut> m_suts;
     QList<DocDataset> m_datasets;

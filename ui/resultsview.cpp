@@ -8,9 +8,12 @@
 #include "models/resultsdata.h"
 #include "models/runtotalsmodel.h"
 #include "models/selectiontsv.h"
+#include "models/storedrunrows.h"
 #include "models/summarytablemodel.h"
+#include "report/runreport.h"
 #include "serverevidenceview.h"
 #include "sessionturnsview.h"
+#include "store/projectstore.h"
 
 #include <QAction>
 #include <QApplication>
@@ -32,8 +35,11 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QThread>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QXYSeries>
+
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -75,6 +81,30 @@ void setChartTitle(ChartView *chart, const QString &title, const QString &subtit
     chart->setSubtitle(subtitle);
 }
 
+// Reads a paged table's rows in a thread of its own, so a screenful arrives while the worker is
+// still summarizing the run. Its project connection is opened, used and closed in that thread.
+class PagedRowReader : public QObject
+{
+public:
+    const ProjectStore *storeFor(const QString &path, QString *error)
+    {
+        if (m_store && m_path == path)
+            return m_store.get();
+        m_store = std::make_unique<ProjectStore>();
+        if (!m_store->open(path, ProjectStore::OpenMode::ReadOnly)) {
+            *error = m_store->lastError();
+            m_store.reset();
+            return nullptr;
+        }
+        m_path = path;
+        return m_store.get();
+    }
+
+private:
+    QString m_path;
+    std::unique_ptr<ProjectStore> m_store;
+};
+
 } // namespace
 
 ResultsView::ResultsView(QWidget *parent)
@@ -87,6 +117,21 @@ ResultsView::ResultsView(QWidget *parent)
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread->start(QThread::LowPriority);
+    m_rowThread = new QThread(this);
+    m_rowThread->setObjectName(u"ResultsRows"_s);
+    m_rowReader = new PagedRowReader();
+    m_rowReader->moveToThread(m_rowThread);
+    connect(m_rowThread, &QThread::finished, m_rowReader, &QObject::deleteLater);
+    m_rowThread->start();
+    m_latestOrder = std::make_shared<std::atomic<quint64>>(0);
+    // A paged run's text filter reads the whole file: wait until the typing stops.
+    m_filterDelay = new QTimer(this);
+    m_filterDelay->setSingleShot(true);
+    m_filterDelay->setInterval(300);
+    connect(m_filterDelay, &QTimer::timeout, this, &ResultsView::requestPagedOrder);
+    connect(m_requestModel, &RequestTableModel::rowsWanted, this, &ResultsView::fetchPagedRows);
+    connect(m_requestModel, &RequestTableModel::sortRequested, this,
+            &ResultsView::requestPagedOrder);
 
     m_requestProxy->setSourceModel(m_requestModel);
 
@@ -147,8 +192,11 @@ ResultsView::~ResultsView()
 {
     // Abandon whatever runs, then wait: the worker posts to this object until it returns.
     m_latest->store(0);
+    m_latestOrder->store(0);
     m_thread->quit();
+    m_rowThread->quit();
     m_thread->wait();
+    m_rowThread->wait();
 }
 
 QWidget *ResultsView::buildSummaryTab()
@@ -273,10 +321,14 @@ QWidget *ResultsView::buildRequestsTab()
     m_requestCount->setObjectName(u"requestCount"_s);
     connect(m_failedOnly, &QCheckBox::toggled, this, [this](bool on) {
         m_requestProxy->setFailedOnly(on);
+        if (m_paged)
+            requestPagedOrder();
         updateFailedCount();
     });
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &t) {
         m_requestProxy->setText(t);
+        if (m_paged)
+            m_filterDelay->start();
         updateFailedCount();
     });
 
@@ -287,17 +339,7 @@ QWidget *ResultsView::buildRequestsTab()
     m_requestTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_requestTable->horizontalHeader()->setStretchLastSection(true);
     m_requestTable->installEventFilter(this);
-    // Column widths from the header text: measuring the contents of 100k rows would stall.
-    const QFontMetrics fm = m_requestTable->fontMetrics();
-    for (int c = 0; c < RequestTableModel::ColumnCount; ++c) {
-        const QString h = m_requestModel->headerData(c, Qt::Horizontal).toString();
-        int width = fm.horizontalAdvance(h) + 28;
-        if (c == RequestTableModel::StatusColumn)
-            width = std::max(width, fm.horizontalAdvance(u"stream_error (warm-up)"_s) + 12);
-        if (c == RequestTableModel::ErrorMessageColumn)
-            width = 320;
-        m_requestTable->setColumnWidth(c, width);
-    }
+    applyRequestColumnWidths();
 
     m_copyAction = new QAction(m_requestTable);
     m_copyAction->setShortcut(QKeySequence::Copy);
@@ -315,6 +357,21 @@ QWidget *ResultsView::buildRequestsTab()
     l->addLayout(bar);
     l->addWidget(m_requestTable, 1);
     return w;
+}
+
+void ResultsView::applyRequestColumnWidths()
+{
+    // Column widths from the header text: measuring the contents of 100k rows would stall.
+    const QFontMetrics fm = m_requestTable->fontMetrics();
+    for (int c = 0; c < RequestTableModel::ColumnCount; ++c) {
+        const QString h = m_requestModel->headerData(c, Qt::Horizontal).toString();
+        int width = fm.horizontalAdvance(h) + 28;
+        if (c == RequestTableModel::StatusColumn)
+            width = std::max(width, fm.horizontalAdvance(u"stream_error (warm-up)"_s) + 12);
+        if (c == RequestTableModel::ErrorMessageColumn)
+            width = 320;
+        m_requestTable->setColumnWidth(c, width);
+    }
 }
 
 QWidget *ResultsView::buildDistributionsTab()
@@ -461,7 +518,10 @@ void ResultsView::updateStatus()
 {
     switch (m_stage) {
     case Stage::Idle:
-        m_status->clear();
+        if (m_ordering)
+            m_status->setText(tr("Sorting and filtering the requests…"));
+        else
+            m_status->clear();
         break;
     case Stage::Summary:
         m_status->setText(tr("Computing summary…"));
@@ -538,6 +598,13 @@ void ResultsView::clear()
     m_busy = false;
     m_summaryModel->clear();
     m_totalsModel->clear();
+    if (m_paged)
+        usePagedTable(false);
+    m_paged = false;
+    m_storedRows.reset();
+    m_ordering = false;
+    m_filterDelay->stop();
+    m_latestOrder->store(++m_orderTicket);
     m_requestModel->clear();
     m_unavailableNote->clear();
     m_unavailableNote->setVisible(false);
@@ -616,6 +683,283 @@ void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &recor
         Qt::QueuedConnection);
 }
 
+void ResultsView::showStoredRun(const RunPlan &plan, const QString &storePath, qint64 storeRunId,
+                                qint64 requestCount, const QList<MetricSeriesStore> &serverMetrics)
+{
+    clear();
+    const quint64 gen = m_generation;
+    m_busy = true;
+    m_hasRun = true;
+    m_paged = true;
+    m_storePath = storePath;
+    m_storeRunId = storeRunId;
+    m_runName = plan.name;
+    m_runRecords = requestCount;
+    m_runScenario = plan.profile.scenario;
+    m_stage = Stage::Requests;
+    usePagedTable(true);
+    updateHeader();
+    updateStatus();
+
+    const int columns = chartColumns();
+    const std::shared_ptr<std::atomic<quint64>> latest = m_latest;
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this, latest, gen, plan, storePath, storeRunId, columns, serverMetrics] {
+            const auto cancelled = [latest, gen] {
+                return latest->load() != gen;
+            };
+            ProjectStore store;
+            if (!store.open(storePath, ProjectStore::OpenMode::ReadOnly)) {
+                const QString error = store.lastError();
+                QMetaObject::invokeMethod(
+                    this, [this, gen, error] { failStored(gen, error); }, Qt::QueuedConnection);
+                return;
+            }
+            // Pass 1 (no chunks) gives the table its rows' order and the time axis' zero; pass 2
+            // (with chunks) feeds the summary, the table's sort keys and the charts at once.
+            RunReportInput in;
+            in.plan = plan;
+            in.serverMetrics = serverMetrics;
+            auto rows = std::make_shared<StoredRunRows>();
+            std::unique_ptr<ResultsChartBuilder> charts;
+            qint64 zero = 0;
+            StoredRunPasses passes;
+            auto order = std::make_shared<std::vector<qint64>>();
+            qint64 failed = 0;
+            qint64 minSched = std::numeric_limits<qint64>::max();
+            qint64 minSend = std::numeric_limits<qint64>::max();
+            passes.eachFirst = [&](const RequestRecord &r) {
+                order->push_back(r.index);
+                failed += r.ok() ? 0 : 1;
+                if (r.tSched > 0)
+                    minSched = std::min(minSched, r.tSched);
+                if (r.tSend > 0)
+                    minSend = std::min(minSend, r.tSend);
+            };
+            passes.afterFirst = [&] {
+                if (cancelled())
+                    return false;
+                // runZeroNs() of the records: the earliest t_sched, else the earliest t_send.
+                constexpr qint64 kNone = std::numeric_limits<qint64>::max();
+                zero = minSched != kNone ? minSched : (minSend != kNone ? minSend : 0);
+                std::shared_ptr<const std::vector<qint64>> shown = std::move(order);
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, gen, shown, failed, zero] {
+                        applyStoredIndex(gen, shown, failed, zero);
+                    },
+                    Qt::QueuedConnection);
+                charts = std::make_unique<ResultsChartBuilder>(zero, false);
+                rows->reserve(qsizetype(shown->size()));
+                return true;
+            };
+            passes.eachWithChunks = [&](const RequestRecord &r) {
+                if (!charts)
+                    return;
+                const RequestRow row = RequestRow::fromRecord(r, zero);
+                rows->add(row);
+                charts->add(r, row);
+            };
+            QString error;
+            if (!loadStoredRunForReport(store, storeRunId, SummaryOptions::forProfile(plan.profile),
+                                        &in, &error, passes)) {
+                if (!cancelled())
+                    QMetaObject::invokeMethod(
+                        this, [this, gen, error] { failStored(gen, error); }, Qt::QueuedConnection);
+                return;
+            }
+            if (cancelled())
+                return;
+            const ResultsSummaryStage summary = computeResultsSummary(in);
+            in.records.clear(); // the summary has them; the charts do not need them
+            if (cancelled())
+                return;
+            QMetaObject::invokeMethod(
+                this, [this, gen, summary] { applySummary(gen, summary); }, Qt::QueuedConnection);
+            const ResultsChartStage chartStage = charts->finish(columns, cancelled);
+            charts.reset();
+            if (cancelled())
+                return;
+            std::shared_ptr<const StoredRunRows> stored = std::move(rows);
+            QMetaObject::invokeMethod(
+                this,
+                [this, gen, stored, chartStage] {
+                    applyStoredRows(gen, stored);
+                    applyCharts(gen, chartStage);
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
+void ResultsView::usePagedTable(bool paged)
+{
+    // The proxy must not watch a paged model: it would ask every row for its sort and filter
+    // values, and so fetch the whole run.
+    QHeaderView *header = m_requestTable->horizontalHeader();
+    const int section = header->sortIndicatorSection();
+    const Qt::SortOrder order = header->sortIndicatorOrder();
+    QItemSelectionModel *oldSelection = m_requestTable->selectionModel();
+    if (paged) {
+        m_requestProxy->setSourceModel(nullptr);
+        m_requestTable->setModel(m_requestModel);
+    } else {
+        m_requestProxy->setSourceModel(m_requestModel);
+        m_requestTable->setModel(m_requestProxy);
+    }
+    delete oldSelection;
+    applyRequestColumnWidths();
+    header->setSortIndicator(section, order);
+}
+
+void ResultsView::applyStoredIndex(quint64 generation,
+                                   std::shared_ptr<const std::vector<qint64>> order, qint64 failed,
+                                   qint64 zeroNs)
+{
+    if (generation != m_generation)
+        return;
+    m_zeroNs = zeroNs;
+    m_failedRows = failed;
+    m_runRecords = qsizetype(order->size());
+    m_requestModel->setPagedOrder(std::move(order));
+    updateHeader();
+    updateFailedCount();
+    m_stage = Stage::Summary;
+    updateStatus();
+    emit requestsShown();
+}
+
+void ResultsView::applyStoredRows(quint64 generation, std::shared_ptr<const StoredRunRows> rows)
+{
+    if (generation != m_generation)
+        return;
+    m_storedRows = std::move(rows);
+    QHeaderView *header = m_requestTable->horizontalHeader();
+    // Sorting and filtering asked for while the rows were being read apply now.
+    if (header->sortIndicatorSection() != RequestTableModel::IndexColumn ||
+        header->sortIndicatorOrder() != Qt::AscendingOrder || m_failedOnly->isChecked() ||
+        !m_filter->text().isEmpty())
+        requestPagedOrder();
+}
+
+void ResultsView::requestPagedOrder()
+{
+    if (!m_paged || !m_storedRows)
+        return; // applyStoredRows() asks again once the rows are there
+    m_filterDelay->stop();
+    QHeaderView *header = m_requestTable->horizontalHeader();
+    const int column =
+        std::clamp(header->sortIndicatorSection(), 0, int(RequestTableModel::ColumnCount) - 1);
+    const bool descending = header->sortIndicatorOrder() == Qt::DescendingOrder;
+    const bool failedOnly = m_failedOnly->isChecked();
+    const QString text = m_filter->text();
+    const quint64 gen = m_generation;
+    const quint64 ticket = ++m_orderTicket;
+    m_latestOrder->store(ticket);
+    m_ordering = true;
+    updateStatus();
+    const std::shared_ptr<std::atomic<quint64>> latest = m_latest;
+    const std::shared_ptr<std::atomic<quint64>> latestOrder = m_latestOrder;
+    QMetaObject::invokeMethod(
+        m_worker,
+        [this, latest, latestOrder, gen, ticket, rows = m_storedRows, path = m_storePath,
+         runId = m_storeRunId, zero = m_zeroNs, column, descending, failedOnly, text] {
+            const auto cancelled = [latest, latestOrder, gen, ticket] {
+                return latest->load() != gen || latestOrder->load() != ticket;
+            };
+            if (cancelled())
+                return;
+            std::vector<quint8> match;
+            std::vector<QString> texts;
+            const bool needsTexts = StoredRunRows::needsTexts(column);
+            if (!text.isEmpty() || needsTexts) {
+                ProjectStore store;
+                QString error;
+                bool ok = store.open(path, ProjectStore::OpenMode::ReadOnly);
+                if (!ok)
+                    error = store.lastError();
+                if (ok && !text.isEmpty())
+                    ok = matchStoredRows(store, runId, zero, text, &match, &error, cancelled);
+                if (ok && needsTexts)
+                    ok = readStoredTexts(store, runId, column, &texts, &error, cancelled);
+                if (!ok) {
+                    if (!cancelled())
+                        QMetaObject::invokeMethod(
+                            this, [this, gen, error] { failStored(gen, error); },
+                            Qt::QueuedConnection);
+                    return;
+                }
+            }
+            std::shared_ptr<const std::vector<qint64>> order =
+                std::make_shared<const std::vector<qint64>>(
+                    rows->order(column, descending, failedOnly, text.isEmpty() ? nullptr : &match,
+                                needsTexts ? &texts : nullptr));
+            QMetaObject::invokeMethod(
+                this,
+                [this, gen, ticket, order] {
+                    if (gen != m_generation || ticket != m_orderTicket)
+                        return;
+                    m_ordering = false;
+                    m_requestModel->setPagedOrder(order);
+                    updateFailedCount();
+                    updateStatus();
+                    emit requestOrderShown();
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
+void ResultsView::fetchPagedRows(const QList<qint64> &indices)
+{
+    if (!m_paged || indices.isEmpty())
+        return;
+    auto *reader = static_cast<PagedRowReader *>(m_rowReader);
+    const quint64 gen = m_generation;
+    const std::shared_ptr<std::atomic<quint64>> latest = m_latest;
+    QMetaObject::invokeMethod(
+        m_rowReader,
+        [this, reader, latest, gen, indices, path = m_storePath, runId = m_storeRunId,
+         zero = m_zeroNs] {
+            if (latest->load() != gen)
+                return;
+            QString error;
+            QList<RequestRecord> records;
+            const ProjectStore *store = reader->storeFor(path, &error);
+            if (store && !store->readRequestsAt(runId, indices, &records))
+                error = store->lastError();
+            if (!error.isEmpty()) {
+                QMetaObject::invokeMethod(
+                    this, [this, gen, error] { failStored(gen, error); }, Qt::QueuedConnection);
+                return;
+            }
+            QList<RequestRow> rows;
+            rows.reserve(records.size());
+            for (const RequestRecord &r : std::as_const(records))
+                rows.append(RequestRow::fromRecord(r, zero));
+            QMetaObject::invokeMethod(
+                this,
+                [this, gen, rows] {
+                    if (gen == m_generation && m_paged)
+                        m_requestModel->addPagedRows(rows);
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
+void ResultsView::failStored(quint64 generation, const QString &error)
+{
+    if (generation != m_generation)
+        return;
+    m_busy = false;
+    m_ordering = false;
+    m_stage = Stage::Idle;
+    m_status->setText(tr("Cannot read the run from the project file: %1").arg(error));
+    emit chartsShown(); // nothing more will come
+}
+
 void ResultsView::applySummary(quint64 generation, const ResultsSummaryStage &stage)
 {
     if (generation != m_generation)
@@ -651,7 +995,8 @@ void ResultsView::applySummary(quint64 generation, const ResultsSummaryStage &st
     if (stage.hasServer)
         m_server->setEvidence(stage.server, stage.serverSeries, stage.zeroNs);
     m_tabs->setTabVisible(kServerTab, stage.hasServer);
-    m_stage = Stage::Requests;
+    // A paged run's table is already there; its charts come next.
+    m_stage = m_paged ? Stage::Charts : Stage::Requests;
     updateStatus();
     emit summaryShown();
 }
@@ -704,8 +1049,10 @@ void ResultsView::updateFailedCount()
 {
     const RequestTableModel *m = m_requestModel;
     m_failedOnly->setText(tr("Failed only (%1)").arg(m_failedRows));
-    m_requestCount->setText(
-        tr("%1 of %2 requests").arg(m_requestProxy->rowCount()).arg(m->rowCount()));
+    // A paged table is the model itself, sorted and filtered in the worker.
+    const qint64 shown = m_paged ? m->rowCount() : m_requestProxy->rowCount();
+    const qint64 total = m_paged ? qint64(m_runRecords) : m->rowCount();
+    m_requestCount->setText(tr("%1 of %2 requests").arg(shown).arg(total));
 }
 
 void ResultsView::copyFrom(QTableView *view)

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <memory>
+#include <vector>
 
 class QAction;
 class QCheckBox;
@@ -20,6 +21,7 @@ class QSplitter;
 class QTabWidget;
 class QTableView;
 class QThread;
+class QTimer;
 class QGroupBox;
 
 namespace sb {
@@ -35,6 +37,7 @@ class SummaryTableModel;
 struct ResultsChartStage;
 struct ResultsSummaryStage;
 struct RequestRow;
+class StoredRunRows;
 
 // The finished run: run totals and the latency statistics of core's summarize() (definitions
 // as tooltips), the MLPerf validity block when the plan has a scenario, every request (failed
@@ -55,7 +58,15 @@ public:
     // serverMetrics: the targets scraped beside the run (the Server tab), empty when none were.
     void showRun(const sb::RunPlan &plan, const QList<sb::RequestRecord> &records,
                  const QList<sb::MetricSeriesStore> &serverMetrics = {});
+    // A stored run too large to hold (docs/uiviews.md, "Large runs"): the summary and the charts
+    // are computed from the project file in two streamed passes, and the request table is paged
+    // (its rows read on demand, sorted and filtered in the worker). requestCount: the stored
+    // count, for the header until the file has been read.
+    void showStoredRun(const sb::RunPlan &plan, const QString &storePath, qint64 storeRunId,
+                       qint64 requestCount, const QList<sb::MetricSeriesStore> &serverMetrics = {});
     void clear();
+    // Whether the shown run's request table is paged (showStoredRun()).
+    bool isPaged() const { return m_paged; }
 
     // True from showRun() until the last stage of that run has been applied.
     bool isBusy() const { return m_busy; }
@@ -81,6 +92,8 @@ signals:
     void summaryShown();
     void requestsShown();
     void chartsShown(); // the last stage: the run is fully displayed
+    // A paged table's new order (sorted or filtered in the worker) is shown.
+    void requestOrderShown();
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -120,6 +133,15 @@ private:
     void updateIntervalNote();
     void copyFrom(QTableView *view);
     int chartColumns() const;
+    void applyRequestColumnWidths();
+    // Paged runs (showStoredRun()).
+    void usePagedTable(bool paged);
+    void applyStoredIndex(quint64 generation, std::shared_ptr<const std::vector<qint64>> order,
+                          qint64 failed, qint64 zeroNs);
+    void applyStoredRows(quint64 generation, std::shared_ptr<const StoredRunRows> rows);
+    void requestPagedOrder();
+    void fetchPagedRows(const QList<qint64> &indices);
+    void failStored(quint64 generation, const QString &error);
 
     // Worker side.
     QThread *m_thread;
@@ -128,6 +150,19 @@ private:
     quint64 m_generation = 0;
     bool m_busy = false;
     qint64 m_failedRows = 0;
+
+    // The paged run: where it is, its time zero, and (after the second pass) its compact rows.
+    bool m_paged = false;
+    QString m_storePath;
+    qint64 m_storeRunId = 0;
+    qint64 m_zeroNs = 0;
+    std::shared_ptr<const StoredRunRows> m_storedRows;
+    QThread *m_rowThread;
+    QObject *m_rowReader; // lives in m_rowThread: reads a paged table's rows on demand
+    QTimer *m_filterDelay;
+    quint64 m_orderTicket = 0;
+    std::shared_ptr<std::atomic<quint64>> m_latestOrder;
+    bool m_ordering = false;
 
     // The shown run's texts, kept so a language switch renders them again without recomputing.
     bool m_hasRun = false;

@@ -4,6 +4,7 @@
 
 #include <QColor>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -42,7 +43,98 @@ void RequestTableModel::setRows(QList<RequestRow> rows)
 {
     beginResetModel();
     m_rows = std::move(rows);
+    m_order.reset();
+    m_cache.clear();
+    m_wantedBlocks.clear();
+    m_newBlocks.clear();
     endResetModel();
+}
+
+void RequestTableModel::setPagedOrder(std::shared_ptr<const std::vector<qint64>> order)
+{
+    beginResetModel();
+    m_rows.clear();
+    m_order = order ? std::move(order) : std::make_shared<const std::vector<qint64>>();
+    m_wantedBlocks.clear();
+    m_newBlocks.clear();
+    endResetModel();
+}
+
+void RequestTableModel::addPagedRows(const QList<RequestRow> &rows)
+{
+    if (!m_order)
+        return;
+    // Bounded: when full, start again from the rows just fetched (what is on screen now).
+    if (m_cache.size() + rows.size() > kMaxCachedRows) {
+        m_cache.clear();
+        m_wantedBlocks.clear(); // their rows may be gone: a block shown again asks again
+    }
+    for (const RequestRow &r : rows)
+        m_cache.insert(r.index, r);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+qint64 RequestTableModel::scheduleIndexAt(int row) const
+{
+    if (row < 0 || row >= rowCount())
+        return -1;
+    return m_order ? (*m_order)[size_t(row)] : m_rows.at(row).index;
+}
+
+const RequestRow *RequestTableModel::rowAt(int row) const
+{
+    if (row < 0 || row >= rowCount())
+        return nullptr;
+    if (!m_order)
+        return &m_rows.at(row);
+    const auto it = m_cache.constFind((*m_order)[size_t(row)]);
+    return it == m_cache.constEnd() ? nullptr : &*it;
+}
+
+void RequestTableModel::requestBlock(int row) const
+{
+    const int block = row / kPageRows;
+    if (m_wantedBlocks.contains(block))
+        return;
+    m_wantedBlocks.insert(block);
+    m_newBlocks.append(block);
+    if (m_flushPosted)
+        return;
+    m_flushPosted = true;
+    // data() is const and may run inside a paint: the request leaves after it.
+    QMetaObject::invokeMethod(
+        const_cast<RequestTableModel *>(this),
+        [this] { const_cast<RequestTableModel *>(this)->flushWanted(); }, Qt::QueuedConnection);
+}
+
+void RequestTableModel::sort(int column, Qt::SortOrder order)
+{
+    if (m_order)
+        emit sortRequested(column, order);
+}
+
+void RequestTableModel::flushWanted()
+{
+    m_flushPosted = false;
+    if (!m_order || m_newBlocks.isEmpty())
+        return;
+    // What was painted last is what is on screen: a huge selection being copied must not
+    // queue the whole run (its rows beyond these stay empty in the copy).
+    constexpr qsizetype kMaxBlocks = 8;
+    while (m_newBlocks.size() > kMaxBlocks)
+        m_wantedBlocks.remove(m_newBlocks.takeFirst());
+    QList<qint64> indices;
+    for (int block : std::as_const(m_newBlocks)) {
+        const size_t from = size_t(block) * kPageRows;
+        const size_t to = std::min(m_order->size(), from + kPageRows);
+        for (size_t i = from; i < to; ++i)
+            if (!m_cache.contains((*m_order)[i]))
+                indices.append((*m_order)[i]);
+    }
+    m_newBlocks.clear();
+    if (!indices.isEmpty())
+        emit rowsWanted(indices);
 }
 
 void RequestTableModel::clear()
@@ -57,7 +149,9 @@ void RequestTableModel::retranslate()
 
 int RequestTableModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
+    if (parent.isValid())
+        return 0;
+    return m_order ? int(m_order->size()) : int(m_rows.size());
 }
 
 int RequestTableModel::columnCount(const QModelIndex &parent) const
@@ -74,7 +168,7 @@ QString RequestTableModel::statusText(const RequestRow &row)
     return row.warmup ? u"warm-up"_s : u"ok"_s;
 }
 
-QVariant RequestTableModel::rawValue(const RequestRow &row, int column) const
+QVariant RequestTableModel::rawValue(const RequestRow &row, int column)
 {
     switch (column) {
     case IndexColumn:
@@ -120,8 +214,19 @@ QVariant RequestTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const RequestRow &row = m_rows.at(index.row());
-    const int col = index.column();
+    const RequestRow *row = rowAt(index.row());
+    if (!row) {
+        // Paged and not fetched yet: the index is known, the rest arrives with its block.
+        requestBlock(index.row());
+        if (index.column() == IndexColumn && (role == Qt::DisplayRole || role == SortRole))
+            return scheduleIndexAt(index.row());
+        return {};
+    }
+    return cell(*row, index.column(), role);
+}
+
+QVariant RequestTableModel::cell(const RequestRow &row, int col, int role)
+{
     switch (role) {
     case Qt::DisplayRole:
         switch (col) {

@@ -1,5 +1,6 @@
 #include "resultsdata.h"
 
+#include "charts/finehistogram.h"
 #include "config/runplan.h"
 #include "report/runreport.h"
 
@@ -19,6 +20,14 @@ ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<Reque
     in.plan = plan;
     in.records = records;
     in.serverMetrics = serverMetrics;
+    return computeResultsSummary(in);
+}
+
+ResultsSummaryStage computeResultsSummary(const RunReportInput &in)
+{
+    const RunPlan &plan = in.plan;
+    const QList<RequestRecord> &records = in.records;
+    const QList<MetricSeriesStore> &serverMetrics = in.serverMetrics;
     const RunDerivation d = deriveRun(in);
     ResultsSummaryStage st;
     st.summary = d.summary;
@@ -89,117 +98,146 @@ QList<QPointF> rateSeries(const std::vector<double> &counts, double bucketS, int
 
 } // namespace
 
-ResultsChartStage computeResultsCharts(const QList<RequestRecord> &records,
-                                       const QList<RequestRow> &rows, int columns,
-                                       const std::function<bool()> &cancelled)
+ResultsChartBuilder::ResultsChartBuilder(qint64 zeroNs, bool pooledItl)
+    : m_zero(zeroNs), m_lastNs(zeroNs), m_pooledItl(pooledItl)
+{
+    if (!pooledItl)
+        m_itlHistogram = std::make_unique<FineHistogram>();
+}
+
+ResultsChartBuilder::~ResultsChartBuilder() = default;
+
+void ResultsChartBuilder::bump(std::vector<double> &buckets, qint64 ns, double by) const
+{
+    const double s = double(ns - m_zero) / 1e9;
+    const size_t b = s < 0 ? 0 : size_t(s); // 1-second buckets
+    if (b >= buckets.size())
+        buckets.resize(b + 1, 0.0);
+    buckets[b] += by;
+}
+
+void ResultsChartBuilder::add(const RequestRecord &r, const RequestRow &row)
+{
+    // Latency samples of the measured successful requests: the population the summary uses.
+    if (!std::isnan(row.scheduleLagMs) && !std::isnan(row.sendS)) {
+        m_lagX.push_back(row.sendS);
+        m_lagY.push_back(row.scheduleLagMs);
+    }
+    if (row.ok()) {
+        if (!std::isnan(row.ttftMs)) {
+            m_sendX.push_back(row.sendS);
+            m_ttftY.push_back(row.ttftMs);
+        }
+        if (!std::isnan(row.itlMeanMs)) {
+            m_endX.push_back(row.endS);
+            m_itlY.push_back(row.itlMeanMs);
+        }
+        if (!row.warmup) {
+            if (!std::isnan(row.ttftMs))
+                m_ttft.push_back(row.ttftMs);
+            if (!std::isnan(row.tpotMs))
+                m_tpot.push_back(row.tpotMs);
+            if (!std::isnan(row.e2elMs))
+                m_e2el.push_back(row.e2elMs);
+        }
+    }
+    m_lastNs = std::max({m_lastNs, r.tEnd, r.tLast, r.tSend});
+    const qint64 *ct = r.chunkTimes.constData();
+    // ITL is pooled per chunk gap, which the rows (one per request) cannot give.
+    if (!r.warmup && r.ok()) {
+        for (qsizetype k = 1; k < r.chunkTimes.size(); ++k) {
+            const double gap = double(ct[k] - ct[k - 1]) / 1e6;
+            if (m_pooledItl)
+                m_itl.push_back(gap);
+            else
+                m_itlHistogram->add(float(gap));
+        }
+    }
+    if (m_zero <= 0 || r.tSend <= 0)
+        return;
+    const qint64 done = r.tEnd > 0 ? r.tEnd : (r.tLast > 0 ? r.tLast : r.tSend);
+    m_edges.emplace_back(r.tSend, +1);
+    m_edges.emplace_back(done, -1);
+    if (r.warmup)
+        return;
+    if (!r.ok()) {
+        bump(m_errPerBucket, done, 1);
+        return;
+    }
+    bump(m_okPerBucket, done, 1);
+    for (qsizetype k = 0; k < r.chunkTimes.size(); ++k) {
+        const qint32 t = k < r.chunkTokens.size() ? r.chunkTokens.at(k) : 1;
+        bump(m_tokPerBucket, ct[k], t > 0 ? t : 1);
+    }
+}
+
+ResultsChartStage ResultsChartBuilder::finish(int columns, const std::function<bool()> &cancelled)
 {
     ResultsChartStage st;
     const auto stop = [&cancelled] {
         return cancelled && cancelled();
     };
-    const qint64 zero = runZeroNs(records);
-
-    // Latency samples of the measured successful requests: the population the summary uses.
-    std::vector<double> ttft, tpot, e2el, itl;
-    std::vector<double> sendX, ttftY, endX, itlY, lagX, lagY;
-    for (const RequestRow &r : rows) {
-        if (!std::isnan(r.scheduleLagMs) && !std::isnan(r.sendS)) {
-            lagX.push_back(r.sendS);
-            lagY.push_back(r.scheduleLagMs);
-        }
-        if (!r.ok())
-            continue;
-        if (!std::isnan(r.ttftMs)) {
-            sendX.push_back(r.sendS);
-            ttftY.push_back(r.ttftMs);
-        }
-        if (!std::isnan(r.itlMeanMs)) {
-            endX.push_back(r.endS);
-            itlY.push_back(r.itlMeanMs);
-        }
-        if (r.warmup)
-            continue;
-        if (!std::isnan(r.ttftMs))
-            ttft.push_back(r.ttftMs);
-        if (!std::isnan(r.tpotMs))
-            tpot.push_back(r.tpotMs);
-        if (!std::isnan(r.e2elMs))
-            e2el.push_back(r.e2elMs);
-    }
-    // ITL is pooled per chunk gap, which the rows (one per request) cannot give.
-    qint64 lastNs = zero;
-    for (const RequestRecord &r : records) {
-        lastNs = std::max({lastNs, r.tEnd, r.tLast, r.tSend});
-        if (r.warmup || !r.ok())
-            continue;
-        const qint64 *ct = r.chunkTimes.constData();
-        for (qsizetype k = 1; k < r.chunkTimes.size(); ++k)
-            itl.push_back(double(ct[k] - ct[k - 1]) / 1e6);
-    }
     if (stop())
         return st;
-    st.distributions.append(distribution(u"ttft"_s, ttft, columns));
-    st.distributions.append(distribution(u"tpot"_s, tpot, columns));
-    st.distributions.append(distribution(u"itl"_s, itl, columns));
-    st.distributions.append(distribution(u"e2el"_s, e2el, columns));
+    st.distributions.append(distribution(u"ttft"_s, m_ttft, columns));
+    st.distributions.append(distribution(u"tpot"_s, m_tpot, columns));
+    if (m_pooledItl) {
+        st.distributions.append(distribution(u"itl"_s, m_itl, columns));
+    } else {
+        ResultsChartStage::Distribution d;
+        d.key = u"itl"_s;
+        d.samples = m_itlHistogram->count();
+        d.cdf = m_itlHistogram->cdf(columns);
+        d.histogram = m_itlHistogram->histogram(60, 0.995);
+        d.binned = true;
+        st.distributions.append(d);
+    }
+    st.distributions.append(distribution(u"e2el"_s, m_e2el, columns));
     if (stop())
         return st;
 
-    st.spanS = zero > 0 ? double(lastNs - zero) / 1e9 : 0;
+    st.spanS = m_zero > 0 ? double(m_lastNs - m_zero) / 1e9 : 0;
     st.bucketS = 1.0;
     const size_t nb = size_t(std::floor(st.spanS / st.bucketS)) + 1;
-    std::vector<double> okPerBucket(nb, 0.0), errPerBucket(nb, 0.0), tokPerBucket(nb, 0.0);
-    const auto bucketOf = [zero, nb, &st](qint64 ns) {
-        const double s = double(ns - zero) / 1e9;
-        return s < 0 ? size_t(0) : std::min(nb - 1, size_t(s / st.bucketS));
-    };
-    std::vector<std::pair<qint64, int>> edges; // (time, +1 send / -1 completion)
-    edges.reserve(size_t(records.size()) * 2);
-    for (qsizetype i = 0; i < records.size(); ++i) {
-        const RequestRecord &r = records.at(i);
-        if (zero <= 0 || r.tSend <= 0)
-            continue;
-        const qint64 done = r.tEnd > 0 ? r.tEnd : (r.tLast > 0 ? r.tLast : r.tSend);
-        edges.emplace_back(r.tSend, +1);
-        edges.emplace_back(done, -1);
-        if (r.warmup)
-            continue;
-        if (!r.ok()) {
-            errPerBucket[bucketOf(done)] += 1;
-            continue;
-        }
-        okPerBucket[bucketOf(done)] += 1;
-        const qint64 *ct = r.chunkTimes.constData();
-        for (qsizetype k = 0; k < r.chunkTimes.size(); ++k) {
-            const qint32 t = k < r.chunkTokens.size() ? r.chunkTokens.at(k) : 1;
-            tokPerBucket[bucketOf(ct[k])] += t > 0 ? t : 1;
-        }
-    }
-    if (stop())
-        return st;
-    st.requestsPerS = rateSeries(okPerBucket, st.bucketS, columns);
-    st.errorsPerS = rateSeries(errPerBucket, st.bucketS, columns);
-    st.outputTokensPerS = rateSeries(tokPerBucket, st.bucketS, columns);
+    for (std::vector<double> *b : {&m_okPerBucket, &m_errPerBucket, &m_tokPerBucket})
+        b->resize(std::max(b->size(), nb), 0.0);
+    st.requestsPerS = rateSeries(m_okPerBucket, st.bucketS, columns);
+    st.errorsPerS = rateSeries(m_errPerBucket, st.bucketS, columns);
+    st.outputTokensPerS = rateSeries(m_tokPerBucket, st.bucketS, columns);
 
     // A completion at t frees its slot before a send at t (same rule as summarize's peak).
-    std::sort(edges.begin(), edges.end());
+    std::sort(m_edges.begin(), m_edges.end());
     std::vector<double> fx, fy;
-    fx.reserve(edges.size() * 2);
-    fy.reserve(edges.size() * 2);
+    fx.reserve(m_edges.size() * 2);
+    fy.reserve(m_edges.size() * 2);
     qint64 level = 0;
-    for (const auto &e : edges) {
-        const double x = double(e.first - zero) / 1e9;
+    for (const auto &e : m_edges) {
+        const double x = double(e.first - m_zero) / 1e9;
         fx.push_back(x);
         fy.push_back(double(level));
         level += e.second;
         fx.push_back(x);
         fy.push_back(double(level));
     }
-    st.inFlight = thinMinMax(fx, fy, 0, std::max(st.spanS, 1e-9), columns);
-    st.ttftOverTime = thinMinMax(sendX, ttftY, 0, std::max(st.spanS, 1e-9), columns);
-    st.itlOverTime = thinMinMax(endX, itlY, 0, std::max(st.spanS, 1e-9), columns);
-    st.lagOverTime = thinMinMax(lagX, lagY, 0, std::max(st.spanS, 1e-9), columns);
+    const double span = std::max(st.spanS, 1e-9);
+    st.inFlight = thinMinMax(fx, fy, 0, span, columns);
+    st.ttftOverTime = thinMinMax(m_sendX, m_ttftY, 0, span, columns);
+    st.itlOverTime = thinMinMax(m_endX, m_itlY, 0, span, columns);
+    st.lagOverTime = thinMinMax(m_lagX, m_lagY, 0, span, columns);
     return st;
+}
+
+ResultsChartStage computeResultsCharts(const QList<RequestRecord> &records,
+                                       const QList<RequestRow> &rows, int columns,
+                                       const std::function<bool()> &cancelled)
+{
+    ResultsChartBuilder builder(runZeroNs(records), true);
+    for (qsizetype i = 0; i < records.size() && i < rows.size(); ++i) {
+        if ((i & 4095) == 0 && cancelled && cancelled())
+            return {};
+        builder.add(records.at(i), rows.at(i));
+    }
+    return builder.finish(columns, cancelled);
 }
 
 } // namespace sb

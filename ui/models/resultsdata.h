@@ -18,10 +18,15 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
 
 namespace sb {
 
+class FineHistogram;
 struct RunPlan;
+struct RunReportInput;
 
 // What ResultsView shows, computed off the GUI thread in three stages so the numbers appear
 // first, the request table next and the charts last (heaptrack's parser publishes the same way).
@@ -57,6 +62,9 @@ struct ResultsChartStage
         qint64 samples = 0;
         QList<QPointF> cdf; // (ms, fraction), thinned
         Histogram histogram;
+        // Drawn from a FineHistogram (values placed within 0.024 %) because the sample was too
+        // large to pool; false: from the exact sorted sample.
+        bool binned = false;
     };
     QList<Distribution> distributions;
 
@@ -77,9 +85,41 @@ struct ResultsChartStage
 // serverMetrics: the run's scraped targets (the SUT first), empty when none were scraped.
 ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<RequestRecord> &records,
                                           const QList<MetricSeriesStore> &serverMetrics = {});
+// The same from a prepared input: a stored run streamed by loadStoredRunForReport() comes with
+// its summary and without its records' chunks.
+ResultsSummaryStage computeResultsSummary(const RunReportInput &in);
 
 // Zero point of the run's time axis: the earliest t_sched, else the earliest t_send.
 qint64 runZeroNs(const QList<RequestRecord> &records);
+
+// The chart stage built one request at a time, so a stored run can be streamed through it from
+// the project file instead of being held in memory. zeroNs: runZeroNs() of all the records.
+// pooledItl false keeps the inter-token gaps in a FineHistogram (4 MB) instead of a vector (8 B
+// per gap: 800 MB for a million 100-token requests).
+class ResultsChartBuilder
+{
+public:
+    ResultsChartBuilder(qint64 zeroNs, bool pooledItl);
+    ~ResultsChartBuilder();
+    ResultsChartBuilder(const ResultsChartBuilder &) = delete;
+    ResultsChartBuilder &operator=(const ResultsChartBuilder &) = delete;
+
+    // r with its chunk times; row = RequestRow::fromRecord(r, zeroNs).
+    void add(const RequestRecord &r, const RequestRow &row);
+    ResultsChartStage finish(int columns, const std::function<bool()> &cancelled = {});
+
+private:
+    void bump(std::vector<double> &buckets, qint64 ns, double by) const;
+
+    qint64 m_zero;
+    qint64 m_lastNs;
+    bool m_pooledItl;
+    std::vector<double> m_ttft, m_tpot, m_e2el, m_itl;
+    std::unique_ptr<FineHistogram> m_itlHistogram;
+    std::vector<double> m_sendX, m_ttftY, m_endX, m_itlY, m_lagX, m_lagY;
+    std::vector<double> m_okPerBucket, m_errPerBucket, m_tokPerBucket; // 1-second buckets
+    std::vector<std::pair<qint64, int>> m_edges; // (time, +1 send / -1 completion)
+};
 
 // Distributions and time series. rows are requestRows(records, runZeroNs(records)); columns is
 // the plot width the series are thinned to. Returns early (partial) once cancelled() says so.
