@@ -29,7 +29,15 @@
 // the store's writer AND the GUI thread's painting) per token event over the run; then
 // the stall meter over the run: ticks, gap p50 p99 p99.9 max, gaps > 16 ms; the same over the
 // after-run phase; "charts" = runFinished → the Results view's chartsShown, in s.
-// A "#   cpu" line per run splits the run's CPU by thread name (s).
+// Diagnostic lines per run ("#"): the run split into traffic (runStarted → the controller's
+// finished: the last response is in) and derivation + storing (→ runFinished), the stall figures
+// over the traffic alone; the gaps > 16 ms with the GUI thread's own CPU time in them
+// (CLOCK_THREAD_CPUTIME_ID) and its involuntary context switches (preempted by other threads or
+// processes on the same cores); the gaps that held a dashboard refresh (RunDashboard::
+// refreshCount changed); the run's CPU by thread (GUI = the main thread; unnamedN = threads of no
+// name of their own, e.g. the run pipeline's derivation worker). SB_BENCH_DUMP_STALLS=1 lists
+// every gap > 16 ms with its CLOCK_MONOTONIC span, to cut a `perf record -k CLOCK_MONOTONIC`
+// profile of the GUI thread to it (perf report --tid <pid> --time <start>,<end>).
 #include "benchutil.h"
 
 #include "../tests/servers/pacedserverclient.h"
@@ -40,6 +48,7 @@
 #include "projectdocument.h"
 #include "projectrunner.h"
 #include "resultsview.h"
+#include "rundashboard.h"
 #include "settings.h"
 #include "store/projectstore.h"
 
@@ -49,6 +58,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 
+#include <functional>
 #include <memory>
 
 using namespace bench;
@@ -151,6 +161,8 @@ public:
         m_timer.setInterval(kTickMs);
         connect(&m_timer, &QTimer::timeout, this, [this] { tick(); });
     }
+    // Read at every tick: a gap in which it changed held that many dashboard refreshes.
+    void setRefreshCounter(std::function<int()> counter) { m_refreshes = std::move(counter); }
     void start()
     {
         tick();
@@ -166,9 +178,10 @@ public:
         // the times it was preempted in them.
         double stalledMs = 0, stalledCpuMs = 0;
         qint64 stalledPreempted = 0;
+        std::vector<double> refreshMs; // the gaps that held a dashboard refresh
     };
-    // Gaps whose closing tick lies in (from, to].
-    Gaps gaps(qint64 from, qint64 to) const
+    // Gaps whose closing tick lies in (from, to]; dump: print each one > kStallMs.
+    Gaps gaps(qint64 from, qint64 to, bool dump = false) const
     {
         Gaps g;
         double worst = -1;
@@ -182,7 +195,14 @@ public:
                 worst = ms;
                 g.longest = b.t;
             }
+            if (b.refreshes != a.refreshes)
+                g.refreshMs.push_back(ms);
             if (ms > kStallMs) {
+                if (dump)
+                    std::printf(
+                        "#   stall %.2f ms from %lld to %lld ns (CLOCK_MONOTONIC), GUI on CPU "
+                        "%.2f ms, preempted %lld times\n",
+                        ms, a.t, b.t, nsToMs(b.cpu - a.cpu), b.preempted - a.preempted);
                 g.stalledMs += ms;
                 g.stalledCpuMs += nsToMs(b.cpu - a.cpu);
                 g.stalledPreempted += b.preempted - a.preempted;
@@ -197,6 +217,7 @@ private:
         qint64 t = 0;
         qint64 cpu = 0;
         qint64 preempted = 0;
+        int refreshes = 0;
     };
     void tick()
     {
@@ -208,11 +229,13 @@ private:
         rusage ru{};
         getrusage(RUSAGE_THREAD, &ru);
         k.preempted = ru.ru_nivcsw;
+        k.refreshes = m_refreshes ? m_refreshes() : 0;
         m_ticks.push_back(k);
     }
 
     QTimer m_timer;
     std::vector<Tick> m_ticks;
+    std::function<int()> m_refreshes;
 };
 
 struct StallFigures
@@ -311,6 +334,7 @@ RunResult runOnce(int streams, int waves, int tokens, double ttftMs, double itlM
         return out;
     }
     auto *results = window->findChild<ResultsView *>();
+    auto *dashboard = window->findChild<RunDashboard *>();
     ProjectRunner *runner = window->runner();
 
     // Let the window settle (first paint, editors) before measuring.
@@ -321,6 +345,8 @@ RunResult runOnce(int streams, int waves, int tokens, double ttftMs, double itlM
     }
 
     StallMeter meter;
+    if (dashboard)
+        meter.setRefreshCounter([dashboard] { return dashboard->refreshCount(); });
     qint64 tStarted = 0, tTrafficEnd = 0, tFinished = 0, tCharts = 0;
     double cpuStart = 0, cpu = 0;
     ThreadCpu threads;
@@ -413,8 +439,9 @@ RunResult runOnce(int streams, int waves, int tokens, double ttftMs, double itlM
         ++uses[int(r.connection) & 3];
     }
     const double us = events ? cpu / double(events) * 1e6 : 0;
-    const StallMeter::Gaps runGaps = meter.gaps(tStarted, tFinished);
-    const StallMeter::Gaps afterGaps = meter.gaps(tFinished, tEnd);
+    const bool dump = qEnvironmentVariableIsSet("SB_BENCH_DUMP_STALLS");
+    const StallMeter::Gaps runGaps = meter.gaps(tStarted, tFinished, dump);
+    const StallMeter::Gaps afterGaps = meter.gaps(tFinished, tEnd, dump);
     const StallFigures rs = stallFigures(runGaps.ms);
     const StallFigures as = stallFigures(afterGaps.ms);
     const double chartsS = tCharts ? nsToS(tCharts - tFinished) : std::nan("");
@@ -468,7 +495,9 @@ RunResult runOnce(int streams, int waves, int tokens, double ttftMs, double itlM
             perThread += " " + it.key() + "=" + QByteArray::number(it.value(), 'f', 2);
     }
     const qint64 trafficEnd = tTrafficEnd ? tTrafficEnd : tFinished;
-    const StallFigures traffic = stallFigures(meter.gaps(tStarted, trafficEnd).ms);
+    const StallMeter::Gaps trafficGaps = meter.gaps(tStarted, trafficEnd);
+    const StallFigures traffic = stallFigures(trafficGaps.ms);
+    const StallFigures refresh = stallFigures(trafficGaps.refreshMs);
     std::printf(
         "#   run %.2f s (traffic %.2f s, then derivation and storing %.2f s), %lld records, "
         "%lld token events; traffic only: gap p99 %.2f max %.2f >16ms %.0f; longest run gap "
@@ -482,6 +511,10 @@ RunResult runOnce(int streams, int waves, int tokens, double ttftMs, double itlM
         "%lld times; after-run %.0f ms, on CPU %.1f ms, preempted %lld times\n",
         kStallMs, runGaps.stalledMs, runGaps.stalledCpuMs, runGaps.stalledPreempted,
         afterGaps.stalledMs, afterGaps.stalledCpuMs, afterGaps.stalledPreempted);
+    std::printf(
+        "#   traffic: %.0f gaps held a dashboard refresh (its reduction's redraw and the paint "
+        "that follows need not fall in the same gap): gap p50 %.2f p99 %.2f max %.2f ms\n",
+        refresh.ticks, refresh.p50, refresh.p99, refresh.max);
     std::printf("#   cpu over the run %.2f s:%s unaccounted=%.2f\n", cpu, perThread.constData(),
                 cpu - listed);
     std::fflush(stdout);
