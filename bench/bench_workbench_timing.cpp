@@ -25,8 +25,9 @@
 // the window paints to a real X server. The platform used is printed.
 //
 // Columns per run (ms unless said): send / recv / first / ttft / wave1 / late / fail / unm as in
-// bench_paced_timing; us/ev = client CPU (the whole process: transport threads, the run pipeline,
-// the store's writer AND the GUI thread's painting) per token event over the run; then
+// bench_paced_timing; us/ev = client CPU per token event over the traffic (runStarted → the
+// controller's finished, as bench_paced_timing measures it), but of the whole process: transport
+// threads, the run pipeline, the store's writer AND the GUI thread's dashboard and painting; then
 // the stall meter over the run: ticks, gap p50 p99 p99.9 max, gaps > 16 ms; the same over the
 // after-run phase; "charts" = runFinished → the Results view's chartsShown, in s.
 // Diagnostic lines per run ("#"): the run split into traffic (runStarted → the controller's
@@ -348,7 +349,7 @@ RunResult runOnce(int streams, int waves, int tokens, double ttftMs, double itlM
     if (dashboard)
         meter.setRefreshCounter([dashboard] { return dashboard->refreshCount(); });
     qint64 tStarted = 0, tTrafficEnd = 0, tFinished = 0, tCharts = 0;
-    double cpuStart = 0, cpu = 0;
+    double cpuStart = 0, cpu = 0, cpuTraffic = 0;
     ThreadCpu threads;
     FinishedRun finished;
     bool haveFinished = false;
@@ -366,7 +367,10 @@ RunResult runOnce(int streams, int waves, int tokens, double ttftMs, double itlM
     QObject::connect(runner, &ProjectRunner::runStarted, &loop, [&](RunController *c) {
         tStarted = monotonicNs();
         // The controller's end: the last response is in; derivation and storing follow.
-        QObject::connect(c, &RunController::finished, &loop, [&] { tTrafficEnd = monotonicNs(); });
+        QObject::connect(c, &RunController::finished, &loop, [&] {
+            tTrafficEnd = monotonicNs();
+            cpuTraffic = cpuSeconds() - cpuStart;
+        });
         threads.begin();
         cpuStart = cpuSeconds();
     });
@@ -438,7 +442,7 @@ RunResult runOnce(int streams, int waves, int tokens, double ttftMs, double itlM
         events += r.chunkTimes.size();
         ++uses[int(r.connection) & 3];
     }
-    const double us = events ? cpu / double(events) * 1e6 : 0;
+    const double us = events ? cpuTraffic / double(events) * 1e6 : 0;
     const bool dump = qEnvironmentVariableIsSet("SB_BENCH_DUMP_STALLS");
     const StallMeter::Gaps runGaps = meter.gaps(tStarted, tFinished, dump);
     const StallMeter::Gaps afterGaps = meter.gaps(tFinished, tEnd, dump);
@@ -515,8 +519,8 @@ RunResult runOnce(int streams, int waves, int tokens, double ttftMs, double itlM
         "#   traffic: %.0f gaps held a dashboard refresh (its reduction's redraw and the paint "
         "that follows need not fall in the same gap): gap p50 %.2f p99 %.2f max %.2f ms\n",
         refresh.ticks, refresh.p50, refresh.p99, refresh.max);
-    std::printf("#   cpu over the run %.2f s:%s unaccounted=%.2f\n", cpu, perThread.constData(),
-                cpu - listed);
+    std::printf("#   cpu over the traffic %.2f s, over the run %.2f s:%s unaccounted=%.2f\n",
+                cpuTraffic, cpu, perThread.constData(), cpu - listed);
     std::fflush(stdout);
     return out;
 }
