@@ -179,7 +179,8 @@ public:
         // the times it was preempted in them.
         double stalledMs = 0, stalledCpuMs = 0;
         qint64 stalledPreempted = 0;
-        std::vector<double> refreshMs; // the gaps that held a dashboard refresh
+        std::vector<double> refreshMs;    // the gaps that held a dashboard refresh
+        std::vector<double> refreshCpuMs; // the GUI thread's CPU time in each of them
     };
     // Gaps whose closing tick lies in (from, to]; dump: print each one > kStallMs.
     Gaps gaps(qint64 from, qint64 to, bool dump = false) const
@@ -196,8 +197,10 @@ public:
                 worst = ms;
                 g.longest = b.t;
             }
-            if (b.refreshes != a.refreshes)
+            if (b.refreshes != a.refreshes) {
                 g.refreshMs.push_back(ms);
+                g.refreshCpuMs.push_back(nsToMs(b.cpu - a.cpu));
+            }
             if (ms > kStallMs) {
                 if (dump)
                     std::printf(
@@ -502,6 +505,7 @@ RunResult runOnce(int streams, int waves, int tokens, double ttftMs, double itlM
     const StallMeter::Gaps trafficGaps = meter.gaps(tStarted, trafficEnd);
     const StallFigures traffic = stallFigures(trafficGaps.ms);
     const StallFigures refresh = stallFigures(trafficGaps.refreshMs);
+    const StallFigures refreshCpu = stallFigures(trafficGaps.refreshCpuMs);
     std::printf(
         "#   run %.2f s (traffic %.2f s, then derivation and storing %.2f s), %lld records, "
         "%lld token events; traffic only: gap p99 %.2f max %.2f >16ms %.0f; longest run gap "
@@ -517,8 +521,9 @@ RunResult runOnce(int streams, int waves, int tokens, double ttftMs, double itlM
         afterGaps.stalledMs, afterGaps.stalledCpuMs, afterGaps.stalledPreempted);
     std::printf(
         "#   traffic: %.0f gaps held a dashboard refresh (its reduction's redraw and the paint "
-        "that follows need not fall in the same gap): gap p50 %.2f p99 %.2f max %.2f ms\n",
-        refresh.ticks, refresh.p50, refresh.p99, refresh.max);
+        "that follows need not fall in the same gap): gap p50 %.2f p99 %.2f max %.2f ms, GUI "
+        "thread on CPU in them p50 %.2f max %.2f ms\n",
+        refresh.ticks, refresh.p50, refresh.p99, refresh.max, refreshCpu.p50, refreshCpu.max);
     std::printf("#   cpu over the traffic %.2f s, over the run %.2f s:%s unaccounted=%.2f\n",
                 cpuTraffic, cpu, perThread.constData(), cpu - listed);
     std::fflush(stdout);
