@@ -2,7 +2,7 @@
 // opens a project file, the run is selected in the project tree, and the bench times what the
 // window shows and when, with the process's memory.
 //
-//   bench_results_view <project file> [runs=3]
+//   bench_workbench_results <project file> [runs=3]
 //
 // Make the file with `store_scale 1000000 100 --keep FILE` (a million requests of 100 chunks).
 // Per run, in a fresh process state (a new main window), from the click on the run:
@@ -90,7 +90,7 @@ int main(int argc, char **argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     if (argc < 2) {
-        std::fprintf(stderr, "usage: bench_results_view <project file> [runs=3]\n");
+        std::fprintf(stderr, "usage: bench_workbench_results <project file> [runs=3]\n");
         return 2;
     }
     const QString project = QString::fromLocal8Bit(argv[1]);
