@@ -2094,6 +2094,14 @@
         <source>none computed</source>
         <translation>未计算</translation>
     </message>
+    <message>
+        <source>This run has %1 requests: `servebench-cli show` prints its summary.</source>
+        <translation>此运行有 %1 个请求：`servebench-cli show` 可打印其摘要。</translation>
+    </message>
+    <message>
+        <source>Showing %1 (%2 requests, read from the project file as they are shown).</source>
+        <translation>正在显示 %1（%2 个请求，显示时从项目文件读取）。</translation>
+    </message>
 </context>
 <context>
     <name>sb::ProjectDocument</name>
@@ -2556,6 +2564,14 @@ Requests: %4</source>
     <message>
         <source>Server</source>
         <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Sorting and filtering the requests…</source>
+        <translation>正在排序和筛选请求…</translation>
+    </message>
+    <message>
+        <source>Cannot read the run from the project file: %1</source>
+        <translation>无法从项目文件读取该运行：%1</translation>
     </message>
 </context>
 <context>

@@ -1051,7 +1051,9 @@ void MainWindow::onRunFinished(const FinishedRun &run)
         static_cast<ResultsView *>(m_results)->showStoredRun(
             run.plan, m_doc->storePath(), run.info.id, run.records.size(), run.serverMetrics);
     else
-        static_cast<ResultsView *>(m_results)->showRun(run.plan, run.records, run.serverMetrics);
+        static_cast<ResultsView *>(m_results)->showRun(
+            run.plan, run.records, run.serverMetrics,
+            std::make_shared<const RunDerivation>(run.derived));
 #else
     const RunSummary summary = summarize(run.records, SummaryOptions::forProfile(run.plan.profile));
     SummaryTextOptions to = SummaryTextOptions::forProfile(run.plan.profile);

@@ -639,7 +639,8 @@ void ResultsView::clear()
 }
 
 void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &records,
-                          const QList<MetricSeriesStore> &serverMetrics)
+                          const QList<MetricSeriesStore> &serverMetrics,
+                          std::shared_ptr<const RunDerivation> derived)
 {
     clear();
     const quint64 gen = m_generation;
@@ -657,13 +658,18 @@ void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &recor
     // QList copies share the records (implicit sharing): handing them over costs nothing.
     QMetaObject::invokeMethod(
         m_worker,
-        [this, latest, gen, plan, records, columns, serverMetrics] {
+        [this, latest, gen, plan, records, columns, serverMetrics, derived] {
             const auto cancelled = [latest, gen] {
                 return latest->load() != gen;
             };
             if (cancelled())
                 return;
-            const ResultsSummaryStage summary = computeResultsSummary(plan, records, serverMetrics);
+            RunReportInput in;
+            in.plan = plan;
+            in.records = records;
+            in.serverMetrics = serverMetrics;
+            const ResultsSummaryStage summary =
+                derived ? resultsSummaryFrom(in, *derived) : computeResultsSummary(in);
             if (cancelled())
                 return;
             QMetaObject::invokeMethod(

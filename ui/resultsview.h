@@ -37,6 +37,7 @@ class SummaryTableModel;
 struct ResultsChartStage;
 struct ResultsSummaryStage;
 struct RequestRow;
+struct RunDerivation;
 class StoredRunRows;
 
 // The finished run: run totals and the latency statistics of core's summarize() (definitions
@@ -56,8 +57,11 @@ public:
     ~ResultsView() override;
 
     // serverMetrics: the targets scraped beside the run (the Server tab), empty when none were.
+    // derived: the run pipeline's derivation of these records when it has one (a run that just
+    // finished), so the view does not derive them a second time.
     void showRun(const sb::RunPlan &plan, const QList<sb::RequestRecord> &records,
-                 const QList<sb::MetricSeriesStore> &serverMetrics = {});
+                 const QList<sb::MetricSeriesStore> &serverMetrics = {},
+                 std::shared_ptr<const sb::RunDerivation> derived = {});
     // A stored run too large to hold (docs/uiviews.md, "Large runs"): the summary and the charts
     // are computed from the project file in two streamed passes, and the request table is paged
     // (its rows read on demand, sorted and filtered in the worker). requestCount: the stored

@@ -1,5 +1,6 @@
 // Chart thinning: what reaches a chart is about one min/max pair per pixel column, and every
 // column's extremes survive it.
+#include "charts/finehistogram.h"
 #include "charts/thinning.h"
 
 #include <QRandomGenerator>
@@ -10,6 +11,7 @@
 #include <vector>
 
 using namespace sb;
+using namespace Qt::StringLiterals;
 
 class TestThinning : public QObject
 {
@@ -154,6 +156,101 @@ private slots:
         const Histogram one = makeHistogram(same, 5);
         QCOMPARE(one.counts.first(), qint64(3));
         QVERIFY(one.hi > one.lo);
+    }
+    // A large run's ITL distribution is drawn from a FineHistogram: every point it draws must be
+    // where the exact sample puts it, within one bucket (2^-12 of the value).
+    void fineHistogramCdfWithinOneBucket_data()
+    {
+        QTest::addColumn<int>("samples");
+        QTest::addColumn<int>("buckets");
+        QTest::newRow("ITL-like, 200k") << 200000 << 800;
+        QTest::newRow("few samples") << 7 << 800;
+        QTest::newRow("narrow columns") << 50000 << 1600;
+    }
+    void fineHistogramCdfWithinOneBucket()
+    {
+        QFETCH(int, samples);
+        QFETCH(int, buckets);
+        QRandomGenerator rng(7);
+        std::vector<double> exact;
+        FineHistogram h;
+        for (int i = 0; i < samples; ++i) {
+            // Gaps around 10 ms with a long tail and a few zeros, as floats (the pool's type).
+            const float v =
+                i % 97 == 0
+                    ? 0.0f
+                    : float(10.0 + rng.bounded(0.5) + (i % 50 == 0 ? rng.bounded(200.0) : 0.0));
+            exact.push_back(double(v));
+            h.add(v);
+        }
+        std::sort(exact.begin(), exact.end());
+        QCOMPARE(h.count(), qint64(samples));
+        QCOMPARE(h.min(), exact.front());
+        QCOMPARE(h.max(), exact.back());
+        const double eps = std::ldexp(1.0, -12);
+        const auto ecdf = [&exact](double x) {
+            return double(std::upper_bound(exact.begin(), exact.end(), x) - exact.begin()) /
+                   double(exact.size());
+        };
+        const auto below = [&exact](double x) {
+            return double(std::lower_bound(exact.begin(), exact.end(), x) - exact.begin()) /
+                   double(exact.size());
+        };
+        const QList<QPointF> cdf = h.cdf(buckets);
+        QVERIFY(!cdf.isEmpty());
+        QVERIFY(cdf.size() <= 2 * buckets);
+        QCOMPARE(cdf.constLast().y(), 1.0);
+        for (const QPointF &p : cdf) {
+            // Some sample within one bucket of x has exactly this cumulative fraction.
+            const double lo = p.x() * (1 - eps) - 1e-12;
+            const double hi = p.x() * (1 + eps) + 1e-12;
+            QVERIFY2(below(lo) <= p.y() + 1e-12 && p.y() <= ecdf(hi) + 1e-12,
+                     qPrintable(u"point (%1, %2): exact CDF %3 .. %4"_s.arg(p.x())
+                                    .arg(p.y())
+                                    .arg(below(lo))
+                                    .arg(ecdf(hi))));
+        }
+        for (qsizetype i = 1; i < cdf.size(); ++i) {
+            QVERIFY(cdf.at(i).x() >= cdf.at(i - 1).x());
+            QVERIFY(cdf.at(i).y() >= cdf.at(i - 1).y());
+        }
+    }
+
+    void fineHistogramBinsLikeTheExactSample()
+    {
+        QRandomGenerator rng(11);
+        std::vector<double> exact;
+        FineHistogram h;
+        for (int i = 0; i < 100000; ++i) {
+            const float v = float(5.0 + rng.bounded(20.0) + (i % 1000 == 0 ? 500.0 : 0.0));
+            exact.push_back(double(v));
+            h.add(v);
+        }
+        std::sort(exact.begin(), exact.end());
+        const Histogram fine = h.histogram(60, 0.995);
+        const Histogram ref = makeHistogram(exact, 60, 0.995);
+        const double eps = std::ldexp(1.0, -12);
+        QCOMPARE(fine.lo, ref.lo);
+        QVERIFY2(std::abs(fine.hi - ref.hi) <= ref.hi * eps,
+                 qPrintable(u"hi %1 vs %2"_s.arg(fine.hi).arg(ref.hi)));
+        qint64 total = fine.above;
+        for (qint64 c : fine.counts)
+            total += c;
+        QCOMPARE(total, qint64(exact.size()));
+        // A sample may change bins only when it lies within one bucket of a bin edge.
+        qint64 nearEdge = 0;
+        const double w = ref.binWidth();
+        for (double v : exact) {
+            const double pos = (v - ref.lo) / w;
+            const double edgeDistance = std::abs(pos - std::round(pos)) * w;
+            if (edgeDistance <= v * eps * 2 || std::abs(v - ref.hi) <= v * eps * 2)
+                ++nearEdge;
+        }
+        qint64 moved = std::abs(fine.above - ref.above);
+        for (int b = 0; b < 60; ++b)
+            moved += std::abs(fine.counts.at(b) - ref.counts.at(b));
+        QVERIFY2(moved <= 2 * nearEdge,
+                 qPrintable(u"%1 samples moved, %2 near an edge"_s.arg(moved).arg(nearEdge)));
     }
 };
 

@@ -61,6 +61,7 @@ public:
     // (rows do not change when the order does).
     void setPagedOrder(std::shared_ptr<const std::vector<qint64>> order);
     bool isPaged() const { return m_order != nullptr; }
+    qsizetype cachedRows() const { return m_cache.size(); } // paged: rows held now
     // Rows fetched for rowsWanted(), in any order; rows of indices no longer shown are kept.
     void addPagedRows(const QList<RequestRow> &rows);
     // The schedule index shown in this row (paged or not); -1 outside.

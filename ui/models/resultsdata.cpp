@@ -25,10 +25,14 @@ ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<Reque
 
 ResultsSummaryStage computeResultsSummary(const RunReportInput &in)
 {
+    return resultsSummaryFrom(in, deriveRun(in));
+}
+
+ResultsSummaryStage resultsSummaryFrom(const RunReportInput &in, const RunDerivation &d)
+{
     const RunPlan &plan = in.plan;
     const QList<RequestRecord> &records = in.records;
     const QList<MetricSeriesStore> &serverMetrics = in.serverMetrics;
-    const RunDerivation d = deriveRun(in);
     ResultsSummaryStage st;
     st.summary = d.summary;
     st.hasMlperf = d.hasMlperf;

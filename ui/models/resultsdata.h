@@ -26,6 +26,7 @@ namespace sb {
 
 class FineHistogram;
 struct RunPlan;
+struct RunDerivation;
 struct RunReportInput;
 
 // What ResultsView shows, computed off the GUI thread in three stages so the numbers appear
@@ -88,6 +89,9 @@ ResultsSummaryStage computeResultsSummary(const RunPlan &plan, const QList<Reque
 // The same from a prepared input: a stored run streamed by loadStoredRunForReport() comes with
 // its summary and without its records' chunks.
 ResultsSummaryStage computeResultsSummary(const RunReportInput &in);
+// The stage from a derivation already made by the run pipeline (a run that just finished: its
+// RunSession derived it once, and deriving a large run again costs seconds).
+ResultsSummaryStage resultsSummaryFrom(const RunReportInput &in, const RunDerivation &derived);
 
 // Zero point of the run's time axis: the earliest t_sched, else the earliest t_send.
 qint64 runZeroNs(const QList<RequestRecord> &records);
