@@ -127,17 +127,38 @@ int main(int argc, char **argv)
         QTimer meter;
         meter.setTimerType(Qt::PreciseTimer);
         meter.setInterval(5);
+        QElapsedTimer since;
         QObject::connect(&meter, &QTimer::timeout, &meter, [&] {
-            gaps.push_back(double(tick.nsecsElapsed()) / 1e6);
+            const double gap = double(tick.nsecsElapsed()) / 1e6;
+            gaps.push_back(gap);
             tick.restart();
+            // SB_BENCH_DUMP_STALLS=1: when each gap over 16 ms ended, to set beside the stages.
+            if (gap > 16 && qEnvironmentVariableIsSet("SB_BENCH_DUMP_STALLS"))
+                std::printf("#   gap %.1f ms ending at %.3f s\n", gap,
+                            double(since.nsecsElapsed()) / 1e9);
         });
         bool summary = false, charts = false, ordered = false;
-        QObject::connect(view, &ResultsView::summaryShown, view, [&] { summary = true; });
-        QObject::connect(view, &ResultsView::chartsShown, view, [&] { charts = true; });
-        QObject::connect(view, &ResultsView::requestOrderShown, view, [&] { ordered = true; });
+        const auto stage = [&since](const char *name) {
+            if (qEnvironmentVariableIsSet("SB_BENCH_DUMP_STALLS"))
+                std::printf("#   %s at %.3f s\n", name, double(since.nsecsElapsed()) / 1e9);
+        };
+        QObject::connect(view, &ResultsView::requestsShown, view, [&] { stage("requests"); });
+        QObject::connect(view, &ResultsView::summaryShown, view, [&] {
+            summary = true;
+            stage("summary");
+        });
+        QObject::connect(view, &ResultsView::chartsShown, view, [&] {
+            charts = true;
+            stage("charts");
+        });
+        QObject::connect(view, &ResultsView::requestOrderShown, view, [&] {
+            ordered = true;
+            stage("order");
+        });
 
         QElapsedTimer clock;
         clock.start();
+        since.start();
         tick.start();
         meter.start();
         tree->setCurrentIndex(runIndex); // the click

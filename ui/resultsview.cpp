@@ -117,6 +117,9 @@ ResultsView::ResultsView(QWidget *parent)
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread->start(QThread::LowPriority);
+    // The notes of the first run shown recognise catalogue texts in the GUI thread: their
+    // patterns compile here instead.
+    QMetaObject::invokeMethod(m_worker, [] { Message::prepareRecognition(); });
     m_rowThread = new QThread(this);
     m_rowThread->setObjectName(u"ResultsRows"_s);
     m_rowReader = new PagedRowReader();
@@ -722,47 +725,52 @@ void ResultsView::showStoredRun(const RunPlan &plan, const QString &storePath, q
                     this, [this, gen, error] { failStored(gen, error); }, Qt::QueuedConnection);
                 return;
             }
-            // Pass 1 (no chunks) gives the table its rows' order and the time axis' zero; pass 2
-            // (with chunks) feeds the summary, the table's sort keys and the charts at once.
+            // The rows' order and the time axis' zero from four columns of the index pass: the
+            // table can show the run before the derivation's passes have read it.
+            auto order = std::make_shared<std::vector<qint64>>();
+            qint64 failed = 0;
+            constexpr qint64 kNone = std::numeric_limits<qint64>::max();
+            qint64 minSched = kNone;
+            qint64 minSend = kNone;
+            if (!store.visitRequestIndex(
+                    storeRunId, [&](qint64 index, qint64 tSched, qint64 tSend, ErrorClass error) {
+                        order->push_back(index);
+                        failed += error == ErrorClass::None ? 0 : 1;
+                        if (tSched > 0)
+                            minSched = std::min(minSched, tSched);
+                        if (tSend > 0)
+                            minSend = std::min(minSend, tSend);
+                        return !((order->size() & 65535) == 0 && cancelled());
+                    })) {
+                const QString error = store.lastError();
+                QMetaObject::invokeMethod(
+                    this, [this, gen, error] { failStored(gen, error); }, Qt::QueuedConnection);
+                return;
+            }
+            if (cancelled())
+                return;
+            // runZeroNs() of the records: the earliest t_sched, else the earliest t_send.
+            const qint64 zero = minSched != kNone ? minSched : (minSend != kNone ? minSend : 0);
+            const qsizetype count = qsizetype(order->size());
+            std::shared_ptr<const std::vector<qint64>> shown = std::move(order);
+            QMetaObject::invokeMethod(
+                this,
+                [this, gen, shown, failed, zero] { applyStoredIndex(gen, shown, failed, zero); },
+                Qt::QueuedConnection);
+
+            // The derivation's passes (loadStoredRunForReport) feed the table's sort keys and
+            // the charts on the way.
             RunReportInput in;
             in.plan = plan;
             in.serverMetrics = serverMetrics;
             auto rows = std::make_shared<StoredRunRows>();
-            std::unique_ptr<ResultsChartBuilder> charts;
-            qint64 zero = 0;
+            rows->reserve(count);
+            auto charts = std::make_unique<ResultsChartBuilder>(zero, false);
             StoredRunPasses passes;
-            auto order = std::make_shared<std::vector<qint64>>();
-            qint64 failed = 0;
-            qint64 minSched = std::numeric_limits<qint64>::max();
-            qint64 minSend = std::numeric_limits<qint64>::max();
-            passes.eachFirst = [&](const RequestRecord &r) {
-                order->push_back(r.index);
-                failed += r.ok() ? 0 : 1;
-                if (r.tSched > 0)
-                    minSched = std::min(minSched, r.tSched);
-                if (r.tSend > 0)
-                    minSend = std::min(minSend, r.tSend);
-            };
-            passes.afterFirst = [&] {
-                if (cancelled())
-                    return false;
-                // runZeroNs() of the records: the earliest t_sched, else the earliest t_send.
-                constexpr qint64 kNone = std::numeric_limits<qint64>::max();
-                zero = minSched != kNone ? minSched : (minSend != kNone ? minSend : 0);
-                std::shared_ptr<const std::vector<qint64>> shown = std::move(order);
-                QMetaObject::invokeMethod(
-                    this,
-                    [this, gen, shown, failed, zero] {
-                        applyStoredIndex(gen, shown, failed, zero);
-                    },
-                    Qt::QueuedConnection);
-                charts = std::make_unique<ResultsChartBuilder>(zero, false);
-                rows->reserve(qsizetype(shown->size()));
-                return true;
+            passes.afterFirst = [&cancelled] {
+                return !cancelled();
             };
             passes.eachWithChunks = [&](const RequestRecord &r) {
-                if (!charts)
-                    return;
                 const RequestRow row = RequestRow::fromRecord(r, zero);
                 rows->add(row);
                 charts->add(r, row);
@@ -1025,30 +1033,56 @@ void ResultsView::applyCharts(quint64 generation, const ResultsChartStage &stage
 {
     if (generation != m_generation)
         return;
+    // One chart per turn of the event loop: handing Qt Charts a series re-lays out its axes and
+    // repaints, several milliseconds each; fourteen in one go held the GUI thread for ~90 ms.
+    auto st = std::make_shared<const ResultsChartStage>(stage);
+    QList<std::function<void()>> steps;
     m_distributionNotes.clear();
-    for (qsizetype i = 0; i < stage.distributions.size() && i < m_cdfCharts.size(); ++i) {
-        const auto &d = stage.distributions.at(i);
-        m_cdfCharts.at(i)->setPoints(0, d.cdf);
-        m_histCharts.at(i)->setPoints(0, d.histogram.outline());
-        m_distributionNotes.append(
-            {d.samples, d.histogram.binWidth(), d.histogram.above, d.histogram.hi});
+    for (qsizetype i = 0; i < st->distributions.size() && i < m_cdfCharts.size(); ++i) {
+        steps << [this, st, i] {
+            const auto &d = st->distributions.at(i);
+            m_cdfCharts.at(i)->setPoints(0, d.cdf);
+            m_distributionNotes.append(
+                {d.samples, d.histogram.binWidth(), d.histogram.above, d.histogram.hi});
+            updateDistributionTitles();
+        };
+        steps << [this, st, i] {
+            m_histCharts.at(i)->setPoints(0, st->distributions.at(i).histogram.outline());
+        };
     }
-    updateDistributionTitles();
-    const double span = std::max(stage.spanS, 1.0);
-    for (ChartView *c : {m_throughputChart, m_tokensChart, m_inFlightChart, m_ttftTimeChart,
-                         m_itlTimeChart, m_lagTimeChart})
-        c->setFixedXRange(0, span);
-    m_throughputChart->setPoints(0, stage.requestsPerS);
-    m_throughputChart->setPoints(1, stage.errorsPerS);
-    m_tokensChart->setPoints(0, stage.outputTokensPerS);
-    m_inFlightChart->setPoints(0, stage.inFlight);
-    m_ttftTimeChart->setPoints(0, stage.ttftOverTime);
-    m_itlTimeChart->setPoints(0, stage.itlOverTime);
-    m_lagTimeChart->setPoints(0, stage.lagOverTime);
-    m_busy = false;
-    m_stage = Stage::Idle;
-    updateStatus();
-    emit chartsShown();
+    const double span = std::max(st->spanS, 1.0);
+    const QList<QPair<ChartView *, QList<QList<QPointF>>>> series = {
+        {m_throughputChart, {st->requestsPerS, st->errorsPerS}},
+        {m_tokensChart, {st->outputTokensPerS}},
+        {m_inFlightChart, {st->inFlight}},
+        {m_ttftTimeChart, {st->ttftOverTime}},
+        {m_itlTimeChart, {st->itlOverTime}},
+        {m_lagTimeChart, {st->lagOverTime}},
+    };
+    for (const auto &[chart, points] : series)
+        steps << [chart, points, span] {
+            chart->setFixedXRange(0, span);
+            for (qsizetype k = 0; k < points.size(); ++k)
+                chart->setPoints(int(k), points.at(k));
+        };
+    steps << [this] {
+        m_busy = false;
+        m_stage = Stage::Idle;
+        updateStatus();
+        emit chartsShown();
+    };
+    applyChartSteps(generation, std::move(steps));
+}
+
+void ResultsView::applyChartSteps(quint64 generation, QList<std::function<void()>> steps)
+{
+    if (generation != m_generation || steps.isEmpty())
+        return;
+    steps.takeFirst()();
+    if (!steps.isEmpty())
+        QTimer::singleShot(0, this, [this, generation, steps = std::move(steps)]() mutable {
+            applyChartSteps(generation, std::move(steps));
+        });
 }
 
 void ResultsView::updateFailedCount()

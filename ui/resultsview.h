@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -130,6 +131,9 @@ private:
     void applySummary(quint64 generation, const ResultsSummaryStage &stage);
     void applyRows(quint64 generation, const QList<RequestRow> &rows);
     void applyCharts(quint64 generation, const ResultsChartStage &stage);
+    // Runs the first step now and the rest one per turn of the event loop, while the shown run
+    // is still `generation`.
+    void applyChartSteps(quint64 generation, QList<std::function<void()>> steps);
     void updateFailedCount();
     // Sizes the totals pane to its content and lists what the run cannot tell, with why.
     void fitSummaryPanes();

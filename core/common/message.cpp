@@ -419,6 +419,12 @@ Message Message::fromEnglish(const QString &english)
     return recognise(english, 0);
 }
 
+void Message::prepareRecognition()
+{
+    for (const Pattern &p : patterns())
+        p.re.optimize();
+}
+
 bool Message::known(const char *id)
 {
     return id && index().contains(QByteArray(id));

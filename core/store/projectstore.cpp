@@ -678,6 +678,36 @@ bool ProjectStore::visitRequestRows(
     return true;
 }
 
+bool ProjectStore::visitRequestIndex(
+    qint64 runId,
+    const std::function<bool(qint64 index, qint64 tSched, qint64 tSend, ErrorClass error)> &visit)
+    const
+{
+    const QVariant h = db().driver() ? db().driver()->handle() : QVariant();
+    if (!h.isValid() || qstrcmp(h.typeName(), "sqlite3*") != 0)
+        return fail(u"the project file's connection is not SQLite"_s);
+    sqlite3 *handle = *static_cast<sqlite3 *const *>(h.constData());
+    static const QByteArray sql = "SELECT idx, t_sched, t_send, error_class FROM requests "
+                                  "WHERE run_id = ? ORDER BY idx";
+    sqlite3_stmt *raw = nullptr;
+    if (sqlite3_prepare_v2(handle, sql.constData(), int(sql.size()), &raw, nullptr) != SQLITE_OK)
+        return fail(sqliteErrorText(handle));
+    const Statement st(raw, sqlite3_finalize);
+    sqlite3_bind_int64(raw, 1, runId);
+    int rc = SQLITE_ROW;
+    while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
+        const auto *name = reinterpret_cast<const char *>(sqlite3_column_text(raw, 3));
+        const ErrorClass error =
+            errorClassFromName(QLatin1StringView(name ? name : "", sqlite3_column_bytes(raw, 3)));
+        if (!visit(sqlite3_column_int64(raw, 0), sqlite3_column_int64(raw, 1),
+                   sqlite3_column_int64(raw, 2), error))
+            return true;
+    }
+    if (rc != SQLITE_DONE)
+        return fail(sqliteErrorText(handle));
+    return true;
+}
+
 bool ProjectStore::readRequestsAt(qint64 runId, const QList<qint64> &indices,
                                   QList<RequestRecord> *out) const
 {
