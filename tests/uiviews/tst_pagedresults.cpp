@@ -217,6 +217,15 @@ private slots:
         QCOMPARE(out.at(2).chunkTimes, m_records.at(777).chunkTimes);
         QVERIFY(!store.readRequestsAt(m_runId, {5, 999999}, &out));
         QVERIFY(store.lastError().contains(u"999999"_s));
+        // The index pass: every row's index, t_sched, t_send and error class, in order.
+        qsizetype i = 0;
+        QVERIFY(store.visitRequestIndex(
+            m_runId, [&](qint64 index, qint64 tSched, qint64 tSend, ErrorClass error) {
+                const RequestRecord &r = m_records.at(i++);
+                return index == r.index && tSched == r.tSched && tSend == r.tSend &&
+                       error == r.error;
+            }));
+        QCOMPARE(i, m_records.size());
     }
 
     // The same run shown both ways: identical summary, totals, counts, table cells and orders,
