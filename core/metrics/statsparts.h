@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace sb::statsparts {
@@ -168,6 +169,8 @@ public:
     }
 
     // The order statistics at the ranks, once every value was offered. Reorders the candidates.
+    // A rank its bucket's candidates do not reach (values offered that the histogram did not
+    // count: a streamed second pass that saw other values) gives NaN, not a read past the end.
     std::vector<double> select()
     {
         // Ranks are ascending, so within one bucket each selection can start after the previous.
@@ -178,6 +181,10 @@ public:
             auto &c = m_cand[slot];
             size_t &from = nextFree[slot];
             const size_t local = m_ranks[i] - m_bucketStart[i];
+            if (local >= c.size()) {
+                out[i] = std::numeric_limits<double>::quiet_NaN();
+                continue;
+            }
             std::nth_element(c.begin() + std::ptrdiff_t(from), c.begin() + std::ptrdiff_t(local),
                              c.end());
             out[i] = double(c[local]);

@@ -97,6 +97,8 @@ template <typename T> void StreamedStats<T>::addAgain(T x)
 {
     State &st = *d;
     Q_ASSERT(st.large);
+    if (!st.large)
+        return;
     if (!st.second)
         st.beginSecond();
     st.squares.add(squaredDeviation(x, st.mean));

@@ -33,7 +33,9 @@ public:
     qint64 count() const;
     // After the last add(): the variance and the order statistics need the values once more.
     bool needsSecondPass() const;
-    // Only when needsSecondPass(): every value again, in the order add() saw them.
+    // Only when needsSecondPass() (ignored otherwise): every value again, in the order add() saw
+    // them. finish() checks that it saw as many, summing to the same bits; if not, the
+    // statistics the first pass cannot give alone are NaN.
     void addAgain(T x);
     // After the last add(), and after the second pass when there is one. Call once.
     MetricStats finish();
