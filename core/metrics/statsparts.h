@@ -145,7 +145,9 @@ public:
         size_t b = 0;
         size_t below = 0; // elements in lower buckets
         for (size_t i = 0; i < ranks.size(); ++i) {
-            while (below + size_t(hist[b]) <= ranks[i]) {
+            // Bounded: a histogram that counts fewer values than the ranks assume (a bug) ends in
+            // the last bucket, whose candidates then fall short (select() gives NaN).
+            while (b + 1 < hist.size() && below + size_t(hist[b]) <= ranks[i]) {
                 below += size_t(hist[b]);
                 ++b;
             }
