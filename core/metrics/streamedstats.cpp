@@ -34,8 +34,9 @@ template <typename T> struct StreamedStats<T>::State
     std::vector<size_t> ranks;
     std::optional<RadixCandidates<T>> candidates;
     LaneSumStream squares;
-    // The second pass sums the values again: equal to the first sum (bit for bit) when it fed
-    // the same values in the same order, which the squared deviations' lanes depend on.
+    // The second pass sums the values again, a cheap check that it fed the same values: their
+    // count and sum must match the first pass's to the bit. The same values in another order
+    // pass it (float samples sum exactly in double) and change only the last bits of stddev.
     LaneSumStream again;
     size_t seen = 0;
 

@@ -34,8 +34,8 @@ public:
     // After the last add(): the variance and the order statistics need the values once more.
     bool needsSecondPass() const;
     // Only when needsSecondPass() (ignored otherwise): every value again, in the order add() saw
-    // them. finish() checks that it saw as many, summing to the same bits; if not, the
-    // statistics the first pass cannot give alone are NaN.
+    // them (the lanes of the variance sum depend on it). finish() checks that as many values
+    // came, summing to the same bits; if not, what the first pass cannot give alone is NaN.
     void addAgain(T x);
     // After the last add(), and after the second pass when there is one. Call once.
     MetricStats finish();
