@@ -490,9 +490,8 @@ bool SummaryBuilder::needsGapPass() const
 void SummaryBuilder::addGaps(const RequestRecord &r)
 {
     State &st = *d;
-    Q_ASSERT(needsGapPass());
-    // The records add() pooled gaps of, and the same samples in the same order.
-    if (!st.isMeasured(r) || !r.ok())
+    // The records add() took gaps of, and the same samples in the same order.
+    if (!needsGapPass() || !st.isMeasured(r) || !r.ok())
         return;
     const qint64 *ct = r.chunkTimes.constData();
     for (qsizetype k = 1; k < r.chunkTimes.size(); ++k) {
