@@ -1,4 +1,5 @@
 #include "stats.h"
+#include "statsparts.h"
 
 #include <algorithm>
 #include <bit>
@@ -58,94 +59,18 @@ size_t loadGenRank(size_t n, double p)
     return std::min(idx, n - 1);
 }
 
-// Order-preserving unsigned keys: negative values flip all bits, positive ones set the sign
-// bit, so unsigned comparison of keys equals numeric comparison of the values.
-inline quint32 orderKey(float x)
-{
-    const auto b = std::bit_cast<quint32>(x);
-    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-}
-inline quint64 orderKey(double x)
-{
-    const auto b = std::bit_cast<quint64>(x);
-    return (b >> 63) ? ~b : (b | (quint64(1) << 63));
-}
-inline size_t topBucket(float x)
-{
-    return size_t(orderKey(x) >> 16);
-}
-inline size_t topBucket(double x)
-{
-    return size_t(orderKey(x) >> 48);
-}
-
-constexpr size_t kBuckets = size_t(1) << 16;
-// Below this a sort of the sample is cheaper than two passes and a 512 KiB histogram.
-constexpr size_t kRadixThreshold = 4096;
-
-// Fills `out` (parallel to the sorted, unique `ranks`) with the order statistics of v.
-// Radix select: pass 1 histograms the top 16 key bits, which places every wanted rank in one
-// bucket; pass 2 copies out only the members of those few buckets, and nth_element runs on
-// them. O(N) with two streaming passes, and the input is left untouched.
-template <typename T>
-void radixSelect(std::span<const T> v, const std::vector<quint32> &hist,
-                 const std::vector<size_t> &ranks, std::vector<double> &out)
-{
-    std::vector<size_t> rankBucket(ranks.size());
-    std::vector<size_t> bucketStart(ranks.size()); // elements in lower buckets
-    {
-        size_t b = 0;
-        size_t below = 0;
-        for (size_t i = 0; i < ranks.size(); ++i) {
-            while (below + size_t(hist[b]) <= ranks[i]) {
-                below += hist[b];
-                ++b;
-            }
-            rankBucket[i] = b;
-            bucketStart[i] = below;
-        }
-    }
-    std::vector<qint16> slotOf(kBuckets, -1);
-    std::vector<std::vector<T>> cand;
-    for (size_t b : rankBucket) {
-        if (slotOf[b] < 0) {
-            slotOf[b] = qint16(cand.size());
-            cand.emplace_back();
-            cand.back().reserve(hist[b]);
-        }
-    }
-    for (const T x : v) {
-        const qint16 slot = slotOf[topBucket(x)];
-        if (slot >= 0)
-            cand[size_t(slot)].push_back(x);
-    }
-    // Ranks are ascending, so within one bucket each selection can start after the previous.
-    std::vector<size_t> nextFree(cand.size(), 0);
-    out.resize(ranks.size());
-    for (size_t i = 0; i < ranks.size(); ++i) {
-        auto &c = cand[size_t(slotOf[rankBucket[i]])];
-        size_t &from = nextFree[size_t(slotOf[rankBucket[i]])];
-        const size_t local = ranks[i] - bucketStart[i];
-        std::nth_element(c.begin() + std::ptrdiff_t(from), c.begin() + std::ptrdiff_t(local),
-                         c.end());
-        out[i] = double(c[local]);
-        from = local + 1;
-    }
-}
-
 template <typename T>
 MetricStats statsImpl(std::span<T> v, const QList<double> &ps, PercentileMethod method)
 {
-    MetricStats s;
-    s.method = method;
-    s.count = qint64(v.size());
-    s.percentiles.reserve(ps.size());
+    using namespace statsparts;
+    const size_t n = v.size();
     if (v.empty()) {
+        MetricStats s;
+        s.method = method;
         for (double p : ps)
             s.percentiles.append({p, 0.0});
         return s;
     }
-    const size_t n = v.size();
     // quint32 counts: the histogram must stay cache-resident; samples beyond 4G do not fit in
     // memory anyway.
     const bool radix = n >= kRadixThreshold && n < size_t(std::numeric_limits<quint32>::max());
@@ -153,50 +78,43 @@ MetricStats statsImpl(std::span<T> v, const QList<double> &ps, PercentileMethod 
     if (radix)
         hist.assign(kBuckets, 0);
 
-    // Four independent accumulators break the add-latency chain (numpy's pairwise sum uses
-    // eight for the same reason); the histogram rides along in the same pass.
-    double sum4[4] = {0, 0, 0, 0};
-    T mn = v[0];
-    T mx = v[0];
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        for (size_t k = 0; k < 4; ++k) {
-            const T x = v[i + k];
-            sum4[k] += double(x);
-            mn = std::min(mn, x);
-            mx = std::max(mx, x);
-            if (radix)
-                ++hist[topBucket(x)];
-        }
-    }
-    for (; i < n; ++i) {
+    // The histogram rides along in the pass that sums.
+    LaneSum sum;
+    MinMax<T> extremes(v[0]);
+    forEachLane(n, [&](size_t i, size_t lane) {
         const T x = v[i];
-        sum4[0] += double(x);
-        mn = std::min(mn, x);
-        mx = std::max(mx, x);
+        sum.add(lane, double(x));
+        extremes.add(x);
         if (radix)
             ++hist[topBucket(x)];
-    }
-    s.mean = ((sum4[0] + sum4[1]) + (sum4[2] + sum4[3])) / double(n);
-    s.min = double(mn);
-    s.max = double(mx);
-    // Two-pass variance, as numpy does (mean of squared deviations): no cancellation from
-    // sum-of-squares on large, tightly clustered latencies.
-    double sq4[4] = {0, 0, 0, 0};
-    i = 0;
-    for (; i + 4 <= n; i += 4) {
-        for (size_t k = 0; k < 4; ++k) {
-            const double d = double(v[i + k]) - s.mean;
-            sq4[k] += d * d;
-        }
-    }
-    for (; i < n; ++i) {
-        const double d = double(v[i]) - s.mean;
-        sq4[0] += d * d;
-    }
-    s.stddev = std::sqrt(((sq4[0] + sq4[1]) + (sq4[2] + sq4[3])) / double(n));
+    });
+    const double mean = sum.total() / double(n);
+    LaneSum sq;
+    forEachLane(n, [&](size_t i, size_t lane) { sq.add(lane, squaredDeviation(v[i], mean)); });
 
-    // Every order statistic the median and the percentiles need.
+    const std::vector<size_t> ranks = wantedRanks(n, ps, method);
+    std::vector<double> values;
+    if (!radix) {
+        std::sort(v.begin(), v.end());
+        values.reserve(ranks.size());
+        for (size_t r : ranks)
+            values.push_back(double(v[r]));
+    } else {
+        RadixCandidates<T> candidates(hist, ranks);
+        for (const T x : v)
+            candidates.offer(x);
+        values = candidates.select();
+    }
+    return assemble(n, mean, sq.total(), double(extremes.min), double(extremes.max), ranks, values,
+                    ps, method);
+}
+
+} // namespace
+
+namespace statsparts {
+
+std::vector<size_t> wantedRanks(size_t n, const QList<double> &ps, PercentileMethod method)
+{
     std::vector<size_t> ranks;
     ranks.reserve(size_t(ps.size()) * 2 + 2);
     ranks.push_back((n - 1) / 2);
@@ -212,23 +130,27 @@ MetricStats statsImpl(std::span<T> v, const QList<double> &ps, PercentileMethod 
     }
     std::sort(ranks.begin(), ranks.end());
     ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    return ranks;
+}
 
-    std::vector<double> values;
-    if (!radix) {
-        std::sort(v.begin(), v.end());
-        values.reserve(ranks.size());
-        for (size_t r : ranks)
-            values.push_back(double(v[r]));
-    } else {
-        radixSelect(std::span<const T>(v.data(), v.size()), hist, ranks, values);
-    }
+MetricStats assemble(size_t n, double mean, double squaredDeviationSum, double min, double max,
+                     const std::vector<size_t> &ranks, const std::vector<double> &values,
+                     const QList<double> &ps, PercentileMethod method)
+{
+    MetricStats s;
+    s.method = method;
+    s.count = qint64(n);
+    s.mean = mean;
+    s.min = min;
+    s.max = max;
+    s.stddev = std::sqrt(squaredDeviationSum / double(n));
     const auto at = [&ranks, &values](size_t rank) {
         const auto it = std::lower_bound(ranks.cbegin(), ranks.cend(), rank);
         return values[size_t(it - ranks.cbegin())];
     };
-
     // np.median averages the two middle elements: (a + b) / 2.
     s.median = (n % 2) ? at(n / 2) : (at(n / 2 - 1) + at(n / 2)) / 2.0;
+    s.percentiles.reserve(ps.size());
     for (double p : ps) {
         double value;
         if (method == PercentileMethod::Linear) {
@@ -242,7 +164,7 @@ MetricStats statsImpl(std::span<T> v, const QList<double> &ps, PercentileMethod 
     return s;
 }
 
-} // namespace
+} // namespace statsparts
 
 double percentileLinear(std::span<const double> sorted, double p)
 {

@@ -1,4 +1,5 @@
 #include "summary.h"
+#include "streamedstats.h"
 
 #include <QJsonObject>
 
@@ -160,6 +161,21 @@ inline double nsToMsD(qint64 ns)
     return double(ns) / 1e6;
 }
 
+// The ITL sample of gap k (k >= 1) between chunk k-1 and chunk k, and of that gap per token.
+// One definition for the pooled and the streamed passes, which must agree to the bit.
+inline double gapMs(const qint64 *chunkTimes, qsizetype k)
+{
+    return nsToMsD(chunkTimes[k] - chunkTimes[k - 1]);
+}
+inline float itlSample(double gapMs)
+{
+    return float(gapMs);
+}
+inline float itlPerTokenSample(double gapMs, qint32 tokens)
+{
+    return float(gapMs / tokens);
+}
+
 inline qint64 firstTokenNs(const RequestRecord &r)
 {
     if (r.tFirst > 0)
@@ -249,6 +265,9 @@ struct SummaryBuilder::State
     // ~4 ns, far below the client's own timing error, at half the memory of double.
     std::vector<float> itl;
     std::vector<float> itlTok; // filled from the first multi-token chunk on (see add())
+    // streamGaps(): the same samples streamed instead; the per-token one gets every gap (a
+    // one-token gap divides by one, the same float as its ITL sample) and counts only if multi.
+    std::unique_ptr<StreamedStats<float>> itlStream, itlTokStream;
     std::vector<qint64> okStarts, okEnds;
     std::vector<double> buckets; // output tokens per 1-second bucket from okMinSend
     qint64 minSend = std::numeric_limits<qint64>::max();
@@ -269,7 +288,8 @@ struct SummaryBuilder::State
         ttfct.reserve(size_t(nOk));
         lag.reserve(size_t(nMeasured));
         queue.reserve(size_t(nMeasured));
-        itl.reserve(size_t(nGaps));
+        if (!itlStream)
+            itl.reserve(size_t(nGaps));
         okStarts.reserve(size_t(nOk));
         okEnds.reserve(size_t(nOk));
     }
@@ -305,6 +325,19 @@ void SummaryBuilder::scan(const RequestRecord &r, qint64 chunkCount)
         d->nGaps += chunkCount - 1;
     if (r.tSend > 0)
         d->okMinSend = std::min(d->okMinSend, r.tSend);
+}
+
+qint64 SummaryBuilder::gapCount() const
+{
+    return d->nGaps;
+}
+
+void SummaryBuilder::streamGaps()
+{
+    Q_ASSERT(!d->adding);
+    const QList<double> &ps = d->opts.percentiles;
+    d->itlStream = std::make_unique<StreamedStats<float>>(ps, d->opts.method);
+    d->itlTokStream = std::make_unique<StreamedStats<float>>(ps, d->opts.method);
 }
 
 void SummaryBuilder::add(const RequestRecord &r)
@@ -404,13 +437,16 @@ void SummaryBuilder::add(const RequestRecord &r)
     // there: the per-token pool starts as a copy (one pass, no look-ahead needed).
     const qsizetype chunks = r.chunkTimes.size();
     if (!st.multi) {
+        const bool pooled = !st.itlStream;
         const qsizetype nt = std::min(chunks, r.chunkTokens.size());
         const qint32 *tok = r.chunkTokens.constData();
         for (qsizetype k = 1; k < nt; ++k) {
             if (tok[k] > 1) {
                 st.multi = true;
-                st.itlTok.reserve(st.itl.capacity());
-                st.itlTok.assign(st.itl.cbegin(), st.itl.cend());
+                if (pooled) {
+                    st.itlTok.reserve(st.itl.capacity());
+                    st.itlTok.assign(st.itl.cbegin(), st.itl.cend());
+                }
                 break;
             }
         }
@@ -423,10 +459,15 @@ void SummaryBuilder::add(const RequestRecord &r)
     for (qsizetype k = 0; k < chunks; ++k) {
         const qint32 tokens = chunkTokenCount(r, k);
         if (k > 0) {
-            const double gapMs = nsToMsD(ct[k] - ct[k - 1]);
-            st.itl.push_back(float(gapMs));
-            if (st.multi)
-                st.itlTok.push_back(float(gapMs / tokens));
+            const double gap = gapMs(ct, k);
+            if (st.itlStream) {
+                st.itlStream->add(itlSample(gap));
+                st.itlTokStream->add(itlPerTokenSample(gap, tokens));
+            } else {
+                st.itl.push_back(itlSample(gap));
+                if (st.multi)
+                    st.itlTok.push_back(itlPerTokenSample(gap, tokens));
+            }
         }
         if (bucketed) {
             // Buckets grow with the data: a bucket exists once a chunk falls in it.
@@ -438,6 +479,26 @@ void SummaryBuilder::add(const RequestRecord &r)
                 st.buckets.resize(b + 1, 0.0);
             st.buckets[b] += tokens;
         }
+    }
+}
+
+bool SummaryBuilder::needsGapPass() const
+{
+    return d->itlStream && d->itlStream->needsSecondPass();
+}
+
+void SummaryBuilder::addGaps(const RequestRecord &r)
+{
+    State &st = *d;
+    // The records add() took gaps of, and the same samples in the same order.
+    if (!needsGapPass() || !st.isMeasured(r) || !r.ok())
+        return;
+    const qint64 *ct = r.chunkTimes.constData();
+    for (qsizetype k = 1; k < r.chunkTimes.size(); ++k) {
+        const double gap = gapMs(ct, k);
+        st.itlStream->addAgain(itlSample(gap));
+        if (st.multi)
+            st.itlTokStream->addAgain(itlPerTokenSample(gap, chunkTokenCount(r, k)));
     }
 }
 
@@ -495,10 +556,15 @@ RunSummary SummaryBuilder::finish()
     s.reasoningTokens = computeStats(std::span<double>(st.reasoningTokens), ps, m);
     s.scheduleLag = computeStats(std::span<double>(st.lag), ps, m);
     s.clientQueueTime = computeStats(std::span<double>(st.queue), ps, m);
-    s.itl = computeStats(std::span<float>(st.itl), ps, m);
     // Without multi-token chunks every gap divides by one: ITL per token is ITL, so skip the
     // second 100M-sample buffer.
-    s.itlPerToken = st.multi ? computeStats(std::span<float>(st.itlTok), ps, m) : s.itl;
+    if (st.itlStream) {
+        s.itl = st.itlStream->finish();
+        s.itlPerToken = st.multi ? st.itlTokStream->finish() : s.itl;
+    } else {
+        s.itl = computeStats(std::span<float>(st.itl), ps, m);
+        s.itlPerToken = st.multi ? computeStats(std::span<float>(st.itlTok), ps, m) : s.itl;
+    }
     markUnavailableQuantities(&s, st.maxSend == st.minSend);
     return s;
 }

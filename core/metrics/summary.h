@@ -20,6 +20,12 @@ struct SummaryOptions
     Slo goodput;                // ms; < 0 = unset. Goodput is reported only when any() is set
     bool includeWarmup = false; // never by default: docs/metrics.md
     PercentileMethod method = PercentileMethod::Linear;
+    // A reader that can go over the records once more (loadStoredRunForReport) has the ITL
+    // statistics streamed (SummaryBuilder::streamGaps) when a run has more gaps than this: the
+    // same numbers, no pool of gaps, one more pass over the rows with their chunks (about 25 ns
+    // a gap). 4M gaps are 16 MB of float samples, small beside the records of such a run, for
+    // 0.1 s; a million 100-chunk requests pool 396 MB, for 2.5 s.
+    qint64 maxPooledGaps = 4'000'000;
 
     // Defaults ∪ profile.metricPercentiles, goodput SLOs from the profile.
     static SummaryOptions forProfile(const LoadProfile &profile);
@@ -172,6 +178,11 @@ RunSummary summarize(const QList<RequestRecord> &records, const SummaryOptions &
 // run of a million requests): scan() every record first (chunk lists not needed, only their
 // count), then add() every record again with its chunks, then finish(). Same arithmetic, same
 // result as summarize() over the same records.
+//
+// add() pools every inter-token gap (4 bytes each) for the ITL statistics. With streamGaps()
+// it keeps none; instead, when needsGapPass() says so after the last add(), the records go
+// through addGaps() once more, with their chunks and in add()'s order, before finish(). The
+// summary is bit-identical to the pooled one (StreamedStats).
 class SummaryBuilder
 {
 public:
@@ -182,8 +193,19 @@ public:
 
     // Pass 1: counts for the buffers and the origin of the 1-second output buckets.
     void scan(const RequestRecord &r, qint64 chunkCount);
-    // Pass 2, in any order.
+    // After pass 1: the inter-token gaps pass 2 will see (chunks - 1 of every measured
+    // successful request), what the pooled mode holds as floats.
+    qint64 gapCount() const;
+    // Before pass 2: compute the ITL statistics without pooling the gaps.
+    void streamGaps();
+    // Pass 2, in any order (with streamGaps(), the order addGaps() repeats).
     void add(const RequestRecord &r);
+    // After pass 2: streamGaps() was called and the gaps are too many to have been kept (more
+    // than computeStats() sorts), so addGaps() must see every record again before finish().
+    bool needsGapPass() const;
+    // Pass 3, when needsGapPass() (ignored otherwise): the records of pass 2 in the same order,
+    // with chunks.
+    void addGaps(const RequestRecord &r);
     RunSummary finish();
 
 private:

@@ -406,6 +406,10 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
             error->clear();
             return false;
         }
+        // A million 100-chunk requests would pool 99M gaps, 396 MB of floats: above
+        // maxPooledGaps the ITL statistics cost one more pass over the rows instead.
+        if (builder.gapCount() > options.maxPooledGaps)
+            builder.streamGaps();
         // Pass 2: the rows with their chunks, streamed through the summary and dropped —
         // except a session run's, whose per-turn view needs every record's chunks (ITL by turn).
         // Reserved: a growing list would copy itself at every doubling, both copies resident.
@@ -422,11 +426,22 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
             *error = store.lastError();
             return false;
         }
+        // Pass 3, large runs only: the streamed ITL statistics' second look at the gaps, in pass
+        // 2's order (both read by idx).
+        if (builder.needsGapPass() &&
+            !store.visitRequestRows(runId, true, [&](const RequestRecord &r, qint64) {
+                builder.addGaps(r);
+                return true;
+            })) {
+            *error = store.lastError();
+            return false;
+        }
         in->summary = builder.finish();
     }
-    // Pass 3: the records without chunks for the rest of the derivation and the report, read
-    // once the builder has released its pooled samples: a million 100-token requests are about
-    // 470 MB of records and 480 MB of samples, and the two no longer share the peak.
+    // Last pass: the records without chunks for the rest of the derivation and the report, read
+    // once the builder has released its samples: a million 100-token requests are about 470 MB of
+    // records and, unless the gaps were streamed, 480 MB of samples, and the two do not share the
+    // peak.
     if (!sessions)
         records.reserve(count);
     if (!sessions && !store.visitRequestRows(runId, false, [&](const RequestRecord &r, qint64) {

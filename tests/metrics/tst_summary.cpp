@@ -1,3 +1,6 @@
+#include "exactstats.h"
+#include "metrics/prng.h"
+#include "metrics/statsparts.h"
 #include "metrics/summary.h"
 #include "syntheticrun.h"
 
@@ -7,6 +10,111 @@
 
 using namespace sb;
 using namespace Qt::StringLiterals;
+
+Q_DECLARE_METATYPE(sb::PercentileMethod)
+
+namespace {
+
+// Where a gap run's multi-token chunks are.
+enum class Multi { None, FromStart, PartWay, LastRequest };
+
+// A run whose measured successful requests have exactly `gaps` inter-token gaps (-1: a run with
+// no records at all), among warm-up, failed and never-sent records that carry chunks too
+// (multi-token ones: they must neither count nor switch ITL per token on unless measured).
+// Gaps of 5..15 ms with ties (every fifth one 12.5 ms) and a few negative ones (chunk times out
+// of order, as an import may have them); token lists that are shorter than the chunk list or
+// hold zeros (both count one token).
+QList<RequestRecord> gapRun(int gaps, Multi multi, quint64 seed)
+{
+    QList<RequestRecord> out;
+    if (gaps < 0)
+        return out;
+    Prng rng(seed);
+    std::vector<int> perRequest; // gaps of each measured successful request
+    for (int left = gaps; left > 0;) {
+        const int g = std::min(left, int(rng.below(40)));
+        perRequest.push_back(g);
+        left -= g;
+    }
+    perRequest.push_back(0); // and one single-chunk request
+    size_t lastWithGaps = 0;
+    for (size_t i = 0; i < perRequest.size(); ++i)
+        if (perRequest[i] > 0)
+            lastWithGaps = i;
+
+    qint64 t = 1'000'000'000'000;
+    qint64 gapIndex = 0;
+    int index = 0;
+    const auto request = [&](int chunks, bool multiTokens) {
+        RequestRecord r;
+        r.index = index++;
+        r.tSched = t;
+        r.tSend = t + 100'000;
+        r.inputTokens = 100;
+        r.inputSource = TokenSource::ServerUsage;
+        qint64 c = r.tSend + 40'000'000 + qint64(rng.below(10'000'000));
+        for (int k = 0; k < chunks; ++k) {
+            if (k > 0) {
+                ++gapIndex;
+                c += gapIndex % 97 == 0  ? -1'000'000
+                     : gapIndex % 5 == 0 ? 12'500'000
+                                         : 5'000'000 + qint64(rng.below(10'000'000));
+            }
+            r.chunkTimes.append(c);
+            r.chunkTokens.append(multiTokens && k % 3 == 1 ? 3 : (k % 11 == 4 ? 0 : 1));
+        }
+        if (r.index % 4 == 2 && r.chunkTokens.size() > 3)
+            r.chunkTokens.removeLast(); // the last chunk counts one token
+        r.tFirst = r.chunkTimes.isEmpty() ? 0 : r.chunkTimes.constFirst();
+        r.tLast = r.chunkTimes.isEmpty() ? 0 : r.chunkTimes.constLast();
+        r.tEnd = r.tLast + 100'000;
+        r.outputTokens = chunks;
+        r.outputSource = TokenSource::ServerUsage;
+        t += 3'000'000 + qint64(rng.below(2'000'000));
+        return r;
+    };
+    for (size_t i = 0; i < perRequest.size(); ++i) {
+        if (i % 5 == 0) { // a warm-up request
+            RequestRecord w = request(3 + int(rng.below(30)), true);
+            w.warmup = true;
+            out.append(w);
+        }
+        if (i % 7 == 3) { // one that failed mid-stream, and one never sent
+            RequestRecord f = request(1 + int(rng.below(30)), true);
+            f.error = ErrorClass::StreamError;
+            out.append(f);
+            RequestRecord u = request(0, false);
+            u.tSend = 0;
+            u.error = ErrorClass::Connect;
+            out.append(u);
+        }
+        const bool m = multi == Multi::FromStart ||
+                       (multi == Multi::PartWay && i >= perRequest.size() / 2) ||
+                       (multi == Multi::LastRequest && i == lastWithGaps);
+        out.append(request(perRequest[i] + 1, m));
+    }
+    return out;
+}
+
+// The builder's passes as loadStoredRunForReport() makes them, pooled or with streamGaps().
+RunSummary buildSummary(const QList<RequestRecord> &records, const SummaryOptions &opts,
+                        bool streamed, bool *gapPass)
+{
+    SummaryBuilder b(opts);
+    for (const RequestRecord &r : records)
+        b.scan(r, r.chunkTimes.size());
+    if (streamed)
+        b.streamGaps();
+    for (const RequestRecord &r : records)
+        b.add(r);
+    *gapPass = b.needsGapPass();
+    if (*gapPass)
+        for (const RequestRecord &r : records)
+            b.addGaps(r);
+    return b.finish();
+}
+
+} // namespace
 
 class TestSummary : public QObject
 {
@@ -26,6 +134,8 @@ private slots:
     void noMultiTokenSharesItl();
     void unknownIsNotZero_data();
     void unknownIsNotZero();
+    void streamedGapsEqualPooled_data();
+    void streamedGapsEqualPooled();
 };
 
 void TestSummary::countsAndWindow()
@@ -362,6 +472,84 @@ void TestSummary::unknownIsNotZero()
     for (auto it = s.unavailable.cbegin(); it != s.unavailable.cend(); ++it)
         QVERIFY2(unavailable.contains(it.key()) || always.contains(it.key()),
                  qPrintable(u"%1 unavailable: %2"_s.arg(it.key(), it.value())));
+}
+
+void TestSummary::streamedGapsEqualPooled_data()
+{
+    QTest::addColumn<int>("gaps"); // of the measured successful requests; -1: no records
+    QTest::addColumn<int>("multi");
+    QTest::addColumn<bool>("includeWarmup");
+    QTest::addColumn<PercentileMethod>("method");
+    const int t = int(statsparts::kRadixThreshold); // from here on the gaps are not kept
+    const auto add = [](const char *name, int gaps, Multi multi, bool warmup) {
+        for (PercentileMethod m : {PercentileMethod::Linear, PercentileMethod::LoadGen})
+            QTest::addRow("%s, %s", name, percentileMethodName(m))
+                << gaps << int(multi) << warmup << m;
+    };
+    add("no records", -1, Multi::None, false);
+    add("no gaps", 0, Multi::None, false);
+    add("no gaps, warm-up included", 0, Multi::None, true);
+    add("one gap", 1, Multi::None, false);
+    add("one gap, multi-token", 1, Multi::FromStart, false);
+    add("small n%4=0", 400, Multi::PartWay, false);
+    add("small n%4=1", 401, Multi::PartWay, false);
+    add("small n%4=2", 402, Multi::None, false);
+    add("small n%4=3", 403, Multi::FromStart, false);
+    add("threshold - 1", t - 1, Multi::PartWay, false);
+    add("threshold", t, Multi::PartWay, false);
+    add("threshold + 1", t + 1, Multi::None, false);
+    add("large n%4=0, multi part-way", 20000, Multi::PartWay, false);
+    add("large n%4=1, multi part-way", 20001, Multi::PartWay, false);
+    add("large n%4=2, multi part-way", 20002, Multi::PartWay, false);
+    add("large n%4=3, multi part-way", 20003, Multi::PartWay, false);
+    add("large n%4=1, one-token chunks", 20005, Multi::None, false);
+    add("large n%4=2, multi from the start", 20006, Multi::FromStart, false);
+    add("large n%4=3, multi in the last request", 20007, Multi::LastRequest, false);
+    add("large, warm-up included", 20000, Multi::None, true);
+    add("larger n%4=1, multi part-way", 250001, Multi::PartWay, false);
+}
+
+// streamGaps() and its extra pass give the pooled summary's ITL statistics to the bit.
+void TestSummary::streamedGapsEqualPooled()
+{
+    QFETCH(int, gaps);
+    QFETCH(int, multi);
+    QFETCH(bool, includeWarmup);
+    QFETCH(PercentileMethod, method);
+    const QList<RequestRecord> records = gapRun(gaps, Multi(multi), quint64(gaps + 2) * 31 + 7);
+    SummaryOptions opts;
+    opts.includeWarmup = includeWarmup;
+    opts.method = method;
+
+    bool pooledPass = true;
+    const RunSummary pooled = buildSummary(records, opts, false, &pooledPass);
+    QVERIFY(!pooledPass);
+    bool gapPass = false;
+    const RunSummary streamed = buildSummary(records, opts, true, &gapPass);
+
+    // The generator made what the row says, so the row tests what it names.
+    if (!includeWarmup)
+        QCOMPARE(pooled.itl.count, qint64(std::max(gaps, 0)));
+    QCOMPARE(pooled.multiTokenChunks, includeWarmup || (gaps > 0 && Multi(multi) != Multi::None));
+    // The gaps are kept (and the extra pass skipped) below the radix threshold only.
+    QCOMPARE(gapPass, pooled.itl.count >= qint64(statsparts::kRadixThreshold));
+
+    QCOMPARE(streamed.multiTokenChunks, pooled.multiTokenChunks);
+    QString diff = testing::exactStatsDifference(streamed.itl, pooled.itl);
+    QVERIFY2(diff.isEmpty(), qPrintable(u"itl "_s + diff));
+    diff = testing::exactStatsDifference(streamed.itlPerToken, pooled.itlPerToken);
+    QVERIFY2(diff.isEmpty(), qPrintable(u"itl per token "_s + diff));
+    // The rest of the summary does not depend on the mode.
+    for (const char *key : {"ttft", "tpot", "e2el", "schedule_lag"}) {
+        diff = testing::exactStatsDifference(*streamed.stats(QString::fromLatin1(key)),
+                                             *pooled.stats(QString::fromLatin1(key)));
+        QVERIFY2(diff.isEmpty(), qPrintable(QString::fromLatin1(key) + u' ' + diff));
+    }
+    QCOMPARE(streamed.unavailable, pooled.unavailable);
+    QCOMPARE(streamed.peakOutputTokensPerS, pooled.peakOutputTokensPerS);
+    // ITL per token really differs from ITL where multi-token chunks were measured.
+    if (pooled.multiTokenChunks && pooled.itl.count > 0)
+        QVERIFY(pooled.itlPerToken.mean < pooled.itl.mean);
 }
 
 QTEST_GUILESS_MAIN(TestSummary)
