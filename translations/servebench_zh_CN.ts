@@ -2573,6 +2573,12 @@ Requests: %4</source>
         <source>Cannot read the run from the project file: %1</source>
         <translation>无法从项目文件读取该运行：%1</translation>
     </message>
+    <message numerus="yes">
+        <source>Copying %n request(s)…</source>
+        <translation>
+            <numerusform>正在复制 %n 个请求…</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sb::RunDashboard</name>

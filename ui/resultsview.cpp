@@ -39,6 +39,8 @@
 #include <QVBoxLayout>
 #include <QXYSeries>
 
+#include <map>
+
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -770,14 +772,23 @@ void ResultsView::showStoredRun(const RunPlan &plan, const QString &storePath, q
             passes.afterFirst = [&cancelled] {
                 return !cancelled();
             };
+            // The charts are done before the records are read: their series then no longer
+            // share the peak with the records.
+            ResultsChartStage chartStage;
+            passes.afterSecond = [&] {
+                chartStage = charts->finish(columns, cancelled);
+                charts.reset();
+            };
+            passes.recordTexts = false; // the table reads its rows' texts itself
             passes.eachWithChunks = [&](const RequestRecord &r) {
                 const RequestRow row = RequestRow::fromRecord(r, zero);
                 rows->add(row);
                 charts->add(r, row);
             };
             QString error;
-            if (!loadStoredRunForReport(store, storeRunId, SummaryOptions::forProfile(plan.profile),
-                                        &in, &error, passes)) {
+            SummaryOptions options = SummaryOptions::forProfile(plan.profile);
+            options.maxPooledGaps = SummaryOptions::kStreamedGapsAbove;
+            if (!loadStoredRunForReport(store, storeRunId, options, &in, &error, passes)) {
                 if (!cancelled())
                     QMetaObject::invokeMethod(
                         this, [this, gen, error] { failStored(gen, error); }, Qt::QueuedConnection);
@@ -786,15 +797,11 @@ void ResultsView::showStoredRun(const RunPlan &plan, const QString &storePath, q
             if (cancelled())
                 return;
             const ResultsSummaryStage summary = computeResultsSummary(in);
-            in.records.clear(); // the summary has them; the charts do not need them
+            in.records.clear(); // the summary has them
             if (cancelled())
                 return;
             QMetaObject::invokeMethod(
                 this, [this, gen, summary] { applySummary(gen, summary); }, Qt::QueuedConnection);
-            const ResultsChartStage chartStage = charts->finish(columns, cancelled);
-            charts.reset();
-            if (cancelled())
-                return;
             std::shared_ptr<const StoredRunRows> stored = std::move(rows);
             QMetaObject::invokeMethod(
                 this,
@@ -1099,9 +1106,89 @@ void ResultsView::copyFrom(QTableView *view)
 {
     if (!view || !view->selectionModel())
         return;
+    if (view == m_requestTable && m_paged) {
+        copyPagedSelection();
+        return;
+    }
     const QString tsv = selectionToTsv(view->selectionModel()->selectedIndexes(), true);
     if (!tsv.isEmpty())
         QApplication::clipboard()->setText(tsv);
+}
+
+void ResultsView::copyPagedSelection()
+{
+    // The selection may cover rows never read: its rows are read in the row thread, and the
+    // text is made there with the same cells and layout as selectionToTsv().
+    std::map<int, quint32> columnsOfRow; // view row -> bit per selected column
+    quint32 allColumns = 0;
+    const QItemSelection selection = m_requestTable->selectionModel()->selection();
+    for (const QItemSelectionRange &range : selection) {
+        quint32 mask = 0;
+        for (int c = range.left(); c <= range.right() && c < 32; ++c)
+            mask |= 1u << c;
+        allColumns |= mask;
+        for (int r = range.top(); r <= range.bottom(); ++r)
+            columnsOfRow[r] |= mask;
+    }
+    if (columnsOfRow.empty())
+        return;
+    QList<int> columns;
+    QStringList header;
+    for (int c = 0; c < RequestTableModel::ColumnCount; ++c) {
+        if (allColumns & (1u << c)) {
+            columns << c;
+            header << tsvCell(m_requestModel->headerData(c, Qt::Horizontal));
+        }
+    }
+    QList<qint64> indices;
+    QList<quint32> masks;
+    for (const auto &[row, mask] : columnsOfRow) {
+        indices << m_requestModel->scheduleIndexAt(row);
+        masks << mask;
+    }
+    m_status->setText(tr("Copying %n request(s)…", nullptr, int(indices.size())));
+    auto *reader = static_cast<PagedRowReader *>(m_rowReader);
+    const quint64 gen = m_generation;
+    QMetaObject::invokeMethod(
+        m_rowReader,
+        [this, reader, gen, indices, masks, columns, header, path = m_storePath,
+         runId = m_storeRunId, zero = m_zeroNs] {
+            QString error;
+            const ProjectStore *store = reader->storeFor(path, &error);
+            QString out = header.join(u'\t') + u'\n';
+            constexpr qsizetype kBatch = 4096;
+            for (qsizetype from = 0; store && from < indices.size(); from += kBatch) {
+                QList<RequestRecord> records;
+                if (!store->readRequestsAt(runId, indices.mid(from, kBatch), &records)) {
+                    error = store->lastError();
+                    break;
+                }
+                for (qsizetype k = 0; k < records.size(); ++k) {
+                    const RequestRow row = RequestRow::fromRecord(records.at(k), zero);
+                    const quint32 mask = masks.at(from + k);
+                    QStringList line;
+                    for (int c : columns)
+                        line << ((mask & (1u << c))
+                                     ? tsvCell(RequestTableModel::cell(row, c, Qt::DisplayRole))
+                                     : QString());
+                    out += line.join(u'\t') + u'\n';
+                }
+            }
+            QMetaObject::invokeMethod(
+                this,
+                [this, gen, out, error, rows = indices.size()] {
+                    if (!error.isEmpty()) {
+                        failStored(gen, error);
+                        return;
+                    }
+                    QApplication::clipboard()->setText(out);
+                    if (gen == m_generation)
+                        updateStatus();
+                    emit selectionCopied(rows);
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
 }
 
 void ResultsView::copySelection()

@@ -99,6 +99,8 @@ signals:
     void chartsShown(); // the last stage: the run is fully displayed
     // A paged table's new order (sorted or filtered in the worker) is shown.
     void requestOrderShown();
+    // A paged table's selection is on the clipboard (its rows read from the project file).
+    void selectionCopied(qsizetype rows);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -140,6 +142,7 @@ private:
     void updateUnavailableNote();
     void updateIntervalNote();
     void copyFrom(QTableView *view);
+    void copyPagedSelection();
     int chartColumns() const;
     void applyRequestColumnWidths();
     // Paged runs (showStoredRun()).

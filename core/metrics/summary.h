@@ -8,6 +8,7 @@
 #include <QList>
 #include <QMap>
 #include <QString>
+#include <limits>
 #include <memory>
 
 namespace sb {
@@ -23,9 +24,12 @@ struct SummaryOptions
     // A reader that can go over the records once more (loadStoredRunForReport) has the ITL
     // statistics streamed (SummaryBuilder::streamGaps) when a run has more gaps than this: the
     // same numbers, no pool of gaps, one more pass over the rows with their chunks (about 25 ns
-    // a gap). 4M gaps are 16 MB of float samples, small beside the records of such a run, for
-    // 0.1 s; a million 100-chunk requests pool 396 MB, for 2.5 s.
-    qint64 maxPooledGaps = 4'000'000;
+    // a gap): a million 100-chunk requests pool 396 MB, or stream in 2.5 s more. Pooled by
+    // default: `show`'s peak is its records, read after the pool is gone, so streaming would
+    // cost it time for nothing. The workbench's Results view holds more beside the pool (the
+    // table's sort keys, the charts) and streams above kStreamedGapsAbove.
+    static constexpr qint64 kStreamedGapsAbove = 4'000'000; // 16 MB of float samples
+    qint64 maxPooledGaps = std::numeric_limits<qint64>::max();
 
     // Defaults ∪ profile.metricPercentiles, goodput SLOs from the profile.
     static SummaryOptions forProfile(const LoadProfile &profile);

@@ -395,8 +395,6 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
                 builder.scan(r, chunkCount);
                 ++count;
                 sessions = sessions || r.inSession();
-                if (also.eachFirst)
-                    also.eachFirst(r);
                 return true;
             })) {
             *error = store.lastError();
@@ -426,6 +424,8 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
             *error = store.lastError();
             return false;
         }
+        if (also.afterSecond)
+            also.afterSecond();
         // Pass 3, large runs only: the streamed ITL statistics' second look at the gaps, in pass
         // 2's order (both read by idx).
         if (builder.needsGapPass() &&
@@ -446,6 +446,12 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
         records.reserve(count);
     if (!sessions && !store.visitRequestRows(runId, false, [&](const RequestRecord &r, qint64) {
             records.append(r);
+            if (!also.recordTexts) {
+                RequestRecord &kept = records.last();
+                kept.requestId = QString();
+                kept.finishReason = QString();
+                kept.errorMessage = QString();
+            }
             return true;
         })) {
         *error = store.lastError();

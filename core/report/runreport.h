@@ -90,19 +90,23 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &derived);
 
 // For printing a stored run's summary: its records without chunk lists (a million requests'
 // chunk times would be most of the memory) and the summary computed from the complete records
-// in streamed passes over the project file (three: the records are read last, after the
-// summary has released its samples). The result equals summarize() of the loaded
-// records. Not for runResultJson(..., detailed) or requestsCsv(), which need the chunks.
-// `also` rides along the passes: eachFirst sees every record of the first pass (chunks not
-// decoded), then afterFirst is called (return false to stop: the call then fails with *error
-// empty); eachWithChunks sees every record of the second pass. The Results view of a large
-// stored run builds its table's index and its charts this way instead of reading the file
-// more times.
+// in streamed passes over the project file: counts (chunks not decoded), the summary's samples
+// (with chunks), for a run of more than SummaryOptions::maxPooledGaps gaps a second look at the
+// gaps (with chunks: the ITL statistics are streamed, not pooled), and last the records without
+// chunks, read after the summary has released its samples. The result equals summarize() of the
+// loaded records. Not for runResultJson(..., detailed) or requestsCsv(), which need the chunks.
+// `also` rides along: afterFirst is called after the first pass (return false to stop: the
+// call then fails with *error empty); eachWithChunks sees every record of the second pass;
+// afterSecond is called when the second pass is done (a caller frees what it built from it
+// before the records are read). recordTexts false reads the records without their request id,
+// finish reason and error message, which the derivation does not use (the Results view of a
+// large run reads its rows' texts itself): about 66 MB fewer for a million requests.
 struct StoredRunPasses
 {
-    std::function<void(const RequestRecord &withoutChunks)> eachFirst;
     std::function<bool()> afterFirst;
     std::function<void(const RequestRecord &withChunks)> eachWithChunks;
+    std::function<void()> afterSecond;
+    bool recordTexts = true;
 };
 bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const SummaryOptions &options,
                             RunReportInput *in, QString *error, const StoredRunPasses &also = {});

@@ -10,9 +10,7 @@ using namespace Qt::StringLiterals;
 
 namespace sb {
 
-namespace {
-
-QString cell(const QVariant &v)
+QString tsvCell(const QVariant &v)
 {
     QString s = v.toString();
     s.replace(u'\t', u' ');
@@ -20,8 +18,6 @@ QString cell(const QVariant &v)
     s.replace(u'\r', u' ');
     return s;
 }
-
-} // namespace
 
 QString selectionToTsv(const QModelIndexList &indexes, bool withHeader)
 {
@@ -33,7 +29,7 @@ QString selectionToTsv(const QModelIndexList &indexes, bool withHeader)
     for (const QModelIndex &i : indexes) {
         if (!i.isValid() || i.model() != model)
             continue;
-        grid[i.row()][i.column()] = cell(i.data(Qt::DisplayRole));
+        grid[i.row()][i.column()] = tsvCell(i.data(Qt::DisplayRole));
         columnSet.insert(i.column());
     }
     QList<int> columns(columnSet.cbegin(), columnSet.cend());
@@ -43,7 +39,7 @@ QString selectionToTsv(const QModelIndexList &indexes, bool withHeader)
     if (withHeader) {
         QStringList h;
         for (int c : std::as_const(columns))
-            h.append(cell(model->headerData(c, Qt::Horizontal, Qt::DisplayRole)));
+            h.append(tsvCell(model->headerData(c, Qt::Horizontal, Qt::DisplayRole)));
         out += h.join(u'\t') + u'\n';
     }
     for (auto r = grid.cbegin(); r != grid.cend(); ++r) {

@@ -11,5 +11,7 @@ namespace sb {
 // the bounding rectangle. Tabs and newlines inside a cell become spaces so a spreadsheet paste
 // keeps its shape.
 QString selectionToTsv(const QModelIndexList &indexes, bool withHeader);
+// A cell's text as selectionToTsv() writes it (tabs and newlines become spaces).
+QString tsvCell(const QVariant &value);
 
 } // namespace sb
