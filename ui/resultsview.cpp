@@ -603,6 +603,7 @@ void ResultsView::clear()
     m_busy = false;
     m_summaryModel->clear();
     m_totalsModel->clear();
+    m_requestModel->clear();
     if (m_paged)
         usePagedTable(false);
     m_paged = false;
@@ -610,7 +611,6 @@ void ResultsView::clear()
     m_ordering = false;
     m_filterDelay->stop();
     m_latestOrder->store(++m_orderTicket);
-    m_requestModel->clear();
     m_unavailableNote->clear();
     m_unavailableNote->setVisible(false);
     m_intervalNote->clear();
@@ -826,6 +826,9 @@ void ResultsView::usePagedTable(bool paged)
         m_requestProxy->setSourceModel(nullptr);
         m_requestTable->setModel(m_requestModel);
     } else {
+        // Never in front of a paged model: it would sort its million rows through data().
+        if (m_requestModel->isPaged())
+            m_requestModel->clear();
         m_requestProxy->setSourceModel(m_requestModel);
         m_requestTable->setModel(m_requestProxy);
     }

@@ -698,52 +698,89 @@ void RunDashboard::redraw()
     updateProgress(elapsed);
     if (!m_dirty && !m_running)
         return;
+    // While running, one chart per turn of the event loop: each hands Qt Charts a series and
+    // re-lays out its axes (3–15 ms), and all of them in one go held the GUI thread past a frame
+    // (16 ms) at 1,000 streams. A refresh that finds the last one still drawing replaces the
+    // rest of it (its steps read the data as it is then). A finished run is drawn at once, whole.
     m_dirty = false;
 
     // The time axis grows in steps so the charts do not rescale on every refresh.
     const double xMax = m_running ? std::max(10.0, std::ceil(elapsed * 1.1 / 10.0) * 10.0)
                                   : std::max(1.0, std::ceil(elapsed));
-    for (ChartView *c : {m_ttftChart, m_itlChart, m_requestsChart, m_tokensChart, m_flightChart})
-        c->setFixedXRange(0, xMax);
-
-    m_ttftChart->setPoints(0, thinMinMax(m_ttftX, m_ttftY, 0, xMax, m_ttftChart->plotColumns()));
-    m_itlChart->setPoints(0, thinMinMax(m_itlX, m_itlY, 0, xMax, m_itlChart->plotColumns()));
-
     // While running, the current second is still filling up: drawing it would show a dip.
     const size_t fullSeconds =
         m_running ? size_t(std::max(0.0, std::floor(elapsed))) : std::numeric_limits<size_t>::max();
-    m_requestsChart->setPoints(
-        0, rateSeries(m_okPerS, fullSeconds, xMax, m_requestsChart->plotColumns()));
-    m_tokensChart->setPoints(
-        0, rateSeries(m_tokPerS, fullSeconds, xMax, m_tokensChart->plotColumns()));
-    const int fc = m_flightChart->plotColumns();
-    m_flightChart->setPoints(0, thinMinMax(m_flightX, m_flightY, 0, xMax, fc));
-    m_flightChart->setPoints(1, rateSeries(m_errPerS, fullSeconds, xMax, fc));
-
-    const int cc = m_cdfChart->plotColumns();
-    m_cdfChart->setPoints(0, cdfPoints(m_ttftSorted, cc));
-    m_cdfChart->setPoints(1, cdfPoints(m_e2elSorted, cc));
-
+    QList<std::function<void()>> steps;
+    steps << [this, xMax] {
+        m_ttftChart->setFixedXRange(0, xMax);
+        m_ttftChart->setPoints(0,
+                               thinMinMax(m_ttftX, m_ttftY, 0, xMax, m_ttftChart->plotColumns()));
+    };
+    steps << [this, xMax] {
+        m_itlChart->setFixedXRange(0, xMax);
+        m_itlChart->setPoints(0, thinMinMax(m_itlX, m_itlY, 0, xMax, m_itlChart->plotColumns()));
+    };
+    steps << [this, xMax, fullSeconds] {
+        m_requestsChart->setFixedXRange(0, xMax);
+        m_requestsChart->setPoints(
+            0, rateSeries(m_okPerS, fullSeconds, xMax, m_requestsChart->plotColumns()));
+    };
+    steps << [this, xMax, fullSeconds] {
+        m_tokensChart->setFixedXRange(0, xMax);
+        m_tokensChart->setPoints(
+            0, rateSeries(m_tokPerS, fullSeconds, xMax, m_tokensChart->plotColumns()));
+    };
+    steps << [this, xMax, fullSeconds] {
+        m_flightChart->setFixedXRange(0, xMax);
+        const int fc = m_flightChart->plotColumns();
+        m_flightChart->setPoints(0, thinMinMax(m_flightX, m_flightY, 0, xMax, fc));
+        m_flightChart->setPoints(1, rateSeries(m_errPerS, fullSeconds, xMax, fc));
+    };
+    steps << [this] {
+        const int cc = m_cdfChart->plotColumns();
+        m_cdfChart->setPoints(0, cdfPoints(m_ttftSorted, cc));
+        m_cdfChart->setPoints(1, cdfPoints(m_e2elSorted, cc));
+    };
     if (m_serverShown) {
-        // Scrape times on the client's zero: a scrape is a point every interval, few enough to
-        // draw as they are.
-        const auto track = [this](ServerGaugeSample::Gauge q) {
-            const GaugeTrack &g = m_gauges[size_t(q)];
-            QList<QPointF> out;
-            out.reserve(qsizetype(g.tNs.size()));
-            for (size_t i = 0; i < g.tNs.size(); ++i)
-                out.append({(g.tNs[i] - double(m_zeroNs)) / 1e9, g.value[i]});
-            return out;
+        steps << [this, xMax] {
+            // Scrape times on the client's zero: a scrape is a point every interval, few
+            // enough to draw as they are.
+            const auto track = [this](ServerGaugeSample::Gauge q) {
+                const GaugeTrack &g = m_gauges[size_t(q)];
+                QList<QPointF> out;
+                out.reserve(qsizetype(g.tNs.size()));
+                for (size_t i = 0; i < g.tNs.size(); ++i)
+                    out.append({(g.tNs[i] - double(m_zeroNs)) / 1e9, g.value[i]});
+                return out;
+            };
+            for (ChartView *c : {m_queueChart, m_kvChart, m_powerChart})
+                c->setFixedXRange(0, xMax);
+            if (m_zeroNs > 0) {
+                m_queueChart->setPoints(0, track(ServerGaugeSample::Running));
+                m_queueChart->setPoints(1, track(ServerGaugeSample::Waiting));
+                m_kvChart->setPoints(0, track(ServerGaugeSample::KvCacheUsage));
+                m_powerChart->setPoints(0, track(ServerGaugeSample::PowerW));
+            }
         };
-        for (ChartView *c : {m_queueChart, m_kvChart, m_powerChart})
-            c->setFixedXRange(0, xMax);
-        if (m_zeroNs > 0) {
-            m_queueChart->setPoints(0, track(ServerGaugeSample::Running));
-            m_queueChart->setPoints(1, track(ServerGaugeSample::Waiting));
-            m_kvChart->setPoints(0, track(ServerGaugeSample::KvCacheUsage));
-            m_powerChart->setPoints(0, track(ServerGaugeSample::PowerW));
-        }
     }
+    if (!m_running) {
+        ++m_drawing; // a chain still running from the last refresh stops
+        for (const auto &step : std::as_const(steps))
+            step();
+        return;
+    }
+    drawSteps(++m_drawing, std::move(steps));
+}
+
+void RunDashboard::drawSteps(quint64 drawing, QList<std::function<void()>> steps)
+{
+    if (drawing != m_drawing || steps.isEmpty())
+        return; // a newer refresh took over
+    steps.takeFirst()();
+    if (!steps.isEmpty())
+        QTimer::singleShot(0, this, [this, drawing, steps = std::move(steps)]() mutable {
+            drawSteps(drawing, std::move(steps));
+        });
 }
 
 } // namespace sb

@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include <array>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -118,6 +119,9 @@ private:
     void dispatchSessions(bool force);
     void applySessions(quint64 generation, const SessionSummary &summary);
     void redraw();
+    // Runs the first step now and the rest one per turn of the event loop, while `drawing` is
+    // still the newest refresh.
+    void drawSteps(quint64 drawing, QList<std::function<void()>> steps);
     void reset();
     void onRecord(const sb::RequestRecord &record);
     void onGaugeSample(int target, const sb::ServerGaugeSample &sample);
@@ -140,6 +144,7 @@ private:
     QList<RequestRecord> m_pending; // received, not yet handed to the worker
     int m_batchesInFlight = 0;
     int m_refreshes = 0;
+    quint64 m_drawing = 0; // the newest refresh's number (drawSteps)
     bool m_running = false;
     bool m_dirty = false;
     bool m_hasPlan = false; // attach() was called: m_plan is what the title shows

@@ -119,8 +119,9 @@ void RequestTableModel::flushWanted()
     m_flushPosted = false;
     if (!m_order || m_newBlocks.isEmpty())
         return;
-    // What was painted last is what is on screen: a huge selection being copied must not
-    // queue the whole run (its rows beyond these stay empty in the copy).
+    // What was asked for last is what is on screen: whatever walks a huge range of rows
+    // through data() must not queue the whole run (ResultsView copies a selection from the
+    // file, not from here).
     constexpr qsizetype kMaxBlocks = 8;
     while (m_newBlocks.size() > kMaxBlocks)
         m_wantedBlocks.remove(m_newBlocks.takeFirst());
