@@ -37,17 +37,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QStringList listArg(int argc, char **argv, int i, const char *fallback)
-{
-    return QString::fromLatin1(argc > i ? argv[i] : fallback).split(u',', Qt::SkipEmptyParts);
-}
-
-double loadAverage()
-{
-    QFile f(QStringLiteral("/proc/loadavg"));
-    return f.open(QIODevice::ReadOnly) ? f.readAll().split(' ').value(0).toDouble() : 0;
-}
-
 struct Figures
 {
     std::vector<double> v[16];

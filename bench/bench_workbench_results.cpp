@@ -39,12 +39,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-double loadAverage()
-{
-    QFile f(u"/proc/loadavg"_s);
-    return f.open(QIODevice::ReadOnly) ? f.readAll().split(' ').value(0).toDouble() : 0;
-}
-
 double vmKb(const char *key)
 {
     QFile f(u"/proc/self/status"_s);

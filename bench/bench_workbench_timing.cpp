@@ -71,17 +71,6 @@ constexpr int kTickMs = 5;
 constexpr double kStallMs = 16;
 constexpr qint64 kAfterRunMinNs = 3'000'000'000;
 
-QStringList listArg(int argc, char **argv, int i, const char *fallback)
-{
-    return QString::fromLatin1(argc > i ? argv[i] : fallback).split(u',', Qt::SkipEmptyParts);
-}
-
-double loadAverage()
-{
-    QFile f(QStringLiteral("/proc/loadavg"));
-    return f.open(QIODevice::ReadOnly) ? f.readAll().split(' ').value(0).toDouble() : 0;
-}
-
 // CPU seconds of each thread of this process over an interval, by thread name (threads of one
 // name summed; the main thread, which is the GUI thread, as "GUI"; threads without a name of
 // their own, which carry the program's name, one by one as unnamedN in the order first seen).

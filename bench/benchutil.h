@@ -68,6 +68,19 @@ inline QByteArray mmm(std::vector<double> runs, int decimals = 2)
     return f(med) + " [" + f(runs.front()) + " – " + f(runs.back()) + "]";
 }
 
+// A comma-separated list argument ("100,1000"), or the fallback when absent.
+inline QStringList listArg(int argc, char **argv, int i, const char *fallback)
+{
+    return QString::fromLatin1(argc > i ? argv[i] : fallback).split(u',', Qt::SkipEmptyParts);
+}
+
+// The 1-minute load average, printed beside every figure.
+inline double loadAverage()
+{
+    QFile f(QStringLiteral("/proc/loadavg"));
+    return f.open(QIODevice::ReadOnly) ? f.readAll().split(' ').value(0).toDouble() : 0;
+}
+
 inline double cpuSeconds()
 {
     rusage ru{};

@@ -647,14 +647,8 @@ void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &recor
                           const QList<MetricSeriesStore> &serverMetrics,
                           std::shared_ptr<const RunDerivation> derived)
 {
-    clear();
+    beginShowing(plan, records.size(), Stage::Summary);
     const quint64 gen = m_generation;
-    m_busy = true;
-    m_hasRun = true;
-    m_runName = plan.name;
-    m_runRecords = records.size();
-    m_runScenario = plan.profile.scenario;
-    m_stage = Stage::Summary;
     updateHeader();
     updateStatus();
 
@@ -694,20 +688,25 @@ void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &recor
         Qt::QueuedConnection);
 }
 
+void ResultsView::beginShowing(const RunPlan &plan, qsizetype records, Stage stage)
+{
+    clear();
+    m_busy = true;
+    m_hasRun = true;
+    m_runName = plan.name;
+    m_runRecords = records;
+    m_runScenario = plan.profile.scenario;
+    m_stage = stage;
+}
+
 void ResultsView::showStoredRun(const RunPlan &plan, const QString &storePath, qint64 storeRunId,
                                 qint64 requestCount, const QList<MetricSeriesStore> &serverMetrics)
 {
-    clear();
+    beginShowing(plan, requestCount, Stage::Requests);
     const quint64 gen = m_generation;
-    m_busy = true;
-    m_hasRun = true;
     m_paged = true;
     m_storePath = storePath;
     m_storeRunId = storeRunId;
-    m_runName = plan.name;
-    m_runRecords = requestCount;
-    m_runScenario = plan.profile.scenario;
-    m_stage = Stage::Requests;
     usePagedTable(true);
     updateHeader();
     updateStatus();

@@ -130,6 +130,8 @@ private:
     QWidget *buildRequestsTab();
     QWidget *buildDistributionsTab();
     QWidget *buildTimeTab();
+    // clear(), then the shown run's name, size and scenario, busy at `stage`.
+    void beginShowing(const sb::RunPlan &plan, qsizetype records, Stage stage);
     void applySummary(quint64 generation, const ResultsSummaryStage &stage);
     void applyRows(quint64 generation, const QList<RequestRow> &rows);
     void applyCharts(quint64 generation, const ResultsChartStage &stage);
