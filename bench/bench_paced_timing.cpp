@@ -24,9 +24,9 @@
 // receive time with the next chunk: the kernel merged them while the client was not reading).
 #include "benchutil.h"
 
-#include "../tests/servers/pacedserverclient.h"
 #include "client/connectionmode.h"
 #include "data/dataset.h"
+#include "pacedfigures.h"
 #include "run/runrecorder.h"
 #include "store/projectstore.h"
 
@@ -165,22 +165,12 @@ int main(int argc, char **argv)
                         ++uses[int(r.connection) & 3];
                     }
                     const double us = events ? cpu / double(events) * 1e6 : 0;
-                    const double stats[] = {percentile(t.sendMs, 50),
-                                            percentile(t.sendMs, 99),
-                                            paced::maxOf(t.sendMs),
-                                            percentile(t.receiveMs, 50),
-                                            percentile(t.receiveMs, 99),
-                                            paced::maxOf(t.receiveMs),
-                                            percentile(t.firstReceiveMs, 99),
-                                            paced::maxOf(t.firstReceiveMs),
-                                            percentile(t.ttftMs, 50),
-                                            percentile(t.ttftMs, 99),
-                                            paced::maxOf(t.ttftMs),
-                                            percentile(t.firstWaveTtftMs, 99),
-                                            paced::maxOf(t.firstWaveTtftMs),
-                                            double(t.lateChunks),
-                                            us,
-                                            load};
+                    const auto timing = timingFigures(t);
+                    double stats[16];
+                    std::copy(timing.begin(), timing.end(), stats);
+                    stats[13] = double(t.lateChunks);
+                    stats[14] = us;
+                    stats[15] = load;
                     for (int i = 0; i < 16; ++i)
                         f.v[i].push_back(stats[i]);
                     std::printf("  %-6s %-11s %5d %3d %5.2f | %7.3f %7.3f %7.3f | %7.3f %7.3f "
@@ -194,14 +184,14 @@ int main(int argc, char **argv)
                                 uses[int(ConnectionUse::Prewarmed)]);
                     std::fflush(stdout);
                 }
-                static const char *names[] = {"send p50",  "send p99", "send max",  "recv p50",
-                                              "recv p99",  "recv max", "first p99", "first max",
-                                              "ttft p50",  "ttft p99", "ttft max",  "wave1 p99",
-                                              "wave1 max", "late",     "us/event",  "load"};
+                const auto name = [](int i) {
+                    static const char *const more[] = {"late", "us/event", "load"};
+                    return i < kTimingFigures ? kTimingFigureNames[i] : more[i - kTimingFigures];
+                };
                 std::printf("= %s %s %d streams (median [min – max] of %d runs):",
                             qPrintable(transport), qPrintable(modeName), streams, runs);
                 for (int i = 0; i < 16; ++i)
-                    std::printf("%s %s %s", i ? ";" : "", names[i],
+                    std::printf("%s %s %s", i ? ";" : "", name(i),
                                 mmm(f.v[i], i == 13 ? 0 : 3).constData());
                 std::printf("\n");
                 std::fflush(stdout);

@@ -41,11 +41,11 @@
 // profile of the GUI thread to it (perf report --tid <pid> --time <start>,<end>).
 #include "benchutil.h"
 
-#include "../tests/servers/pacedserverclient.h"
 #include "client/connectionmode.h"
 #include "keychainstore.h"
 #include "keychainunavailablebackend.h"
 #include "mainwindow.h"
+#include "pacedfigures.h"
 #include "projectdocument.h"
 #include "projectrunner.h"
 #include "resultsview.h"
@@ -441,36 +441,28 @@ RunResult runOnce(int streams, int waves, int tokens, double ttftMs, double itlM
     const StallFigures rs = stallFigures(runGaps.ms);
     const StallFigures as = stallFigures(afterGaps.ms);
     const double chartsS = tCharts ? nsToS(tCharts - tFinished) : std::nan("");
-    const double stats[kFigures] = {percentile(t.sendMs, 50),
-                                    percentile(t.sendMs, 99),
-                                    paced::maxOf(t.sendMs),
-                                    percentile(t.receiveMs, 50),
-                                    percentile(t.receiveMs, 99),
-                                    paced::maxOf(t.receiveMs),
-                                    percentile(t.firstReceiveMs, 99),
-                                    paced::maxOf(t.firstReceiveMs),
-                                    percentile(t.ttftMs, 50),
-                                    percentile(t.ttftMs, 99),
-                                    paced::maxOf(t.ttftMs),
-                                    percentile(t.firstWaveTtftMs, 99),
-                                    paced::maxOf(t.firstWaveTtftMs),
-                                    double(t.lateChunks),
-                                    us,
-                                    load,
-                                    rs.ticks,
-                                    rs.p50,
-                                    rs.p99,
-                                    rs.p999,
-                                    rs.max,
-                                    rs.over,
-                                    as.ticks,
-                                    as.p50,
-                                    as.p99,
-                                    as.p999,
-                                    as.max,
-                                    as.over,
-                                    chartsS,
-                                    double(t.failed)};
+    const auto timing = timingFigures(t);
+    const double rest[] = {double(t.lateChunks),
+                           us,
+                           load,
+                           rs.ticks,
+                           rs.p50,
+                           rs.p99,
+                           rs.p999,
+                           rs.max,
+                           rs.over,
+                           as.ticks,
+                           as.p50,
+                           as.p99,
+                           as.p999,
+                           as.max,
+                           as.over,
+                           chartsS,
+                           double(t.failed)};
+    static_assert(kTimingFigures + std::size(rest) == kFigures);
+    double stats[kFigures];
+    std::copy(timing.begin(), timing.end(), stats);
+    std::copy(std::begin(rest), std::end(rest), stats + kTimingFigures);
     std::copy(std::begin(stats), std::end(stats), out.figures);
     out.ok = true;
     std::printf("  %-6s %-4s %5d %3d %5.2f | %7.3f %7.3f %7.3f | %7.3f %7.3f %7.3f | %7.3f %7.3f "
