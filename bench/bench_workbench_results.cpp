@@ -27,6 +27,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QHeaderView>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -63,17 +64,23 @@ QModelIndex findRun(const ProjectTreeModel *m, const QModelIndex &parent)
     return {};
 }
 
-// Runs the event loop until `done` holds or the deadline passes; true when it held.
+// Runs the event loop until `done` holds or the deadline passes; true when it held. The loop
+// blocks between checks (every 10 ms): a spinning wait would take a core from the worker.
 bool waitFor(const std::function<bool()> &done, int timeoutMs)
 {
-    QElapsedTimer t;
-    t.start();
-    while (!done()) {
-        if (t.elapsed() > timeoutMs)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-    }
-    return true;
+    if (done())
+        return true;
+    QEventLoop loop;
+    QTimer poll;
+    poll.setInterval(10);
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (done())
+            loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    poll.start();
+    loop.exec();
+    return done();
 }
 
 } // namespace
