@@ -80,14 +80,9 @@ int main(int argc, char **argv)
                 Figures f;
                 for (int run = 0; run < runs; ++run) {
                     paced::PacedServer server;
-                    QString error;
-                    if (!server.start(QStringLiteral(SB_PACED_SERVER),
-                                      {QStringLiteral("--ttft-ms"), QString::number(ttftMs),
-                                       QStringLiteral("--itl-ms"), QString::number(itlMs)},
-                                      &error)) {
-                        std::fprintf(stderr, "%s\n", qPrintable(error));
+                    if (!startPacedServer(server, ttftMs, itlMs))
                         return 1;
-                    }
+                    QString error;
                     RunPlan p = plan(server.baseUrl());
                     p.profile.closedLoopConcurrency = streams;
                     p.profile.numPrompts = streams * waves;

@@ -90,32 +90,20 @@ public:
     }
     void sample(bool atBegin = false)
     {
-        const double tick = double(sysconf(_SC_CLK_TCK));
         const QString self = QString::number(getpid());
-        const QDir dir(QStringLiteral("/proc/self/task"));
-        for (const QString &tid : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-            QFile f(dir.filePath(tid) + QStringLiteral("/stat"));
-            if (!f.open(QIODevice::ReadOnly))
-                continue;
-            const QByteArray st = f.readAll();
-            const qsizetype open = st.indexOf('('), close = st.lastIndexOf(')');
-            const QList<QByteArray> fields = st.mid(close + 2).split(' ');
-            if (fields.size() <= 12)
-                continue;
-            // fields[0] is state (field 3); utime and stime are fields 14 and 15.
-            const double s = (fields[11].toDouble() + fields[12].toDouble()) / tick;
-            auto it = m_threads.find(tid);
+        for (const ThreadSample &sample : threadSamples()) {
+            auto it = m_threads.find(sample.tid);
             if (it == m_threads.end()) {
                 Thread t;
-                t.name = st.mid(open + 1, close - open - 1);
-                if (tid == self)
+                t.name = sample.name;
+                if (sample.tid == self)
                     t.name = "GUI";
                 else if (t.name == m_program)
                     t.name = "unnamed" + QByteArray::number(++m_unnamed);
-                t.first = atBegin ? s : 0; // a thread born after begin() counts from 0
-                it = m_threads.insert(tid, t);
+                t.first = atBegin ? sample.cpuS : 0; // a thread born after begin() counts from 0
+                it = m_threads.insert(sample.tid, t);
             }
-            it->last = s;
+            it->last = sample.cpuS;
         }
     }
     QMap<QByteArray, double> byName() const
@@ -251,12 +239,15 @@ StallFigures stallFigures(const std::vector<double> &ms)
 
 // The figures of one run, in the order of `names` below.
 constexpr int kFigures = 30;
-const char *const names[kFigures] = {
-    "send p50",  "send p99",    "send max",  "recv p50",    "recv p99",    "recv max",
-    "first p99", "first max",   "ttft p50",  "ttft p99",    "ttft max",    "wave1 p99",
-    "wave1 max", "late",        "us/event",  "load",        "run ticks",   "run gap p50",
-    "run p99",   "run p99.9",   "run max",   "run >16ms",   "after ticks", "after p50",
-    "after p99", "after p99.9", "after max", "after >16ms", "charts s",    "failed"};
+// The timing figures (pacedfigures.h), then this bench's own.
+const char *figureName(int i)
+{
+    static const char *const more[kFigures - kTimingFigures] = {
+        "late",        "us/event",  "load",        "run ticks",   "run gap p50", "run p99",
+        "run p99.9",   "run max",   "run >16ms",   "after ticks", "after p50",   "after p99",
+        "after p99.9", "after max", "after >16ms", "charts s",    "failed"};
+    return i < kTimingFigures ? kTimingFigureNames[i] : more[i - kTimingFigures];
+}
 
 struct RunResult
 {
@@ -269,14 +260,9 @@ RunResult runOnce(int streams, int waves, int tokens, double ttftMs, double itlM
 {
     RunResult out;
     paced::PacedServer server;
-    QString error;
-    if (!server.start(QStringLiteral(SB_PACED_SERVER),
-                      {QStringLiteral("--ttft-ms"), QString::number(ttftMs),
-                       QStringLiteral("--itl-ms"), QString::number(itlMs)},
-                      &error)) {
-        std::fprintf(stderr, "%s\n", qPrintable(error));
+    if (!startPacedServer(server, ttftMs, itlMs))
         return out;
-    }
+    QString error;
     QTemporaryDir dir;
     auto settings = std::make_unique<Settings>(dir.filePath(u"settings.ini"_s));
     auto keys = std::make_unique<ApiKeyStore>(new KeychainUnavailableBackend);
@@ -552,7 +538,8 @@ int main(int argc, char **argv)
                     runs);
         for (int i = 0; i < kFigures; ++i) {
             const bool count = i == 13 || i == 16 || i == 21 || i == 22 || i == 27 || i == 29;
-            std::printf("%s %s %s", i ? ";" : "", names[i], mmm(f[i], count ? 0 : 3).constData());
+            std::printf("%s %s %s", i ? ";" : "", figureName(i),
+                        mmm(f[i], count ? 0 : 3).constData());
         }
         std::printf("\n");
         std::fflush(stdout);

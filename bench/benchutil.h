@@ -89,10 +89,18 @@ inline double cpuSeconds()
            double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-// CPU seconds per thread name of this process (threads of one name summed), from /proc.
-inline QMap<QByteArray, double> threadCpu()
+// One thread of this process as /proc/self/task/<tid>/stat shows it: its name and CPU seconds
+// (user + system) so far.
+struct ThreadSample
 {
-    QMap<QByteArray, double> out;
+    QString tid;
+    QByteArray name;
+    double cpuS = 0;
+};
+
+inline QList<ThreadSample> threadSamples()
+{
+    QList<ThreadSample> out;
     const double tick = double(sysconf(_SC_CLK_TCK));
     const QDir dir(QStringLiteral("/proc/self/task"));
     for (const QString &tid : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
@@ -101,12 +109,21 @@ inline QMap<QByteArray, double> threadCpu()
             continue;
         const QByteArray st = f.readAll();
         const qsizetype open = st.indexOf('('), close = st.lastIndexOf(')');
-        const QByteArray name = st.mid(open + 1, close - open - 1);
         const QList<QByteArray> fields = st.mid(close + 2).split(' ');
         // fields[0] is state (field 3); utime and stime are fields 14 and 15.
         if (fields.size() > 12)
-            out[name] += (fields[11].toDouble() + fields[12].toDouble()) / tick;
+            out.append({tid, st.mid(open + 1, close - open - 1),
+                        (fields[11].toDouble() + fields[12].toDouble()) / tick});
     }
+    return out;
+}
+
+// CPU seconds per thread name of this process (threads of one name summed), from /proc.
+inline QMap<QByteArray, double> threadCpu()
+{
+    QMap<QByteArray, double> out;
+    for (const ThreadSample &t : threadSamples())
+        out[t.name] += t.cpuS;
     return out;
 }
 

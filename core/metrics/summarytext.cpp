@@ -42,16 +42,6 @@ namespace {
 
 constexpr int kWidth = 50;
 
-// Python "{s:{c}^{n}}": the odd padding character goes to the right.
-QString centered(const QString &text, QChar fill)
-{
-    const qsizetype pad = kWidth - text.size();
-    if (pad <= 0)
-        return text + u'\n';
-    const qsizetype left = pad / 2;
-    return QString(left, fill) + text + QString(pad - left, fill) + u'\n';
-}
-
 // Python "{:<40} {:<10}".
 QString line(const QString &label, const QString &value)
 {
@@ -113,7 +103,7 @@ QString formatVllmBlock(const RunSummary &s, const SummaryTextOptions &o)
 {
     const bool benchServe = o.style == VllmTextStyle::BenchServe;
     QString out;
-    out += centered(u" Serving Benchmark Result "_s, u'=');
+    out += summaryHeading(u" Serving Benchmark Result "_s, u'=');
     out += line(u"Successful requests:"_s, s.completed);
     if (benchServe) {
         out += line(u"Failed requests:"_s, s.failed);
@@ -145,7 +135,7 @@ QString formatVllmBlock(const RunSummary &s, const SummaryTextOptions &o)
             continue;
         const MetricStats *st = s.stats(key);
         const QString name = QString::fromUtf16(sec.name);
-        out += centered(QString::fromUtf16(sec.header), u'-');
+        out += summaryHeading(QString::fromUtf16(sec.header), u'-');
         out += lineF(s, key, u"Mean %1 (ms):"_s.arg(name), st->mean);
         out += lineF(s, key, u"Median %1 (ms):"_s.arg(name), st->median);
         out += percentileLines(s, key, *st, name, o.metricPercentiles);
@@ -157,7 +147,7 @@ QString formatVllmBlock(const RunSummary &s, const SummaryTextOptions &o)
 QString formatServeBenchAdditions(const RunSummary &s, const SummaryTextOptions &o)
 {
     QString out;
-    out += centered(u" ServeBench Details "_s, u'=');
+    out += summaryHeading(u" ServeBench Details "_s, u'=');
     if (o.style == VllmTextStyle::Classic)
         out += line(u"Failed requests:"_s, s.failed);
     for (auto it = s.failedByClass.cbegin(); it != s.failedByClass.cend(); ++it)
@@ -172,7 +162,7 @@ QString formatServeBenchAdditions(const RunSummary &s, const SummaryTextOptions 
     const auto statsSection = [&out, &o, &s](const QString &header, const QString &key,
                                              const QString &name, const MetricStats &st,
                                              bool median) {
-        out += centered(header, u'-');
+        out += summaryHeading(header, u'-');
         out += lineF(s, key, u"Mean %1 (ms):"_s.arg(name), st.mean);
         if (median)
             out += lineF(s, key, u"Median %1 (ms):"_s.arg(name), st.median);
@@ -196,7 +186,7 @@ QString formatServeBenchAdditions(const RunSummary &s, const SummaryTextOptions 
                      s.reasoningTokens.mean);
     }
 
-    out += centered(u"Token Counts"_s, u'-');
+    out += summaryHeading(u"Token Counts"_s, u'-');
     out += line(u"Input token count source:"_s, s.inputSources.describe());
     out += line(u"Output token count source:"_s, s.outputSources.describe());
     if (s.reasoningRequests > 0)
@@ -237,6 +227,15 @@ QString formatVllmSummary(const RunSummary &s, const SummaryTextOptions &o)
     if (o.servebenchAdditions)
         out += formatServeBenchAdditions(s, o);
     return out;
+}
+
+QString summaryHeading(const QString &text, QChar fill)
+{
+    const qsizetype pad = kWidth - text.size();
+    if (pad <= 0)
+        return text + u'\n';
+    const qsizetype left = pad / 2;
+    return QString(left, fill) + text + QString(pad - left, fill) + u'\n';
 }
 
 } // namespace sb

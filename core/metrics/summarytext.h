@@ -60,4 +60,9 @@ QString formatServeBenchAdditions(const RunSummary &summary, const SummaryTextOp
 // independent of the C locale (QCoreApplication calls setlocale, so printf is not safe).
 QString pythonFixed(double v, int decimals = 2);
 
+// A section heading of the summary's width (50), centred with `fill` as Python's
+// "{s:{c}^{n}}" centres it (the odd padding character to the right), and a newline. Other
+// blocks printed after the summary (the server's) use it to line up with it.
+QString summaryHeading(const QString &text, QChar fill);
+
 } // namespace sb

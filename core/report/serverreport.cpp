@@ -1,6 +1,7 @@
 #include "serverreport.h"
 
 #include "metrics/summary.h"
+#include "metrics/summarytext.h"
 #include "report/chartspec.h"
 #include "report/comparison.h"
 #include "report/htmlreport.h"
@@ -23,18 +24,6 @@ namespace sb {
 namespace {
 
 constexpr double kGiB = 1.0 / (1024.0 * 1024.0 * 1024.0);
-
-// How long a line of the CLI block is: the run summary's width (formatVllmSummary).
-constexpr int kWidth = 50;
-
-QString centered(const QString &text, QChar fill)
-{
-    const qsizetype pad = kWidth - text.size();
-    if (pad <= 0)
-        return text + u'\n';
-    const qsizetype left = pad / 2;
-    return QString(left, fill) + text + QString(pad - left, fill) + u'\n';
-}
 
 QString line(const QString &label, const QString &value)
 {
@@ -181,7 +170,7 @@ QString formatServerValue(const EvidenceItem &item, bool translate)
 
 QString formatServerMetricsBlock(const ServerEvidence &ev)
 {
-    QString out = centered(u"Server metrics"_s, u'-');
+    QString out = summaryHeading(u"Server metrics"_s, u'-');
     const QJsonObject json = ev.toJson();
     for (const QJsonValue &v : json.value("targets"_L1).toArray()) {
         const QJsonObject t = v.toObject();
