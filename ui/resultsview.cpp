@@ -1120,8 +1120,14 @@ void ResultsView::copyFrom(QTableView *view)
 void ResultsView::copyPagedSelection()
 {
     // The selection may cover rows never read: its rows are read in the row thread, and the
-    // text is made there with the same cells and layout as selectionToTsv().
-    std::map<int, quint32> columnsOfRow; // view row -> bit per selected column
+    // text is made there with the same cells and layout as selectionToTsv(). Only the ranges
+    // are taken here: a selection of a million rows is expanded off the GUI thread.
+    struct Range
+    {
+        int top, bottom;
+        quint32 mask; // bit per selected column
+    };
+    QList<Range> ranges;
     quint32 allColumns = 0;
     const QItemSelection selection = m_requestTable->selectionModel()->selection();
     for (const QItemSelectionRange &range : selection) {
@@ -1129,10 +1135,9 @@ void ResultsView::copyPagedSelection()
         for (int c = range.left(); c <= range.right() && c < 32; ++c)
             mask |= 1u << c;
         allColumns |= mask;
-        for (int r = range.top(); r <= range.bottom(); ++r)
-            columnsOfRow[r] |= mask;
+        ranges.append({range.top(), range.bottom(), mask});
     }
-    if (columnsOfRow.empty())
+    if (ranges.isEmpty())
         return;
     QList<int> columns;
     QStringList header;
@@ -1142,19 +1147,39 @@ void ResultsView::copyPagedSelection()
             header << tsvCell(m_requestModel->headerData(c, Qt::Horizontal));
         }
     }
-    QList<qint64> indices;
-    QList<quint32> masks;
-    for (const auto &[row, mask] : columnsOfRow) {
-        indices << m_requestModel->scheduleIndexAt(row);
-        masks << mask;
+    // Rows selected: the ranges' union (ranges of a QItemSelection may overlap in rows).
+    QList<Range> byTop = ranges;
+    std::sort(byTop.begin(), byTop.end(),
+              [](const Range &a, const Range &b) { return a.top < b.top; });
+    qint64 rowCount = 0;
+    int coveredTo = -1;
+    for (const Range &r : std::as_const(byTop)) {
+        if (r.bottom > coveredTo) {
+            rowCount += r.bottom - std::max(r.top, coveredTo + 1) + 1;
+            coveredTo = r.bottom;
+        }
     }
-    m_status->setText(tr("Copying %n request(s)…", nullptr, int(indices.size())));
+    m_status->setText(tr("Copying %n request(s)…", nullptr, int(rowCount)));
     auto *reader = static_cast<PagedRowReader *>(m_rowReader);
     const quint64 gen = m_generation;
     QMetaObject::invokeMethod(
         m_rowReader,
-        [this, reader, gen, indices, masks, columns, header, path = m_storePath,
-         runId = m_storeRunId, zero = m_zeroNs] {
+        [this, reader, gen, ranges, columns, header, order = m_requestModel->pagedOrder(),
+         path = m_storePath, runId = m_storeRunId, zero = m_zeroNs] {
+            std::map<int, quint32> columnsOfRow; // view row -> its selected columns
+            for (const Range &r : ranges)
+                for (int row = r.top; row <= r.bottom; ++row)
+                    columnsOfRow[row] |= r.mask;
+            QList<qint64> indices;
+            QList<quint32> masks;
+            indices.reserve(qsizetype(columnsOfRow.size()));
+            masks.reserve(qsizetype(columnsOfRow.size()));
+            for (const auto &[row, mask] : columnsOfRow) {
+                if (!order || size_t(row) >= order->size())
+                    continue;
+                indices << (*order)[size_t(row)];
+                masks << mask;
+            }
             QString error;
             const ProjectStore *store = reader->storeFor(path, &error);
             QString out = header.join(u'\t') + u'\n';

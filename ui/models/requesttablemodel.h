@@ -61,6 +61,8 @@ public:
     // (rows do not change when the order does).
     void setPagedOrder(std::shared_ptr<const std::vector<qint64>> order);
     bool isPaged() const { return m_order != nullptr; }
+    // The display order of a paged model (null when not paged): shareable with a worker.
+    std::shared_ptr<const std::vector<qint64>> pagedOrder() const { return m_order; }
     qsizetype cachedRows() const { return m_cache.size(); } // paged: rows held now
     // Rows fetched for rowsWanted(), in any order; rows of indices no longer shown are kept.
     void addPagedRows(const QList<RequestRow> &rows);
