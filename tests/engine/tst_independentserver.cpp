@@ -13,6 +13,9 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <algorithm>
+#include <numeric>
+
 using namespace Qt::StringLiterals;
 using namespace sb;
 
@@ -102,27 +105,31 @@ private slots:
             }(),
             10000);
 
-        double sumTtftDiff = 0, sumDelivery = 0, sumClientItl = 0, sumServerItl = 0;
-        int measured = 0;
+        // Per request: client TTFT (send → first token) minus the server's (handler start → first
+        // write), and first-token delivery (received minus written).
+        std::vector<double> ttftDiffs, deliveries;
+        double sumClientItl = 0, sumServerItl = 0;
         qint64 nItl = 0;
-        int completed = 0, failed = 0;
         for (const RequestRecord &r : c.records()) {
             if (r.warmup)
                 continue;
-            ++measured;
-            r.ok() ? ++completed : ++failed;
             QVERIFY2(r.ok(), qPrintable(r.errorMessage));
             const QJsonObject e = log.value(r.requestId);
             QVERIFY2(!e.isEmpty(), qPrintable(r.requestId));
             const QJsonArray writes = e.value(u"chunk_times_ns"_s).toArray();
             QCOMPARE(r.chunkTimes.size(), writes.size());
             QCOMPARE(r.outputTokens, 20);
-            // The server's own TTFT runs from its accept to its first write.
             // From the moment uvicorn handed the request to the application (before routing).
             const qint64 serverTtft =
                 writes.at(0).toInteger() - e.value(u"t_arrival_ns"_s).toInteger();
-            sumTtftDiff += nsToMs((r.tFirst - r.tSend) - serverTtft);
-            sumDelivery += nsToMs(r.tFirst - writes.at(0).toInteger());
+            ttftDiffs.push_back(nsToMs((r.tFirst - r.tSend) - serverTtft));
+            deliveries.push_back(nsToMs(r.tFirst - writes.at(0).toInteger()));
+            // The client can never see a request's first token sooner than the server took to
+            // write it: every request, not on average.
+            QVERIFY2(ttftDiffs.back() >= 0, qPrintable(r.requestId));
+            // Stamped by the read that brought its bytes, every request: a first token stamped
+            // with the next read's time is an ITL (10 ms) late.
+            QVERIFY2(deliveries.back() < 5.0, qPrintable(r.requestId));
             for (int k = 0; k < writes.size(); ++k)
                 QVERIFY2(r.chunkTimes[k] >= writes.at(k).toInteger(),
                          "received before the server wrote it: not the same clock?");
@@ -132,22 +139,25 @@ private slots:
                 ++nItl;
             }
         }
-        QCOMPARE(completed + failed, measured);
-        QCOMPARE(measured, 40);
-        const double ttftDiff = sumTtftDiff / measured;
-        const double delivery = sumDelivery / measured;
+        QCOMPARE(qsizetype(ttftDiffs.size()), 40);
+        std::sort(ttftDiffs.begin(), ttftDiffs.end());
+        const double ttftMedian = (ttftDiffs[19] + ttftDiffs[20]) / 2;
+        const double deliveryMean =
+            std::accumulate(deliveries.begin(), deliveries.end(), 0.0) / double(deliveries.size());
         const double itlDiff = (sumClientItl - sumServerItl) / double(nItl);
-        // TTFT difference: client (send → first token) minus server (handler start → first
-        // write); it includes uvicorn's own request parsing, so it bounds the client's error
-        // from above. Delivery: first token received minus written.
-        qInfo("mean TTFT client - server %.3f ms, first-token delivery %.3f ms, mean ITL client - "
-              "server %.4f ms over %lld gaps",
-              ttftDiff, delivery, itlDiff, nItl);
-        // The goal is 1 ms and 0.2 ms (bench/ measures it); the bounds here leave room for a
-        // loaded CI machine without letting a real timing bug through.
-        QVERIFY(ttftDiff >= 0);
-        QVERIFY(ttftDiff < 5.0);
-        QVERIFY(delivery >= 0 && delivery < 5.0);
+        qInfo("TTFT client - server: min %.3f median %.3f max %.3f ms; first-token delivery mean "
+              "%.3f max %.3f ms; mean ITL client - server %.4f ms over %lld gaps",
+              ttftDiffs.front(), ttftMedian, ttftDiffs.back(), deliveryMean,
+              *std::max_element(deliveries.begin(), deliveries.end()), itlDiff, nItl);
+        // The TTFT difference is the client's send error plus the delivery plus Python's own
+        // queueing between the request reaching the socket and uvicorn handing it over: 1-4 ms on
+        // a quiet machine with ten requests landing together, 5-15 ms with the cores busy (a CI
+        // run's mean was 7.6-8.7 ms while its delivery stayed at 0.06 ms). So this bound only
+        // catches gross errors (a lost connection set-up, a stamp a few tokens late); the client's
+        // send side to the microsecond is checked against kernel arrival stamps in
+        // tst_pacedserver, and its receive side here by the delivery.
+        QVERIFY2(ttftMedian < 25.0, "client TTFT exceeds the server's by more than 2.5 ITLs");
+        QVERIFY2(deliveryMean < 1.0, "first tokens were stamped late on average");
         QVERIFY(std::abs(itlDiff) < 1.0);
     }
 };
