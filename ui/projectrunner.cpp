@@ -207,7 +207,7 @@ void ProjectRunner::prepare(const QByteArray &apiKey)
             connect(m_session.get(), &RunSession::runFinished, this, [this](const RunOutcome &o) {
                 FinishedRun fr;
                 fr.plan = o.input.plan;
-                fr.records = o.input.records;
+                fr.records = o.input.records.list();
                 fr.status = o.input.status == "completed"_L1     ? RunStatus::Completed
                             : o.input.status == "interrupted"_L1 ? RunStatus::Interrupted
                                                                  : RunStatus::Failed;

@@ -796,7 +796,7 @@ void ResultsView::showStoredRun(const RunPlan &plan, const QString &storePath, q
             if (cancelled())
                 return;
             const ResultsSummaryStage summary = computeResultsSummary(in);
-            in.records.clear(); // the summary has them
+            in.records = {}; // the summary has them
             if (cancelled())
                 return;
             QMetaObject::invokeMethod(

@@ -57,8 +57,10 @@ bool loadRunInput(const Args &a, const QString &command, const ProjectStore &sto
     in->plan = RunPlan::fromJson(run->snapshot);
     if (forPrint) {
         QString error;
+        StoredRunPasses passes;
+        passes.recordTexts = false; // what is printed from the records needs none of their texts
         if (!loadStoredRunForReport(store, id, SummaryOptions::forProfile(in->plan.profile), in,
-                                    &error)) {
+                                    &error, passes)) {
             *code = fail(command, u"--run %1: %2"_s.arg(id).arg(error));
             return false;
         }

@@ -1,4 +1,5 @@
 #include "mlperf.h"
+#include "metrics/recordset.h"
 
 #include "common/clock.h"
 #include "config/runplan.h"
@@ -205,7 +206,7 @@ bool MlperfJudgement::earlyStoppingMet() const
     return true;
 }
 
-MlperfJudgement judgeScenario(Scenario scenario, const QList<RequestRecord> &records,
+MlperfJudgement judgeScenario(Scenario scenario, const RecordSet &records,
                               const MlperfConstraints &c)
 {
     MlperfJudgement j;

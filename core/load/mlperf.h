@@ -2,6 +2,7 @@
 
 #include "common/message.h"
 #include "earlystopping.h"
+#include "metrics/recordset.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -13,7 +14,6 @@
 namespace sb {
 
 enum class Scenario;
-struct RequestRecord;
 
 // What a scenario is judged against. A bound or minimum that is < 0 (bounds) or 0 (minimums) is
 // not checked.
@@ -92,7 +92,7 @@ struct MlperfJudgement
 // stopping (they stay out of the percentile statistic, like every latency statistic);
 // SingleStream gives them an infinite latency; Offline, where every sample must be processed,
 // is INVALID with any failed request.
-MlperfJudgement judgeScenario(Scenario scenario, const QList<RequestRecord> &records,
+MlperfJudgement judgeScenario(Scenario scenario, const RecordSet &records,
                               const MlperfConstraints &constraints);
 
 // LoadGen's percentile: sorted[size_t(N * p)] of an ascending list (N > 0), index clamped to N-1.

@@ -1,4 +1,5 @@
 #include "clienthealth.h"
+#include "metrics/recordset.h"
 
 #include "common/clock.h"
 #include "config/runplan.h"
@@ -32,7 +33,7 @@ QJsonObject ClientHealth::toJson() const
     };
 }
 
-ClientHealth assessClientHealth(const QList<RequestRecord> &records, const LoadProfile &profile)
+ClientHealth assessClientHealth(const RecordSet &records, const LoadProfile &profile)
 {
     ClientHealth h;
     std::vector<double> lateness;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/message.h"
+#include "metrics/recordset.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -9,7 +10,6 @@
 namespace sb {
 
 struct LoadProfile;
-struct RequestRecord;
 
 // Whether the client kept its own schedule. When it did not, the run measured the client, not
 // the SUT, and every report must say so.
@@ -38,6 +38,6 @@ struct ClientHealth
 inline constexpr double kMaxLatenessP99Ms = 10.0;
 inline constexpr double kMinRateRatio = 0.95;
 
-ClientHealth assessClientHealth(const QList<RequestRecord> &records, const LoadProfile &profile);
+ClientHealth assessClientHealth(const RecordSet &records, const LoadProfile &profile);
 
 } // namespace sb

@@ -1,4 +1,5 @@
 #include "connectionstats.h"
+#include "metrics/recordset.h"
 
 #include "metrics/stats.h"
 
@@ -58,7 +59,7 @@ QJsonObject ConnectionStats::Stat::toJson() const
     return {{u"n"_s, n}, {u"mean"_s, mean}, {u"p50"_s, p50}, {u"p99"_s, p99}, {u"max"_s, max}};
 }
 
-ConnectionStats connectionStats(const QList<RequestRecord> &records)
+ConnectionStats connectionStats(const RecordSet &records)
 {
     ConnectionStats c;
     std::vector<double> setup, ttft, bare, head;

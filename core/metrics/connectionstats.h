@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/recordset.h"
 #include "metrics/requestrecord.h"
 
 #include <QJsonObject>
@@ -44,6 +45,6 @@ struct ConnectionStats
     QString text(const QString &mode) const;
 };
 
-ConnectionStats connectionStats(const QList<RequestRecord> &records);
+ConnectionStats connectionStats(const RecordSet &records);
 
 } // namespace sb

@@ -1,4 +1,5 @@
 #include "resultjson.h"
+#include "metrics/recordset.h"
 
 #include "common/version.h"
 #include "config/runplan.h"
@@ -91,7 +92,7 @@ QJsonObject failedByClassJson(const RunSummary &s)
 
 } // namespace
 
-QJsonObject vllmResultJson(const RunSummary &s, const QList<RequestRecord> &records,
+QJsonObject vllmResultJson(const RunSummary &s, const RecordSet &recordSet,
                            const ResultJsonOptions &opts)
 {
     QJsonObject o;
@@ -180,6 +181,9 @@ QJsonObject vllmResultJson(const RunSummary &s, const QList<RequestRecord> &reco
     if (!opts.detailed)
         return o;
 
+    // Per-request arrays need the records by position (a list-backed set shares its list).
+    const QList<RequestRecord> all = recordSet.list();
+    const QList<RequestRecord> &records = all;
     // Measured records in schedule order; a stable sort keeps equal indexes in input order.
     std::vector<qsizetype> order;
     order.reserve(size_t(s.measured));

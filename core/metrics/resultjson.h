@@ -1,5 +1,7 @@
 #pragma once
 
+#include "metrics/recordset.h"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QList>
@@ -11,7 +13,6 @@ namespace sb {
 
 struct LoadProfile;
 struct MetricStats;
-struct RequestRecord;
 struct RunSummary;
 
 struct ResultJsonOptions
@@ -43,7 +44,7 @@ struct ResultJsonOptions
 // <metric>_ms) are written for ttft, tpot, itl and e2el with every percentile in the summary.
 // Per-request arrays cover the measured records in index order, failed ones included (vLLM
 // writes 0 / [] for what a failed request never got).
-QJsonObject vllmResultJson(const RunSummary &summary, const QList<RequestRecord> &records,
+QJsonObject vllmResultJson(const RunSummary &summary, const RecordSet &records,
                            const ResultJsonOptions &opts = {});
 
 // {"count", "mean_ms", "median_ms", "std_ms", "min_ms", "max_ms", "p<p>_ms"...}; `unit` replaces

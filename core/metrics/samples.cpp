@@ -1,4 +1,5 @@
 #include "samples.h"
+#include "metrics/recordset.h"
 
 #include "summary.h"
 
@@ -34,7 +35,7 @@ double ms(qint64 ns)
 
 } // namespace
 
-QList<double> requestSamples(const QList<RequestRecord> &records, QStringView metric,
+QList<double> requestSamples(const RecordSet &records, QStringView metric,
                              bool includeWarmup)
 {
     QList<double> out;
@@ -105,7 +106,7 @@ QList<double> requestSamples(const QList<RequestRecord> &records, QStringView me
     return out;
 }
 
-QList<QList<double>> itlByRequest(const QList<RequestRecord> &records, bool perToken,
+QList<QList<double>> itlByRequest(const RecordSet &records, bool perToken,
                                   bool includeWarmup)
 {
     QList<QList<double>> out;
@@ -138,7 +139,7 @@ qint64 completionTimeNs(const RequestRecord &r)
     return last > 0 ? last : r.tSend;
 }
 
-QList<InFlightStep> inFlightSteps(const QList<RequestRecord> &records, bool includeWarmup)
+QList<InFlightStep> inFlightSteps(const RecordSet &records, bool includeWarmup)
 {
     // (time, +1 | -1); at equal times -1 sorts first.
     std::vector<std::pair<qint64, int>> events;

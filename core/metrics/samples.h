@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/recordset.h"
 #include "metrics/requestrecord.h"
 
 #include <QList>
@@ -14,13 +15,13 @@ namespace sb {
 
 // "ttft", "tpot", "e2el", "ttft_from_sched", "e2el_from_sched", "schedule_lag",
 // "client_queue_time": one value per request, in record order. Empty for an unknown key.
-QList<double> requestSamples(const QList<RequestRecord> &records, QStringView metric,
+QList<double> requestSamples(const RecordSet &records, QStringView metric,
                              bool includeWarmup = false);
 
 // Inter-token gaps (ms) of each successful request, one list per request with at least two
 // token chunks: the clusters a request-level bootstrap resamples. perToken divides each gap by
 // the tokens of the later chunk (ITL per token).
-QList<QList<double>> itlByRequest(const QList<RequestRecord> &records, bool perToken = false,
+QList<QList<double>> itlByRequest(const RecordSet &records, bool perToken = false,
                                   bool includeWarmup = false);
 
 // When a request stopped occupying the server, as the summary's duration window reads it:
@@ -35,7 +36,7 @@ struct InFlightStep
     qint64 tNs = 0;
     qint64 inFlight = 0;
 };
-QList<InFlightStep> inFlightSteps(const QList<RequestRecord> &records, bool includeWarmup = true);
+QList<InFlightStep> inFlightSteps(const RecordSet &records, bool includeWarmup = true);
 // The count at time t (0 before the first step).
 qint64 inFlightAt(const QList<InFlightStep> &steps, qint64 tNs);
 

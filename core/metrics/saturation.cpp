@@ -1,4 +1,5 @@
 #include "saturation.h"
+#include "metrics/recordset.h"
 
 #include "cacheaudit.h"
 #include "samples.h"
@@ -202,7 +203,7 @@ SaturationVerdict SaturationDetector::evaluate(qint64 nowNs) const
     return v;
 }
 
-SaturationVerdict detectSaturation(const QList<RequestRecord> &records,
+SaturationVerdict detectSaturation(const RecordSet &records,
                                    const SaturationOptions &options)
 {
     qint64 origin = std::numeric_limits<qint64>::max(), end = 0;

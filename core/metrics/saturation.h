@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/recordset.h"
 #include "metrics/requestrecord.h"
 
 #include <QJsonObject>
@@ -100,7 +101,7 @@ private:
 
 // Replays a finished run's records through the detector, evaluating at every slice end from
 // the first send: the first saturated verdict, or the last one when none was saturated.
-SaturationVerdict detectSaturation(const QList<RequestRecord> &records,
+SaturationVerdict detectSaturation(const RecordSet &records,
                                    const SaturationOptions &options = {});
 
 } // namespace sb

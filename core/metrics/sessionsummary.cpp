@@ -1,4 +1,5 @@
 #include "sessionsummary.h"
+#include "metrics/recordset.h"
 
 #include "common/message.h"
 
@@ -36,13 +37,19 @@ QJsonValue rateOrNull(double r)
 
 } // namespace
 
-SessionSummary summarizeSessions(const QList<RequestRecord> &records, const SummaryOptions &opts)
+SessionSummary summarizeSessions(const RecordSet &records, const SummaryOptions &opts)
 {
     SessionSummary s;
+    if (std::none_of(records.begin(), records.end(),
+                     [](const RequestRecord &r) { return r.inSession(); }))
+        return s;
+    // Addresses of records are kept below: they need a list (a packed set's records live only
+    // while they are read; a stored session run is never packed, so this shares the list).
+    const QList<RequestRecord> list = records.list();
     // session -> its measured records, by turn
     QMap<qint64, QList<const RequestRecord *>> bySession;
     QMap<int, QList<RequestRecord>> byTurn;
-    for (const RequestRecord &r : records) {
+    for (const RequestRecord &r : list) {
         if (!r.inSession() || (r.warmup && !opts.includeWarmup))
             continue;
         bySession[r.sessionId].append(&r);

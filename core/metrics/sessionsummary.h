@@ -2,6 +2,7 @@
 
 #include "metrics/definitions.h"
 #include "metrics/stats.h"
+#include "metrics/recordset.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -9,7 +10,6 @@
 
 namespace sb {
 
-struct RequestRecord;
 struct SummaryOptions;
 
 // One turn position across the sessions of a run (docs/sessions.md): turn 1 is every session's
@@ -71,7 +71,7 @@ struct SessionSummary
 
 // Reduces a run's records to its session summary; `present` is false when no record belongs to
 // a session. Warm-up records are left out as everywhere.
-SessionSummary summarizeSessions(const QList<RequestRecord> &records, const SummaryOptions &opts);
+SessionSummary summarizeSessions(const RecordSet &records, const SummaryOptions &opts);
 
 // The definitions of the session metrics (docs/sessions.md), as printed and stored.
 const QList<MetricDefinition> &sessionMetricDefinitions();

@@ -1,4 +1,5 @@
 #include "steadystate.h"
+#include "metrics/recordset.h"
 
 #include "samples.h"
 #include "summary.h"
@@ -52,7 +53,7 @@ QJsonObject SteadyStateWindow::toJson() const
     return o;
 }
 
-SteadyStateWindow detectSteadyState(const QList<RequestRecord> &records,
+SteadyStateWindow detectSteadyState(const RecordSet &records,
                                     const SteadyStateOptions &options)
 {
     SteadyStateWindow w;
@@ -137,7 +138,7 @@ SteadyStateWindow detectSteadyState(const QList<RequestRecord> &records,
     return w;
 }
 
-QList<RequestRecord> recordsInWindow(const QList<RequestRecord> &records,
+QList<RequestRecord> recordsInWindow(const RecordSet &records,
                                      const SteadyStateWindow &window)
 {
     QList<RequestRecord> out;
@@ -147,7 +148,7 @@ QList<RequestRecord> recordsInWindow(const QList<RequestRecord> &records,
     return out;
 }
 
-RunSummary summarizeSteadyState(const QList<RequestRecord> &records,
+RunSummary summarizeSteadyState(const RecordSet &records,
                                 const SteadyStateWindow &window, const SummaryOptions &options)
 {
     if (!window.available)

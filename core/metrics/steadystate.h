@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/recordset.h"
 #include "metrics/requestrecord.h"
 
 #include <QJsonObject>
@@ -53,11 +54,11 @@ struct SteadyStateWindow
     QJsonObject toJson() const; // times in seconds from runStart, plus the rules in words
 };
 
-SteadyStateWindow detectSteadyState(const QList<RequestRecord> &records,
+SteadyStateWindow detectSteadyState(const RecordSet &records,
                                     const SteadyStateOptions &options = {});
 
 // The records the window contains, in input order.
-QList<RequestRecord> recordsInWindow(const QList<RequestRecord> &records,
+QList<RequestRecord> recordsInWindow(const RecordSet &records,
                                      const SteadyStateWindow &window);
 
 // The steady-state summary: summarize() over recordsInWindow() for every latency statistic and
@@ -72,7 +73,7 @@ QList<RequestRecord> recordsInWindow(const QList<RequestRecord> &records,
 //   requestGoodput                     requestThroughput x the good fraction of the window's
 //                                      requests.
 // An unavailable window gives an empty summary.
-RunSummary summarizeSteadyState(const QList<RequestRecord> &records,
+RunSummary summarizeSteadyState(const RecordSet &records,
                                 const SteadyStateWindow &window, const SummaryOptions &options);
 
 } // namespace sb

@@ -1,4 +1,5 @@
 #include "summary.h"
+#include "metrics/recordset.h"
 #include "streamedstats.h"
 
 #include <QJsonObject>
@@ -653,7 +654,7 @@ void markUnavailableQuantities(RunSummary *summary, bool sendsAtOneInstant)
                                              "prompt_tokens_details.cached_tokens)"_s);
 }
 
-RunSummary summarize(const QList<RequestRecord> &records, const SummaryOptions &opts)
+RunSummary summarize(const RecordSet &records, const SummaryOptions &opts)
 {
     SummaryBuilder b(opts);
     for (const RequestRecord &r : records)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/runplan.h"
+#include "metrics/recordset.h"
 #include "metrics/requestrecord.h"
 #include "metrics/stats.h"
 
@@ -176,7 +177,7 @@ void markUnavailableQuantities(RunSummary *summary, bool sendsAtOneInstant);
 
 // Reduces the records of one run to its summary (docs/metrics.md). Records may come in any order.
 // Two passes over the records; the pooled ITL samples are held once, as float milliseconds.
-RunSummary summarize(const QList<RequestRecord> &records, const SummaryOptions &opts = {});
+RunSummary summarize(const RecordSet &records, const SummaryOptions &opts = {});
 
 // summarize() as two streamed passes, for records that are not all in memory at once (a stored
 // run of a million requests): scan() every record first (chunk lists not needed, only their

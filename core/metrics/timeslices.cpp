@@ -1,4 +1,5 @@
 #include "timeslices.h"
+#include "metrics/recordset.h"
 
 #include "samples.h"
 
@@ -89,7 +90,7 @@ QString TimeSlices::formatTable() const
     return out;
 }
 
-TimeSlices timeSlices(const QList<RequestRecord> &records, const TimeSliceOptions &opts)
+TimeSlices timeSlices(const RecordSet &records, const TimeSliceOptions &opts)
 {
     TimeSlices out;
     out.sliceSeconds = opts.sliceSeconds;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/recordset.h"
 #include "metrics/requestrecord.h"
 #include "metrics/stats.h"
 
@@ -61,6 +62,6 @@ struct TimeSlices
 };
 
 // Empty slices when no record was sent or sliceSeconds is not positive.
-TimeSlices timeSlices(const QList<RequestRecord> &records, const TimeSliceOptions &options = {});
+TimeSlices timeSlices(const RecordSet &records, const TimeSliceOptions &options = {});
 
 } // namespace sb

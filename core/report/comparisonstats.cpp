@@ -170,7 +170,7 @@ private:
         RunSamples &s = m_samples[i];
         if (s.ready)
             return s;
-        const QList<RequestRecord> &records = m_runs.at(i).input.records;
+        const RecordSet &records = m_runs.at(i).input.records;
         for (const char *m : {"ttft", "tpot", "e2el"}) {
             const QString key = QString::fromLatin1(m);
             s.perRequest.insert(key, requestSamples(records, key));

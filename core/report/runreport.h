@@ -32,7 +32,7 @@ class ProjectStore;
 struct RunReportInput
 {
     RunPlan plan;
-    QList<RequestRecord> records;
+    RecordSet records; // a large stored run's come packed (loadStoredRunForReport)
     QString datasetHash;
     QJsonObject datasetInfo;
     QString status;        // storedRunStatusName of the run as the store reports it
@@ -98,9 +98,10 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &derived);
 // `also` rides along: afterFirst is called after the first pass (return false to stop: the
 // call then fails with *error empty); eachWithChunks sees every record of the second pass;
 // afterSecond is called when the second pass is done (a caller frees what it built from it
-// before the records are read). recordTexts false reads the records without their request id,
-// finish reason and error message, which the derivation does not use (the Results view of a
-// large run reads its rows' texts itself): about 66 MB fewer for a million requests.
+// before the records are read). The records of the last pass come packed (RecordSet over
+// PackedRecords: ~55 bytes a chunkless record instead of 368). recordTexts false reads them
+// without their request id, finish reason and error message, which the derivation and `show`
+// do not use (the Results view of a large run reads its rows' texts itself).
 struct StoredRunPasses
 {
     std::function<bool()> afterFirst;

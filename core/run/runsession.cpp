@@ -452,8 +452,8 @@ void RunSession::onStored(RunOutcome outcome)
 {
     RunOutcome point = outcome;
     if (!m_keepRecords)
-        outcome.input.records.clear();
-    point.input.records.clear(); // the result keeps the numbers, not the raw records
+        outcome.input.records = {};
+    point.input.records = {}; // the result keeps the numbers, not the raw records
     m_result.points.append(point);
     emit runFinished(outcome);
     ++m_position;

@@ -87,7 +87,7 @@ void addRawRecords(QJsonObject *resultJson, const RunReportInput &in)
     ClockAnchor anchor;
     if (!ClockAnchor::fromJson(shard.value(u"clock"_s).toObject(), &anchor))
         return;
-    (*resultJson)[u"raw_records"_s] = rawRecordsJson(in.records, anchor.monoNs);
+    (*resultJson)[u"raw_records"_s] = rawRecordsJson(in.records.list(), anchor.monoNs);
     (*resultJson)[u"raw_records_time_base"_s] =
         u"ns after config_snapshot.shard.clock.monotonic_ns (the agent's CLOCK_MONOTONIC)"_s;
 }

@@ -15,7 +15,8 @@ RunReportInput run(int n, int chunks)
 {
     RunReportInput in;
     in.plan.profile.numPrompts = n;
-    in.records.reserve(n);
+    QList<RequestRecord> records;
+    records.reserve(n);
     constexpr qint64 kMs = 1'000'000;
     for (int i = 0; i < n; ++i) {
         RequestRecord r;
@@ -32,9 +33,10 @@ RunReportInput run(int n, int chunks)
         r.tEnd = r.tLast;
         r.outputTokens = chunks;
         r.httpStatus = 200;
-        in.records.append(r);
+        records.append(r);
     }
-    in.runStartNs = in.records.constFirst().tSend;
+    in.runStartNs = records.constFirst().tSend;
+    in.records = records;
     return in;
 }
 
@@ -86,8 +88,10 @@ private slots:
     {
         // 2,000,001 gaps: one more than the bootstrap is computed for.
         RunReportInput in = run(1000, 2001);
-        in.records.last().chunkTimes.append(in.records.last().chunkTimes.constLast() + 10'000'000);
-        in.records.last().chunkTokens.append(1);
+        QList<RequestRecord> records = in.records.list();
+        records.last().chunkTimes.append(records.last().chunkTimes.constLast() + 10'000'000);
+        records.last().chunkTokens.append(1);
+        in.records = records;
         const RunDerivation d = deriveRun(in);
         const Interval i = itlInterval(d, u"p99"_s);
         QVERIFY(!i.available);

@@ -97,7 +97,7 @@ void TestReport::reasoningRows()
 
     // Run A reasoned: 4 reasoning tokens, its answer began 5 ms after its first token.
     QList<ReportRun> runs = m_content.runs;
-    QList<RequestRecord> recs = runs[0].input.records;
+    QList<RequestRecord> recs = runs[0].input.records.list();
     for (RequestRecord &r : recs) {
         if (r.error != ErrorClass::None || r.tFirst == 0)
             continue;

@@ -142,7 +142,7 @@ void TestSessionRuns::historyServedOrReference()
     req.plan.sut.flavour = ApiFlavour(flavour);
     const Ran r = run(req);
     QVERIFY2(r.ok, qPrintable(r.error));
-    const QList<RequestRecord> &records = r.outcome.input.records;
+    const QList<RequestRecord> records = r.outcome.input.records.list();
     QCOMPARE(records.size(), 4);
     const QList<SimLogEntry> log = r.simulator->requestLog();
     for (qint64 s = 0; s < 2; ++s) {
@@ -189,7 +189,7 @@ void TestSessionRuns::thinkTimeIsRespected()
     req.plan.profile.thinkTimeMs = 150;
     const Ran r = run(req);
     QVERIFY2(r.ok, qPrintable(r.error));
-    const QList<RequestRecord> &records = r.outcome.input.records;
+    const QList<RequestRecord> records = r.outcome.input.records.list();
     QCOMPARE(records.size(), 12);
     int gaps = 0;
     for (const RequestRecord &rec : records) {
@@ -262,7 +262,7 @@ void TestSessionRuns::mooncakeReplayReproducesTheTraceReuse()
         p.simulator->setConfig(c);
     });
     QVERIFY2(r.ok, qPrintable(r.error));
-    const QList<RequestRecord> &records = r.outcome.input.records;
+    const QList<RequestRecord> records = r.outcome.input.records.list();
     QCOMPARE(records.size(), 124);
     qint64 input = 0, cached = 0;
     for (const RequestRecord &rec : records) {
@@ -304,8 +304,9 @@ void TestSessionRuns::sessionsAreStoredAndReadBack()
     QVERIFY2(store.open(project, ProjectStore::OpenMode::ReadOnly), qPrintable(store.lastError()));
     const QList<RequestRecord> stored = store.loadRequests(r.outcome.storedRunId);
     QCOMPARE(stored.size(), 9);
+    const QList<RequestRecord> liveRecords = r.outcome.input.records.list();
     for (const RequestRecord &s : stored) {
-        const RequestRecord *live = findTurn(r.outcome.input.records, s.sessionId, s.turnIndex);
+        const RequestRecord *live = findTurn(liveRecords, s.sessionId, s.turnIndex);
         QVERIFY(live);
         QCOMPARE(s.index, live->index);
         QCOMPARE(s.sessionTurns, 3);
@@ -343,7 +344,7 @@ void TestSessionRuns::aFailedTurnEndsItsSession()
         p.simulator->setConfig(c);
     });
     QVERIFY2(r.ok, qPrintable(r.error));
-    const QList<RequestRecord> &records = r.outcome.input.records;
+    const QList<RequestRecord> records = r.outcome.input.records.list();
     QMap<qint64, int> firstFailure;
     for (const RequestRecord &rec : records)
         if (!rec.ok())

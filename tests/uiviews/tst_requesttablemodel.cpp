@@ -30,7 +30,7 @@ RunSummary summaryOf(const RequestRecord &r)
 {
     SummaryOptions o;
     o.includeWarmup = true;
-    return summarize({r}, o);
+    return summarize(QList<RequestRecord>{r}, o);
 }
 
 } // namespace

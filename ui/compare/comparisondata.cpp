@@ -77,7 +77,7 @@ CompareOutcome loadComparison(const QString &projectPath, const QList<qint64> &r
             if (!loadReportRun(store, sibling.id, &extra, &error))
                 continue; // deleted meanwhile: the curve simply has one point fewer
             // The curve reads the summary only; the records would just hold memory.
-            extra.input.records.clear();
+            extra.input.records = {};
             runs->curveRuns.append(std::move(extra));
         }
     }

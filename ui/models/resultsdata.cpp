@@ -31,7 +31,7 @@ ResultsSummaryStage computeResultsSummary(const RunReportInput &in)
 ResultsSummaryStage resultsSummaryFrom(const RunReportInput &in, const RunDerivation &d)
 {
     const RunPlan &plan = in.plan;
-    const QList<RequestRecord> &records = in.records;
+    const RecordSet &records = in.records;
     const QList<MetricSeriesStore> &serverMetrics = in.serverMetrics;
     ResultsSummaryStage st;
     st.summary = d.summary;
@@ -56,7 +56,7 @@ ResultsSummaryStage resultsSummaryFrom(const RunReportInput &in, const RunDeriva
     return st;
 }
 
-qint64 runZeroNs(const QList<RequestRecord> &records)
+qint64 runZeroNs(const RecordSet &records)
 {
     qint64 sched = std::numeric_limits<qint64>::max();
     qint64 send = std::numeric_limits<qint64>::max();

@@ -94,7 +94,7 @@ ResultsSummaryStage computeResultsSummary(const RunReportInput &in);
 ResultsSummaryStage resultsSummaryFrom(const RunReportInput &in, const RunDerivation &derived);
 
 // Zero point of the run's time axis: the earliest t_sched, else the earliest t_send.
-qint64 runZeroNs(const QList<RequestRecord> &records);
+qint64 runZeroNs(const RecordSet &records);
 
 // The chart stage built one request at a time, so a stored run can be streamed through it from
 // the project file instead of being held in memory. zeroNs: runZeroNs() of all the records.
