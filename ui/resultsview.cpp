@@ -797,6 +797,7 @@ void ResultsView::showStoredRun(const RunPlan &plan, const QString &storePath, q
                 return;
             const ResultsSummaryStage summary = computeResultsSummary(in);
             in.records = {}; // the summary has them
+            in.itl.reset();
             if (cancelled())
                 return;
             QMetaObject::invokeMethod(

@@ -1,5 +1,4 @@
 #include "mlperf.h"
-#include "metrics/recordset.h"
 
 #include "common/clock.h"
 #include "config/runplan.h"

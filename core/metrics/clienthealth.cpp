@@ -1,5 +1,4 @@
 #include "clienthealth.h"
-#include "metrics/recordset.h"
 
 #include "common/clock.h"
 #include "config/runplan.h"

@@ -1,5 +1,4 @@
 #include "connectionstats.h"
-#include "metrics/recordset.h"
 
 #include "metrics/stats.h"
 

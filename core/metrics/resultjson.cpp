@@ -1,5 +1,4 @@
 #include "resultjson.h"
-#include "metrics/recordset.h"
 
 #include "common/version.h"
 #include "config/runplan.h"

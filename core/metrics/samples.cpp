@@ -1,9 +1,9 @@
 #include "samples.h"
-#include "metrics/recordset.h"
 
 #include "summary.h"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -110,25 +110,32 @@ QList<QList<double>> itlByRequest(const RecordSet &records, bool perToken,
                                   bool includeWarmup)
 {
     QList<QList<double>> out;
-    for (const RequestRecord &r : records) {
-        if ((r.warmup && !includeWarmup) || !r.ok() || r.chunkTimes.size() < 2)
-            continue;
-        QList<double> gaps;
-        gaps.reserve(r.chunkTimes.size() - 1);
-        for (qsizetype k = 1; k < r.chunkTimes.size(); ++k) {
-            // The summary pools gaps as float ms; the same rounding keeps percentiles equal.
-            const double gap = ms(r.chunkTimes.at(k) - r.chunkTimes.at(k - 1));
-            if (perToken) {
-                const qint32 t =
-                    k < r.chunkTokens.size() && r.chunkTokens.at(k) > 0 ? r.chunkTokens.at(k) : 1;
-                gaps.append(double(float(gap / t)));
-            } else {
-                gaps.append(double(float(gap)));
-            }
-        }
-        out.append(gaps);
-    }
+    QList<double> gaps;
+    for (const RequestRecord &r : records)
+        if (itlOfRequest(r, &gaps, perToken, includeWarmup))
+            out.append(std::exchange(gaps, {}));
     return out;
+}
+
+bool itlOfRequest(const RequestRecord &r, QList<double> *out, bool perToken, bool includeWarmup)
+{
+    if ((r.warmup && !includeWarmup) || !r.ok() || r.chunkTimes.size() < 2)
+        return false;
+    QList<double> gaps;
+    gaps.reserve(r.chunkTimes.size() - 1);
+    for (qsizetype k = 1; k < r.chunkTimes.size(); ++k) {
+        // The summary pools gaps as float ms; the same rounding keeps percentiles equal.
+        const double gap = ms(r.chunkTimes.at(k) - r.chunkTimes.at(k - 1));
+        if (perToken) {
+            const qint32 t =
+                k < r.chunkTokens.size() && r.chunkTokens.at(k) > 0 ? r.chunkTokens.at(k) : 1;
+            gaps.append(double(float(gap / t)));
+        } else {
+            gaps.append(double(float(gap)));
+        }
+    }
+    *out = std::move(gaps);
+    return true;
 }
 
 qint64 completionTimeNs(const RequestRecord &r)

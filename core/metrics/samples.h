@@ -23,6 +23,10 @@ QList<double> requestSamples(const RecordSet &records, QStringView metric,
 // the tokens of the later chunk (ITL per token).
 QList<QList<double>> itlByRequest(const RecordSet &records, bool perToken = false,
                                   bool includeWarmup = false);
+// One record's list, as itlByRequest() gives it; false (and *gaps untouched) for a record
+// itlByRequest() leaves out.
+bool itlOfRequest(const RequestRecord &r, QList<double> *gaps, bool perToken = false,
+                  bool includeWarmup = false);
 
 // When a request stopped occupying the server, as the summary's duration window reads it:
 // t_end, else the last token chunk, else t_send.

@@ -1,5 +1,4 @@
 #include "saturation.h"
-#include "metrics/recordset.h"
 
 #include "cacheaudit.h"
 #include "samples.h"

@@ -1,5 +1,4 @@
 #include "sessionsummary.h"
-#include "metrics/recordset.h"
 
 #include "common/message.h"
 

@@ -1,5 +1,4 @@
 #include "steadystate.h"
-#include "metrics/recordset.h"
 
 #include "samples.h"
 #include "summary.h"

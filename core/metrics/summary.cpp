@@ -1,5 +1,4 @@
 #include "summary.h"
-#include "metrics/recordset.h"
 #include "streamedstats.h"
 
 #include <QJsonObject>

@@ -1,5 +1,4 @@
 #include "timeslices.h"
-#include "metrics/recordset.h"
 
 #include "samples.h"
 

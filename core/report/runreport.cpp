@@ -22,6 +22,10 @@ namespace {
 
 // Intervals for the latency metrics a user reads first. ITL gaps of one request are not
 // independent samples, so ITL gets a bootstrap over requests (clusters), not over gaps.
+// The clustered ITL bootstrap's limit (see deriveStatistics); loadStoredRunForReport keeps only
+// the counts of a run above it.
+constexpr qint64 kMaxBootstrapGaps = 2'000'000;
+
 void deriveStatistics(const RunReportInput &in, RunDerivation *d)
 {
     if (in.records.isEmpty())
@@ -41,13 +45,18 @@ void deriveStatistics(const RunReportInput &in, RunDerivation *d)
     // the method) so the summary takes seconds, not minutes (B = 2,000 over 256,000 gaps took
     // 37 s of CPU in the Results view); beyond kMaxBootstrapGaps the interval is omitted with
     // that reason.
-    const QList<QList<double>> itl = itlByRequest(in.records);
-    qint64 gaps = 0;
-    for (const QList<double> &c : itl)
-        gaps += c.size();
+    RunReportInput::ItlClusters itl;
+    if (in.itl) {
+        itl = *in.itl;
+    } else {
+        itl.clusters = itlByRequest(in.records);
+        itl.requests = itl.clusters.size();
+        for (const QList<double> &c : std::as_const(itl.clusters))
+            itl.gaps += c.size();
+    }
+    const qint64 gaps = itl.gaps;
     constexpr double kGapCopies = 1e8; // per percentile
-    constexpr qint64 kMaxBootstrapGaps = 2'000'000;
-    if (!itl.isEmpty()) {
+    if (itl.requests > 0) {
         QList<QPair<QString, Interval>> stats;
         BootstrapOptions bo;
         // Round steps, so the method reads "B = 500", not an arbitrary count.
@@ -64,9 +73,9 @@ void deriveStatistics(const RunReportInput &in, RunDerivation *d)
                     u"the run has %1 inter-token gaps; the clustered bootstrap is computed up to "
                     "%2"_s.arg(gaps)
                         .arg(kMaxBootstrapGaps),
-                    qint64(itl.size()), kDefaultConfidence);
+                    itl.requests, kDefaultConfidence);
             } else {
-                i = bootstrapPercentileIntervalClustered(itl, p, kDefaultConfidence, bo);
+                i = bootstrapPercentileIntervalClustered(itl.clusters, p, kDefaultConfidence, bo);
                 if (i.available && bo.resamples < BootstrapOptions().resamples)
                     i.method += u", B = %1"_s.arg(bo.resamples);
             }
@@ -413,16 +422,31 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
         // Reserved: a growing list would copy itself at every doubling, both copies resident.
         if (sessions)
             records.reserve(count);
+            // The ITL intervals' clusters, which the chunkless records of the last pass cannot give.
+        RunReportInput::ItlClusters itl;
+        QList<double> gaps;
         if (!store.visitRequestRows(runId, true, [&](const RequestRecord &r, qint64) {
                 builder.add(r);
                 if (also.eachWithChunks)
                     also.eachWithChunks(r);
-                if (sessions)
+                if (sessions) {
                     records.append(r);
+                } else if (itlOfRequest(r, &gaps)) {
+                    ++itl.requests;
+                    itl.gaps += gaps.size();
+                    if (itl.gaps <= kMaxBootstrapGaps)
+                        itl.clusters.append(std::exchange(gaps, {}));
+                    else
+                        itl.clusters.clear();
+                }
                 return true;
             })) {
             *error = store.lastError();
             return false;
+        }
+        if (!sessions) {
+            itl.clusters.squeeze();
+            in->itl = std::move(itl);
         }
         if (also.afterSecond)
             also.afterSecond();

@@ -46,6 +46,16 @@ struct RunReportInput
     // records may come without their chunk lists: see loadStoredRunForReport()); otherwise
     // summarize(records) is used.
     std::optional<RunSummary> summary;
+    // Each request's inter-token gaps (itlByRequest(records)), the ITL intervals' clusters,
+    // gathered by loadStoredRunForReport() while the records still had their chunks; above the
+    // bootstrap's limit only the counts. Unset: the derivation takes them from the records.
+    struct ItlClusters
+    {
+        QList<QList<double>> clusters; // empty when gaps is above the limit
+        qint64 requests = 0;           // requests with a gap
+        qint64 gaps = 0;
+    };
+    std::optional<ItlClusters> itl;
     // What was scraped from the server during the run, one store per target (the SUT's own
     // endpoint first): empty when nothing was (docs/server-metrics.md).
     QList<MetricSeriesStore> serverMetrics;

@@ -103,6 +103,34 @@ private slots:
             QTest::addRow("one request, %s", mode) << 1 << 0 << false << 0 << streamed;
         }
     }
+    static void writeRun(const QString &path, const RunPlan &plan,
+                         const QList<RequestRecord> &records, qint64 *runId)
+    {
+        {
+            ProjectStore create; // the writer appends to an existing project only
+            QVERIFY2(create.open(path), qPrintable(create.lastError()));
+        }
+        RunWriter w;
+        QString error;
+        QVERIFY2(w.open(path, &error), qPrintable(error));
+        *runId = w.beginRun(plan.toJson(), RunInfo{}, &error);
+        QVERIFY2(*runId > 0, qPrintable(error));
+        for (const RequestRecord &r : records)
+            w.append(r);
+        QVERIFY2(w.finishRun(StoredRunStatus::Completed, {}, {}, {}, 0, &error),
+                 qPrintable(error));
+        w.close();
+    }
+
+    static QJsonObject intervalsOf(const RunDerivation &d)
+    {
+        QJsonObject o;
+        for (const auto &[metric, stats] : d.intervals)
+            for (const auto &[stat, interval] : stats)
+                o.insert(metric + u' ' + stat, interval.toJson());
+        return o;
+    }
+
     void streamedEqualsLoaded()
     {
         QFETCH(int, requests);
@@ -122,22 +150,9 @@ private slots:
         }
         const QList<RequestRecord> records = makeRecords(requests, multiFrom, quint32(requests));
         qint64 runId = 0;
-        {
-            ProjectStore create; // the writer appends to an existing project only
-            QVERIFY2(create.open(path), qPrintable(create.lastError()));
-        }
-        {
-            RunWriter w;
-            QString error;
-            QVERIFY2(w.open(path, &error), qPrintable(error));
-            runId = w.beginRun(plan.toJson(), RunInfo{}, &error);
-            QVERIFY2(runId > 0, qPrintable(error));
-            for (const RequestRecord &r : records)
-                w.append(r);
-            QVERIFY2(w.finishRun(StoredRunStatus::Completed, {}, {}, {}, 0, &error),
-                     qPrintable(error));
-            w.close();
-        }
+        writeRun(path, plan, records, &runId);
+        if (QTest::currentTestFailed())
+            return;
         ProjectStore store;
         QVERIFY2(store.open(path, ProjectStore::OpenMode::ReadOnly), qPrintable(store.lastError()));
         SummaryOptions opts = SummaryOptions::forProfile(plan.profile);
@@ -221,6 +236,55 @@ private slots:
         QVERIFY2(diff.isEmpty(), qPrintable(u"itl per token "_s + diff));
         // And what `show` prints is the same text.
         QCOMPARE(formatRunReport(fromStore), formatRunReport(full));
+        // The derivation's intervals, the Results view's brackets: the same, the ITL ones (a
+        // bootstrap over every request's gaps) included, though the records come without gaps.
+        QCOMPARE(intervalsOf(deriveRun(fromStore)), intervalsOf(deriveRun(full)));
+    }
+
+    void itlIntervalsPastTheBootstrapLimit()
+    {
+        // 1,000 requests of 2,002 chunks: 2,001,000 gaps, past the 2,000,000 the clustered
+        // bootstrap is computed for. The stored run's ITL intervals say so as the loaded run's
+        // do, with the same counts (not "no samples" from the chunkless records).
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"p.sbproj"_s);
+        RunPlan plan;
+        plan.profile.numPrompts = 1000;
+        QList<RequestRecord> records;
+        for (int i = 0; i < 1000; ++i) {
+            RequestRecord r;
+            r.index = i;
+            r.tSched = r.tSend = 1'000'000'000 + qint64(i) * 1'000'000;
+            for (int c = 0; c < 2002; ++c)
+                r.chunkTimes.append(r.tSend + 50'000'000 + qint64(c) * (1'000'000 + i));
+            r.chunkTokens = QList<qint32>(2002, 1);
+            r.tFirst = r.chunkTimes.constFirst();
+            r.tLast = r.tEnd = r.chunkTimes.constLast();
+            r.outputTokens = 2002;
+            r.outputSource = TokenSource::ServerUsage;
+            r.httpStatus = 200;
+            records.append(r);
+        }
+        qint64 runId = 0;
+        writeRun(path, plan, records, &runId);
+        if (QTest::currentTestFailed())
+            return;
+        ProjectStore store;
+        QVERIFY2(store.open(path, ProjectStore::OpenMode::ReadOnly), qPrintable(store.lastError()));
+        RunReportInput full;
+        full.plan = plan;
+        full.records = records;
+        RunReportInput fromStore;
+        fromStore.plan = plan;
+        QString error;
+        QVERIFY2(loadStoredRunForReport(store, runId, SummaryOptions::forProfile(plan.profile),
+                                        &fromStore, &error),
+                 qPrintable(error));
+        QVERIFY(fromStore.itl && fromStore.itl->clusters.isEmpty()); // only the counts kept
+        const QJsonObject stored = intervalsOf(deriveRun(fromStore));
+        QCOMPARE(stored, intervalsOf(deriveRun(full)));
+        QVERIFY(stored.value(u"itl p99"_s).toObject().value(u"reason"_s).toString().contains(
+            u"2001000 inter-token gaps"_s));
     }
 };
 
