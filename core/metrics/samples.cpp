@@ -117,9 +117,16 @@ QList<QList<double>> itlByRequest(const RecordSet &records, bool perToken,
     return out;
 }
 
+qint64 itlGapCount(const RequestRecord &r, qsizetype chunkCount, bool includeWarmup)
+{
+    if ((r.warmup && !includeWarmup) || !r.ok() || chunkCount < 2)
+        return 0;
+    return chunkCount - 1;
+}
+
 bool itlOfRequest(const RequestRecord &r, QList<double> *out, bool perToken, bool includeWarmup)
 {
-    if ((r.warmup && !includeWarmup) || !r.ok() || r.chunkTimes.size() < 2)
+    if (itlGapCount(r, r.chunkTimes.size(), includeWarmup) == 0)
         return false;
     QList<double> gaps;
     gaps.reserve(r.chunkTimes.size() - 1);

@@ -24,9 +24,11 @@ QList<double> requestSamples(const RecordSet &records, QStringView metric,
 QList<QList<double>> itlByRequest(const RecordSet &records, bool perToken = false,
                                   bool includeWarmup = false);
 // One record's list, as itlByRequest() gives it; false (and *gaps untouched) for a record
-// itlByRequest() leaves out.
+// itlByRequest() leaves out. itlGapCount(): the size of that list for a record of chunkCount
+// token chunks (0 when left out), without the chunks.
 bool itlOfRequest(const RequestRecord &r, QList<double> *gaps, bool perToken = false,
                   bool includeWarmup = false);
+qint64 itlGapCount(const RequestRecord &r, qsizetype chunkCount, bool includeWarmup = false);
 
 // When a request stopped occupying the server, as the summary's duration window reads it:
 // t_end, else the last token chunk, else t_send.

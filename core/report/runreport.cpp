@@ -397,6 +397,9 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
     QList<RequestRecord> records;
     bool sessions = false;
     qsizetype count = 0;
+    // The ITL intervals' clusters, which the chunkless records of the last pass cannot give:
+    // counted in pass 1, gathered in pass 2 when the bootstrap will use them.
+    RunReportInput::ItlClusters itl;
     {
         SummaryBuilder builder(options);
         // Pass 1: the builder's counts, chunks not decoded.
@@ -404,6 +407,10 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
                 builder.scan(r, chunkCount);
                 ++count;
                 sessions = sessions || r.inSession();
+                if (const qint64 gaps = itlGapCount(r, chunkCount); gaps > 0) {
+                    ++itl.requests;
+                    itl.gaps += gaps;
+                }
                 return true;
             })) {
             *error = store.lastError();
@@ -422,32 +429,25 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
         // Reserved: a growing list would copy itself at every doubling, both copies resident.
         if (sessions)
             records.reserve(count);
-            // The ITL intervals' clusters, which the chunkless records of the last pass cannot give.
-        RunReportInput::ItlClusters itl;
+        const bool gatherItl = !sessions && itl.gaps <= kMaxBootstrapGaps;
+        if (gatherItl)
+            itl.clusters.reserve(itl.requests);
         QList<double> gaps;
         if (!store.visitRequestRows(runId, true, [&](const RequestRecord &r, qint64) {
                 builder.add(r);
                 if (also.eachWithChunks)
                     also.eachWithChunks(r);
-                if (sessions) {
+                if (sessions)
                     records.append(r);
-                } else if (itlOfRequest(r, &gaps)) {
-                    ++itl.requests;
-                    itl.gaps += gaps.size();
-                    if (itl.gaps <= kMaxBootstrapGaps)
-                        itl.clusters.append(std::exchange(gaps, {}));
-                    else
-                        itl.clusters.clear();
-                }
+                else if (gatherItl && itlOfRequest(r, &gaps))
+                    itl.clusters.append(std::exchange(gaps, {}));
                 return true;
             })) {
             *error = store.lastError();
             return false;
         }
-        if (!sessions) {
-            itl.clusters.squeeze();
+        if (!sessions)
             in->itl = std::move(itl);
-        }
         if (also.afterSecond)
             also.afterSecond();
         // Pass 3, large runs only: the streamed ITL statistics' second look at the gaps, in pass
@@ -466,8 +466,8 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
     // once the builder has released its samples: a million 100-token requests are about 470 MB of
     // records and, unless the gaps were streamed, 480 MB of samples, and the two do not share the
     // peak.
-    // Packed (PackedRecords): ~70 bytes a record instead of a 368-byte RequestRecord, which
-    // took a million-request run's derivation from ~370 MB of records to ~70.
+    // Packed (PackedRecords): ~55 bytes a record instead of a 368-byte RequestRecord, which
+    // took a million-request run's derivation from ~370 MB of records to ~55.
     if (sessions) {
         in->records = std::move(records);
         return true;
