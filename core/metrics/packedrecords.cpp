@@ -13,10 +13,12 @@ namespace {
 
 // The times in roughly the order they happen, so most differences are small and positive.
 constexpr std::array<qint64 RequestRecord::*, 14> kTimes = {
-    &RequestRecord::tSched,          &RequestRecord::tQueued,        &RequestRecord::tDispatch,
-    &RequestRecord::tSend,           &RequestRecord::tConnectStart,  &RequestRecord::tConnected,
-    &RequestRecord::tTlsDone,        &RequestRecord::tRequestWritten, &RequestRecord::tHeadReceived,
-    &RequestRecord::tFirst,          &RequestRecord::tFirstReasoning, &RequestRecord::tFirstContent,
+    &RequestRecord::tSched,          &RequestRecord::tQueued,
+    &RequestRecord::tDispatch,       &RequestRecord::tSend,
+    &RequestRecord::tConnectStart,   &RequestRecord::tConnected,
+    &RequestRecord::tTlsDone,        &RequestRecord::tRequestWritten,
+    &RequestRecord::tHeadReceived,   &RequestRecord::tFirst,
+    &RequestRecord::tFirstReasoning, &RequestRecord::tFirstContent,
     &RequestRecord::tLast,           &RequestRecord::tEnd};
 
 constexpr std::array<qint32 RequestRecord::*, 12> kInts = {
@@ -178,8 +180,7 @@ void PackedRecords::append(const RequestRecord &r)
 
     // Records never straddle blocks: a block is never reallocated once full, so appending never
     // copies what is already held (a growing single buffer would, with both copies resident).
-    if (m_blocks.empty() ||
-        m_blocks.back().capacity() - m_blocks.back().size() < b.size()) {
+    if (m_blocks.empty() || m_blocks.back().capacity() - m_blocks.back().size() < b.size()) {
         m_blocks.emplace_back();
         m_blocks.back().reserve(size_t(std::max<qsizetype>(kBlockBytes, qsizetype(b.size()))));
     }

@@ -35,8 +35,7 @@ double ms(qint64 ns)
 
 } // namespace
 
-QList<double> requestSamples(const RecordSet &records, QStringView metric,
-                             bool includeWarmup)
+QList<double> requestSamples(const RecordSet &records, QStringView metric, bool includeWarmup)
 {
     QList<double> out;
     enum Kind { Ttft, Tpot, E2el, TtftSched, E2elSched, Lag, Queue } kind;
@@ -106,8 +105,7 @@ QList<double> requestSamples(const RecordSet &records, QStringView metric,
     return out;
 }
 
-QList<QList<double>> itlByRequest(const RecordSet &records, bool perToken,
-                                  bool includeWarmup)
+QList<QList<double>> itlByRequest(const RecordSet &records, bool perToken, bool includeWarmup)
 {
     QList<QList<double>> out;
     QList<double> gaps;

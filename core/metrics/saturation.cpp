@@ -202,8 +202,7 @@ SaturationVerdict SaturationDetector::evaluate(qint64 nowNs) const
     return v;
 }
 
-SaturationVerdict detectSaturation(const RecordSet &records,
-                                   const SaturationOptions &options)
+SaturationVerdict detectSaturation(const RecordSet &records, const SaturationOptions &options)
 {
     qint64 origin = std::numeric_limits<qint64>::max(), end = 0;
     for (const RequestRecord &r : records) {

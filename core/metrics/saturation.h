@@ -101,7 +101,6 @@ private:
 
 // Replays a finished run's records through the detector, evaluating at every slice end from
 // the first send: the first saturated verdict, or the last one when none was saturated.
-SaturationVerdict detectSaturation(const RecordSet &records,
-                                   const SaturationOptions &options = {});
+SaturationVerdict detectSaturation(const RecordSet &records, const SaturationOptions &options = {});
 
 } // namespace sb

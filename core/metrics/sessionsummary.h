@@ -1,8 +1,8 @@
 #pragma once
 
 #include "metrics/definitions.h"
-#include "metrics/stats.h"
 #include "metrics/recordset.h"
+#include "metrics/stats.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -52,8 +52,7 @@ QJsonObject SteadyStateWindow::toJson() const
     return o;
 }
 
-SteadyStateWindow detectSteadyState(const RecordSet &records,
-                                    const SteadyStateOptions &options)
+SteadyStateWindow detectSteadyState(const RecordSet &records, const SteadyStateOptions &options)
 {
     SteadyStateWindow w;
     constexpr qint64 kNone = std::numeric_limits<qint64>::max();
@@ -137,8 +136,7 @@ SteadyStateWindow detectSteadyState(const RecordSet &records,
     return w;
 }
 
-QList<RequestRecord> recordsInWindow(const RecordSet &records,
-                                     const SteadyStateWindow &window)
+QList<RequestRecord> recordsInWindow(const RecordSet &records, const SteadyStateWindow &window)
 {
     QList<RequestRecord> out;
     for (const RequestRecord &r : records)
@@ -147,8 +145,8 @@ QList<RequestRecord> recordsInWindow(const RecordSet &records,
     return out;
 }
 
-RunSummary summarizeSteadyState(const RecordSet &records,
-                                const SteadyStateWindow &window, const SummaryOptions &options)
+RunSummary summarizeSteadyState(const RecordSet &records, const SteadyStateWindow &window,
+                                const SummaryOptions &options)
 {
     if (!window.available)
         return summarize({}, options);

@@ -58,8 +58,7 @@ SteadyStateWindow detectSteadyState(const RecordSet &records,
                                     const SteadyStateOptions &options = {});
 
 // The records the window contains, in input order.
-QList<RequestRecord> recordsInWindow(const RecordSet &records,
-                                     const SteadyStateWindow &window);
+QList<RequestRecord> recordsInWindow(const RecordSet &records, const SteadyStateWindow &window);
 
 // The steady-state summary: summarize() over recordsInWindow() for every latency statistic and
 // count, with the window's own rates in place of the whole-run ones, since the requests sent
@@ -73,7 +72,7 @@ QList<RequestRecord> recordsInWindow(const RecordSet &records,
 //   requestGoodput                     requestThroughput x the good fraction of the window's
 //                                      requests.
 // An unavailable window gives an empty summary.
-RunSummary summarizeSteadyState(const RecordSet &records,
-                                const SteadyStateWindow &window, const SummaryOptions &options);
+RunSummary summarizeSteadyState(const RecordSet &records, const SteadyStateWindow &window,
+                                const SummaryOptions &options);
 
 } // namespace sb

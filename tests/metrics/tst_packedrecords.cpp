@@ -2,9 +2,9 @@
 // across block boundaries, and the metrics computed over a packed set equal those over the list.
 #include "metrics/clienthealth.h"
 #include "metrics/connectionstats.h"
-#include "metrics/resultjson.h"
 #include "metrics/packedrecords.h"
 #include "metrics/recordset.h"
+#include "metrics/resultjson.h"
 #include "metrics/saturation.h"
 #include "metrics/steadystate.h"
 #include "metrics/summary.h"
@@ -26,23 +26,29 @@ namespace {
 // Every field of RequestRecord (packedrecords.cpp trips a static_assert when one is added).
 bool sameRecord(const RequestRecord &a, const RequestRecord &b, QString *why)
 {
-#define SB_SAME(f)                                                                                \
-    if (!(a.f == b.f)) {                                                                          \
-        *why = u"" #f " differs at index %1"_s.arg(a.index);                                      \
-        return false;                                                                             \
+#define SB_SAME(f)                                                                                 \
+    if (!(a.f == b.f)) {                                                                           \
+        *why = u"" #f " differs at index %1"_s.arg(a.index);                                       \
+        return false;                                                                              \
     }
-    SB_SAME(index) SB_SAME(datasetItem) SB_SAME(warmup) SB_SAME(requestId) SB_SAME(tSched)
-    SB_SAME(tQueued) SB_SAME(tDispatch) SB_SAME(tSend) SB_SAME(tFirst) SB_SAME(tLast) SB_SAME(tEnd)
-    SB_SAME(tFirstReasoning) SB_SAME(tFirstContent) SB_SAME(tConnectStart) SB_SAME(tConnected)
-    SB_SAME(tTlsDone) SB_SAME(tRequestWritten) SB_SAME(tHeadReceived) SB_SAME(connection)
-    SB_SAME(chunkTimes) SB_SAME(chunkTokens) SB_SAME(inputTokens) SB_SAME(outputTokens)
-    SB_SAME(cachedTokens) SB_SAME(inputSource) SB_SAME(outputSource) SB_SAME(reasoningTokens)
-    SB_SAME(reasoningSource) SB_SAME(clientOutputTokens) SB_SAME(expectedInputTokens)
-    SB_SAME(expectedOutputTokens) SB_SAME(httpStatus) SB_SAME(finishReason) SB_SAME(error)
-    SB_SAME(errorMessage) SB_SAME(outputChars) SB_SAME(sessionId) SB_SAME(turnIndex)
-    SB_SAME(sessionTurns) SB_SAME(historyTokens) SB_SAME(thinkNs) SB_SAME(outputText)
+    SB_SAME(index)
+    SB_SAME(datasetItem) SB_SAME(warmup) SB_SAME(requestId) SB_SAME(tSched) SB_SAME(tQueued)
+        SB_SAME(tDispatch) SB_SAME(tSend) SB_SAME(tFirst) SB_SAME(tLast) SB_SAME(tEnd)
+            SB_SAME(tFirstReasoning) SB_SAME(tFirstContent) SB_SAME(tConnectStart)
+                SB_SAME(tConnected) SB_SAME(tTlsDone) SB_SAME(tRequestWritten)
+                    SB_SAME(tHeadReceived) SB_SAME(connection) SB_SAME(chunkTimes)
+                        SB_SAME(chunkTokens) SB_SAME(inputTokens) SB_SAME(outputTokens)
+                            SB_SAME(cachedTokens) SB_SAME(inputSource) SB_SAME(outputSource)
+                                SB_SAME(reasoningTokens) SB_SAME(reasoningSource)
+                                    SB_SAME(clientOutputTokens) SB_SAME(expectedInputTokens)
+                                        SB_SAME(expectedOutputTokens) SB_SAME(httpStatus)
+                                            SB_SAME(finishReason) SB_SAME(error)
+                                                SB_SAME(errorMessage) SB_SAME(outputChars)
+                                                    SB_SAME(sessionId) SB_SAME(turnIndex)
+                                                        SB_SAME(sessionTurns) SB_SAME(historyTokens)
+                                                            SB_SAME(thinkNs) SB_SAME(outputText)
 #undef SB_SAME
-    return true;
+                                                                return true;
 }
 
 // Records with every field set to something other than its default, drawn from a fixed seed:
@@ -53,7 +59,8 @@ QList<RequestRecord> variedRecords(int n)
     auto draw = [&rng](qint64 lo, qint64 hi) {
         return std::uniform_int_distribution<qint64>(lo, hi)(rng);
     };
-    const QString texts[] = {QString(), u"stop"_s, u"length"_s, u"content_filter"_s,
+    const QString texts[] = {QString(),           u"stop"_s,
+                             u"length"_s,         u"content_filter"_s,
                              u"Ünïcode — 字 😀"_s, QString(QChar(0xd800)) + u"lone surrogate"_s};
     QList<RequestRecord> out;
     qint64 t = 5'000'000'000;
@@ -64,10 +71,10 @@ QList<RequestRecord> variedRecords(int n)
         r.warmup = i % 9 == 0;
         r.requestId = texts[i % 6] + QString::number(i);
         t += draw(0, 50'000'000);
-        qint64 *times[] = {&r.tSched, &r.tQueued, &r.tDispatch, &r.tSend,
-                           &r.tConnectStart, &r.tConnected, &r.tTlsDone, &r.tRequestWritten,
-                           &r.tHeadReceived, &r.tFirst, &r.tFirstReasoning, &r.tFirstContent,
-                           &r.tLast, &r.tEnd};
+        qint64 *times[] = {&r.tSched,        &r.tQueued,    &r.tDispatch,       &r.tSend,
+                           &r.tConnectStart, &r.tConnected, &r.tTlsDone,        &r.tRequestWritten,
+                           &r.tHeadReceived, &r.tFirst,     &r.tFirstReasoning, &r.tFirstContent,
+                           &r.tLast,         &r.tEnd};
         for (qint64 *f : times)
             *f = draw(0, 3) == 0 ? 0 : t + draw(-1'000'000, 5'000'000'000);
         if (i == 3)
@@ -104,7 +111,7 @@ QList<RequestRecord> variedRecords(int n)
         r.sessionTurns = qint32(draw(-1, 30));
         r.historyTokens = qint32(draw(-1, 100'000));
         r.thinkNs = draw(-1, 60'000'000'000);
-        r.outputText = i == 7    ? QString(600'000, u'y') // 1.2 MB: more than a block
+        r.outputText = i == 7        ? QString(600'000, u'y') // 1.2 MB: more than a block
                        : i % 13 == 0 ? QString(70'000, u'x')
                                      : texts[(i + 2) % 6];
         out.append(r);
@@ -191,14 +198,14 @@ private slots:
         ++it;
         QCOMPARE(kept->requestId, records.at(1).requestId);
         QCOMPARE(it->requestId, records.at(3).requestId);
-        const auto slowest = std::max_element(set.begin(), set.end(), [](const auto &a,
-                                                                          const auto &b) {
-            return a.outputChars < b.outputChars;
-        });
-        const auto expected = std::max_element(records.begin(), records.end(), [](const auto &a,
-                                                                                   const auto &b) {
-            return a.outputChars < b.outputChars;
-        });
+        const auto slowest =
+            std::max_element(set.begin(), set.end(), [](const auto &a, const auto &b) {
+                return a.outputChars < b.outputChars;
+            });
+        const auto expected =
+            std::max_element(records.begin(), records.end(), [](const auto &a, const auto &b) {
+                return a.outputChars < b.outputChars;
+            });
         QCOMPARE(slowest->index, expected->index);
     }
 

@@ -103,8 +103,9 @@ private slots:
             QTest::addRow("one request, %s", mode) << 1 << 0 << false << 0 << streamed;
         }
     }
-    static void writeRun(const QString &path, const RunPlan &plan,
-                         const QList<RequestRecord> &records, qint64 *runId)
+    // The records as a finished run of a new project at path, opened read-only in *store.
+    static void storeRun(const QString &path, const RunPlan &plan,
+                         const QList<RequestRecord> &records, qint64 *runId, ProjectStore *store)
     {
         {
             ProjectStore create; // the writer appends to an existing project only
@@ -117,9 +118,10 @@ private slots:
         QVERIFY2(*runId > 0, qPrintable(error));
         for (const RequestRecord &r : records)
             w.append(r);
-        QVERIFY2(w.finishRun(StoredRunStatus::Completed, {}, {}, {}, 0, &error),
-                 qPrintable(error));
+        QVERIFY2(w.finishRun(StoredRunStatus::Completed, {}, {}, {}, 0, &error), qPrintable(error));
         w.close();
+        QVERIFY2(store->open(path, ProjectStore::OpenMode::ReadOnly),
+                 qPrintable(store->lastError()));
     }
 
     static QJsonObject intervalsOf(const RunDerivation &d)
@@ -150,11 +152,10 @@ private slots:
         }
         const QList<RequestRecord> records = makeRecords(requests, multiFrom, quint32(requests));
         qint64 runId = 0;
-        writeRun(path, plan, records, &runId);
+        ProjectStore store;
+        storeRun(path, plan, records, &runId, &store);
         if (QTest::currentTestFailed())
             return;
-        ProjectStore store;
-        QVERIFY2(store.open(path, ProjectStore::OpenMode::ReadOnly), qPrintable(store.lastError()));
         SummaryOptions opts = SummaryOptions::forProfile(plan.profile);
         if (streamed)
             opts.maxPooledGaps = 0;
@@ -266,11 +267,10 @@ private slots:
             records.append(r);
         }
         qint64 runId = 0;
-        writeRun(path, plan, records, &runId);
+        ProjectStore store;
+        storeRun(path, plan, records, &runId, &store);
         if (QTest::currentTestFailed())
             return;
-        ProjectStore store;
-        QVERIFY2(store.open(path, ProjectStore::OpenMode::ReadOnly), qPrintable(store.lastError()));
         RunReportInput full;
         full.plan = plan;
         full.records = records;
@@ -283,8 +283,11 @@ private slots:
         QVERIFY(fromStore.itl && fromStore.itl->clusters.isEmpty()); // only the counts kept
         const QJsonObject stored = intervalsOf(deriveRun(fromStore));
         QCOMPARE(stored, intervalsOf(deriveRun(full)));
-        QVERIFY(stored.value(u"itl p99"_s).toObject().value(u"reason"_s).toString().contains(
-            u"2001000 inter-token gaps"_s));
+        QVERIFY(stored.value(u"itl p99"_s)
+                    .toObject()
+                    .value(u"reason"_s)
+                    .toString()
+                    .contains(u"2001000 inter-token gaps"_s));
     }
 };
 
