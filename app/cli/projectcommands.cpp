@@ -58,7 +58,9 @@ bool loadRunInput(const Args &a, const QString &command, const ProjectStore &sto
     if (forPrint) {
         QString error;
         StoredRunPasses passes;
-        passes.recordTexts = false; // what is printed from the records needs none of their texts
+        // What is printed from the records needs none of their texts, nor ITL intervals.
+        passes.recordTexts = false;
+        passes.itlIntervals = false;
         if (!loadStoredRunForReport(store, id, SummaryOptions::forProfile(in->plan.profile), in,
                                     &error, passes)) {
             *code = fail(command, u"--run %1: %2"_s.arg(id).arg(error));

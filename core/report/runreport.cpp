@@ -20,12 +20,12 @@ namespace sb {
 
 namespace {
 
-// Intervals for the latency metrics a user reads first. ITL gaps of one request are not
-// independent samples, so ITL gets a bootstrap over requests (clusters), not over gaps.
 // The clustered ITL bootstrap's limit (see deriveStatistics); loadStoredRunForReport keeps only
 // the counts of a run above it.
 constexpr qint64 kMaxBootstrapGaps = 2'000'000;
 
+// Intervals for the latency metrics a user reads first. ITL gaps of one request are not
+// independent samples, so ITL gets a bootstrap over requests (clusters), not over gaps.
 void deriveStatistics(const RunReportInput &in, RunDerivation *d)
 {
     if (in.records.isEmpty())
@@ -429,7 +429,7 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
         // Reserved: a growing list would copy itself at every doubling, both copies resident.
         if (sessions)
             records.reserve(count);
-        const bool gatherItl = !sessions && itl.gaps <= kMaxBootstrapGaps;
+        const bool gatherItl = !sessions && also.itlIntervals && itl.gaps <= kMaxBootstrapGaps;
         if (gatherItl)
             itl.clusters.reserve(itl.requests);
         QList<double> gaps;
@@ -446,7 +446,7 @@ bool loadStoredRunForReport(const ProjectStore &store, qint64 runId, const Summa
             *error = store.lastError();
             return false;
         }
-        if (!sessions)
+        if (!sessions && also.itlIntervals)
             in->itl = std::move(itl);
         if (also.afterSecond)
             also.afterSecond();
