@@ -10,8 +10,8 @@ namespace sb {
 
 // Request records held as bytes: every field of RequestRecord, each integer as a zigzag varint
 // (the times as differences from the record's previous non-zero time, the index from the
-// previous record's), the texts as UTF-16. A stored run's chunkless record is ~70 bytes here
-// against 368 in a RequestRecord, so a million-request run's derivation holds ~70 MB instead of
+// previous record's), the texts as UTF-16. A stored run's chunkless record is ~57 bytes here
+// against 368 in a RequestRecord, so a million-request run's derivation holds ~57 MB instead of
 // ~370 (docs/performance.md, "The workbench at scale"). Records are read back in order only,
 // decoded one at a time into a RequestRecord that the reader reuses; decode(encode(r)) == r for
 // every field (tst_packedrecords).

@@ -109,7 +109,7 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &derived);
 // call then fails with *error empty); eachWithChunks sees every record of the second pass;
 // afterSecond is called when the second pass is done (a caller frees what it built from it
 // before the records are read). The records of the last pass come packed (RecordSet over
-// PackedRecords: ~55 bytes a chunkless record instead of 368). recordTexts false reads them
+// PackedRecords: ~57 bytes a chunkless record instead of 368). recordTexts false reads them
 // without their request id, finish reason and error message, which the derivation and `show`
 // do not use (the Results view of a large run reads its rows' texts itself).
 struct StoredRunPasses

@@ -27,28 +27,56 @@ namespace {
 bool sameRecord(const RequestRecord &a, const RequestRecord &b, QString *why)
 {
 #define SB_SAME(f)                                                                                 \
-    if (!(a.f == b.f)) {                                                                           \
-        *why = u"" #f " differs at index %1"_s.arg(a.index);                                       \
-        return false;                                                                              \
-    }
-    SB_SAME(index)
-    SB_SAME(datasetItem) SB_SAME(warmup) SB_SAME(requestId) SB_SAME(tSched) SB_SAME(tQueued)
-        SB_SAME(tDispatch) SB_SAME(tSend) SB_SAME(tFirst) SB_SAME(tLast) SB_SAME(tEnd)
-            SB_SAME(tFirstReasoning) SB_SAME(tFirstContent) SB_SAME(tConnectStart)
-                SB_SAME(tConnected) SB_SAME(tTlsDone) SB_SAME(tRequestWritten)
-                    SB_SAME(tHeadReceived) SB_SAME(connection) SB_SAME(chunkTimes)
-                        SB_SAME(chunkTokens) SB_SAME(inputTokens) SB_SAME(outputTokens)
-                            SB_SAME(cachedTokens) SB_SAME(inputSource) SB_SAME(outputSource)
-                                SB_SAME(reasoningTokens) SB_SAME(reasoningSource)
-                                    SB_SAME(clientOutputTokens) SB_SAME(expectedInputTokens)
-                                        SB_SAME(expectedOutputTokens) SB_SAME(httpStatus)
-                                            SB_SAME(finishReason) SB_SAME(error)
-                                                SB_SAME(errorMessage) SB_SAME(outputChars)
-                                                    SB_SAME(sessionId) SB_SAME(turnIndex)
-                                                        SB_SAME(sessionTurns) SB_SAME(historyTokens)
-                                                            SB_SAME(thinkNs) SB_SAME(outputText)
+    do {                                                                                           \
+        if (!(a.f == b.f)) {                                                                       \
+            *why = u"" #f " differs at index %1"_s.arg(a.index);                                   \
+            return false;                                                                          \
+        }                                                                                          \
+    } while (false)
+    SB_SAME(index);
+    SB_SAME(datasetItem);
+    SB_SAME(warmup);
+    SB_SAME(requestId);
+    SB_SAME(tSched);
+    SB_SAME(tQueued);
+    SB_SAME(tDispatch);
+    SB_SAME(tSend);
+    SB_SAME(tFirst);
+    SB_SAME(tLast);
+    SB_SAME(tEnd);
+    SB_SAME(tFirstReasoning);
+    SB_SAME(tFirstContent);
+    SB_SAME(tConnectStart);
+    SB_SAME(tConnected);
+    SB_SAME(tTlsDone);
+    SB_SAME(tRequestWritten);
+    SB_SAME(tHeadReceived);
+    SB_SAME(connection);
+    SB_SAME(chunkTimes);
+    SB_SAME(chunkTokens);
+    SB_SAME(inputTokens);
+    SB_SAME(outputTokens);
+    SB_SAME(cachedTokens);
+    SB_SAME(inputSource);
+    SB_SAME(outputSource);
+    SB_SAME(reasoningTokens);
+    SB_SAME(reasoningSource);
+    SB_SAME(clientOutputTokens);
+    SB_SAME(expectedInputTokens);
+    SB_SAME(expectedOutputTokens);
+    SB_SAME(httpStatus);
+    SB_SAME(finishReason);
+    SB_SAME(error);
+    SB_SAME(errorMessage);
+    SB_SAME(outputChars);
+    SB_SAME(sessionId);
+    SB_SAME(turnIndex);
+    SB_SAME(sessionTurns);
+    SB_SAME(historyTokens);
+    SB_SAME(thinkNs);
+    SB_SAME(outputText);
 #undef SB_SAME
-                                                                return true;
+    return true;
 }
 
 // Records with every field set to something other than its default, drawn from a fixed seed:
