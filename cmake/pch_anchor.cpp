@@ -1,0 +1,1 @@
+// Anchors a precompiled-header provider target (cmake/precompiled.cmake).
