@@ -17,7 +17,9 @@
 //
 // Usage: hostileserver --mode MODE [--port N] [--interval-ms 200] [--pace-us 0]
 // --pace-us pauses after each batch of the full-speed bodies (flood, endless-line, huge-chunk).
-// Prints "LISTENING <port>" on stdout once it accepts connections.
+// Prints "LISTENING <port>" on stdout once it accepts connections, and for the full-speed
+// bodies "SENT <bytes>" (the body bytes the kernel took so far) every 4 MiB and when the
+// connection ends: a test that timed out can say how fast the client took them.
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -38,11 +40,33 @@ namespace {
 std::string g_mode;
 int g_intervalMs = 200;
 int g_paceUs = 0; // a pause after each batch of a full-speed body (0: none)
+constexpr unsigned long long kReportEvery = 4ull << 20;
 
 void pace()
 {
     if (g_paceUs > 0)
         ::usleep(useconds_t(g_paceUs));
+}
+
+bool sendAll(int fd, const std::string &s);
+
+// Sends a full-speed body: batch after batch until the peer stops taking them, reporting the
+// bytes sent on stdout.
+void sendBody(int fd, const std::string &batch)
+{
+    unsigned long long sent = 0;
+    unsigned long long reported = 0;
+    while (sendAll(fd, batch)) {
+        sent += batch.size();
+        if (sent - reported >= kReportEvery) {
+            std::printf("SENT %llu\n", sent);
+            std::fflush(stdout);
+            reported = sent;
+        }
+        pace();
+    }
+    std::printf("SENT %llu\n", sent);
+    std::fflush(stdout);
 }
 
 bool sendAll(int fd, const std::string &s)
@@ -117,13 +141,11 @@ void serve(int fd)
         while (batch.size() < 60000)
             batch += chunked(event);
         if (sendAll(fd, kHead))
-            while (sendAll(fd, batch))
-                pace();
+            sendBody(fd, batch);
     } else if (m == "endless-line") {
         const std::string x = chunked(std::string(65536, 'x'));
         if (sendAll(fd, kHead) && sendAll(fd, chunked("data: ")))
-            while (sendAll(fd, x))
-                pace();
+            sendBody(fd, x);
     } else if (m == "head-close") {
         sendAll(fd, kHead);
     } else if (m == "drip") {
@@ -146,8 +168,7 @@ void serve(int fd)
     } else if (m == "huge-chunk") {
         const std::string x(65536, 'x');
         if (sendAll(fd, kHead) && sendAll(fd, "fffffffffffff\r\n"))
-            while (sendAll(fd, x))
-                pace();
+            sendBody(fd, x);
     } else if (m == "huge-head") {
         const std::string line = "x-pad: " + std::string(1000, 'p') + "\r\n";
         std::string batch;
