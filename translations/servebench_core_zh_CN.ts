@@ -2604,6 +2604,11 @@
         <translation>只适用于单次请求：会话按 --session-rate（每秒会话数）到达，或以 --users 个并发用户运行</translation>
     </message>
     <message>
+        <source>counts single requests: a session workload runs --num-sessions sessions (or starts sessions until --duration ends)</source>
+        <comment>plan.sessions.num_prompts</comment>
+        <translation>只计单次请求：会话负载运行 --num-sessions 个会话（或在 --duration 结束前持续开始会话）</translation>
+    </message>
+    <message>
         <source>keeps requests in flight: a closed loop of sessions is --users (each user runs one session after another)</source>
         <comment>plan.sessions.concurrency</comment>
         <translation>保持一定数量的请求在途：会话的闭环用 --users（每个用户依次运行会话）</translation>

@@ -163,6 +163,10 @@ const Entry kCatalogue[] = {
                        "per second) or run as --users concurrent users",
                        "plan.sessions.request_rate"),
     QT_TRANSLATE_NOOP3("sb::Message",
+                       "counts single requests: a session workload runs --num-sessions sessions "
+                       "(or starts sessions until --duration ends)",
+                       "plan.sessions.num_prompts"),
+    QT_TRANSLATE_NOOP3("sb::Message",
                        "keeps requests in flight: a closed loop of sessions is --users (each "
                        "user runs one session after another)",
                        "plan.sessions.concurrency"),

@@ -2,6 +2,7 @@
 
 #include "client/connectionmode.h"
 #include "common/args.h"
+#include "common/message.h"
 #include "run/metricsplan.h"
 
 #include <QFileInfo>
@@ -669,6 +670,12 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
 
     // --- sessions (docs/sessions.md) ---
     d.multiTurn = a.has(u"multi-turn"_s);
+    // A session workload counts sessions (docs/sessions.md): a request count given with it would
+    // be silently ignored. Refused here, where "given" is known (the plan keeps a default).
+    if (d.multiTurn && a.has(u"num-prompts"_s)) {
+        *error = u"--num-prompts "_s + Message("plan.sessions.num_prompts").translated();
+        return false;
+    }
     d.sessionTurns = a.intValue(u"session-turns"_s, d.sessionTurns, &e);
     d.maxTurns = a.intValue(u"max-turns"_s, 0, &e);
     d.sessionPrefixLen = a.intValue(u"session-prefix-len"_s, 0, &e);

@@ -181,6 +181,10 @@ void TestSessionsCli::refusedCombinationsNameTheFlag_data()
                                "scenarios are single-request"_s;
     QTest::newRow("request rate") << QStringList{u"--multi-turn"_s, u"--request-rate"_s, u"3"_s}
                                   << u"--request-rate applies to single requests"_s;
+    // docs/sessions.md: refused, naming the flag (it used to be ignored and the run went on).
+    QTest::newRow("num prompts") << QStringList{u"--multi-turn"_s, u"--num-prompts"_s, u"5"_s,
+                                                u"--num-sessions"_s, u"2"_s}
+                                 << u"--num-prompts counts single requests"_s;
     QTest::newRow("users without sessions")
         << QStringList{u"--users"_s, u"3"_s} << u"--users applies only to session workloads"_s;
     QTest::newRow("bad history") << QStringList{u"--multi-turn"_s, u"--history"_s, u"both"_s}
