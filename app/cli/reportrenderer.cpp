@@ -5,8 +5,13 @@
 #ifdef SERVEBENCH_HAVE_RENDER
 #include "qtreportrenderer.h"
 
+#include <QDir>
+#include <QFile>
 #include <QGuiApplication>
+#include <QTemporaryDir>
 #endif
+
+using namespace Qt::StringLiterals;
 
 namespace sb {
 
@@ -19,6 +24,18 @@ std::unique_ptr<QCoreApplication> makeApplication(int &argc, char **argv, bool n
             qEnvironmentVariableIsEmpty("DISPLAY") &&
             qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
+        // QGuiApplication looks for "flatpak-info" in the runtime directory when it starts
+        // (QStandardPaths::RuntimeLocation), and on a machine without a login session (CI, a
+        // container, ssh) that prints "QStandardPaths: XDG_RUNTIME_DIR not set" on every
+        // `report`. The CLI talks to no session service: it gets a private, empty runtime
+        // directory (mode 0700, as the XDG spec asks) for its lifetime instead.
+        static std::unique_ptr<QTemporaryDir> runtimeDir;
+        if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+            runtimeDir =
+                std::make_unique<QTemporaryDir>(QDir::tempPath() + u"/servebench-runtime-XXXXXX"_s);
+            if (runtimeDir->isValid())
+                qputenv("XDG_RUNTIME_DIR", QFile::encodeName(runtimeDir->path()));
+        }
         return std::make_unique<QGuiApplication>(argc, argv);
     }
 #else

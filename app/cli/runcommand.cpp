@@ -43,11 +43,14 @@ int fail(const QString &message, int code = 1)
 }
 
 // A validation or preparation issue as one line that names the flag: "--request-rate must …".
+// A detail that names its flags itself (the shard planner's "--shard 0/3: …", "--start-at …") is
+// printed as it is, not as "--shard --shard 0/3: …".
 QString flagLine(const PlanIssue &issue)
 {
-    if (issue.field == "run"_L1)
-        return issue.message.translated();
-    return u"--"_s + issue.field + u' ' + issue.message.translated();
+    const QString text = issue.message.translated();
+    if (issue.field == "run"_L1 || text.startsWith("--"_L1))
+        return text;
+    return u"--"_s + issue.field + u' ' + text;
 }
 
 // Python's str(float), as vLLM prints its settings: 1.0, 0.5, inf.

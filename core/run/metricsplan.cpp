@@ -92,7 +92,8 @@ bool parseMetricsTargetFlag(const QString &text, MetricsTarget *out, QString *er
 {
     const int eq = text.indexOf(u'=');
     if (eq <= 0) {
-        *error = u"--metrics-target expects NAME=URL[,token-env=VARIABLE], got '%1'"_s.arg(text);
+        *error = u"--metrics-target expects NAME=URL[,token-env=VARIABLE|,token-keychain=ENTRY], "
+                 "got '%1'"_s.arg(text);
         return false;
     }
     MetricsTarget t;

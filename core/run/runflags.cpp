@@ -149,8 +149,10 @@ QList<OptionSpec> runSpecs()
          {}},
         {u"metrics-target"_s,
          K::Repeated,
-         u"another Prometheus target, NAME=URL[,token-env=VARIABLE] (a DCGM or node exporter; "
-         "repeatable; the token is sent as a bearer token, never stored)"_s,
+         u"another Prometheus target, NAME=URL[,token-env=VARIABLE|,token-keychain=ENTRY] (a "
+         "DCGM or node exporter; repeatable; the token is sent as a bearer token, never stored; "
+         "the CLI reads no keychain: a token-keychain target is scraped without it, with a "
+         "note)"_s,
          {}},
         {u"metrics-interval"_s,
          K::Value,

@@ -462,12 +462,13 @@ void RunSession::onStored(RunOutcome outcome)
     // A saturated sweep step was stopped early on purpose: the sweep moves on.
     const bool movesOn = outcome.saturated && !m_stopRequested;
     if (!outcome.completed() && !movesOn) {
-        finishSession(m_stopRequested ? QString()
-                      : !outcome.stopReason.isEmpty()
-                          ? u"the run %1 %2"_s.arg(outcome.input.plan.name, outcome.stopReason)
-                      : outcome.input.status == "interrupted"_L1
-                          ? QString()
-                          : u"the run %1 failed"_s.arg(outcome.input.plan.name));
+        // "the run stopped: …" for an unnamed plan (the CLI's), "the run 'sweep 3' stopped: …".
+        const QString &name = outcome.input.plan.name;
+        const QString run = name.isEmpty() ? u"the run"_s : u"the run '%1'"_s.arg(name);
+        finishSession(m_stopRequested                            ? QString()
+                      : !outcome.stopReason.isEmpty()            ? run + u' ' + outcome.stopReason
+                      : outcome.input.status == "interrupted"_L1 ? QString()
+                                                                 : run + u" failed"_s);
         return;
     }
     if (req.mode != RunMode::Single) {

@@ -459,6 +459,67 @@ private slots:
         QCOMPARE(store.loadRequests(runs.first().id).size(), runs.first().requestCount);
     }
 
+    // --- what the README and docs/ say of the command line (issue 27) -------------------------
+
+    void runHelpListsTheKeychainToken()
+    {
+        const Result r = runCli({u"run"_s, u"--help"_s});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(u"token-keychain=ENTRY"_s), qPrintable(r.out));
+    }
+
+    void shardErrorNamesTheFlagOnce()
+    {
+        Simulator sim;
+        QVERIFY(sim.start());
+        const Result r = runCli(
+            {u"run"_s, u"--base-url"_s, u"http://127.0.0.1:%1"_s.arg(sim.port()), u"--model"_s,
+             u"servebench-sim"_s, u"--num-prompts"_s, u"2"_s, u"--shard"_s, u"0/3"_s});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(u"error: --shard 0/3: the plan has 2 measured requests"_s),
+                 qPrintable(r.err));
+        QVERIFY2(!r.err.contains(u"--shard --shard"_s), qPrintable(r.err));
+    }
+
+    void errorRateStopIsOneSentence()
+    {
+        SimConfig config;
+        config.faultRates[int(SimFault::Http500)] = 1.0;
+        Simulator sim(config);
+        QVERIFY(sim.start());
+        const Result r = runCli(
+            {u"run"_s, u"--base-url"_s, u"http://127.0.0.1:%1"_s.arg(sim.port()), u"--model"_s,
+             u"servebench-sim"_s, u"--num-prompts"_s, u"200"_s, u"--random-input-len"_s, u"4"_s,
+             u"--random-output-len"_s, u"2"_s, u"--max-error-rate"_s, u"0.2"_s});
+        QCOMPARE(r.code, 1);
+        const qsizetype at = r.err.indexOf(u"error: the run stopped: the error rate exceeded"_s);
+        QVERIFY2(at >= 0, qPrintable(r.err));
+        const QString line = r.err.mid(at).section(u'\n', 0, 0);
+        QVERIFY2(!line.contains(u"  "_s), qPrintable(line));
+    }
+
+    // `report` renders with a QGuiApplication; Qt's offscreen platform must not make it print
+    // "QStandardPaths: XDG_RUNTIME_DIR not set" on a machine (CI, a container) without one.
+    void reportPrintsNoRuntimeDirWarning()
+    {
+        const QString project = m_dir.filePath(u"report-env.sbproj"_s);
+        Result r = runCli(QStringList{u"run"_s, u"--project"_s, project} + kShort);
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.remove(u"XDG_RUNTIME_DIR"_s);
+        env.remove(u"QT_QPA_PLATFORM"_s);
+        env.remove(u"DISPLAY"_s);
+        env.remove(u"WAYLAND_DISPLAY"_s);
+        r = runCli({u"report"_s, u"--project"_s, project, u"--runs"_s, u"1"_s, u"--html"_s,
+                    m_dir.filePath(u"report-env.html"_s), u"--pdf"_s,
+                    m_dir.filePath(u"report-env.pdf"_s)},
+                   180000, env);
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QVERIFY2(!r.err.contains(u"QStandardPaths"_s) && !r.err.contains(u"XDG_RUNTIME_DIR"_s),
+                 qPrintable(r.err));
+        QVERIFY(QFileInfo(m_dir.filePath(u"report-env.pdf"_s)).size() > 0);
+    }
+
     void simulateCommandServesAnotherCliRun()
     {
         QProcess sim;
