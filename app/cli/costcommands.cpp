@@ -82,14 +82,16 @@ bool requireValue(const Args &a, const QString &command, const QString &flag, QS
     return true;
 }
 
-QString knownSutNote(const ProjectStore &store, const QString &sut)
+// The names `window create --sut` accepts (CostStore::sutNames: SUT rows and the SUTs runs were
+// recorded against, imported runs included).
+QString knownSutNote(const CostStore &costs, const QString &sut)
 {
-    for (const StoredSut &s : store.listSuts())
-        if (s.config.name == sut)
-            return {};
+    const QStringList known = costs.sutNames();
+    if (known.contains(sut))
+        return {};
     QStringList names;
-    for (const StoredSut &s : store.listSuts())
-        names << u"'%1'"_s.arg(s.config.name);
+    for (const QString &n : known)
+        names << u"'%1'"_s.arg(n);
     return u"no SUT named '%1' in the project yet (known: %2); the items are kept for it"_s.arg(
         sut, names.isEmpty() ? u"none"_s : names.join(u", "_s));
 }
@@ -139,7 +141,7 @@ int billsImport(const QStringList &argv)
         return fail(cmd, u"--csv %1: nothing imported"_s.arg(csvPath));
     }
     if (!sut.isEmpty())
-        if (const QString n = knownSutNote(store, sut); !n.isEmpty())
+        if (const QString n = knownSutNote(costs, sut); !n.isEmpty())
             note(cmd, u"--sut: "_s + n);
     QTextStream(stdout) << "Imported " << ids.size() << " bill item(s) from " << csvPath
                         << (sut.isEmpty() ? u" (shared by every SUT)"_s

@@ -53,6 +53,29 @@ qint64 CostStore::sutIdByName(const QString &name) const
     return 0;
 }
 
+QString CostStore::runSutName(const RunInfo &run) const
+{
+    QString name = sutName(run.sutId);
+    if (name.isEmpty()) {
+        const auto full = m_store->loadRun(run.id);
+        name = full ? RunPlan::fromJson(full->snapshot).sut.name : QString();
+    }
+    return name;
+}
+
+QStringList CostStore::sutNames() const
+{
+    QStringList names;
+    for (const StoredSut &s : m_store->listSuts())
+        names.append(s.config.name);
+    for (const RunInfo &r : m_store->listRuns())
+        names.append(runSutName(r));
+    names.removeAll(QString());
+    names.removeDuplicates();
+    names.sort();
+    return names;
+}
+
 // --- bill items ------------------------------------------------------------------------------
 
 QList<ProjectBillItem> CostStore::billItems(QStringList *problems) const
@@ -240,7 +263,6 @@ std::optional<TestWindow> CostStore::windowFromInterval(const QString &name, con
         fail(u"the window's end must come after its start"_s);
         return std::nullopt;
     }
-    const qint64 sutId = sutIdByName(sut);
     TestWindow w;
     w.name = name;
     w.sut = sut;
@@ -248,12 +270,7 @@ std::optional<TestWindow> CostStore::windowFromInterval(const QString &name, con
     w.end = end.toUTC();
     bool anyRunOfSut = false;
     for (const RunInfo &r : m_store->listRuns()) {
-        QString runSut = sutName(r.sutId);
-        if (runSut.isEmpty()) {
-            const auto full = m_store->loadRun(r.id);
-            runSut = full ? RunPlan::fromJson(full->snapshot).sut.name : QString();
-        }
-        if (runSut != sut)
+        if (runSutName(r) != sut)
             continue;
         anyRunOfSut = true;
         if (r.status == StoredRunStatus::Running || !r.endedUtc.isValid()) {
@@ -272,7 +289,7 @@ std::optional<TestWindow> CostStore::windowFromInterval(const QString &name, con
                     .arg(formatUtcTimestamp(r.startedUtc), formatUtcTimestamp(r.endedUtc)));
         }
     }
-    if (sutId == 0 && !anyRunOfSut) {
+    if (!anyRunOfSut && !sutNames().contains(sut)) {
         fail(u"no SUT named '%1' in the project"_s.arg(sut));
         return std::nullopt;
     }

@@ -14,6 +14,7 @@ namespace sb {
 
 class ProjectStore;
 struct CostBreakdown;
+struct RunInfo;
 struct TestWindowRow;
 
 // A test window as the project holds it. The runs' figures are not stored with the window:
@@ -59,6 +60,15 @@ public:
     QList<qint64> importBillItems(const QList<BillItem> &items, const QString &sut,
                                   QList<BillImportProblem> *problems);
     qint64 saveBillItem(const ProjectBillItem &item); // rowId 0 inserts
+
+    // --- SUT names ---------------------------------------------------------------------------
+    // The SUT a stored run was recorded against: its SUT row's name, else the name in its
+    // snapshot (an imported run, "imported (vllm bench serve)", has no SUT row). Windows, bill
+    // items and `bills import --sut` resolve a SUT name with this, so every command accepts
+    // the same names.
+    QString runSutName(const RunInfo &run) const;
+    // Every SUT name the project knows: its SUT rows' and its runs' (runSutName), sorted.
+    QStringList sutNames() const;
 
     // --- runs and windows ------------------------------------------------------------------
     // One stored run as a window sees it: its exact start/end (UTC), successful requests and

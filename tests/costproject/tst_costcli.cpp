@@ -462,6 +462,41 @@ private slots:
                      .toString(),
                  u"ECB 2024-05-01"_s);
     }
+
+    // An imported run has no SUT row: its SUT is the name in its snapshot. `bills import --sut`
+    // and `window create --sut` resolve that name the same way (CostStore::sutNames); the bill
+    // import used to say there was no such SUT while the window accepted it (issue 27).
+    void importedRunsSutIsKnownToEveryCommand()
+    {
+        const QString project = m_dir.filePath(u"imported.sbproj"_s);
+        const QString sut = u"imported (vllm bench serve)"_s;
+        Result r = cli({u"import"_s, u"--project"_s, project, u"--vllm-json"_s,
+                        QStringLiteral(SB_TEST_DATA_DIR "/vllm/vllm-serve-detailed.json")});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QVERIFY(writeFile(u"imported.csv"_s,
+                          u"id,category,start,end,amount,currency\n"
+                          "gpu,gpu,2024-05-01T10:00:00Z,2024-05-01T11:00:00Z,1.00,USD\n"_s));
+        r = cli({u"bills"_s, u"import"_s, u"--project"_s, project, u"--csv"_s,
+                 m_dir.filePath(u"imported.csv"_s), u"--sut"_s, sut});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QVERIFY2(!r.err.contains(u"no SUT named"_s), qPrintable(r.err));
+        QVERIFY(r.out.contains(u"for SUT '%1'"_s.arg(sut)));
+        r = cli({u"window"_s, u"create"_s, u"--project"_s, project, u"--name"_s, u"imported"_s,
+                 u"--start"_s, u"2000-01-01T00:00:00Z"_s, u"--end"_s, u"2100-01-01T00:00:00Z"_s,
+                 u"--sut"_s, sut});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        // A name no command knows is said by both, with the names they do know.
+        r = cli({u"bills"_s, u"import"_s, u"--project"_s, project, u"--csv"_s,
+                 m_dir.filePath(u"imported.csv"_s), u"--sut"_s, u"nope"_s});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QVERIFY2(r.err.contains(u"no SUT named 'nope'"_s) && r.err.contains(u"'%1'"_s.arg(sut)),
+                 qPrintable(r.err));
+        r = cli({u"window"_s, u"create"_s, u"--project"_s, project, u"--name"_s, u"none"_s,
+                 u"--start"_s, u"2000-01-01T00:00:00Z"_s, u"--end"_s, u"2100-01-01T00:00:00Z"_s,
+                 u"--sut"_s, u"nope"_s});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(u"no SUT named 'nope'"_s), qPrintable(r.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCostCli)
