@@ -197,7 +197,7 @@ QJsonObject vllmResultJson(const RunSummary &s, const RecordSet &recordSet,
     if (zero <= 0)
         zero = s.firstSchedNs > 0 ? s.firstSchedNs : s.windowStartNs;
 
-    QJsonArray inputLens, outputLens, ttfts, itls, texts, errors, e2els, starts, scheds;
+    QJsonArray inputLens, outputLens, ttfts, itls, errors, e2els, starts, scheds;
     QJsonArray ttfcts, reasoningLens;   // ServeBench's
     QJsonArray sessionIds, turnIndices; // ServeBench's, only for a session workload
     const bool sessions = std::any_of(records.cbegin(), records.cend(),
@@ -222,7 +222,6 @@ QJsonObject vllmResultJson(const RunSummary &s, const RecordSet &recordSet,
         for (qsizetype k = 1; k < r.chunkTimes.size(); ++k)
             gaps.append(secondsBetween(r.chunkTimes.at(k - 1), r.chunkTimes.at(k)));
         itls.append(gaps);
-        texts.append(QString()); // ServeBench does not keep generated text
         QString err;
         if (!ok)
             err = r.errorMessage.isEmpty() ? QString::fromLatin1(errorClassName(r.error))
@@ -244,7 +243,12 @@ QJsonObject vllmResultJson(const RunSummary &s, const RecordSet &recordSet,
     o.insert(u"output_lens"_s, outputLens);
     o.insert(u"ttfts"_s, ttfts);
     o.insert(u"itls"_s, itls);
-    o.insert(u"generated_texts"_s, texts);
+    // ServeBench keeps no generated text (token counts and timings only), and unknown is not
+    // empty: vLLM's "generated_texts" is left out, with the reason, rather than filled with "".
+    // Readers of vLLM's files already meet results without it (vLLM itself drops the per-request
+    // arrays without --save-detailed); a "" would read as an empty answer.
+    o.insert(u"generated_texts_unavailable_reason"_s,
+             u"ServeBench does not keep the generated text, only its token counts and timings"_s);
     o.insert(u"errors"_s, errors);
     o.insert(u"e2els"_s, e2els);
     o.insert(u"start_times"_s, starts);

@@ -25,8 +25,9 @@ struct ResultJsonOptions
     double requestRate = std::numeric_limits<double>::infinity(); // inf -> "inf"
     double burstiness = 1.0;
     int maxConcurrency = 0; // 0 -> null
-    // vLLM --save-detailed: per-request arrays (input_lens, output_lens, ttfts, itls,
-    // generated_texts, errors, plus ServeBench's e2els, start_times, scheduled_times).
+    // vLLM --save-detailed: per-request arrays (input_lens, output_lens, ttfts, itls, errors,
+    // plus ServeBench's e2els, start_times, scheduled_times). Not generated_texts: no text is
+    // kept, and "generated_texts_unavailable_reason" says so.
     bool detailed = false;
     QDateTime date;             // local time for "date"; invalid = now
     qint64 runStartNs = 0;      // zero point of start_times/scheduled_times; 0 = earliest t_sched

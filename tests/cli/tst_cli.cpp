@@ -111,6 +111,12 @@ private slots:
         const double ttft = o.value(u"ttfts"_s).toArray().at(0).toDouble();
         QVERIFY2(ttft > 0.04 && ttft < 1.0, qPrintable(QString::number(ttft)));
         QCOMPARE(o.value(u"request_goodput"_s).toDouble() > 0, true);
+        // No text is kept, and unknown is not empty: vLLM's generated_texts is left out with
+        // its reason, not filled with "" (docs/metrics.md, "Not available").
+        QVERIFY(!o.contains(u"generated_texts"_s));
+        QVERIFY(o.value(u"generated_texts_unavailable_reason"_s)
+                    .toString()
+                    .contains(u"does not keep the generated text"_s));
     }
 
     void badArgumentsNameTheFlag_data()
