@@ -3339,6 +3339,11 @@
         <translation>有两个目标都名为 “%1”</translation>
     </message>
     <message>
+        <source>target &apos;%1&apos;: the name is the SUT&apos;s own metrics endpoint&apos;s; choose another (two targets never share a name)</source>
+        <comment>plan.metrics.target.reserved</comment>
+        <translation>目标 “%1”：该名称属于 SUT 自身的指标端点；请换一个名称（两个目标不能同名）</translation>
+    </message>
+    <message>
         <source>target &apos;%1&apos;: &apos;%2&apos; is not an http:// or https:// URL</source>
         <comment>plan.metrics.target.url</comment>
         <translation>目标 “%1”：“%2” 不是 http:// 或 https:// URL</translation>

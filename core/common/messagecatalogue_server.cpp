@@ -24,6 +24,10 @@ const MessageEntry kServerEntries[] = {
                        "plan.metrics.target.name"),
     QT_TRANSLATE_NOOP3("sb::Message", "two targets are named '%1'",
                        "plan.metrics.target.duplicate"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "target '%1': the name is the SUT's own metrics endpoint's; choose another "
+                       "(two targets never share a name)",
+                       "plan.metrics.target.reserved"),
     QT_TRANSLATE_NOOP3("sb::Message", "target '%1': '%2' is not an http:// or https:// URL",
                        "plan.metrics.target.url"),
     QT_TRANSLATE_NOOP3("sb::Message",

@@ -67,6 +67,8 @@ void validateServerMetrics(const RunPlan &plan, QList<PlanIssue> *issues)
     for (const MetricsTarget &t : m.targets) {
         if (!validName(t.name))
             add(issues, "metrics-target", "plan.metrics.target.name", {t.name});
+        else if (t.name == QLatin1StringView(kSutTargetName) && m.sut != "off"_L1)
+            add(issues, "metrics-target", "plan.metrics.target.reserved", {t.name});
         else if (names.contains(t.name))
             add(issues, "metrics-target", "plan.metrics.target.duplicate", {t.name});
         names.insert(t.name);
@@ -157,7 +159,7 @@ ScrapePlan buildScrapePlan(const RunPlan &plan, const QByteArray &apiKey,
     const ServerMetricsConfig &m = sut.serverMetrics;
     if (m.sut != "off"_L1) {
         ScrapeTarget t;
-        t.name = u"sut"_s;
+        t.name = QString::fromLatin1(kSutTargetName);
         t.url = QUrl(m.sut == "auto"_L1 ? sutMetricsUrl(sut) : m.sut);
         t.optional = m.sut == "auto"_L1;
         // The SUT's own endpoint sees what its requests carry: a gateway that needs the key or
@@ -172,9 +174,13 @@ ScrapePlan buildScrapePlan(const RunPlan &plan, const QByteArray &apiKey,
             t.headers.append(h);
         }
         p.targets.append(t);
-        if (sut.builtInSimulator && m.sut == "auto"_L1) {
+        // The simulator's GPU is simulated: its name says so wherever it is shown (notes,
+        // evidence sources, the Server tab, the bundle's files), and it stands in only when the
+        // user gives no target of their own, so that a user's exporter is never shadowed and its
+        // name never shared (docs/server-metrics.md).
+        if (sut.builtInSimulator && m.sut == "auto"_L1 && m.targets.isEmpty()) {
             ScrapeTarget gpu;
-            gpu.name = u"dcgm"_s;
+            gpu.name = QString::fromLatin1(kSimulatedGpuTargetName);
             QString base = sut.baseUrl;
             while (base.endsWith(u'/'))
                 base.chop(1);

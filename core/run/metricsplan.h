@@ -47,15 +47,21 @@ struct ScrapePlan
     bool enabled() const { return !targets.isEmpty(); }
 };
 
+// The targets a scrape plan names itself: the SUT's own endpoint (a user's target may not take
+// its name while it is scraped) and the built-in simulator's simulated GPU exporter.
+inline constexpr const char kSutTargetName[] = "sut";
+inline constexpr const char kSimulatedGpuTargetName[] = "dcgm-simulated";
+
 // The scraper's options for an interval: the timeout (see metricslimits) and the payload cap.
 ScraperOptions scraperOptionsFor(double intervalS);
 
 // Builds the scrape plan of a prepared plan (its base URL resolved: the simulator's port). The
 // SUT's own endpoint carries the run's headers and API key and goes the run's route (proxy, CA
 // file), as the requests do; "auto" makes it optional (switched off with a note when its first
-// scrape fails), and for the built-in simulator adds its simulated GPU exporter (/dcgm/metrics)
-// the same way. Extra targets carry a bearer token from `tokenRef`: env:NAME from `env`,
-// keychain:NAME from `secrets` (what the front end read from the keychain).
+// scrape fails), and for the built-in simulator adds its simulated GPU exporter (/dcgm/metrics,
+// named kSimulatedGpuTargetName) the same way, when the plan names no target of its own. Extra
+// targets carry a bearer token from `tokenRef`: env:NAME from `env`, keychain:NAME from `secrets`
+// (what the front end read from the keychain).
 ScrapePlan buildScrapePlan(const RunPlan &plan, const QByteArray &apiKey,
                            const TransportOptions &route, const QProcessEnvironment &env,
                            const QHash<QString, QByteArray> &secrets);

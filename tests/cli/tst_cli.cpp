@@ -504,6 +504,30 @@ private slots:
         QVERIFY2(!line.contains(u"  "_s), qPrintable(line));
     }
 
+    // Against the built-in simulator a user's DCGM exporter is the only "dcgm": the simulator's
+    // simulated GPU is named so and stands in only when no target is given
+    // (docs/server-metrics.md).
+    void usersMetricsTargetIsNotShadowedBySimulatedGpu()
+    {
+        const QRegularExpression scraping(u"Server metrics: scraping ([^\n]*)"_s);
+        Result r = runCli(QStringList{u"run"_s} + kShort);
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QRegularExpressionMatch m = scraping.match(r.err);
+        QVERIFY2(m.hasMatch(), qPrintable(r.err));
+        QVERIFY2(m.captured(1).contains(u"dcgm-simulated ("_s), qPrintable(m.captured(1)));
+
+        r = runCli(
+            QStringList{u"run"_s, u"--metrics-target"_s, u"dcgm=http://127.0.0.1:1/metrics"_s} +
+            kShort);
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        m = scraping.match(r.err);
+        QVERIFY2(m.hasMatch(), qPrintable(r.err));
+        const QString targets = m.captured(1);
+        QCOMPARE(targets.count(u"dcgm"_s), 1);
+        QVERIFY2(targets.contains(u"dcgm (http://127.0.0.1:1/metrics)"_s), qPrintable(targets));
+        QVERIFY2(!r.out.contains(u"dcgm-simulated"_s), qPrintable(r.out));
+    }
+
     // `report` renders with a QGuiApplication; Qt's offscreen platform must not make it print
     // "QStandardPaths: XDG_RUNTIME_DIR not set" on a machine (CI, a container) without one.
     void reportPrintsNoRuntimeDirWarning()

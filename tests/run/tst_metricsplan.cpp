@@ -169,6 +169,37 @@ private slots:
         QVERIFY(issues.isEmpty());
     }
 
+    // The simulator's GPU is simulated and named so; a user's target is never shadowed by it and
+    // never shares a name (issue 27: two targets named "dcgm", evidence from the simulated one).
+    void simulatedGpuNeverShadowsAUsersTarget()
+    {
+        RunPlan p = plan(u"auto"_s);
+        p.sut.builtInSimulator = true;
+        ScrapePlan s = buildScrapePlan(p, {}, {}, {}, {});
+        QCOMPARE(s.targets.size(), 2);
+        QCOMPARE(s.targets.at(1).name, u"dcgm-simulated"_s);
+        QVERIFY(s.notes.join(u'\n').contains(u"dcgm-simulated"_s));
+
+        p.sut.serverMetrics.targets = {{u"dcgm"_s, u"http://gpu-host:9400/metrics"_s, {}}};
+        s = buildScrapePlan(p, {}, {}, {}, {});
+        QStringList names;
+        for (const ScrapeTarget &t : std::as_const(s.targets))
+            names << t.name;
+        QCOMPARE(names, (QStringList{u"sut"_s, u"dcgm"_s}));
+        QCOMPARE(s.targets.at(1).url.toString(), u"http://gpu-host:9400/metrics"_s);
+
+        // The SUT's own endpoint's name is not a user's while that endpoint is scraped.
+        p.sut.serverMetrics.targets = {{u"sut"_s, u"http://gpu-host:9400/metrics"_s, {}}};
+        QList<PlanIssue> issues;
+        validateServerMetrics(p, &issues);
+        QCOMPARE(issues.size(), 1);
+        QCOMPARE(QByteArray(issues.first().message.id()), "plan.metrics.target.reserved");
+        p.sut.serverMetrics.sut = u"off"_s;
+        issues.clear();
+        validateServerMetrics(p, &issues);
+        QVERIFY(issues.isEmpty());
+    }
+
     // The SUT's /metrics goes the run's route: an explicit proxy carries it (in absolute form,
     // as every proxied plain-HTTP request), with the run's header and key.
     void scrapeGoesTheRunsRoute()
