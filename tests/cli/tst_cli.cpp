@@ -10,6 +10,7 @@
 #include "store/projectstore.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,6 +25,18 @@ using namespace sb;
 namespace {
 using Result = test::CliResult;
 using test::runCli;
+
+// The source tree (README.md, docs/), from the test data folder.
+QString sourceRoot()
+{
+    return QDir::cleanPath(QStringLiteral(SB_TEST_DATA_DIR "/../.."));
+}
+
+QString sourceText(const QString &path)
+{
+    QFile f(QDir(sourceRoot()).filePath(path));
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
 
 const QStringList kShort = {u"--num-prompts"_s,       u"20"_s, u"--random-input-len"_s, u"16"_s,
                             u"--random-output-len"_s, u"8"_s};
@@ -548,6 +561,155 @@ private slots:
         QVERIFY2(!r.err.contains(u"QStandardPaths"_s) && !r.err.contains(u"XDG_RUNTIME_DIR"_s),
                  qPrintable(r.err));
         QVERIFY(QFileInfo(m_dir.filePath(u"report-env.pdf"_s)).size() > 0);
+    }
+
+    // Every command `servebench-cli --help` lists is documented in both READMEs.
+    void readmesNameEveryCommand()
+    {
+        const Result usage = runCli({u"--help"_s});
+        QCOMPARE(usage.code, 0);
+        QStringList commands;
+        const QRegularExpression row(u"^  ([a-z][a-z-]+)  "_s, QRegularExpression::MultilineOption);
+        for (auto it = row.globalMatch(usage.out); it.hasNext();)
+            commands << it.next().captured(1);
+        QVERIFY2(commands.contains(u"version"_s), qPrintable(usage.out));
+        for (const QString &readme : {u"README.md"_s, u"README.zh_CN.md"_s}) {
+            const QString text = sourceText(readme);
+            QVERIFY(!text.isEmpty());
+            for (const QString &c : std::as_const(commands))
+                QVERIFY2(text.contains(u'`' + c), qPrintable(readme + u": "_s + c));
+        }
+    }
+
+    // The READMEs' layout tables name folders that exist, and every core unit.
+    void readmeLayoutMatchesTheTree()
+    {
+        const QDir root(sourceRoot());
+        QStringList units;
+        for (const QString &d :
+             QDir(root.filePath(u"core"_s)).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            if (QFileInfo::exists(root.filePath(u"core/%1/CMakeLists.txt"_s.arg(d))))
+                units << u"core/"_s + d;
+        QVERIFY(units.contains(u"core/shard"_s));
+        for (const QString &readme : {u"README.md"_s, u"README.zh_CN.md"_s}) {
+            const QString text = sourceText(readme);
+            const qsizetype from = text.indexOf(u"\n| `core/` |"_s);
+            QVERIFY2(from >= 0, qPrintable(readme));
+            const QString table = text.mid(from, text.indexOf(u"\n\n"_s, from + 1) - from);
+            QStringList folders;
+            const QRegularExpression path(u"`([a-z_]+/[a-z_/]*)`"_s);
+            for (auto it = path.globalMatch(table); it.hasNext();) {
+                QString p = it.next().captured(1);
+                if (p.endsWith(u'/'))
+                    p.chop(1);
+                folders << p;
+                QVERIFY2(QFileInfo(root.filePath(p)).isDir(),
+                         qPrintable(readme + u": no folder "_s + p));
+            }
+            for (const QString &u : std::as_const(units))
+                QVERIFY2(folders.contains(u), qPrintable(readme + u": "_s + u + u" missing"_s));
+        }
+    }
+
+    // A doc that starts `servebench-cli simulate` and then runs against it must point the run at
+    // it: a `run` without --base-url measures the CLI's own built-in simulator instead
+    // (docs/statistics.md's example did, issue 27).
+    void docsRunAgainstTheSimulatorTheyStart()
+    {
+        const QDir docs(QDir(sourceRoot()).filePath(u"docs"_s));
+        QStringList files = docs.entryList({u"*.md"_s}, QDir::Files);
+        QVERIFY(files.contains(u"statistics.md"_s));
+        for (QString &f : files)
+            f = u"docs/"_s + f;
+        files << u"README.md"_s << u"README.zh_CN.md"_s;
+        const QString sim = u"servebench-cli simulate"_s;
+        const QString run = u"servebench-cli run "_s;
+        for (const QString &file : std::as_const(files)) {
+            const QStringList chunks = sourceText(file).split(u"\n\n"_s);
+            for (const QString &chunk : chunks) {
+                const qsizetype started = chunk.indexOf(sim);
+                if (started < 0)
+                    continue;
+                const bool code = chunk.trimmed().startsWith(u"```"_s);
+                for (qsizetype at = chunk.indexOf(run, started); at >= 0;
+                     at = chunk.indexOf(run, at + 1)) {
+                    // The command: to its closing backquote in prose, to its last continued
+                    // line in a code block.
+                    qsizetype end = at;
+                    while (end < chunk.size()) {
+                        const QChar c = chunk.at(end);
+                        if (!code && c == u'`')
+                            break;
+                        if (code && c == u'\n' && chunk.at(end - 1) != u'\\')
+                            break;
+                        ++end;
+                    }
+                    const QString command = chunk.mid(at, end - at);
+                    QVERIFY2(command.contains(u"--base-url"_s) || command.contains(u"--port"_s),
+                             qPrintable(file + u": "_s + command));
+                }
+            }
+        }
+    }
+
+    // The README's quick start prints what the command prints: its command is run as shown, and
+    // each output line it shows (above and below its "…" line) has the same words as the
+    // printed line, numbers apart.
+    void readmeQuickStartIsWhatRunPrints()
+    {
+        const QString text = sourceText(u"README.md"_s);
+        const qsizetype start = text.indexOf(u"```console\n$ "_s);
+        QVERIFY(start >= 0);
+        const qsizetype end = text.indexOf(u"\n```"_s, start + 10);
+        QStringList lines = text.mid(start, end - start).split(u'\n').mid(1);
+        QString command;
+        while (!lines.isEmpty()) {
+            QString l = lines.takeFirst();
+            const bool more = l.endsWith(u'\\');
+            if (more)
+                l.chop(1);
+            command += l + u' ';
+            if (!more)
+                break;
+        }
+        QStringList args = command.split(u' ', Qt::SkipEmptyParts);
+        const qsizetype cli = args.indexOf(QRegularExpression(u".*servebench-cli$"_s));
+        QVERIFY2(cli >= 0, qPrintable(command));
+        args = args.mid(cli + 1);
+        const QString project = m_dir.filePath(u"demo.sbproj"_s);
+        args.replaceInStrings(u"/tmp/demo.sbproj"_s, project);
+
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels); // as a terminal shows it
+        p.start(QString::fromUtf8(SB_CLI), args);
+        const Result r = test::finishCli(p);
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QStringList printed = r.out.split(u'\n');
+        if (!printed.isEmpty() && printed.last().isEmpty())
+            printed.removeLast();
+
+        const auto shape = [&](QString l) {
+            l.replace(project, u"/tmp/demo.sbproj"_s);
+            l.replace(QRegularExpression(u"\\b[0-9a-f]{64}\\b"_s), u"#"_s);
+            l.replace(QRegularExpression(u"\\d+(\\.\\d+)?"_s), u"#"_s);
+            return l.simplified();
+        };
+        const qsizetype cut = lines.indexOf(u"…"_s);
+        const QStringList head = cut < 0 ? lines : lines.mid(0, cut);
+        const QStringList tail = cut < 0 ? QStringList() : lines.mid(cut + 1);
+        QVERIFY2(printed.size() >= head.size() + tail.size(), qPrintable(r.out));
+        if (cut < 0)
+            QCOMPARE(printed.size(), head.size());
+        for (qsizetype i = 0; i < head.size(); ++i)
+            QVERIFY2(shape(printed.at(i)) == shape(head.at(i)),
+                     qPrintable(u"README line %1:\n  %2\nprinted:\n  %3"_s.arg(i + 1).arg(
+                         head.at(i), printed.at(i))));
+        for (qsizetype i = 0; i < tail.size(); ++i) {
+            const QString &got = printed.at(printed.size() - tail.size() + i);
+            QVERIFY2(
+                shape(got) == shape(tail.at(i)),
+                qPrintable(u"README line after …:\n  %1\nprinted:\n  %2"_s.arg(tail.at(i), got)));
+        }
     }
 
     void simulateCommandServesAnotherCliRun()
