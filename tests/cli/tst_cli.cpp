@@ -682,9 +682,10 @@ private slots:
         QProcess p;
         p.setProcessChannelMode(QProcess::MergedChannels); // as a terminal shows it
         p.start(QString::fromUtf8(SB_CLI), args);
-        const Result r = test::finishCli(p);
-        QVERIFY2(r.code == 0, qPrintable(r.describe()));
-        QStringList printed = r.out.split(u'\n');
+        QVERIFY(p.waitForFinished(180000));
+        const QString merged = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(merged));
+        QStringList printed = merged.split(u'\n');
         if (!printed.isEmpty() && printed.last().isEmpty())
             printed.removeLast();
 
@@ -697,7 +698,7 @@ private slots:
         const qsizetype cut = lines.indexOf(u"…"_s);
         const QStringList head = cut < 0 ? lines : lines.mid(0, cut);
         const QStringList tail = cut < 0 ? QStringList() : lines.mid(cut + 1);
-        QVERIFY2(printed.size() >= head.size() + tail.size(), qPrintable(r.out));
+        QVERIFY2(printed.size() >= head.size() + tail.size(), qPrintable(merged));
         if (cut < 0)
             QCOMPARE(printed.size(), head.size());
         for (qsizetype i = 0; i < head.size(); ++i)
