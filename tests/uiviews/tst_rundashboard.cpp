@@ -245,6 +245,7 @@ private slots:
         dash.attach(&controller, RunPlan());
         const QList<RequestRecord> base = uitest::syntheticRecords();
         constexpr int kRecords = 20000;
+        QSignalSpy applied(&dash, &RunDashboard::batchApplied);
         QElapsedTimer timer;
         timer.start();
         for (int i = 0; i < kRecords; ++i) {
@@ -263,8 +264,15 @@ private slots:
             emit controller.requestCompleted(r);
         }
         const double perRecordUs = double(timer.nsecsElapsed()) / 1e3 / kRecords;
+        // Per record the GUI thread only counted and queued: no batch went to the worker, no
+        // chart has a point yet.
+        QCOMPARE(dash.counters().received, kRecords);
+        QVERIFY(dash.hasPendingWork());
+        QCOMPARE(applied.size(), 0);
+        for (ChartView *c : dash.charts())
+            for (int s = 0; c->series(s); ++s)
+                QCOMPARE(c->pointCount(s), qsizetype(0));
         timer.restart();
-        QSignalSpy applied(&dash, &RunDashboard::batchApplied);
         dash.refresh(); // hands the batch to the worker
         const double dispatchMs = double(timer.nsecsElapsed()) / 1e6;
         QVERIFY(applied.wait(60000));
@@ -279,12 +287,10 @@ private slots:
               "dispatch the batch, %.1f ms to draw, %.1f ms per refresh after; worker: %.1f ms "
               "for %d records",
               perRecordUs, dispatchMs, drawMs, idleMs, reduceMs, kRecords);
-        QCOMPARE(dash.counters().received, kRecords);
-        // Generous bounds for a loaded 2-core debug build; a per-record chart update would
-        // cost milliseconds.
-        QVERIFY2(perRecordUs < 50, qPrintable(QString::number(perRecordUs)));
-        QVERIFY2(dispatchMs < 1000, qPrintable(QString::number(dispatchMs)));
-        QVERIFY2(drawMs < 2000, qPrintable(QString::number(drawMs)));
+        // The 20,000 records went to the worker as one batch, and came back as one (the times
+        // above are printed, not asserted: bench_workbench_timing measures the GUI thread's
+        // share in a real run).
+        QCOMPARE(applied.size(), 1);
         QVERIFY(!dash.hasPendingWork());
         QVERIFY(dash.charts().at(0)->pointCount(0) > 0);
         for (ChartView *c : dash.charts())
