@@ -1,3 +1,4 @@
+#include "../common/schedprobe.h"
 #include "common/clock.h"
 #include "sim/simconfig.h"
 #include "sim/simrenderer.h"
@@ -1115,10 +1116,12 @@ private slots:
             clients.push_back(std::make_unique<RawClient>());
             QVERIFY(clients.back()->connectTo(m_sim->port()));
         }
+        test::SchedProbe probe; // how late this machine wakes a thread, during the streams
         for (auto &c : clients)
             c->send(raw);
         for (auto &c : clients)
             QVERIFY(c->read(30000).complete);
+        probe.stop();
         QVERIFY(m_sim->waitForLogEntries(streams, 5000));
         const QList<SimLogEntry> log = m_sim->requestLog();
         QCOMPARE(log.size(), streams);
@@ -1133,8 +1136,14 @@ private slots:
             }
         }
         const double mean = sumGapMs / gaps;
-        QVERIFY2(mean >= cfg.itlMs * 0.8 && mean <= cfg.itlMs * 2.0,
-                 qPrintable(u"mean gap %1 ms"_s.arg(mean)));
+        // Never faster than the ITL (less the jitter's spread); slower only by what this
+        // machine's scheduling delay explains: a wake-up late by the measured p99 on every gap.
+        QVERIFY2(mean >= cfg.itlMs * 0.8 && mean <= cfg.itlMs * 2.0 + probe.percentileMs(99),
+                 qPrintable(u"mean gap %1 ms (ITL %2 ms); scheduling delay measured: p99 %3 ms, "
+                            u"max %4 ms"_s.arg(mean)
+                                .arg(cfg.itlMs)
+                                .arg(probe.percentileMs(99))
+                                .arg(probe.maxMs())));
     }
 
     void connectionsCounted()
