@@ -7,6 +7,7 @@
 #include "report/htmlreport.h"
 #include "report/reportrun.h"
 #include "servermetrics/enginecatalog.h"
+#include "servermetrics/metricsscraper.h"
 #include "servermetrics/seriescodec.h"
 #include "servermetrics/servertimeline.h"
 #include "store/projectstore.h"
@@ -203,6 +204,10 @@ QString formatServerMetricsBlock(const ServerEvidence &ev)
             const int resets = item.detail.value("counter_resets"_L1).toInt();
             if (resets > 0)
                 value += u" [%1 counter reset(s)]"_s.arg(resets);
+            // Evidence from the built-in simulator's GPU is simulated, and says so.
+            const QString simulated = QString::fromLatin1(kSimulatedGpuTargetName);
+            if (item.source.startsWith(simulated + u':'))
+                value += u" (simulated: "_s + simulated + u')';
         }
         out += line(serverFigureLabel(item.name).text() + u':', value);
     }

@@ -47,10 +47,9 @@ struct ScrapePlan
     bool enabled() const { return !targets.isEmpty(); }
 };
 
-// The targets a scrape plan names itself: the SUT's own endpoint (a user's target may not take
-// its name while it is scraped) and the built-in simulator's simulated GPU exporter.
+// The target a scrape plan names itself for the SUT's own endpoint: a user's target may not take
+// its name while it is scraped. (The simulator's GPU is kSimulatedGpuTargetName, metricsscraper.h.)
 inline constexpr const char kSutTargetName[] = "sut";
-inline constexpr const char kSimulatedGpuTargetName[] = "dcgm-simulated";
 
 // The scraper's options for an interval: the timeout (see metricslimits) and the payload cap.
 ScraperOptions scraperOptionsFor(double intervalS);

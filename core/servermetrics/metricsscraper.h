@@ -23,6 +23,11 @@ namespace sb {
 
 class ScrapeWorker;
 
+// The built-in simulator's simulated GPU exporter (/dcgm/metrics) as a target: the name says it is
+// simulated wherever it is shown, and reports mark the evidence taken from it
+// (docs/server-metrics.md).
+inline constexpr const char kSimulatedGpuTargetName[] = "dcgm-simulated";
+
 // One Prometheus-format endpoint to scrape during a run.
 struct ScrapeTarget
 {

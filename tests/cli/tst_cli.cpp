@@ -523,11 +523,22 @@ private slots:
     void usersMetricsTargetIsNotShadowedBySimulatedGpu()
     {
         const QRegularExpression scraping(u"Server metrics: scraping ([^\n]*)"_s);
-        Result r = runCli(QStringList{u"run"_s} + kShort);
+        // About a second of sending, so that the GPU is usually scraped inside the window.
+        Result r = runCli(QStringList{u"run"_s, u"--request-rate"_s, u"20"_s} + kShort);
         QVERIFY2(r.code == 0, qPrintable(r.describe()));
         QRegularExpressionMatch m = scraping.match(r.err);
         QVERIFY2(m.hasMatch(), qPrintable(r.err));
         QVERIFY2(m.captured(1).contains(u"dcgm-simulated ("_s), qPrintable(m.captured(1)));
+        // Its evidence says it is simulated where the summary shows it: "(simulated:
+        // dcgm-simulated)" after a figure, the target's name in the reason of an n/a.
+        for (const char *label : {"GPU utilisation (mean):", "GPU power (mean):"}) {
+            const qsizetype at = r.out.indexOf(QLatin1StringView(label));
+            QVERIFY2(at >= 0, label);
+            const QString line = r.out.mid(at).section(u'\n', 0, 0);
+            QVERIFY2(line.endsWith(u"(simulated: dcgm-simulated)"_s) ||
+                         (line.contains(u"n/a"_s) && line.contains(u"'dcgm-simulated'"_s)),
+                     qPrintable(line));
+        }
 
         r = runCli(
             QStringList{u"run"_s, u"--metrics-target"_s, u"dcgm=http://127.0.0.1:1/metrics"_s} +
