@@ -859,6 +859,11 @@
         <translation>按 %1 排名（越高越好）</translation>
     </message>
     <message>
+        <source>No ranking: the %2 runs are repeats of one candidate, %1 — replicates, not competitors; their differences are run-to-run variation. Pooled figures below.</source>
+        <comment>cmp.rank.replicates</comment>
+        <translation>不排名：这 %2 次运行是同一候选 %1 的重复——是重复测量，而非相互竞争者；它们之间的差异是运行间的波动。下面给出合并后的数值。</translation>
+    </message>
+    <message>
         <source>%1; the runs differ in more than one variable, so the ranking does not say which one made the difference</source>
         <comment>cmp.rank.confounded</comment>
         <translation>%1；这些运行有不止一个变量不同，因此排名无法说明是哪一个造成了差异</translation>
@@ -2957,6 +2962,16 @@
         <source>tied with %1</source>
         <comment>sig.text.tied_with</comment>
         <translation>与 %1 并列</translation>
+    </message>
+    <message>
+        <source>%1, pooled over its runs (the mean of the runs&apos; values, %2 interval from run-to-run variation):</source>
+        <comment>sig.text.pooled</comment>
+        <translation>%1，按其各次运行合并（各次运行数值的均值，%2 区间来自运行间波动）：</translation>
+    </message>
+    <message>
+        <source>(%1 runs)</source>
+        <comment>sig.text.pooled_runs</comment>
+        <translation>（%1 次运行）</translation>
     </message>
     <message>
         <source>cache-busted: every request of every run has a new random prefix</source>
