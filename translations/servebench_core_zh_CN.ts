@@ -4188,5 +4188,75 @@
         <comment>study.reason.ended</comment>
         <translation>运行以 %1 结束</translation>
     </message>
+    <message>
+        <source>Boundary: model %1 · dataset %2 · request %3 · connection %4 · cache %5</source>
+        <comment>study.report.boundary</comment>
+        <translation>边界：模型 %1 · 数据集 %2 · 请求 %3 · 连接 %4 · 缓存 %5</translation>
+    </message>
+    <message>
+        <source>candidate</source>
+        <comment>study.report.candidate</comment>
+        <translation>候选</translation>
+    </message>
+    <message>
+        <source>runs</source>
+        <comment>study.report.runs</comment>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>verdict</source>
+        <comment>study.report.verdict</comment>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>cost per successful request</source>
+        <comment>study.report.cost_request</comment>
+        <translation>每个成功请求的成本</translation>
+    </message>
+    <message>
+        <source>cost per 1M output tokens</source>
+        <comment>study.report.cost_tokens</comment>
+        <translation>每 100 万输出 token 的成本</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <comment>study.report.method</comment>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>scenario</source>
+        <comment>study.report.scenario</comment>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <comment>study.report.kind</comment>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <comment>study.report.load</comment>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>Repeats per cell: %1 · order seed: %2 · baseline: %3</source>
+        <comment>study.report.repeats</comment>
+        <translation>每个单元的重复次数：%1 · 顺序种子：%2 · 基准：%3</translation>
+    </message>
+    <message>
+        <source>metric</source>
+        <comment>study.report.metric</comment>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>test window</source>
+        <comment>study.report.window</comment>
+        <translation>测试窗口</translation>
+    </message>
+    <message>
+        <source>Cost source: %1</source>
+        <comment>study.report.cost_source</comment>
+        <translation>成本来源：%1</translation>
+    </message>
 </context>
 </TS>

@@ -1,8 +1,8 @@
 // `servebench-cli study`: a selection study (docs/study.md) — run its cells through the one run
 // pipeline (resuming when the study is already in the project), show their state, derive the
 // decision and write the study report. What is left here is wording and printing.
-#include "args.h"
 #include "studycommand.h"
+#include "args.h"
 
 #include "common/coretranslation.h"
 #include "common/message.h"
@@ -89,8 +89,8 @@ int studyRun(const QStringList &argv)
     if (!exec.prepare(&what, &error))
         return fail(u"study run"_s, u"--project %1: %2"_s.arg(a.value(u"project"_s), error));
     const StoredStudyVersion &v = exec.version();
-    out << "Study " << def.name << ", version " << v.version << " (" << what << ", definition sha256 "
-        << v.sha256.left(12) << "…)\n";
+    out << "Study " << def.name << ", version " << v.version << " (" << what
+        << ", definition sha256 " << v.sha256.left(12) << "…)\n";
     out << exec.plan().orderNote.text(translating()) << "\n";
     for (const StoredStudyCell &c : exec.resumedCells())
         out << "Cell " << c.position + 1 << " (" << cellName(c) << ") was interrupted: its run #"
@@ -104,8 +104,8 @@ int studyRun(const QStringList &argv)
 
     QObject::connect(&exec, &StudyExecutor::cellStarted, &exec,
                      [&](const StoredStudyCell &c, qint64 runId, int total) {
-                         out << "cell " << c.position + 1 << "/" << total << " started: "
-                             << cellName(c) << " (run #" << runId << ")\n";
+                         out << "cell " << c.position + 1 << "/" << total
+                             << " started: " << cellName(c) << " (run #" << runId << ")\n";
                          out.flush();
                      });
     QObject::connect(&exec, &StudyExecutor::cellFinished, &exec,
@@ -123,12 +123,11 @@ int studyRun(const QStringList &argv)
     bool ok = false;
     QString finalError;
     QEventLoop loop;
-    QObject::connect(&exec, &StudyExecutor::finished, &loop,
-                     [&](bool good, const QString &e) {
-                         ok = good;
-                         finalError = e;
-                         loop.quit();
-                     });
+    QObject::connect(&exec, &StudyExecutor::finished, &loop, [&](bool good, const QString &e) {
+        ok = good;
+        finalError = e;
+        loop.quit();
+    });
     g_studyInterrupts = 0;
     std::signal(SIGINT, onStudySignal);
     std::signal(SIGTERM, onStudySignal);
@@ -158,8 +157,8 @@ int studyRun(const QStringList &argv)
         failed += c.state == "failed"_L1 ? 1 : 0;
     }
     out << "Study done: " << completed << " cells completed, " << failed
-        << " failed. Decide with: servebench-cli study decide --project "
-        << a.value(u"project"_s) << "\n";
+        << " failed. Decide with: servebench-cli study decide --project " << a.value(u"project"_s)
+        << "\n";
     return 0;
 }
 
@@ -193,10 +192,11 @@ bool loadDecision(const Args &a, const QString &cmd, StudyDecision *d, int *code
 
 QList<OptionSpec> decisionSpecs()
 {
-    return {{u"project"_s, OptionSpec::Value, u"project file"_s, {}},
-            {u"study"_s, OptionSpec::Value, u"study name (default: the project's only study)"_s, {}},
-            {u"version"_s, OptionSpec::Value, u"definition version (default: the latest)"_s, {}},
-            {u"help"_s, OptionSpec::Flag, u"show this help"_s, {}}};
+    return {
+        {u"project"_s, OptionSpec::Value, u"project file"_s, {}},
+        {u"study"_s, OptionSpec::Value, u"study name (default: the project's only study)"_s, {}},
+        {u"version"_s, OptionSpec::Value, u"definition version (default: the latest)"_s, {}},
+        {u"help"_s, OptionSpec::Flag, u"show this help"_s, {}}};
 }
 
 int studyDecide(const QStringList &argv)
@@ -280,8 +280,9 @@ int studyStatus(const QStringList &argv)
     if (!a.parse(argv, &error))
         return fail(u"study status"_s, error, 2);
     if (a.has(u"help"_s)) {
-        QTextStream(stdout) << "usage: servebench-cli study status --project FILE [--study NAME]\n\n"
-                            << a.helpText();
+        QTextStream(stdout)
+            << "usage: servebench-cli study status --project FILE [--study NAME]\n\n"
+            << a.helpText();
         return 0;
     }
     const QString path = a.value(u"project"_s);
@@ -312,8 +313,8 @@ int studyStatus(const QStringList &argv)
             for (qint64 id : studies.cellRuns(c.id))
                 runs << u"#"_s + QString::number(id);
             out << QString::number(c.position + 1).rightJustified(4) << "  "
-                << cellName(c).leftJustified(32) << " " << c.state.leftJustified(10)
-                << " attempts " << c.attempts << (runs.isEmpty() ? QString() : u"  runs "_s + runs.join(u", "_s));
+                << cellName(c).leftJustified(32) << " " << c.state.leftJustified(10) << " attempts "
+                << c.attempts << (runs.isEmpty() ? QString() : u"  runs "_s + runs.join(u", "_s));
             if (!c.reason.isEmpty())
                 out << "  — " << c.reason;
             out << "\n";

@@ -86,7 +86,7 @@ bool ensureStudyWindows(ProjectStore *store, const StudyDefinition &d,
                 p.item = item;
                 if (costs.saveBillItem(p) <= 0) {
                     *notes << u"%1: the price could not be stored: %2"_s.arg(cand.name,
-                                                                              costs.lastError());
+                                                                             costs.lastError());
                     ok = false;
                 }
             } else {
@@ -95,8 +95,8 @@ bool ensureStudyWindows(ProjectStore *store, const StudyDefinition &d,
                     QStringList why;
                     for (const BillImportProblem &p : problems)
                         why << p.message;
-                    *notes << u"%1: the price could not be stored: %2"_s.arg(
-                        cand.name, why.join(u"; "_s));
+                    *notes << u"%1: the price could not be stored: %2"_s.arg(cand.name,
+                                                                             why.join(u"; "_s));
                     ok = false;
                 }
             }
@@ -115,7 +115,7 @@ bool ensureStudyWindows(ProjectStore *store, const StudyDefinition &d,
             }
             if (costs.saveWindow(w) <= 0) {
                 *notes << u"%1: the test window could not be stored: %2"_s.arg(w.name,
-                                                                                costs.lastError());
+                                                                               costs.lastError());
                 ok = false;
             }
         }

@@ -40,9 +40,8 @@ QStringList secondaryKeys(const QString &kind)
         return {u"output_throughput"_s, u"request_throughput"_s, u"e2el.p99"_s};
     if (kind == "single-stream"_L1)
         return {u"e2el.p90"_s, u"ttft.p90"_s, u"tpot.mean"_s};
-    return {u"ttft.median"_s,       u"ttft.p99"_s,          u"tpot.mean"_s,
-            u"itl.median"_s,        u"e2el.p99"_s,          u"request_goodput"_s,
-            u"output_throughput"_s};
+    return {u"ttft.median"_s, u"ttft.p99"_s,        u"tpot.mean"_s,        u"itl.median"_s,
+            u"e2el.p99"_s,    u"request_goodput"_s, u"output_throughput"_s};
 }
 
 QString fmt(double v, int decimals)
@@ -210,17 +209,18 @@ bool buildStudyDecision(ProjectStore *store, const QString &studyName, int versi
         if (c.state != "completed"_L1) {
             QString reason = c.reason;
             if (reason.isEmpty())
-                reason = c.state == "running"_L1 ? u"running, or interrupted"_s
-                                                 : u"not run yet"_s;
-            dec.leftOut << StudyLeftOut{c.position + 1, c.candidate, c.scenario, c.repeat + 1,
-                                        c.state, reason};
+                reason = c.state == "running"_L1 ? u"running, or interrupted"_s : u"not run yet"_s;
+            dec.leftOut << StudyLeftOut{c.position + 1, c.candidate, c.scenario,
+                                        c.repeat + 1,   c.state,     reason};
             continue;
         }
         ReportRun r;
         QString why;
         if (!loadReportRun(*store, c.runId, &r, &why)) {
-            dec.leftOut << StudyLeftOut{c.position + 1, c.candidate, c.scenario, c.repeat + 1,
-                                        c.state, u"its run #%1 cannot be read: %2"_s.arg(c.runId).arg(why)};
+            dec.leftOut << StudyLeftOut{
+                c.position + 1, c.candidate,
+                c.scenario,     c.repeat + 1,
+                c.state,        u"its run #%1 cannot be read: %2"_s.arg(c.runId).arg(why)};
             continue;
         }
         ++dec.completedCells;
@@ -336,17 +336,18 @@ QJsonObject StudyDecision::toJson() const
                              {u"per_1m_output_tokens"_s, optional(r.costPerMillionOutputTokens)}};
             if (!r.costNote.isEmpty())
                 cost[u"note"_s] = r.costNote;
-            cands.append(QJsonObject{
-                {u"candidate"_s, r.candidate},
-                {u"baseline"_s, r.baseline},
-                {u"run_ids"_s, ids},
-                {u"figure_of_merit"_s, figureJson(r.merit)},
-                {u"rank"_s, r.rank > 0 ? QJsonValue(r.rank) : QJsonValue()},
-                {u"tied"_s, r.tied},
-                {u"tied_with"_s, tied},
-                {u"verdict"_s, r.baseline ? u"baseline"_s : QString::fromLatin1(verdictKey(r.verdict))},
-                {u"cost"_s, cost},
-                {u"other_metrics"_s, figs}});
+            cands.append(
+                QJsonObject{{u"candidate"_s, r.candidate},
+                            {u"baseline"_s, r.baseline},
+                            {u"run_ids"_s, ids},
+                            {u"figure_of_merit"_s, figureJson(r.merit)},
+                            {u"rank"_s, r.rank > 0 ? QJsonValue(r.rank) : QJsonValue()},
+                            {u"tied"_s, r.tied},
+                            {u"tied_with"_s, tied},
+                            {u"verdict"_s, r.baseline ? u"baseline"_s
+                                                      : QString::fromLatin1(verdictKey(r.verdict))},
+                            {u"cost"_s, cost},
+                            {u"other_metrics"_s, figs}});
         }
         QJsonArray order;
         for (int i : s.order)
@@ -389,39 +390,44 @@ QJsonObject StudyDecision::toJson() const
 
 QString StudyDecision::formatText(bool translate) const
 {
-    const auto tr = [translate](const Message &m) { return m.text(translate); };
+    const auto tr = [translate](const Message &m) {
+        return m.text(translate);
+    };
     const QString conf = confidenceText(confidence);
     QString out;
-    out += tr(Message("study.text.title", {name, QString::number(version), sha256.left(12)})) +
-           u'\n';
+    out +=
+        tr(Message("study.text.title", {name, QString::number(version), sha256.left(12)})) + u'\n';
     out += tr(Message("study.text.question", {question})) + u'\n';
     out += tr(orderNote) + u'\n';
-    out += tr(Message("study.text.cells",
-                      {QString::number(completedCells), QString::number(cells)})) +
-           u'\n';
+    out +=
+        tr(Message("study.text.cells", {QString::number(completedCells), QString::number(cells)})) +
+        u'\n';
     for (const StudyScenarioDecision &s : scenarios) {
         const QString label = tr(s.meritLabel);
-        out += u'\n' +
-               tr(Message(s.lowerIsBetter ? "study.text.scenario.lower"
-                                          : "study.text.scenario.higher",
-                          {s.scenario, s.kind, s.unit.isEmpty() ? label : label + u" ("_s + s.unit + u')', conf})) +
-               u'\n';
+        out +=
+            u'\n' +
+            tr(Message(s.lowerIsBetter ? "study.text.scenario.lower" : "study.text.scenario.higher",
+                       {s.scenario, s.kind,
+                        s.unit.isEmpty() ? label : label + u" ("_s + s.unit + u')', conf})) +
+            u'\n';
         for (int i : s.order) {
             const StudyCandidateResult &r = s.candidates.at(i);
-            QString line = u"  %1 %2 %3"_s.arg(r.rank > 0 ? QString::number(r.rank) + u'.' : u"-"_s, -3)
-                               .arg(r.candidate, -14)
-                               .arg(intervalText(r.merit.stats, s.decimals), -28);
-            line += u' ' + tr(Message("sig.text.pooled_runs", {QString::number(r.merit.stats.runs)}));
+            QString line =
+                u"  %1 %2 %3"_s.arg(r.rank > 0 ? QString::number(r.rank) + u'.' : u"-"_s, -3)
+                    .arg(r.candidate, -14)
+                    .arg(intervalText(r.merit.stats, s.decimals), -28);
+            line +=
+                u' ' + tr(Message("sig.text.pooled_runs", {QString::number(r.merit.stats.runs)}));
             line += u"  "_s + tr(verdictWords(r.verdict, r.baseline));
             if (r.tied)
-                line += u"  ("_s + tr(Message("sig.text.tied_with", {r.tiedWith.join(u", "_s)})) + u')';
+                line +=
+                    u"  ("_s + tr(Message("sig.text.tied_with", {r.tiedWith.join(u", "_s)})) + u')';
             out += line + u'\n';
         }
         out += u"  "_s + tr(Message("study.text.cost")) + u'\n';
         for (const StudyCandidateResult &r : s.candidates) {
             if (r.costPerRequest || r.costPerMillionOutputTokens)
-                out += u"    %1 %2 %3/req, %4 %3/1M output tokens\n"_s
-                           .arg(r.candidate, -14)
+                out += u"    %1 %2 %3/req, %4 %3/1M output tokens\n"_s.arg(r.candidate, -14)
                            .arg(r.costPerRequest ? QString::number(*r.costPerRequest, 'f', 6)
                                                  : u"n/a"_s,
                                 r.currency,
@@ -436,13 +442,15 @@ QString StudyDecision::formatText(bool translate) const
         if (!s.candidates.isEmpty())
             for (const StudyFigure &f0 : s.candidates.constFirst().figures) {
                 const StudyMetricInfo info = studyMetricInfo(f0.key);
-                QString line = u"    %1"_s.arg(
-                    info.unit.isEmpty() ? tr(info.label) : tr(info.label) + u" ("_s + info.unit + u')',
-                    -24);
+                QString line = u"    %1"_s.arg(info.unit.isEmpty()
+                                                   ? tr(info.label)
+                                                   : tr(info.label) + u" ("_s + info.unit + u')',
+                                               -24);
                 for (const StudyCandidateResult &r : s.candidates)
                     for (const StudyFigure &f : r.figures)
                         if (f.key == f0.key)
-                            line += u"  %1 %2"_s.arg(r.candidate, intervalText(f.stats, info.decimals));
+                            line +=
+                                u"  %1 %2"_s.arg(r.candidate, intervalText(f.stats, info.decimals));
                 out += line + u'\n';
             }
     }

@@ -20,11 +20,14 @@ namespace {
 // Flags the study sets itself: a cell's own flags may not override them.
 const QStringList &reservedFlags()
 {
-    static const QStringList r = {
-        u"--project"_s,   u"--num-runs"_s,      u"--sweep"_s,        u"--find-max-valid-rate"_s,
-        u"--sut-name"_s,  u"--name"_s,          u"--seed"_s,         u"--save-result"_s,
-        u"--shard"_s,     u"--start-at"_s,      u"--base-url"_s,     u"--model"_s,
-        u"--tokenizer"_s, u"--connection-mode"_s, u"--cache-bust"_s, u"--sut"_s};
+    static const QStringList r = {u"--project"_s,    u"--num-runs"_s,
+                                  u"--sweep"_s,      u"--find-max-valid-rate"_s,
+                                  u"--sut-name"_s,   u"--name"_s,
+                                  u"--seed"_s,       u"--save-result"_s,
+                                  u"--shard"_s,      u"--start-at"_s,
+                                  u"--base-url"_s,   u"--model"_s,
+                                  u"--tokenizer"_s,  u"--connection-mode"_s,
+                                  u"--cache-bust"_s, u"--sut"_s};
     return r;
 }
 
@@ -217,8 +220,7 @@ StudyDefinition StudyDefinition::fromJson(const QJsonObject &o, QList<StudyIssue
             cand.simItlMs = r.number(sim, u"itl_ms"_s, f + u".simulator.itl_ms"_s, -1);
         }
         const QJsonObject cost = r.object(c, u"cost"_s, f + u".cost"_s, true);
-        const QString source =
-            r.string(cost, u"source"_s, f + u".cost.source"_s, true, u"bills"_s);
+        const QString source = r.string(cost, u"source"_s, f + u".cost.source"_s, true, u"bills"_s);
         if (source == "price_per_hour"_L1)
             cand.cost.source = StudyCost::Source::PricePerHour;
         else if (source != "bills"_L1)
@@ -248,11 +250,11 @@ StudyDefinition StudyDefinition::fromFile(const QString &path, QList<StudyIssue>
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
-        issues->append({path, Message("study.file.json",
-                                      {pe.error != QJsonParseError::NoError
-                                           ? pe.errorString() + u" at offset "_s +
-                                                 QString::number(pe.offset)
-                                           : u"the top level is not an object"_s})});
+        issues->append(
+            {path, Message("study.file.json",
+                           {pe.error != QJsonParseError::NoError
+                                ? pe.errorString() + u" at offset "_s + QString::number(pe.offset)
+                                : u"the top level is not an object"_s})});
         return {};
     }
     return fromJson(doc.object(), issues);
@@ -308,9 +310,8 @@ QJsonObject StudyDefinition::toJson() const
         o[u"cost"_s] = cost;
         cands.append(o);
     }
-    QJsonObject out{{u"name"_s, name},         {u"question"_s, question},
-                    {u"boundary"_s, b},        {u"scenarios"_s, scs},
-                    {u"repeats"_s, repeats},   {u"seed"_s, double(seed)},
+    QJsonObject out{{u"name"_s, name},       {u"question"_s, question}, {u"boundary"_s, b},
+                    {u"scenarios"_s, scs},   {u"repeats"_s, repeats},   {u"seed"_s, double(seed)},
                     {u"candidates"_s, cands}};
     putIf(&out, u"baseline"_s, baseline);
     return out;
@@ -388,7 +389,9 @@ QStringList StudyDefinition::cellFlags(int k, int s, int repeat) const
 QList<StudyIssue> StudyDefinition::validate() const
 {
     QList<StudyIssue> out;
-    const auto add = [&out](const QString &field, const Message &m) { out.append({field, m}); };
+    const auto add = [&out](const QString &field, const Message &m) {
+        out.append({field, m});
+    };
     if (name.trimmed().isEmpty())
         add(u"name"_s, Message("study.required"));
     if (question.trimmed().isEmpty())
@@ -446,7 +449,8 @@ QList<StudyIssue> StudyDefinition::validate() const
         if (cost.source == StudyCost::Source::PricePerHour) {
             const auto price = Decimal::parse(cost.pricePerHour);
             if (!price || !(price->toDouble() > 0))
-                add(f + u".cost.price_per_hour"_s, Message("study.cost.price", {cost.pricePerHour}));
+                add(f + u".cost.price_per_hour"_s,
+                    Message("study.cost.price", {cost.pricePerHour}));
             if (!isCurrencyCode(cost.currency))
                 add(f + u".cost.currency"_s, Message("study.cost.currency", {cost.currency}));
             if (cost.resources < 1)
@@ -467,8 +471,7 @@ QList<StudyIssue> StudyDefinition::validate() const
             RunRequest request;
             RunFlagOptions opts;
             QString error;
-            const QString field =
-                u"candidates[%1] × scenarios[%2]"_s.arg(k).arg(s);
+            const QString field = u"candidates[%1] × scenarios[%2]"_s.arg(k).arg(s);
             if (!parseRunFlags(cellFlags(k, s, 0), &request, &opts, &error)) {
                 add(field, Message("study.flags.invalid", {Message::literal(error)}));
                 continue;

@@ -66,10 +66,10 @@ struct StudyScenario
 struct StudyBoundary
 {
     QString model;
-    QStringList datasetFlags;  // --dataset-name, --random-input-len, --dataset-path, ...
-    QString datasetSha256;     // expected dataset hash; empty: the first cell's, held to by all
-    QStringList requestFlags;  // --ignore-eos, --temperature, ...
-    QString tokenizer;         // --tokenizer; empty: none
+    QStringList datasetFlags; // --dataset-name, --random-input-len, --dataset-path, ...
+    QString datasetSha256;    // expected dataset hash; empty: the first cell's, held to by all
+    QStringList requestFlags; // --ignore-eos, --temperature, ...
+    QString tokenizer;        // --tokenizer; empty: none
     QString connectionMode = QStringLiteral("warm");
     QString cachePolicy = QStringLiteral("cache-bust"); // "cache-bust" | "as-is"
 };

@@ -82,9 +82,10 @@ void StudyExecutor::runNext()
         for (const StoredStudyCell &c : all)
             if (c.state == "completed"_L1 && c.runId > 0)
                 if (const auto run = m_store->loadRun(c.runId)) {
-                    m_datasetHash =
-                        run->snapshot.value(u"dataset_info"_s).toObject().value(u"sha256"_s)
-                            .toString();
+                    m_datasetHash = run->snapshot.value(u"dataset_info"_s)
+                                        .toObject()
+                                        .value(u"sha256"_s)
+                                        .toString();
                     if (!m_datasetHash.isEmpty())
                         break;
                 }
@@ -162,14 +163,14 @@ void StudyExecutor::onRunFinished(const RunOutcome &o)
 {
     if (!o.completed()) {
         m_cellState = o.input.status == "interrupted"_L1 ? u"pending"_s : u"failed"_s;
-        m_cellReason = !o.stopReason.isEmpty() ? o.stopReason
-                                               : u"the run ended %1"_s.arg(o.input.status);
+        m_cellReason =
+            !o.stopReason.isEmpty() ? o.stopReason : u"the run ended %1"_s.arg(o.input.status);
         return;
     }
     if (o.derived.summary.completed == 0) {
         m_cellState = u"failed"_s;
-        m_cellReason = u"every request failed (%1 failed, none completed)"_s.arg(
-            o.derived.summary.failed);
+        m_cellReason =
+            u"every request failed (%1 failed, none completed)"_s.arg(o.derived.summary.failed);
         return;
     }
     if (!m_datasetHash.isEmpty() && !o.input.datasetHash.isEmpty() &&

@@ -45,9 +45,8 @@ StudyPlan StudyPlan::build(const StudyDefinition &d)
             names << d.candidates.at(c).name;
         blocks << names.join(u' ');
     }
-    p.orderNote = Message("study.order",
-                          {QString::number(d.repeats), QString::number(d.seed),
-                           blocks.join(u" | "_s)});
+    p.orderNote = Message("study.order", {QString::number(d.repeats), QString::number(d.seed),
+                                          blocks.join(u" | "_s)});
     return p;
 }
 

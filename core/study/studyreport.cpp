@@ -43,7 +43,9 @@ QString interval(const SeriesStats &s, int decimals)
 
 QString studyReportHtml(const StudyDecision &d, bool translate)
 {
-    const auto w = [translate](const Message &m) { return esc(m.text(translate)); };
+    const auto w = [translate](const Message &m) {
+        return esc(m.text(translate));
+    };
     const auto lit = [&](const char *id, const QStringList &args = {}) {
         return w(Message(id, args));
     };
@@ -62,41 +64,50 @@ QString studyReportHtml(const StudyDecision &d, bool translate)
     h += u"<p><b>"_s + lit("study.text.question", {d.question}) + u"</b></p>\n"_s;
     const QJsonObject b = d.definition.value(u"boundary"_s).toObject();
     const QJsonObject ds = b.value(u"dataset"_s).toObject();
-    h += u"<p>model %1 · dataset %2 · request %3 · connection %4 · cache %5</p>\n"_s.arg(
-        esc(b.value(u"model"_s).toString()),
-        esc(ds.value(u"flags"_s).toVariant().toStringList().join(u' ')),
-        esc(b.value(u"request"_s).toObject().value(u"flags"_s).toVariant().toStringList().join(u' ')),
-        esc(b.value(u"connection_mode"_s).toString()),
-        esc(b.value(u"cache_policy"_s).toString()));
-    h += u"<p>"_s + lit("study.text.cells", {QString::number(d.completedCells), QString::number(d.cells)}) +
+    const auto flags = [](const QJsonObject &o) {
+        return o.value(u"flags"_s).toVariant().toStringList().join(u' ');
+    };
+    h += u"<p>"_s +
+         lit("study.report.boundary",
+             {b.value(u"model"_s).toString(), flags(ds), flags(b.value(u"request"_s).toObject()),
+              b.value(u"connection_mode"_s).toString(), b.value(u"cache_policy"_s).toString()}) +
+         u"</p>\n"_s;
+    h += u"<p>"_s +
+         lit("study.text.cells", {QString::number(d.completedCells), QString::number(d.cells)}) +
          u"</p>\n"_s;
     for (const StudyScenarioDecision &s : d.scenarios) {
-        const QString label = s.meritLabel.text(translate) + (s.unit.isEmpty() ? QString() : u" ("_s + s.unit + u')');
+        const QString label =
+            s.meritLabel.text(translate) + (s.unit.isEmpty() ? QString() : u" ("_s + s.unit + u')');
         h += u"<h3>"_s +
              w(Message(s.lowerIsBetter ? "study.text.scenario.lower" : "study.text.scenario.higher",
                        {s.scenario, s.kind, label, conf})) +
-             u"</h3>\n<table><tr><th>#</th><th>candidate</th><th>"_s + esc(label) +
-             u"</th><th>runs</th><th>verdict</th><th>cost/request</th><th>cost/1M output tokens</th></tr>\n"_s;
+             u"</h3>\n<table><tr><th>#</th><th>"_s + lit("study.report.candidate") +
+             u"</th><th>"_s + esc(label) + u"</th><th>"_s + lit("study.report.runs") +
+             u"</th><th>"_s + lit("study.report.verdict") + u"</th><th>"_s +
+             lit("study.report.cost_request") + u"</th><th>"_s + lit("study.report.cost_tokens") +
+             u"</th></tr>\n"_s;
         for (int i : s.order) {
             const StudyCandidateResult &r = s.candidates.at(i);
-            QString verdict = r.baseline ? lit("study.verdict.baseline")
+            QString verdict = r.baseline                     ? lit("study.verdict.baseline")
                               : r.verdict == Verdict::Better ? lit("sig.verdict.better")
                               : r.verdict == Verdict::Worse  ? lit("sig.verdict.worse")
                               : r.verdict == Verdict::NoDetectableDifference
                                   ? lit("study.verdict.tied")
                                   : lit("sig.verdict.na");
             if (r.tied)
-                verdict += u" ("_s + w(Message("sig.text.tied_with", {r.tiedWith.join(u", "_s)})) + u')';
+                verdict +=
+                    u" ("_s + w(Message("sig.text.tied_with", {r.tiedWith.join(u", "_s)})) + u')';
             const QString cur = esc(r.currency);
-            h += u"<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td></tr>\n"_s
-                     .arg(r.rank > 0 ? QString::number(r.rank) : u"-"_s, esc(r.candidate),
-                          interval(r.merit.stats, s.decimals), QString::number(r.merit.stats.runs),
-                          verdict,
-                          r.costPerRequest ? QString::number(*r.costPerRequest, 'f', 6) + u' ' + cur
-                                           : u"n/a"_s,
-                          r.costPerMillionOutputTokens
-                              ? QString::number(*r.costPerMillionOutputTokens, 'f', 4) + u' ' + cur
-                              : u"n/a"_s);
+            h +=
+                u"<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td></tr>\n"_s
+                    .arg(r.rank > 0 ? QString::number(r.rank) : u"-"_s, esc(r.candidate),
+                         interval(r.merit.stats, s.decimals), QString::number(r.merit.stats.runs),
+                         verdict,
+                         r.costPerRequest ? QString::number(*r.costPerRequest, 'f', 6) + u' ' + cur
+                                          : u"n/a"_s,
+                         r.costPerMillionOutputTokens
+                             ? QString::number(*r.costPerMillionOutputTokens, 'f', 4) + u' ' + cur
+                             : u"n/a"_s);
         }
         h += u"</table>\n"_s;
     }
@@ -117,16 +128,20 @@ QString studyReportHtml(const StudyDecision &d, bool translate)
     h += u"</div>\n"_s;
 
     // --- the method ---
-    h += u"<h2>Method</h2>\n<p>"_s + w(d.orderNote) + u"</p>\n<table><tr><th>scenario</th><th>kind</th><th>load</th></tr>\n"_s;
+    h += u"<h2>"_s + lit("study.report.method") + u"</h2>\n<p>"_s + w(d.orderNote) +
+         u"</p>\n<table><tr><th>"_s + lit("study.report.scenario") + u"</th><th>"_s +
+         lit("study.report.kind") + u"</th><th>"_s + lit("study.report.load") + u"</th></tr>\n"_s;
     for (const QJsonValue &v : d.definition.value(u"scenarios"_s).toArray()) {
         const QJsonObject s = v.toObject();
         h += u"<tr><td>%1</td><td>%2</td><td>%3</td></tr>\n"_s.arg(
             esc(s.value(u"name"_s).toString()), esc(s.value(u"kind"_s).toString()),
             esc(s.value(u"flags"_s).toVariant().toStringList().join(u' ')));
     }
-    h += u"</table>\n<p>repeats: %1 · seed: %2 · baseline: %3</p>\n"_s.arg(
-        QString::number(d.definition.value(u"repeats"_s).toInt()),
-        QString::number(d.definition.value(u"seed"_s).toDouble(), 'f', 0), esc(d.baseline));
+    h += u"</table>\n<p>"_s +
+         lit("study.report.repeats",
+             {QString::number(d.definition.value(u"repeats"_s).toInt()),
+              QString::number(d.definition.value(u"seed"_s).toDouble(), 'f', 0), d.baseline}) +
+         u"</p>\n"_s;
 
     // --- per scenario, the other metrics: metrics as rows, candidates as columns, in groups ---
     for (const StudyScenarioDecision &s : d.scenarios) {
@@ -134,7 +149,7 @@ QString studyReportHtml(const StudyDecision &d, bool translate)
             continue;
         h += u"<h3>"_s + esc(s.scenario) + u": "_s + lit("study.text.other") + u"</h3>\n"_s;
         for (int g = 0; g < s.candidates.size(); g += kColumnsPerGroup) {
-            h += u"<table><tr><th>metric</th>"_s;
+            h += u"<table><tr><th>"_s + lit("study.report.metric") + u"</th>"_s;
             const int end = std::min(int(s.candidates.size()), g + kColumnsPerGroup);
             for (int k = g; k < end; ++k)
                 h += u"<th>"_s + esc(s.candidates.at(k).candidate) + u"</th>"_s;
@@ -146,7 +161,9 @@ QString studyReportHtml(const StudyDecision &d, bool translate)
                         keys << f.key;
             for (const QString &key : std::as_const(keys)) {
                 const StudyMetricInfo info = studyMetricInfo(key);
-                h += u"<tr><td>"_s + w(info.label) + (info.unit.isEmpty() ? QString() : u" ("_s + esc(info.unit) + u')') + u"</td>"_s;
+                h += u"<tr><td>"_s + w(info.label) +
+                     (info.unit.isEmpty() ? QString() : u" ("_s + esc(info.unit) + u')') +
+                     u"</td>"_s;
                 for (int k = g; k < end; ++k) {
                     QString cell = u"n/a"_s;
                     for (const StudyFigure &f : s.candidates.at(k).figures)
@@ -164,7 +181,9 @@ QString studyReportHtml(const StudyDecision &d, bool translate)
     for (const QJsonValue &v : d.definition.value(u"candidates"_s).toArray()) {
         const QJsonObject c = v.toObject();
         const QString name = c.value(u"name"_s).toString();
-        h += u"<h2>"_s + esc(name) + u"</h2>\n<table><tr><th>scenario</th><th>runs</th><th>window</th></tr>\n"_s;
+        h += u"<h2>"_s + esc(name) + u"</h2>\n<table><tr><th>"_s + lit("study.report.scenario") +
+             u"</th><th>"_s + lit("study.report.runs") + u"</th><th>"_s +
+             lit("study.report.window") + u"</th></tr>\n"_s;
         for (const StudyScenarioDecision &s : d.scenarios)
             for (const StudyCandidateResult &r : s.candidates)
                 if (r.candidate == name) {
@@ -173,10 +192,14 @@ QString studyReportHtml(const StudyDecision &d, bool translate)
                         ids << u"#"_s + QString::number(id);
                     h += u"<tr><td>%1</td><td>%2</td><td>%3</td></tr>\n"_s.arg(
                         esc(s.scenario), ids.join(u", "_s),
-                        esc(r.window.isEmpty() ? r.costNote : r.window));
+                        r.window.isEmpty() ? w(Message::fromEnglish(r.costNote)) : esc(r.window));
                 }
-        h += u"</table>\n<p>cost: %1</p>\n"_s.arg(esc(QString::fromUtf8(
-            QJsonDocument(c.value(u"cost"_s).toObject()).toJson(QJsonDocument::Compact))));
+        h +=
+            u"</table>\n<p>"_s +
+            lit("study.report.cost_source",
+                {QString::fromUtf8(
+                    QJsonDocument(c.value(u"cost"_s).toObject()).toJson(QJsonDocument::Compact))}) +
+            u"</p>\n"_s;
     }
     for (const QString &n : d.notes)
         h += u"<p>"_s + w(Message("study.text.note", {Message::fromEnglish(n)})) + u"</p>\n"_s;

@@ -79,7 +79,8 @@ public:
 
 private:
     bool fail(const QString &message) const;
-    std::optional<StoredStudyVersion> readVersion(const QString &where, const QVariantList &binds) const;
+    std::optional<StoredStudyVersion> readVersion(const QString &where,
+                                                  const QVariantList &binds) const;
     bool insertCells(qint64 versionId, const StudyDefinition &d, const StudyPlan &plan);
 
     ProjectStore *m_store;

@@ -37,8 +37,7 @@ QJsonObject candidate(const QString &name, double ttftMs, const QString &baseUrl
     return c;
 }
 
-QJsonObject definition(const QString &name, const QJsonArray &candidates, int repeats,
-                       bool offline)
+QJsonObject definition(const QString &name, const QJsonArray &candidates, int repeats, bool offline)
 {
     QJsonArray scenarios{QJsonObject{
         {u"name"_s, u"poisson"_s},
@@ -113,10 +112,10 @@ private slots:
     {
         const QString project = m_dir.filePath(u"study.sbproj"_s);
         const QString file = m_dir.filePath(u"study.json"_s);
-        QVERIFY(writeJson(file, definition(u"three"_s,
-                                           {candidate(u"A"_s, 50), candidate(u"B"_s, 50),
-                                            candidate(u"C"_s, 60)},
-                                           3, true)));
+        QVERIFY(writeJson(
+            file, definition(u"three"_s,
+                             {candidate(u"A"_s, 50), candidate(u"B"_s, 50), candidate(u"C"_s, 60)},
+                             3, true)));
         QElapsedTimer wall;
         wall.start();
         // Killed (SIGKILL, no chance to clean up) once the fifth cell has started.
@@ -215,14 +214,14 @@ private slots:
                         .arg(sut, start, end, price)
                         .toUtf8());
             f.close();
-            const test::CliResult r = test::runCli(
-                {u"bills"_s, u"import"_s, u"--project"_s, project, u"--csv"_s, csv, u"--sut"_s, sut});
+            const test::CliResult r = test::runCli({u"bills"_s, u"import"_s, u"--project"_s,
+                                                    project, u"--csv"_s, csv, u"--sut"_s, sut});
             QVERIFY2(r.code == 0, qPrintable(r.describe()));
         }
 
         const QString json = m_dir.filePath(u"decision.json"_s);
-        const test::CliResult decide = test::runCli(
-            {u"study"_s, u"decide"_s, u"--project"_s, project, u"--json"_s, json});
+        const test::CliResult decide =
+            test::runCli({u"study"_s, u"decide"_s, u"--project"_s, project, u"--json"_s, json});
         QVERIFY2(decide.code == 0, qPrintable(decide.describe()));
         qInfo("%s", qPrintable(decide.out));
         const QJsonObject d = readJson(json);
@@ -255,9 +254,8 @@ private slots:
 
         // The report: HTML and PDF, page 1 the decision.
         const QString html = m_dir.filePath(u"study.html"_s), pdf = m_dir.filePath(u"study.pdf"_s);
-        const test::CliResult report =
-            test::runCli({u"study"_s, u"report"_s, u"--project"_s, project, u"--html"_s, html,
-                          u"--pdf"_s, pdf});
+        const test::CliResult report = test::runCli(
+            {u"study"_s, u"report"_s, u"--project"_s, project, u"--html"_s, html, u"--pdf"_s, pdf});
         QVERIFY2(report.code == 0, qPrintable(report.describe()));
         QFile h(html);
         QVERIFY(h.open(QIODevice::ReadOnly));
@@ -272,17 +270,17 @@ private slots:
         const QString project = m_dir.filePath(u"down.sbproj"_s);
         const QString file = m_dir.filePath(u"down.json"_s);
         // Port 1 on loopback: nothing listens, every connection is refused at once.
-        QVERIFY(writeJson(file, definition(u"b-down"_s,
-                                           {candidate(u"A"_s, 50),
-                                            candidate(u"B"_s, 0, u"http://127.0.0.1:1"_s),
-                                            candidate(u"C"_s, 60)},
-                                           2, false)));
+        QVERIFY(writeJson(
+            file, definition(u"b-down"_s,
+                             {candidate(u"A"_s, 50), candidate(u"B"_s, 0, u"http://127.0.0.1:1"_s),
+                              candidate(u"C"_s, 60)},
+                             2, false)));
         const test::CliResult run =
             test::runCli({u"study"_s, u"run"_s, file, u"--project"_s, project}, 120000);
         QVERIFY2(run.code == 0, qPrintable(run.describe()));
         const QString json = m_dir.filePath(u"down-decision.json"_s);
-        const test::CliResult decide = test::runCli(
-            {u"study"_s, u"decide"_s, u"--project"_s, project, u"--json"_s, json});
+        const test::CliResult decide =
+            test::runCli({u"study"_s, u"decide"_s, u"--project"_s, project, u"--json"_s, json});
         QVERIFY2(decide.code == 0, qPrintable(decide.describe()));
         const QJsonObject d = readJson(json);
         QCOMPARE(d[u"missing_candidates"_s].toArray(), QJsonArray{u"B"_s});
