@@ -4258,5 +4258,15 @@
         <comment>study.report.cost_source</comment>
         <translation>成本来源：%1</translation>
     </message>
+    <message>
+        <source>client saturated: %1</source>
+        <comment>study.reason.client</comment>
+        <translation>客户端饱和：%1</translation>
+    </message>
+    <message>
+        <source>cache state not as the study says (%1)</source>
+        <comment>study.reason.cache</comment>
+        <translation>缓存状态与研究规定不符（%1）</translation>
+    </message>
 </context>
 </TS>

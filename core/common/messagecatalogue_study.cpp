@@ -119,6 +119,9 @@ const MessageEntry kStudyEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "metric", "study.report.metric"),
     QT_TRANSLATE_NOOP3("sb::Message", "test window", "study.report.window"),
     QT_TRANSLATE_NOOP3("sb::Message", "Cost source: %1", "study.report.cost_source"),
+    QT_TRANSLATE_NOOP3("sb::Message", "client saturated: %1", "study.reason.client"),
+    QT_TRANSLATE_NOOP3("sb::Message", "cache state not as the study says (%1)",
+                       "study.reason.cache"),
 };
 
 } // namespace

@@ -223,6 +223,28 @@ bool buildStudyDecision(ProjectStore *store, const QString &studyName, int versi
                 c.state,        u"its run #%1 cannot be read: %2"_s.arg(c.runId).arg(why)};
             continue;
         }
+        // A cell whose client could not keep up measured the client, not the candidate; one whose
+        // cache state is not the study's measured another boundary.
+        if (r.rawRecords && !r.derived.health.ok()) {
+            dec.leftOut << StudyLeftOut{
+                c.position + 1,
+                c.candidate,
+                c.scenario,
+                c.repeat + 1,
+                u"client-saturated"_s,
+                u"client saturated: %1"_s.arg(r.derived.health.warnings.join(u"; "_s))};
+            continue;
+        }
+        if (r.input.plan.profile.cacheBust != (d.boundary.cachePolicy == "cache-bust"_L1)) {
+            dec.leftOut << StudyLeftOut{
+                c.position + 1,
+                c.candidate,
+                c.scenario,
+                c.repeat + 1,
+                u"cache-state"_s,
+                u"cache state not as the study says (%1)"_s.arg(d.boundary.cachePolicy)};
+            continue;
+        }
         ++dec.completedCells;
         runs.insert(c.id, r);
     }
