@@ -137,6 +137,18 @@ StudyMetricInfo studyMetricInfo(const QString &key)
     return i;
 }
 
+QString studyCostText(const std::optional<double> &value,
+                      const std::optional<std::pair<double, double>> &interval, int decimals)
+{
+    if (!value)
+        return u"n/a"_s;
+    QString out = QString::number(*value, 'f', decimals);
+    if (interval)
+        out += u" [%1, %2]"_s.arg(QString::number(interval->first, 'f', decimals),
+                                  QString::number(interval->second, 'f', decimals));
+    return out;
+}
+
 QStringList StudyDecision::missingCandidates() const
 {
     QStringList out;
@@ -302,6 +314,18 @@ bool buildStudyDecision(ProjectStore *store, const QString &studyName, int versi
                 if (!b.perSuccessfulRequest.available())
                     res.costNote = !b.errors.isEmpty() ? b.errors.join(u"; "_s)
                                                        : b.perSuccessfulRequest.reason;
+                const auto carried =
+                    [&](const std::optional<double> &cost,
+                        const QString &key) -> std::optional<std::pair<double, double>> {
+                    const SeriesStats t = figure(key).stats;
+                    if (!cost || !t.meanInterval.available || !(t.meanInterval.lo > 0))
+                        return std::nullopt;
+                    return std::make_pair(*cost * t.mean / t.meanInterval.hi,
+                                          *cost * t.mean / t.meanInterval.lo);
+                };
+                res.costPerRequestInterval = carried(res.costPerRequest, u"request_throughput"_s);
+                res.costPerMillionOutputTokensInterval =
+                    carried(res.costPerMillionOutputTokens, u"output_throughput"_s);
             } else {
                 res.window.clear();
                 res.costNote = u"no test window (no completed cell)"_s;
@@ -358,6 +382,16 @@ QJsonObject StudyDecision::toJson() const
                              {u"per_1m_output_tokens"_s, optional(r.costPerMillionOutputTokens)}};
             if (!r.costNote.isEmpty())
                 cost[u"note"_s] = r.costNote;
+            const auto range = [](const std::optional<std::pair<double, double>> &i) {
+                return i ? QJsonValue(QJsonObject{
+                               {u"lo"_s, number(i->first)},
+                               {u"hi"_s, number(i->second)},
+                               {u"method"_s, u"carried from the throughput's interval over the "
+                                             "repeats (unit cost = window cost / throughput)"_s}})
+                         : QJsonValue();
+            };
+            cost[u"per_successful_request_interval"_s] = range(r.costPerRequestInterval);
+            cost[u"per_1m_output_tokens_interval"_s] = range(r.costPerMillionOutputTokensInterval);
             cands.append(
                 QJsonObject{{u"candidate"_s, r.candidate},
                             {u"baseline"_s, r.baseline},
@@ -450,12 +484,10 @@ QString StudyDecision::formatText(bool translate) const
         for (const StudyCandidateResult &r : s.candidates) {
             if (r.costPerRequest || r.costPerMillionOutputTokens)
                 out += u"    %1 %2 %3/req, %4 %3/1M output tokens\n"_s.arg(r.candidate, -14)
-                           .arg(r.costPerRequest ? QString::number(*r.costPerRequest, 'f', 6)
-                                                 : u"n/a"_s,
+                           .arg(studyCostText(r.costPerRequest, r.costPerRequestInterval, 6),
                                 r.currency,
-                                r.costPerMillionOutputTokens
-                                    ? QString::number(*r.costPerMillionOutputTokens, 'f', 4)
-                                    : u"n/a"_s);
+                                studyCostText(r.costPerMillionOutputTokens,
+                                              r.costPerMillionOutputTokensInterval, 4));
             else
                 out += u"    %1 n/a (%2)\n"_s.arg(r.candidate, -14)
                            .arg(tr(Message::fromEnglish(r.costNote)));

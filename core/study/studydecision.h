@@ -41,6 +41,11 @@ struct StudyCandidateResult
     QString currency;
     std::optional<double> costPerRequest;
     std::optional<double> costPerMillionOutputTokens;
+    // Their 95 % intervals carried from the throughput's over the repeats: over a window the
+    // cost is fixed and the unit cost goes as 1 / throughput, so [cost x mean / hi, cost x
+    // mean / lo] of the request (output token) throughput's interval. Empty without one.
+    std::optional<std::pair<double, double>> costPerRequestInterval;
+    std::optional<std::pair<double, double>> costPerMillionOutputTokensInterval;
     QString costNote; // why a cost is not available
 };
 
@@ -111,5 +116,9 @@ struct StudyMetricInfo
     int decimals = 2;
 };
 StudyMetricInfo studyMetricInfo(const QString &key);
+
+// "0.000100 [0.000098, 0.000103]" (the interval when there is one), "n/a" without a value.
+QString studyCostText(const std::optional<double> &value,
+                      const std::optional<std::pair<double, double>> &interval, int decimals);
 
 } // namespace sb

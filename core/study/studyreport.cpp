@@ -103,11 +103,10 @@ QString studyReportHtml(const StudyDecision &d, bool translate)
                     .arg(r.rank > 0 ? QString::number(r.rank) : u"-"_s, esc(r.candidate),
                          interval(r.merit.stats, s.decimals), QString::number(r.merit.stats.runs),
                          verdict,
-                         r.costPerRequest ? QString::number(*r.costPerRequest, 'f', 6) + u' ' + cur
-                                          : u"n/a"_s,
-                         r.costPerMillionOutputTokens
-                             ? QString::number(*r.costPerMillionOutputTokens, 'f', 4) + u' ' + cur
-                             : u"n/a"_s);
+                         studyCostText(r.costPerRequest, r.costPerRequestInterval, 6) + u' ' + cur,
+                         studyCostText(r.costPerMillionOutputTokens,
+                                       r.costPerMillionOutputTokensInterval, 4) +
+                             u' ' + cur);
         }
         h += u"</table>\n"_s;
     }

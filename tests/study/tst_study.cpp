@@ -250,6 +250,10 @@ private slots:
                 QVERIFY2(cost[u"per_successful_request"_s].toDouble() > 0,
                          QJsonDocument(cost).toJson().constData());
                 QVERIFY(cost[u"per_1m_output_tokens"_s].toDouble() > 0);
+                // Its interval, carried from the throughput's, holds the estimate.
+                const QJsonObject ci = cost[u"per_successful_request_interval"_s].toObject();
+                QVERIFY(ci[u"lo"_s].toDouble() <= cost[u"per_successful_request"_s].toDouble());
+                QVERIFY(cost[u"per_successful_request"_s].toDouble() <= ci[u"hi"_s].toDouble());
                 QCOMPARE(cost[u"currency"_s].toString(), u"USD"_s);
             }
 
