@@ -859,6 +859,11 @@
         <translation>按 %1 排名（越高越好）</translation>
     </message>
     <message>
+        <source>No ranking: the %2 runs are repeats of one candidate, %1 — replicates, not competitors; their differences are run-to-run variation. Pooled figures below.</source>
+        <comment>cmp.rank.replicates</comment>
+        <translation>不排名：这 %2 次运行是同一候选 %1 的重复——是重复测量，而非相互竞争者；它们之间的差异是运行间的波动。下面给出合并后的数值。</translation>
+    </message>
+    <message>
         <source>%1; the runs differ in more than one variable, so the ranking does not say which one made the difference</source>
         <comment>cmp.rank.confounded</comment>
         <translation>%1；这些运行有不止一个变量不同，因此排名无法说明是哪一个造成了差异</translation>
@@ -2964,6 +2969,16 @@
         <translation>与 %1 并列</translation>
     </message>
     <message>
+        <source>%1, pooled over its runs (the mean of the runs&apos; values, %2 interval from run-to-run variation):</source>
+        <comment>sig.text.pooled</comment>
+        <translation>%1，按其各次运行合并（各次运行数值的均值，%2 区间来自运行间波动）：</translation>
+    </message>
+    <message>
+        <source>(%1 runs)</source>
+        <comment>sig.text.pooled_runs</comment>
+        <translation>（%1 次运行）</translation>
+    </message>
+    <message>
         <source>cache-busted: every request of every run has a new random prefix</source>
         <comment>sig.cache.busted</comment>
         <translation>已绕过缓存：每次运行的每个请求都有新的随机前缀</translation>
@@ -3947,6 +3962,321 @@
         <source>%1 tokens</source>
         <comment>server.value.tokens</comment>
         <translation>%1 个 token</translation>
+    </message>
+    <message>
+        <source>is required</source>
+        <comment>study.required</comment>
+        <translation>为必填项</translation>
+    </message>
+    <message>
+        <source>must be a string</source>
+        <comment>study.type.string</comment>
+        <translation>必须是字符串</translation>
+    </message>
+    <message>
+        <source>must be a number</source>
+        <comment>study.type.number</comment>
+        <translation>必须是数字</translation>
+    </message>
+    <message>
+        <source>must be an array of strings</source>
+        <comment>study.type.strings</comment>
+        <translation>必须是字符串数组</translation>
+    </message>
+    <message>
+        <source>must be an object</source>
+        <comment>study.type.object</comment>
+        <translation>必须是对象</translation>
+    </message>
+    <message>
+        <source>must be an array</source>
+        <comment>study.type.array</comment>
+        <translation>必须是数组</translation>
+    </message>
+    <message>
+        <source>cannot be read: %1</source>
+        <comment>study.file.unreadable</comment>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>is not a study definition: %1</source>
+        <comment>study.file.json</comment>
+        <translation>不是研究定义：%1</translation>
+    </message>
+    <message>
+        <source>must be between 1 and 100, got %1</source>
+        <comment>study.repeats</comment>
+        <translation>必须在 1 到 100 之间，实际为 %1</translation>
+    </message>
+    <message>
+        <source>must be cache-bust or as-is, got &apos;%1&apos;</source>
+        <comment>study.cache_policy</comment>
+        <translation>必须是 cache-bust 或 as-is，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>must be warm, per-request or lazy, got &apos;%1&apos;</source>
+        <comment>study.connection_mode</comment>
+        <translation>必须是 warm、per-request 或 lazy，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>%1 is set by the study itself and may not be given here</source>
+        <comment>study.flags.reserved</comment>
+        <translation>%1 由研究本身设置，不能在此给出</translation>
+    </message>
+    <message>
+        <source>needs at least one scenario</source>
+        <comment>study.scenarios.none</comment>
+        <translation>至少需要一个场景</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is used twice: names must be unique</source>
+        <comment>study.name.duplicate</comment>
+        <translation>“%1”被使用了两次：名称必须唯一</translation>
+    </message>
+    <message>
+        <source>must be open-loop, offline, single-stream or server, got &apos;%1&apos;</source>
+        <comment>study.scenario.kind</comment>
+        <translation>必须是 open-loop、offline、single-stream 或 server，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>needs at least two candidates</source>
+        <comment>study.candidates.few</comment>
+        <translation>至少需要两个候选</translation>
+    </message>
+    <message>
+        <source>is required unless the candidate is the built-in simulator (&quot;simulator&quot;: {})</source>
+        <comment>study.candidate.where</comment>
+        <translation>除非候选是内置模拟器（"simulator": {}），否则为必填项</translation>
+    </message>
+    <message>
+        <source>must not be given for the built-in simulator</source>
+        <comment>study.candidate.both</comment>
+        <translation>内置模拟器不能指定此项</translation>
+    </message>
+    <message>
+        <source>must be bills or price_per_hour, got &apos;%1&apos;</source>
+        <comment>study.cost.source</comment>
+        <translation>必须是 bills 或 price_per_hour，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>must be prorate or whole, got &apos;%1&apos;</source>
+        <comment>study.cost.overlap</comment>
+        <translation>必须是 prorate 或 whole，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>must be a positive decimal amount, got &apos;%1&apos;</source>
+        <comment>study.cost.price</comment>
+        <translation>必须是正的十进制金额，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>must be a three-letter currency code (ISO 4217), got &apos;%1&apos;</source>
+        <comment>study.cost.currency</comment>
+        <translation>必须是三个字母的货币代码（ISO 4217），实际为“%1”</translation>
+    </message>
+    <message>
+        <source>must be at least 1, got %1</source>
+        <comment>study.cost.resources</comment>
+        <translation>至少为 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>must be gpu, cpu, storage, network, platform or other, got &apos;%1&apos;</source>
+        <comment>study.cost.category</comment>
+        <translation>必须是 gpu、cpu、storage、network、platform 或 other，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>names no candidate: &apos;%1&apos;</source>
+        <comment>study.baseline.unknown</comment>
+        <translation>未指向任何候选：“%1”</translation>
+    </message>
+    <message>
+        <source>the cell&apos;s run flags are not a valid run: %1</source>
+        <comment>study.flags.invalid</comment>
+        <translation>该单元的运行参数不构成有效运行：%1</translation>
+    </message>
+    <message>
+        <source>Order: %1 repeat blocks; within each, every scenario on every candidate, the candidates in a Latin-square rotation seeded with %2 (%3), so that drift in the environment falls on every candidate alike.</source>
+        <comment>study.order</comment>
+        <translation>顺序：%1 个重复块；每个块内，每个场景在每个候选上运行，候选按以 %2 为种子的拉丁方轮换排列（%3），使环境漂移平均地落在每个候选上。</translation>
+    </message>
+    <message>
+        <source>must be between 0 and 600000 milliseconds</source>
+        <comment>plan.sim.timing</comment>
+        <translation>必须在 0 到 600000 毫秒之间</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <comment>study.verdict.baseline</comment>
+        <translation>基准</translation>
+    </message>
+    <message>
+        <source>tied with the baseline (intervals overlap)</source>
+        <comment>study.verdict.tied</comment>
+        <translation>与基准并列（区间重叠）</translation>
+    </message>
+    <message>
+        <source>Ranking with ties: each figure is the mean over the repeats with its %1 interval (Student t over the repeats&apos; run-level values, so it reflects run-to-run variation); two candidates are separated only when their intervals do not overlap, otherwise they are tied and share a rank.</source>
+        <comment>study.rank.rule</comment>
+        <translation>带并列的排名：每个数值是各次重复的均值及其 %1 区间（对各次重复的运行级数值使用 Student t，因此反映运行间波动）；只有区间不重叠时两个候选才被区分，否则并列并共享名次。</translation>
+    </message>
+    <message>
+        <source>Study %1, version %2 (definition sha256 %3…)</source>
+        <comment>study.text.title</comment>
+        <translation>研究 %1，版本 %2（定义 sha256 %3…）</translation>
+    </message>
+    <message>
+        <source>Question: %1</source>
+        <comment>study.text.question</comment>
+        <translation>问题：%1</translation>
+    </message>
+    <message>
+        <source>Cells completed: %1 of %2</source>
+        <comment>study.text.cells</comment>
+        <translation>已完成单元：%1 / %2</translation>
+    </message>
+    <message>
+        <source>Scenario %1 (%2): ranked by %3, lower is better; mean over the repeats with its %4 interval</source>
+        <comment>study.text.scenario.lower</comment>
+        <translation>场景 %1（%2）：按 %3 排名，越低越好；各次重复的均值及其 %4 区间</translation>
+    </message>
+    <message>
+        <source>Scenario %1 (%2): ranked by %3, higher is better; mean over the repeats with its %4 interval</source>
+        <comment>study.text.scenario.higher</comment>
+        <translation>场景 %1（%2）：按 %3 排名，越高越好；各次重复的均值及其 %4 区间</translation>
+    </message>
+    <message>
+        <source>Cost per successful request and per 1M output tokens (the candidate&apos;s test window for this scenario):</source>
+        <comment>study.text.cost</comment>
+        <translation>每个成功请求及每 100 万输出 token 的成本（该候选在此场景的测试窗口）：</translation>
+    </message>
+    <message>
+        <source>Other metrics (mean [interval] over the repeats):</source>
+        <comment>study.text.other</comment>
+        <translation>其他指标（各次重复的均值 [区间]）：</translation>
+    </message>
+    <message>
+        <source>Left out of the decision: %1 cell(s)</source>
+        <comment>study.text.left_out</comment>
+        <translation>未纳入决策：%1 个单元</translation>
+    </message>
+    <message>
+        <source>Missing: no completed cell of %1; the decision is between the other candidates.</source>
+        <comment>study.text.missing</comment>
+        <translation>缺失：%1 没有已完成的单元；决策仅在其余候选之间进行。</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <comment>study.text.note</comment>
+        <translation>注意：%1</translation>
+    </message>
+    <message>
+        <source>every request failed (%1 failed, none completed)</source>
+        <comment>study.reason.all_failed</comment>
+        <translation>所有请求均失败（%1 个失败，无一完成）</translation>
+    </message>
+    <message>
+        <source>different dataset hash (%1, the study&apos;s is %2)</source>
+        <comment>study.reason.dataset</comment>
+        <translation>数据集哈希不同（%1，研究的为 %2）</translation>
+    </message>
+    <message>
+        <source>not run yet</source>
+        <comment>study.reason.not_run</comment>
+        <translation>尚未运行</translation>
+    </message>
+    <message>
+        <source>running, or interrupted</source>
+        <comment>study.reason.running</comment>
+        <translation>运行中或已中断</translation>
+    </message>
+    <message>
+        <source>no test window (no completed cell)</source>
+        <comment>study.reason.no_window</comment>
+        <translation>没有测试窗口（没有已完成的单元）</translation>
+    </message>
+    <message>
+        <source>the run ended %1</source>
+        <comment>study.reason.ended</comment>
+        <translation>运行以 %1 结束</translation>
+    </message>
+    <message>
+        <source>Boundary: model %1 · dataset %2 · request %3 · connection %4 · cache %5</source>
+        <comment>study.report.boundary</comment>
+        <translation>边界：模型 %1 · 数据集 %2 · 请求 %3 · 连接 %4 · 缓存 %5</translation>
+    </message>
+    <message>
+        <source>candidate</source>
+        <comment>study.report.candidate</comment>
+        <translation>候选</translation>
+    </message>
+    <message>
+        <source>runs</source>
+        <comment>study.report.runs</comment>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>verdict</source>
+        <comment>study.report.verdict</comment>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>cost per successful request</source>
+        <comment>study.report.cost_request</comment>
+        <translation>每个成功请求的成本</translation>
+    </message>
+    <message>
+        <source>cost per 1M output tokens</source>
+        <comment>study.report.cost_tokens</comment>
+        <translation>每 100 万输出 token 的成本</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <comment>study.report.method</comment>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>scenario</source>
+        <comment>study.report.scenario</comment>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <comment>study.report.kind</comment>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <comment>study.report.load</comment>
+        <translation>负载</translation>
+    </message>
+    <message>
+        <source>Repeats per cell: %1 · order seed: %2 · baseline: %3</source>
+        <comment>study.report.repeats</comment>
+        <translation>每个单元的重复次数：%1 · 顺序种子：%2 · 基准：%3</translation>
+    </message>
+    <message>
+        <source>metric</source>
+        <comment>study.report.metric</comment>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>test window</source>
+        <comment>study.report.window</comment>
+        <translation>测试窗口</translation>
+    </message>
+    <message>
+        <source>Cost source: %1</source>
+        <comment>study.report.cost_source</comment>
+        <translation>成本来源：%1</translation>
+    </message>
+    <message>
+        <source>client saturated: %1</source>
+        <comment>study.reason.client</comment>
+        <translation>客户端饱和：%1</translation>
+    </message>
+    <message>
+        <source>cache state not as the study says (%1)</source>
+        <comment>study.reason.cache</comment>
+        <translation>缓存状态与研究规定不符（%1）</translation>
     </message>
 </context>
 </TS>

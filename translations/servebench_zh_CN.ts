@@ -2102,6 +2102,14 @@
         <source>Showing %1 (%2 requests, read from the project file as they are shown).</source>
         <translation>正在显示 %1（%2 个请求，显示时从项目文件读取）。</translation>
     </message>
+    <message>
+        <source>Study</source>
+        <translation>研究</translation>
+    </message>
+    <message>
+        <source>Selection studies: candidates × scenarios × repeats in an interleaved order, ending in one decision with costs</source>
+        <translation>选型研究：候选 × 场景 × 重复，按交错顺序运行，最终得出一个含成本的决策</translation>
+    </message>
 </context>
 <context>
     <name>sb::ProjectDocument</name>
@@ -2252,6 +2260,10 @@ Requests: %4</source>
     <message>
         <source>Built-in simulator (started when a run uses it)</source>
         <translation>内置模拟器（运行需要时启动）</translation>
+    </message>
+    <message>
+        <source>Study: %1</source>
+        <translation>研究：%1</translation>
     </message>
 </context>
 <context>
@@ -3172,6 +3184,244 @@ Requests: %4</source>
     <message>
         <source>Why not / requests needed</source>
         <translation>原因 / 所需请求数</translation>
+    </message>
+</context>
+<context>
+    <name>sb::StudyDecisionModel</name>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>better</source>
+        <translation>更好</translation>
+    </message>
+    <message>
+        <source>worse</source>
+        <translation>更差</translation>
+    </message>
+    <message>
+        <source>no detectable difference</source>
+        <translation>无可检测差异</translation>
+    </message>
+    <message>
+        <source>not ranked</source>
+        <translation>未排名</translation>
+    </message>
+    <message>
+        <source>%1 (baseline)</source>
+        <translation>%1（基线）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, mean over %n repeat(s) with its 95 % interval (Student&apos;s t over the repeats: run-to-run variation)</source>
+        <translation>
+            <numerusform>%1，%n 次重复的均值及其 95 % 区间（对各次重复做 Student t：反映运行间差异）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Separated: its interval does not overlap the others&apos;</source>
+        <translation>已区分：其区间与其他候选不重叠</translation>
+    </message>
+    <message>
+        <source>Tied with %1: the intervals overlap</source>
+        <translation>与 %1 并列：区间重叠</translation>
+    </message>
+    <message>
+        <source>From the test window %1</source>
+        <translation>来自测试时间窗 %1</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Candidate</source>
+        <translation>候选</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <source>Figure of merit [95 % interval]</source>
+        <translation>评价指标 [95 % 区间]</translation>
+    </message>
+    <message>
+        <source>Against baseline</source>
+        <translation>相对基线</translation>
+    </message>
+    <message>
+        <source>Repeats</source>
+        <translation>重复次数</translation>
+    </message>
+    <message>
+        <source>Cost / request</source>
+        <translation>每请求成本</translation>
+    </message>
+    <message>
+        <source>Cost / 1M output tokens</source>
+        <translation>每百万输出 token 成本</translation>
+    </message>
+</context>
+<context>
+    <name>sb::StudyView</name>
+    <message>
+        <source>Study:</source>
+        <translation>研究：</translation>
+    </message>
+    <message>
+        <source>Run study file…</source>
+        <translation>运行研究文件…</translation>
+    </message>
+    <message>
+        <source>Run a study definition (JSON) against this project; a study already in the project resumes at its next unfinished cell</source>
+        <translation>按研究定义（JSON）在本项目中运行；项目中已有的研究从下一个未完成的单元继续</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Decide again</source>
+        <translation>重新决策</translation>
+    </message>
+    <message>
+        <source>Export decision JSON…</source>
+        <translation>导出决策 JSON…</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>决策</translation>
+    </message>
+    <message>
+        <source>Intervals</source>
+        <translation>区间</translation>
+    </message>
+    <message>
+        <source>Cost against merit</source>
+        <translation>成本与指标</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>待运行</translation>
+    </message>
+    <message>
+        <source>%1 · repeat %2</source>
+        <translation>%1 · 第 %2 次重复</translation>
+    </message>
+    <message>
+        <source>Cell %1 in the running order</source>
+        <translation>运行顺序中的第 %1 个单元</translation>
+    </message>
+    <message>
+        <source>Run %1, attempts: %2</source>
+        <translation>运行 %1，尝试次数：%2</translation>
+    </message>
+    <message>
+        <source>No study in this project yet. Run a study file (candidates × scenarios × repeats, docs/study.md) to start one.</source>
+        <translation>本项目中还没有研究。运行一个研究文件（候选 × 场景 × 重复，见 docs/study.md）即可开始。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (version %2): %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（第 %2 版）：%3</translation>
+    </message>
+    <message>
+        <source>%1 of %2 cells done.</source>
+        <translation>已完成 %1 / %2 个单元。</translation>
+    </message>
+    <message>
+        <source>Missing: %1 (no completed cell).</source>
+        <translation>缺失：%1（没有完成的单元）。</translation>
+    </message>
+    <message>
+        <source>Cells left out of the decision:</source>
+        <translation>未纳入决策的单元：</translation>
+    </message>
+    <message>
+        <source>  #%1 %2 · %3 · repeat %4 (%5): %6</source>
+        <translation>  #%1 %2 · %3 · 第 %4 次重复（%5）：%6</translation>
+    </message>
+    <message>
+        <source>No decision yet: the chart shows the figure of merit of each candidate once a study has completed cells</source>
+        <translation>尚无决策：研究有已完成的单元后，此图显示各候选的评价指标</translation>
+    </message>
+    <message>
+        <source>%1 — %2, mean over the repeats with its 95 % interval</source>
+        <translation>%1 — %2，各次重复的均值及其 95 % 区间</translation>
+    </message>
+    <message>
+        <source>%1 — cost per 1M output tokens against %2</source>
+        <translation>%1 — 每百万输出 token 成本与 %2 的关系</translation>
+    </message>
+    <message>
+        <source>Cost / 1M output tokens</source>
+        <translation>每百万输出 token 成本</translation>
+    </message>
+    <message>
+        <source>%1 — no candidate has a cost yet (import bills or give a price per hour)</source>
+        <translation>%1 — 还没有候选有成本（请导入账单或给出每小时价格）</translation>
+    </message>
+    <message>
+        <source>Run a study</source>
+        <translation>运行研究</translation>
+    </message>
+    <message>
+        <source>Study definitions (*.json)</source>
+        <translation>研究定义 (*.json)</translation>
+    </message>
+    <message>
+        <source>A study is already running.</source>
+        <translation>已有一个研究正在运行。</translation>
+    </message>
+    <message>
+        <source>Save the project first: a study records its runs in the project file.</source>
+        <translation>请先保存项目：研究会把它的运行记录到项目文件中。</translation>
+    </message>
+    <message>
+        <source>%1 does not validate:
+%2</source>
+        <translation>%1 未通过校验：
+%2</translation>
+    </message>
+    <message>
+        <source>Starting study %1…</source>
+        <translation>正在启动研究 %1…</translation>
+    </message>
+    <message>
+        <source>Running cell %1 of %2: %3 · %4 · repeat %5 (run %6)</source>
+        <translation>正在运行第 %1 / %2 个单元：%3 · %4 · 第 %5 次重复（运行 %6）</translation>
+    </message>
+    <message>
+        <source>The study finished.</source>
+        <translation>研究已完成。</translation>
+    </message>
+    <message>
+        <source>The study stopped: %1</source>
+        <translation>研究已停止：%1</translation>
+    </message>
+    <message>
+        <source>Export the decision</source>
+        <translation>导出决策</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include "cacheauditdialog.h"
 #include "compare/comparisonview.h"
+#include "study/studyview.h"
 #include "costpage.h"
 #include "editors/dataseteditor.h"
 #include "editors/loadprofileeditor.h"
@@ -116,6 +117,7 @@ MainWindow::MainWindow(Settings *settings, ApiKeyStore *keys, QWidget *parent)
     connect(m_doc, &ProjectDocument::storeChanged, this, [this](const QString &storePath) {
         m_cost->setProject(storePath);
         m_compare->setProject(storePath);
+        m_study->setProject(storePath);
     });
     // A plain Save writes deletions and changes to the same file: the comparison reads it again.
     connect(m_doc, &ProjectDocument::modifiedChanged, this, [this](bool modified) {
@@ -393,6 +395,20 @@ void MainWindow::createWidgets()
     m_compare = new ComparisonView(this);
     m_compare->setObjectName(u"comparisonView"_s);
     m_tabs->addTab(m_compare, QString());
+    // Selection studies: run from a definition file, decided from the project file
+    // (docs/study.md); the study runs in its own thread through the one run pipeline.
+    m_study = new StudyView(this);
+    m_study->setObjectName(u"studyView"_s);
+    m_tabs->addTab(m_study, QString());
+    connect(m_study, &StudyView::statusMessage, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 5000); });
+    connect(m_study, &StudyView::studyFinished, this, [this] {
+        // The study's runs are in the file: the tree lists them under their study, and the cost
+        // and comparison pages read them again.
+        m_doc->refreshRuns();
+        m_cost->setProject(m_doc->storePath());
+        m_compare->setProject(m_doc->storePath());
+    });
     setCentralWidget(m_tabs);
 
     // Toolbars: file actions, then the run plan (what Run will run) and Run / Stop.
@@ -503,6 +519,9 @@ void MainWindow::retranslateUi()
     m_tabs->setTabText(3, tr("Cost"));
     m_tabs->setTabToolTip(3, tr("Bills, test windows and the unit cost of the project's runs"));
     m_tabs->setTabText(4, tr("Compare"));
+    m_tabs->setTabText(5, tr("Study"));
+    m_tabs->setTabToolTip(5, tr("Selection studies: candidates × scenarios × repeats in an "
+                                "interleaved order, ending in one decision with costs"));
     m_tabs->setTabToolTip(4, tr("Compare runs side by side: comparability, differences, "
                                 "ranking, distributions and latency-versus-throughput curves"));
     m_welcome->setText(tr("<h2>ServeBench</h2><p>Select a SUT, dataset or load profile in the "

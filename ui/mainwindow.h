@@ -21,6 +21,7 @@ namespace sb {
 
 class ApiKeyStore;
 class ComparisonView;
+class StudyView;
 class CostPage;
 class DatasetEditor;
 class LanguageSwitcher;
@@ -130,6 +131,7 @@ private:
     QWidget *m_results = nullptr;
     CostPage *m_cost = nullptr;
     ComparisonView *m_compare = nullptr;
+    StudyView *m_study = nullptr;
     QToolBar *m_fileBar = nullptr;
     QToolBar *m_runBar = nullptr;
     QLabel *m_sutLabel = nullptr;

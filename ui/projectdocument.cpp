@@ -5,10 +5,12 @@
 #include "report/serverreport.h"
 #include "store/projectstore.h"
 #include "store/runwriter.h"
+#include "study/studystore.h"
 
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
+#include <QSet>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -157,12 +159,54 @@ bool ProjectDocument::open(const QString &path, QString *error)
     return true;
 }
 
-void ProjectDocument::readRuns()
+namespace {
+// Run id -> the study whose cell made it ("name", or "name v2" past the first version): every
+// attempt of every cell, interrupted ones included.
+QHash<qint64, QString> studiesOfRuns(ProjectStore *store)
+{
+    QHash<qint64, QString> out;
+    StudyStore studies(store);
+    if (!studies.available())
+        return out;
+    for (const QString &name : studies.studyNames()) {
+        const qint64 id = studies.studyId(name);
+        const auto latest = studies.latestVersion(id);
+        if (!latest)
+            continue;
+        for (int v = 1; v <= latest->version; ++v) {
+            const auto version = studies.version(id, v);
+            if (!version)
+                continue;
+            const QString label = latest->version > 1 ? u"%1 v%2"_s.arg(name).arg(v) : name;
+            for (const StoredStudyCell &cell : studies.cells(version->id))
+                for (qint64 run : studies.cellRuns(cell.id))
+                    out.insert(run, label);
+        }
+    }
+    return out;
+}
+} // namespace
+
+void ProjectDocument::refreshRuns()
+{
+    if (m_store)
+        readRuns(true);
+}
+
+void ProjectDocument::readRuns(bool onlyNew)
 {
     QHash<qint64, QString> sweeps;
     for (const StoredSweep &s : m_store->listSweeps())
         sweeps.insert(s.id, s.name);
+    const QHash<qint64, QString> studies = studiesOfRuns(m_store.get());
+    QSet<qint64> known;
+    for (DocRun &r : m_runs) {
+        known.insert(r.storeId);
+        r.studyName = studies.value(r.storeId);
+    }
     for (const RunInfo &info : m_store->listRuns()) {
+        if (onlyNew && known.contains(info.id))
+            continue;
         DocRun r;
         r.id = m_nextId++;
         r.storeId = info.id;
@@ -179,7 +223,10 @@ void ProjectDocument::readRuns()
             if (p.storeId == info.profileId && info.profileId != 0)
                 r.profileDocId = p.id;
         r.sweepName = sweeps.value(info.sweepId);
+        r.studyName = studies.value(info.id);
         m_runs.append(r);
+        if (onlyNew)
+            emit entityAdded(EntityKind::Run, r.id);
     }
 }
 

@@ -55,6 +55,7 @@ struct DocRun
     RunInfo info;       // name, status, times, snapshot (the frozen run plan), summary
     QString sutName;    // grouping key in the project tree
     QString sweepName;  // empty: not part of a sweep
+    QString studyName;  // empty: not a cell of a selection study (docs/study.md)
     int sutDocId = 0;   // the document entities the run was made from (0: unknown)
     int datasetDocId = 0;
     int profileDocId = 0;
@@ -137,6 +138,10 @@ public:
     static DatasetSpec defaultDataset();
     static LoadProfile defaultProfile();
 
+    // Lists the runs another writer added to the file since it was opened (a study run in its
+    // own thread, the CLI) and which study each run belongs to.
+    void refreshRuns();
+
 signals:
     void projectReset();
     void entityAdded(sb::EntityKind kind, int id);
@@ -157,7 +162,9 @@ private:
     void clear();
     void setModified(bool modified);
     bool writeConfigs(ProjectStore *store, QString *error);
-    void readRuns();
+    // Reads the file's runs; with onlyNew, only those not listed yet (a study or another
+    // process added them) — each announced with entityAdded.
+    void readRuns(bool onlyNew = false);
     bool openStore(const QString &path, QString *error);
 
     std::unique_ptr<ProjectStore> m_store;

@@ -46,11 +46,22 @@ void ProjectTreeModel::rebuild()
         addNode(datasets, {Group::None, EntityKind::Dataset, d.id});
     for (const DocProfile &p : m_document->profiles())
         addNode(profiles, {Group::None, EntityKind::Profile, p.id});
-    // Runs by SUT, then by sweep, each group in order of its first run.
+    // Runs by SUT, then by sweep, each group in order of its first run. A study's cells are
+    // runs of several SUTs: they sit under their study, never under a SUT or as a sweep.
     for (const DocRun &r : m_document->runs()) {
+        if (!r.studyName.isEmpty()) {
+            int studyNode = -1;
+            for (int c : std::as_const(m_nodes[runs].children))
+                if (m_nodes[c].group == Group::RunStudy && m_nodes[c].label == r.studyName)
+                    studyNode = c;
+            if (studyNode < 0)
+                studyNode = addNode(runs, {Group::RunStudy, EntityKind::None, 0, r.studyName});
+            addNode(studyNode, {Group::None, EntityKind::Run, r.id});
+            continue;
+        }
         int sutNode = -1;
         for (int c : std::as_const(m_nodes[runs].children))
-            if (m_nodes[c].label == r.sutName)
+            if (m_nodes[c].group == Group::RunSut && m_nodes[c].label == r.sutName)
                 sutNode = c;
         if (sutNode < 0)
             sutNode = addNode(runs, {Group::RunSut, EntityKind::None, 0, r.sutName});
@@ -115,6 +126,8 @@ QString ProjectTreeModel::labelFor(const Node &n) const
         return n.label.isEmpty() ? tr("(unknown SUT)") : n.label;
     case Group::RunSweep:
         return tr("Sweep: %1").arg(n.label);
+    case Group::RunStudy:
+        return tr("Study: %1").arg(n.label);
     case Group::None:
         break;
     }
@@ -136,7 +149,8 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
     case Qt::EditRole:
-        if (n.group == Group::None || n.group == Group::RunSut || n.group == Group::RunSweep)
+        if (n.group == Group::None || n.group == Group::RunSut || n.group == Group::RunSweep
+            || n.group == Group::RunStudy)
             return labelFor(n);
         return u"%1 (%2)"_s.arg(labelFor(n)).arg(n.children.size());
     case Qt::ToolTipRole:

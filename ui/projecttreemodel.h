@@ -15,7 +15,7 @@ class ProjectTreeModel : public QAbstractItemModel
     Q_OBJECT
 public:
     enum Role { KindRole = Qt::UserRole + 1, IdRole, GroupRole };
-    enum class Group { None, Suts, Datasets, Profiles, Runs, RunSut, RunSweep };
+    enum class Group { None, Suts, Datasets, Profiles, Runs, RunSut, RunSweep, RunStudy };
 
     explicit ProjectTreeModel(ProjectDocument *document, QObject *parent = nullptr);
 
@@ -40,7 +40,7 @@ private:
         Group group = Group::None;
         EntityKind kind = EntityKind::None;
         int id = 0;
-        QString label; // RunSut / RunSweep groups: the SUT or sweep name
+        QString label; // RunSut / RunSweep / RunStudy groups: the SUT, sweep or study name
         int parent = -1;
         int row = 0;
         QList<int> children;

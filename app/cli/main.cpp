@@ -4,6 +4,7 @@
 #include "comparecommands.h"
 #include "costcommands.h"
 #include "reportrenderer.h"
+#include "studycommand.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -29,6 +30,8 @@ void printUsage(QTextStream &out)
            "  bills      import or list bill items (--project FILE; docs/cost.md)\n"
            "  window     create a test window over runs, list windows, set overlap rules\n"
            "  cost       cost breakdown and unit costs of a test window\n"
+           "  study      run a selection study (candidates x scenarios x repeats), its status,\n"
+           "             decision and report (docs/study.md)\n"
            "  simulate   serve the built-in OpenAI-compatible streaming simulator\n"
            "  audit-cache  find out whether a server caches prompt prefixes (TTFT and "
            "cached_tokens)\n"
@@ -40,7 +43,9 @@ void printUsage(QTextStream &out)
 int main(int argc, char **argv)
 {
     // Only `report` renders (charts, PDF) and needs a QGuiApplication.
-    const bool gui = argc > 1 && std::strcmp(argv[1], "report") == 0;
+    const bool gui = argc > 1 && (std::strcmp(argv[1], "report") == 0 ||
+                                  (argc > 2 && std::strcmp(argv[1], "study") == 0 &&
+                                   std::strcmp(argv[2], "report") == 0));
     const auto app = sb::makeApplication(argc, argv, gui);
     QCoreApplication::setApplicationName(u"servebench-cli"_s);
     QCoreApplication::setApplicationVersion(QString::fromLatin1(sb::toolVersion()));
@@ -78,6 +83,8 @@ int main(int argc, char **argv)
         return sb::cli::reportCommand(args);
     if (command == "import"_L1)
         return sb::cli::importCommand(args);
+    if (command == "study"_L1)
+        return sb::cli::studyCommand(args);
     if (command == "simulate"_L1)
         return simulateCommand(args);
     if (command == "audit-cache"_L1)

@@ -39,7 +39,9 @@ int main(int argc, char **argv)
     QCommandLineOption afterMs(u"after-ms"_s, u"Delay before --screenshot (ms)."_s, u"ms"_s,
                                u"1500"_s);
     QCommandLineOption tab(
-        u"tab"_s, u"Tab to show before --screenshot: editor, run, results, server."_s, u"name"_s);
+        u"tab"_s,
+        u"Tab to show before --screenshot: editor, run, results, server, cost, compare, study."_s,
+        u"name"_s);
     QCommandLineOption edit(
         u"edit"_s, u"Open an editor before --screenshot: sut, dataset, profile."_s, u"kind"_s);
     for (QCommandLineOption *o : {&screenshot, &afterMs, &tab, &edit})
@@ -74,7 +76,8 @@ int main(int argc, char **argv)
         const QString file = parser.value(screenshot);
         const QString tabName = parser.value(tab);
         QTimer::singleShot(parser.value(afterMs).toInt(), &w, [&w, &app, file, tabName] {
-            const QStringList names = {u"editor"_s, u"run"_s, u"results"_s};
+            const QStringList names = {u"editor"_s, u"run"_s, u"results"_s, u"cost"_s, u"compare"_s,
+                                       u"study"_s};
             if (names.contains(tabName))
                 w.tabs()->setCurrentIndex(int(names.indexOf(tabName)));
             // "server": the Results tab on its Server page (docs/server-metrics.md).

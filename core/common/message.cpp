@@ -238,6 +238,8 @@ const QList<Entry> &entries()
             out.append(e);
         for (const Entry &e : serverMessageCatalogue())
             out.append(e);
+        for (const Entry &e : studyMessageCatalogue())
+            out.append(e);
         return out;
     }();
     return all;

@@ -180,6 +180,11 @@ const MessageEntry kEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "Ranked by %1 (lower is better)", "cmp.rank.lower"),
     QT_TRANSLATE_NOOP3("sb::Message", "Ranked by %1 (higher is better)", "cmp.rank.higher"),
     QT_TRANSLATE_NOOP3("sb::Message",
+                       "No ranking: the %2 runs are repeats of one candidate, %1 — replicates, "
+                       "not competitors; their differences are run-to-run variation. Pooled "
+                       "figures below.",
+                       "cmp.rank.replicates"),
+    QT_TRANSLATE_NOOP3("sb::Message",
                        "%1; the runs differ in more than one variable, so the ranking does not say "
                        "which one made the difference",
                        "cmp.rank.confounded"),

@@ -17,5 +17,7 @@ std::span<const MessageEntry> extendedMessageCatalogue();
 std::span<const MessageEntry> statisticsMessageCatalogue();
 // Server-side evidence's texts (messagecatalogue_server.cpp).
 std::span<const MessageEntry> serverMessageCatalogue();
+// Selection studies' texts (messagecatalogue_study.cpp).
+std::span<const MessageEntry> studyMessageCatalogue();
 
 } // namespace sb

@@ -78,6 +78,11 @@ const MessageEntry kStatisticsEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "%1 (for the reason above)", "sig.text.as_above"),
     QT_TRANSLATE_NOOP3("sb::Message", "Ranking by %1 with ties (%2):", "sig.text.ranking"),
     QT_TRANSLATE_NOOP3("sb::Message", "tied with %1", "sig.text.tied_with"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "%1, pooled over its runs (the mean of the runs' values, %2 interval from "
+                       "run-to-run variation):",
+                       "sig.text.pooled"),
+    QT_TRANSLATE_NOOP3("sb::Message", "(%1 runs)", "sig.text.pooled_runs"),
     // --- a series' cache state (core/run/runsession.cpp stores these words) ---
     QT_TRANSLATE_NOOP3("sb::Message",
                        "cache-busted: every request of every run has a new random prefix",

@@ -241,6 +241,14 @@ QJsonObject SutConfig::toJson() const
     // Only when set: the manifests of runs without one stay as they were.
     if (!tokenizer.isEmpty())
         o.insert(u"tokenizer"_s, tokenizer);
+    if (simTtftMs >= 0 || simItlMs >= 0) {
+        QJsonObject sim = o.value(u"simulator"_s).toObject();
+        if (simTtftMs >= 0)
+            sim.insert(u"ttft_ms"_s, simTtftMs);
+        if (simItlMs >= 0)
+            sim.insert(u"itl_ms"_s, simItlMs);
+        o.insert(u"simulator"_s, sim);
+    }
     return o;
 }
 
@@ -273,6 +281,8 @@ SutConfig SutConfig::fromJson(const QJsonObject &o)
     const QJsonObject sim = o.value(u"simulator"_s).toObject();
     s.simPrefillMsPerToken = sim.value(u"prefill_ms_per_token"_s).toDouble(-1);
     s.simPrefixCacheBlocks = sim.value(u"prefix_cache_blocks"_s).toInt(-1);
+    s.simTtftMs = sim.value(u"ttft_ms"_s).toDouble(-1);
+    s.simItlMs = sim.value(u"itl_ms"_s).toDouble(-1);
     // A snapshot from before server metrics reads as the default ("auto", no extra target).
     s.serverMetrics = ServerMetricsConfig::fromJson(o.value(u"server_metrics"_s).toObject());
     return s;

@@ -80,6 +80,11 @@ struct SutConfig
     // and prefix-reuse traces, whose latency is the prefix cache's doing.
     double simPrefillMsPerToken = -1;
     int simPrefixCacheBlocks = -1;
+    // The built-in simulator's timing (builtInSimulator only): time to first token and the gap
+    // between token chunks, in ms. < 0: the simulator's defaults (SimConfig). A selection study
+    // (docs/study.md) uses them to make candidates of known, different speed with no server.
+    double simTtftMs = -1;
+    double simItlMs = -1;
     ServerMetricsConfig serverMetrics;
 
     QJsonObject toJson() const;

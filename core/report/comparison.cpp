@@ -479,8 +479,18 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
             c.rankNoteMessage = Message(
                 "cmp.rank.missing", {c.rankNoteMessage, Message::literal(missing.join(u", "_s))});
     }
-    c.rankNote = c.rankNoteMessage.text();
     addComparisonStatistics(&c, runs, options);
+    // Repeats of one candidate (the picked runs all belong to one series) are replicates, not
+    // competitors: their differences are run-to-run noise, so they are pooled, never ranked
+    // (docs/statistics.md, "Repeats are replicates").
+    if (c.replicatesOnly()) {
+        c.ranking.clear();
+        c.tiedRanking = Ranking();
+        c.rankNoteMessage = Message("cmp.rank.replicates",
+                                    {c.candidates.constFirst().labelMessage,
+                                     Message::literal(QString::number(c.columns.size()))});
+    }
+    c.rankNote = c.rankNoteMessage.text();
     return c;
 }
 

@@ -132,6 +132,12 @@ struct Comparison
     Message tieNoteMessage;
     // The candidate a run column belongs to; -1 when none.
     int candidateOf(int column) const;
+    // Every run belongs to one series: the runs are repeats of one candidate (replicates), so
+    // the comparison pools them (mean with its interval over runs) and ranks nothing.
+    bool replicatesOnly() const
+    {
+        return candidates.size() == 1 && candidates.constFirst().isSeries() && runIds.size() > 1;
+    }
     // The tied rank (1 = best) of a candidate, 0 when unranked; *tied says whether it shares it.
     int tiedRankOf(int candidate, bool *tied = nullptr) const;
 

@@ -456,8 +456,47 @@ void addComparisonStatistics(Comparison *c, const QList<ReportRun> &runs,
                                         Message::literal(confidenceText(options.confidence))});
 }
 
+QString formatReplicatesText(const Comparison &c, bool translate)
+{
+    if (!c.replicatesOnly())
+        return QString();
+    const auto tr = [translate](const Message &m) {
+        return m.text(translate);
+    };
+    const ComparisonCandidate &cand = c.candidates.constFirst();
+    QString out = tr(Message("sig.text.pooled", {cand.labelMessage,
+                                                 Message::literal(confidenceText(c.confidence))})) +
+                  u'\n';
+    out += u"  "_s +
+           tr(cand.cacheState.isEmpty() ? Message("sig.cache.unknown")
+                                        : Message::fromEnglish(cand.cacheState)) +
+           u'\n';
+    for (const QString &key : keyMetricRows(c)) {
+        const ComparisonRow *row = c.row(key);
+        if (!row || row->tests.isEmpty())
+            continue;
+        const SeriesStats &s = row->tests.constFirst().series;
+        const QString label = tr(row->labelMessage);
+        const QString name = row->unit.isEmpty() ? label : u"%1 (%2)"_s.arg(label, row->unit);
+        QString what;
+        if (s.runs == 0)
+            what = tr(Message("sig.verdict.na"));
+        else if (s.meanInterval.available)
+            what = u"%1 [%2, %3]"_s.arg(QString::number(s.mean, 'f', row->decimals),
+                                        QString::number(s.meanInterval.lo, 'f', row->decimals),
+                                        QString::number(s.meanInterval.hi, 'f', row->decimals));
+        else
+            what = QString::number(s.mean, 'f', row->decimals);
+        what += u"  "_s + tr(Message("sig.text.pooled_runs", {QString::number(s.runs)}));
+        out += u"  %1 %2\n"_s.arg(name.leftJustified(34), what);
+    }
+    return out;
+}
+
 QString formatSignificanceText(const Comparison &c, bool translate)
 {
+    if (c.replicatesOnly())
+        return formatReplicatesText(c, translate);
     if (c.candidates.size() < 2)
         return QString();
     const auto tr = [translate](const Message &m) {

@@ -43,6 +43,9 @@ QString formatTest(const ComparisonRow &row, const CandidateTest &test, bool tra
 // `servebench-cli compare`'s statistics block: candidates, per row and candidate the difference
 // and verdict, the hints where no difference was detected, and the ranking with ties.
 QString formatSignificanceText(const Comparison &comparison, bool translate);
+// Runs that are all repeats of one candidate (Comparison::replicatesOnly): the pooled figure of
+// each key metric with its interval over the runs, and no ranking. Empty otherwise.
+QString formatReplicatesText(const Comparison &comparison, bool translate);
 
 // JSON forms (English, as every JSON ServeBench writes).
 QJsonObject candidateTestJson(const CandidateTest &test);

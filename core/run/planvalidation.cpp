@@ -373,6 +373,10 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
         is.add("trace-block-size", "plan.tokens.range", {QString::number(limits::kMaxTokens)});
 
     // --- the built-in simulator's engine model ---
+    if ((sut.simTtftMs >= 0 || sut.simItlMs >= 0) && !sut.builtInSimulator)
+        is.add(sut.simTtftMs >= 0 ? "sim-ttft-ms" : "sim-itl-ms", "plan.sim.not_builtin");
+    if (sut.simTtftMs > 600000 || sut.simItlMs > 600000)
+        is.add(sut.simTtftMs > 600000 ? "sim-ttft-ms" : "sim-itl-ms", "plan.sim.timing");
     if (sut.simPrefillMsPerToken >= 0 || sut.simPrefixCacheBlocks >= 0) {
         if (!sut.builtInSimulator)
             is.add(sut.simPrefillMsPerToken >= 0 ? "sim-prefill-ms-per-token"

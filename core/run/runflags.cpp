@@ -237,6 +237,11 @@ QList<OptionSpec> runSpecs()
          K::Value,
          u"built-in simulator: prefix-cache capacity in blocks of 16 tokens (default 100000)"_s,
          {}},
+        {u"sim-ttft-ms"_s, K::Value, u"built-in simulator: time to first token (default 50)"_s, {}},
+        {u"sim-itl-ms"_s,
+         K::Value,
+         u"built-in simulator: gap between token chunks (default 10)"_s,
+         {}},
         {u"mlperf-preset"_s, K::Value, u"MLPerf latency limits, e.g. llama2-70b-server"_s, {}},
         {u"ttft-slo-ms"_s, K::Value, u"scenario TTFT bound (ms) at --slo-percentile"_s, {}},
         {u"tpot-slo-ms"_s, K::Value, u"scenario TPOT bound (ms) at --slo-percentile"_s, {}},
@@ -710,6 +715,13 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
     p.sessionHeader = a.value(u"session-header"_s);
     sut.simPrefillMsPerToken = a.doubleValue(u"sim-prefill-ms-per-token"_s, -1, &e);
     sut.simPrefixCacheBlocks = a.intValue(u"sim-prefix-cache-blocks"_s, -1, &e);
+    sut.simTtftMs = a.doubleValue(u"sim-ttft-ms"_s, -1, &e);
+    sut.simItlMs = a.doubleValue(u"sim-itl-ms"_s, -1, &e);
+    if (e.isEmpty() && ((a.has(u"sim-ttft-ms"_s) && !(sut.simTtftMs >= 0)) ||
+                        (a.has(u"sim-itl-ms"_s) && !(sut.simItlMs >= 0)))) {
+        *error = u"--sim-ttft-ms and --sim-itl-ms must not be negative"_s;
+        return false;
+    }
     if (e.isEmpty() && ((a.has(u"sim-prefill-ms-per-token"_s) && sut.simPrefillMsPerToken < 0) ||
                         (a.has(u"sim-prefix-cache-blocks"_s) && sut.simPrefixCacheBlocks < 0))) {
         *error = u"--sim-prefill-ms-per-token and --sim-prefix-cache-blocks must not be "
@@ -855,6 +867,10 @@ QStringList runFlags(const RunRequest &request)
         add("sim-prefill-ms-per-token", number(sut.simPrefillMsPerToken));
     if (sut.simPrefixCacheBlocks >= 0)
         add("sim-prefix-cache-blocks", QString::number(sut.simPrefixCacheBlocks));
+    if (sut.simTtftMs >= 0)
+        add("sim-ttft-ms", number(sut.simTtftMs));
+    if (sut.simItlMs >= 0)
+        add("sim-itl-ms", number(sut.simItlMs));
 
     // --- dataset ---
     add("dataset-name", QString::fromLatin1(datasetKindName(d.kind)));

@@ -322,6 +322,10 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
         cfg.prefillMsPerToken = sut.simPrefillMsPerToken >= 0 ? sut.simPrefillMsPerToken
                                 : reuse                       ? kSessionPrefillMsPerToken
                                                               : defaults.prefillMsPerToken;
+        if (sut.simTtftMs >= 0)
+            cfg.ttftMs = sut.simTtftMs;
+        if (sut.simItlMs >= 0)
+            cfg.itlMs = sut.simItlMs;
         p.simulator->setConfig(cfg);
         p.simulator->clearPrefixCache(); // every run starts cold: a warm cache is not the plan
         p.prefixCache = QJsonObject{

@@ -89,6 +89,9 @@ public:
 
     bool isRunning() const { return m_running; }
     RunController *controller() const { return m_controller; }
+    // The project row of the run under way (0 before it is stored, or without a project); set
+    // by the time runStarted is emitted.
+    qint64 currentRunId() const { return m_currentRunId; }
     const PreparedRun &prepared() const { return m_prepared; }
     // Points planned so far (a rate search adds points as it goes).
     int plannedPoints() const;

@@ -207,6 +207,46 @@ const char *const kVersionServerMetrics[] = {
         PRIMARY KEY (run_id, position)) WITHOUT ROWID)",
 };
 
+// Selection studies (docs/study.md): a study, its versions (the definition JSON and its sha256;
+// editing a definition after cells have run makes a new version), the cells of each version in
+// their running order with their state, and every run a cell made (an interrupted attempt
+// included), linked to its study, version and cell. Kept a step of its own so it can be
+// renumbered when other steps land before it.
+const char *const kVersionStudies[] = {
+    R"(CREATE TABLE studies(
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        created_utc TEXT NOT NULL))",
+    R"(CREATE TABLE study_versions(
+        id INTEGER PRIMARY KEY,
+        study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        definition_json TEXT NOT NULL,
+        definition_sha256 TEXT NOT NULL,
+        plan_json TEXT NOT NULL,
+        created_utc TEXT NOT NULL,
+        UNIQUE (study_id, version)))",
+    R"(CREATE TABLE study_cells(
+        id INTEGER PRIMARY KEY,
+        version_id INTEGER NOT NULL REFERENCES study_versions(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        candidate TEXT NOT NULL,
+        scenario TEXT NOT NULL,
+        repeat INTEGER NOT NULL,
+        state TEXT NOT NULL
+            CHECK (state IN ('pending', 'running', 'completed', 'failed')),
+        reason TEXT NOT NULL DEFAULT '',
+        run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (version_id, position)))",
+    R"(CREATE TABLE study_runs(
+        run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+        version_id INTEGER NOT NULL REFERENCES study_versions(id) ON DELETE CASCADE,
+        cell_id INTEGER NOT NULL REFERENCES study_cells(id) ON DELETE CASCADE))",
+    "CREATE INDEX study_runs_by_cell ON study_runs(cell_id)",
+};
+
 struct Migration
 {
     const char *const *statements;
@@ -221,7 +261,8 @@ template <int N> constexpr Migration step(const char *const (&s)[N])
 // Index i takes a file from version i to i + 1. Append only.
 const Migration kMigrations[] = {step(kVersion1),         step(kVersion2),
                                  step(kVersion3),         step(kVersionSessions),
-                                 step(kVersionReasoning), step(kVersionServerMetrics)};
+                                 step(kVersionReasoning), step(kVersionServerMetrics),
+                                 step(kVersionStudies)};
 
 int versionAfter(const char *const *statements)
 {
@@ -262,6 +303,11 @@ int ProjectSchema::reasoningColumnsVersion()
 int ProjectSchema::serverMetricsVersion()
 {
     return versionAfter(kVersionServerMetrics);
+}
+
+int ProjectSchema::studiesVersion()
+{
+    return versionAfter(kVersionStudies);
 }
 
 int ProjectSchema::minimumReadableVersion()

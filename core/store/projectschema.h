@@ -33,6 +33,9 @@ public:
     // The first version with the run_metrics table (server metrics); an older file opened
     // read-only reads as having none.
     static int serverMetricsVersion();
+    // The first version with the study tables (docs/study.md); an older file opened read-only
+    // reads as having no study.
+    static int studiesVersion();
 
     // Brings a file at version `from` (0 = new, no tables) up to `to`. Stamps application_id on
     // a new file. Each step commits separately, so a failure leaves a consistent older version.

@@ -127,6 +127,7 @@ public:
     bool integrityCheck(QString *details = nullptr) const;
 
 private:
+    friend class StudyStore; // core/study: the study tables, on this store's connection
     QSqlDatabase db() const;
     bool prepareRequestSelect(const QString &where, sqlite3 **handle,
                               std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> *st) const;

@@ -1,0 +1,528 @@
+#include "studydecision.h"
+
+#include "cost/costbreakdown.h"
+#include "costproject/coststore.h"
+#include "metrics/confidence.h"
+#include "report/reportrun.h"
+#include "store/projectstore.h"
+#include "study/studycost.h"
+#include "study/studydefinition.h"
+#include "study/studyplan.h"
+#include "study/studystore.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+QJsonValue number(double v)
+{
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue();
+}
+
+QJsonValue optional(const std::optional<double> &v)
+{
+    return v ? number(*v) : QJsonValue();
+}
+
+// The metrics reported beside the figure of merit, by scenario kind.
+QStringList secondaryKeys(const QString &kind)
+{
+    if (kind == "offline"_L1)
+        return {u"output_throughput"_s, u"request_throughput"_s, u"e2el.p99"_s};
+    if (kind == "single-stream"_L1)
+        return {u"e2el.p90"_s, u"ttft.p90"_s, u"tpot.mean"_s};
+    return {u"ttft.median"_s, u"ttft.p99"_s,        u"tpot.mean"_s,        u"itl.median"_s,
+            u"e2el.p99"_s,    u"request_goodput"_s, u"output_throughput"_s};
+}
+
+QString fmt(double v, int decimals)
+{
+    return std::isfinite(v) ? QString::number(v, 'f', decimals) : u"n/a"_s;
+}
+
+QString intervalText(const SeriesStats &s, int decimals)
+{
+    if (s.runs == 0)
+        return u"n/a"_s;
+    if (!s.meanInterval.available)
+        return fmt(s.mean, decimals);
+    return u"%1 [%2, %3]"_s.arg(fmt(s.mean, decimals), fmt(s.meanInterval.lo, decimals),
+                                fmt(s.meanInterval.hi, decimals));
+}
+
+// i against j on the figure of merit: separated only when the two intervals do not overlap.
+Verdict separated(const SeriesStats &i, const SeriesStats &j, bool lowerIsBetter)
+{
+    if (!i.meanInterval.available || !j.meanInterval.available)
+        return Verdict::NotAvailable;
+    const bool iBelow = i.meanInterval.hi < j.meanInterval.lo;
+    const bool iAbove = i.meanInterval.lo > j.meanInterval.hi;
+    if (!iBelow && !iAbove)
+        return Verdict::NoDetectableDifference;
+    return iBelow == lowerIsBetter ? Verdict::Better : Verdict::Worse;
+}
+
+Message verdictWords(Verdict v, bool baseline)
+{
+    if (baseline)
+        return Message("study.verdict.baseline");
+    switch (v) {
+    case Verdict::Better:
+        return Message("sig.verdict.better");
+    case Verdict::Worse:
+        return Message("sig.verdict.worse");
+    case Verdict::NoDetectableDifference:
+        return Message("study.verdict.tied");
+    case Verdict::NotAvailable:
+        break;
+    }
+    return Message("sig.verdict.na");
+}
+
+QJsonObject figureJson(const StudyFigure &f)
+{
+    QJsonArray values;
+    for (double v : f.values)
+        values.append(number(v));
+    const StudyMetricInfo info = studyMetricInfo(f.key);
+    return QJsonObject{{u"key"_s, f.key},
+                       {u"label"_s, info.label.text()},
+                       {u"unit"_s, info.unit},
+                       {u"values"_s, values},
+                       {u"mean"_s, number(f.stats.mean)},
+                       {u"interval"_s, f.stats.meanInterval.toJson()},
+                       {u"runs"_s, f.stats.runs}};
+}
+
+} // namespace
+
+StudyMetricInfo studyMetricInfo(const QString &key)
+{
+    StudyMetricInfo i;
+    i.lowerIsBetter = lowerIsBetter(key);
+    if (key == "output_throughput"_L1) {
+        i.label = Message("cmp.row.output_throughput");
+        i.unit = u"tok/s"_s;
+    } else if (key == "request_throughput"_L1) {
+        i.label = Message("cmp.row.request_throughput");
+        i.unit = u"req/s"_s;
+    } else if (key == "total_token_throughput"_L1) {
+        i.label = Message("cmp.row.total_token_throughput");
+        i.unit = u"tok/s"_s;
+    } else if (key == "request_goodput"_L1) {
+        i.label = Message("cmp.row.request_goodput");
+        i.unit = u"req/s"_s;
+    } else if (key == "failure_rate"_L1) {
+        i.label = Message("cmp.row.failure_rate");
+        i.unit = u"%"_s;
+    } else if (key.contains(u'.')) {
+        const QString metric = key.section(u'.', 0, 0).toUpper();
+        const QString stat = key.section(u'.', 1);
+        i.label = stat == "mean"_L1     ? Message("cmp.row.mean", {metric})
+                  : stat == "median"_L1 ? Message("cmp.row.median", {metric})
+                                        : Message::literal(stat.toUpper() + u' ' + metric);
+        i.unit = u"ms"_s;
+    } else {
+        i.label = Message::literal(key);
+    }
+    return i;
+}
+
+QString studyCostText(const std::optional<double> &value,
+                      const std::optional<std::pair<double, double>> &interval, int decimals)
+{
+    if (!value)
+        return u"n/a"_s;
+    QString out = QString::number(*value, 'f', decimals);
+    if (interval)
+        out += u" [%1, %2]"_s.arg(QString::number(interval->first, 'f', decimals),
+                                  QString::number(interval->second, 'f', decimals));
+    return out;
+}
+
+QStringList StudyDecision::missingCandidates() const
+{
+    QStringList out;
+    if (scenarios.isEmpty())
+        return out;
+    for (int k = 0; k < scenarios.constFirst().candidates.size(); ++k) {
+        bool any = false;
+        for (const StudyScenarioDecision &s : scenarios)
+            any = any || !s.candidates.at(k).runIds.isEmpty();
+        if (!any)
+            out << scenarios.constFirst().candidates.at(k).candidate;
+    }
+    return out;
+}
+
+bool buildStudyDecision(ProjectStore *store, const QString &studyName, int versionNumber,
+                        StudyDecision *out, QString *error)
+{
+    StudyStore studies(store);
+    if (!studies.available()) {
+        *error = u"the project holds no study"_s;
+        return false;
+    }
+    QString name = studyName;
+    if (name.isEmpty()) {
+        const QStringList names = studies.studyNames();
+        if (names.size() != 1) {
+            *error = names.isEmpty() ? u"the project holds no study"_s
+                                     : u"the project holds %1 studies (%2): give --study NAME"_s
+                                           .arg(names.size())
+                                           .arg(names.join(u", "_s));
+            return false;
+        }
+        name = names.constFirst();
+    }
+    const qint64 sid = studies.studyId(name);
+    if (sid <= 0) {
+        *error = u"no study named '%1'"_s.arg(name);
+        return false;
+    }
+    const auto version =
+        versionNumber > 0 ? studies.version(sid, versionNumber) : studies.latestVersion(sid);
+    if (!version) {
+        *error = studies.lastError();
+        return false;
+    }
+    QList<StudyIssue> issues;
+    const StudyDefinition d = StudyDefinition::fromJson(version->definition, &issues);
+    if (d.candidates.isEmpty() || d.scenarios.isEmpty()) {
+        *error = u"the stored definition cannot be read"_s;
+        return false;
+    }
+    if (!store->isReadOnly())
+        ensureStudyWindows(store, d, *version, &out->notes);
+
+    StudyDecision &dec = *out;
+    dec.name = d.name;
+    dec.question = d.question;
+    dec.version = version->version;
+    dec.sha256 = version->sha256;
+    dec.definition = version->definition;
+    dec.orderNote = StudyPlan::build(d).orderNote;
+    const int base = d.baselineIndex();
+    dec.baseline = d.candidates.at(base).name;
+
+    const QList<StoredStudyCell> cells = studies.cells(version->id);
+    dec.cells = int(cells.size());
+    QHash<qint64, ReportRun> runs;
+    for (const StoredStudyCell &c : cells) {
+        if (c.state != "completed"_L1) {
+            QString reason = c.reason;
+            if (reason.isEmpty())
+                reason = c.state == "running"_L1 ? u"running, or interrupted"_s : u"not run yet"_s;
+            dec.leftOut << StudyLeftOut{c.position + 1, c.candidate, c.scenario,
+                                        c.repeat + 1,   c.state,     reason};
+            continue;
+        }
+        ReportRun r;
+        QString why;
+        if (!loadReportRun(*store, c.runId, &r, &why)) {
+            dec.leftOut << StudyLeftOut{
+                c.position + 1, c.candidate,
+                c.scenario,     c.repeat + 1,
+                c.state,        u"its run #%1 cannot be read: %2"_s.arg(c.runId).arg(why)};
+            continue;
+        }
+        // A cell whose client could not keep up measured the client, not the candidate; one whose
+        // cache state is not the study's measured another boundary.
+        if (r.rawRecords && !r.derived.health.ok()) {
+            dec.leftOut << StudyLeftOut{
+                c.position + 1,
+                c.candidate,
+                c.scenario,
+                c.repeat + 1,
+                u"client-saturated"_s,
+                u"client saturated: %1"_s.arg(r.derived.health.warnings.join(u"; "_s))};
+            continue;
+        }
+        if (r.input.plan.profile.cacheBust != (d.boundary.cachePolicy == "cache-bust"_L1)) {
+            dec.leftOut << StudyLeftOut{
+                c.position + 1,
+                c.candidate,
+                c.scenario,
+                c.repeat + 1,
+                u"cache-state"_s,
+                u"cache state not as the study says (%1)"_s.arg(d.boundary.cachePolicy)};
+            continue;
+        }
+        ++dec.completedCells;
+        runs.insert(c.id, r);
+    }
+
+    CostStore costs(store);
+    const CostOptions costOptions = costs.costOptions();
+    for (int s = 0; s < d.scenarios.size(); ++s) {
+        const StudyScenario &sc = d.scenarios.at(s);
+        StudyScenarioDecision sd;
+        sd.scenario = sc.name;
+        sd.kind = sc.kind;
+        sd.meritKey = sc.figureOfMerit();
+        const StudyMetricInfo info = studyMetricInfo(sd.meritKey);
+        sd.meritLabel = info.label;
+        sd.unit = info.unit;
+        sd.lowerIsBetter = info.lowerIsBetter;
+        sd.decimals = info.decimals;
+        QStringList keys = secondaryKeys(sc.kind);
+        keys.removeAll(sd.meritKey);
+        for (int k = 0; k < d.candidates.size(); ++k) {
+            const StudyCandidate &cand = d.candidates.at(k);
+            StudyCandidateResult res;
+            res.candidate = cand.name;
+            res.baseline = k == base;
+            QList<const ReportRun *> mine;
+            for (const StoredStudyCell &c : cells)
+                if (c.candidate == cand.name && c.scenario == sc.name && runs.contains(c.id)) {
+                    mine << &runs[c.id];
+                    res.runIds << c.runId;
+                }
+            const auto figure = [&](const QString &key) {
+                StudyFigure f;
+                f.key = key;
+                for (const ReportRun *r : std::as_const(mine))
+                    if (const auto v = runLevelValue(r->summary, key))
+                        f.values << *v;
+                f.stats = seriesStats(f.values, dec.confidence);
+                return f;
+            };
+            res.merit = figure(sd.meritKey);
+            for (const QString &key : std::as_const(keys)) {
+                const StudyFigure f = figure(key);
+                if (!f.values.isEmpty())
+                    res.figures << f;
+            }
+            // Unit costs from the candidate's window for this scenario.
+            res.window = studyWindowName(d, version->version, cand.name, sc.name);
+            if (const auto w = costs.window(res.window)) {
+                const CostBreakdown b = costs.breakdown(*w, costOptions);
+                res.currency = b.currency;
+                if (b.perSuccessfulRequest.available())
+                    res.costPerRequest = b.perSuccessfulRequest.value->toDouble();
+                if (b.perMillionOutputTokens.available())
+                    res.costPerMillionOutputTokens = b.perMillionOutputTokens.value->toDouble();
+                if (!b.perSuccessfulRequest.available())
+                    res.costNote = !b.errors.isEmpty() ? b.errors.join(u"; "_s)
+                                                       : b.perSuccessfulRequest.reason;
+                const auto carried =
+                    [&](const std::optional<double> &cost,
+                        const QString &key) -> std::optional<std::pair<double, double>> {
+                    const SeriesStats t = figure(key).stats;
+                    if (!cost || !t.meanInterval.available || !(t.meanInterval.lo > 0))
+                        return std::nullopt;
+                    return std::make_pair(*cost * t.mean / t.meanInterval.hi,
+                                          *cost * t.mean / t.meanInterval.lo);
+                };
+                res.costPerRequestInterval = carried(res.costPerRequest, u"request_throughput"_s);
+                res.costPerMillionOutputTokensInterval =
+                    carried(res.costPerMillionOutputTokens, u"output_throughput"_s);
+            } else {
+                res.window.clear();
+                res.costNote = u"no test window (no completed cell)"_s;
+            }
+            sd.candidates << res;
+        }
+        // The ranking with ties: separated only when the intervals over the repeats do not
+        // overlap.
+        const qsizetype n = sd.candidates.size();
+        QList<double> estimates;
+        for (const StudyCandidateResult &r : std::as_const(sd.candidates))
+            estimates << (r.merit.stats.runs > 0 ? r.merit.stats.mean : kNaN);
+        QList<QList<Verdict>> pairwise(n, QList<Verdict>(n, Verdict::NoDetectableDifference));
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j)
+                if (i != j)
+                    pairwise[i][j] = separated(sd.candidates.at(i).merit.stats,
+                                               sd.candidates.at(j).merit.stats, sd.lowerIsBetter);
+        const Ranking ranking = rankWithTies(
+            estimates, sd.lowerIsBetter ? Direction::LowerIsBetter : Direction::HigherIsBetter,
+            pairwise);
+        for (const RankedCandidate &rc : ranking.order) {
+            StudyCandidateResult &r = sd.candidates[rc.index];
+            r.rank = rc.rank;
+            r.tied = rc.tied;
+            for (int j : rc.inseparableFrom)
+                r.tiedWith << sd.candidates.at(j).candidate;
+            sd.order << rc.index;
+        }
+        for (int k = 0; k < n; ++k)
+            if (k != base)
+                sd.candidates[k].verdict = pairwise[k][base];
+        dec.scenarios << sd;
+    }
+    return true;
+}
+
+QJsonObject StudyDecision::toJson() const
+{
+    QJsonArray scs;
+    for (const StudyScenarioDecision &s : scenarios) {
+        QJsonArray cands;
+        for (const StudyCandidateResult &r : s.candidates) {
+            QJsonArray ids, figs, tied;
+            for (qint64 id : r.runIds)
+                ids.append(id);
+            for (const StudyFigure &f : r.figures)
+                figs.append(figureJson(f));
+            for (const QString &t : r.tiedWith)
+                tied.append(t);
+            QJsonObject cost{{u"window"_s, r.window},
+                             {u"currency"_s, r.currency},
+                             {u"per_successful_request"_s, optional(r.costPerRequest)},
+                             {u"per_1m_output_tokens"_s, optional(r.costPerMillionOutputTokens)}};
+            if (!r.costNote.isEmpty())
+                cost[u"note"_s] = r.costNote;
+            const auto range = [](const std::optional<std::pair<double, double>> &i) {
+                return i ? QJsonValue(QJsonObject{
+                               {u"lo"_s, number(i->first)},
+                               {u"hi"_s, number(i->second)},
+                               {u"method"_s, u"carried from the throughput's interval over the "
+                                             "repeats (unit cost = window cost / throughput)"_s}})
+                         : QJsonValue();
+            };
+            cost[u"per_successful_request_interval"_s] = range(r.costPerRequestInterval);
+            cost[u"per_1m_output_tokens_interval"_s] = range(r.costPerMillionOutputTokensInterval);
+            cands.append(
+                QJsonObject{{u"candidate"_s, r.candidate},
+                            {u"baseline"_s, r.baseline},
+                            {u"run_ids"_s, ids},
+                            {u"figure_of_merit"_s, figureJson(r.merit)},
+                            {u"rank"_s, r.rank > 0 ? QJsonValue(r.rank) : QJsonValue()},
+                            {u"tied"_s, r.tied},
+                            {u"tied_with"_s, tied},
+                            {u"verdict"_s, r.baseline ? u"baseline"_s
+                                                      : QString::fromLatin1(verdictKey(r.verdict))},
+                            {u"cost"_s, cost},
+                            {u"other_metrics"_s, figs}});
+        }
+        QJsonArray order;
+        for (int i : s.order)
+            order.append(s.candidates.at(i).candidate);
+        scs.append(QJsonObject{{u"scenario"_s, s.scenario},
+                               {u"kind"_s, s.kind},
+                               {u"figure_of_merit"_s, s.meritKey},
+                               {u"label"_s, s.meritLabel.text()},
+                               {u"unit"_s, s.unit},
+                               {u"lower_is_better"_s, s.lowerIsBetter},
+                               {u"ranking"_s, order},
+                               {u"candidates"_s, cands}});
+    }
+    QJsonArray left;
+    for (const StudyLeftOut &l : leftOut)
+        left.append(QJsonObject{{u"position"_s, l.position},
+                                {u"candidate"_s, l.candidate},
+                                {u"scenario"_s, l.scenario},
+                                {u"repeat"_s, l.repeat},
+                                {u"state"_s, l.state},
+                                {u"reason"_s, l.reason}});
+    return QJsonObject{
+        {u"study"_s, name},
+        {u"question"_s, question},
+        {u"version"_s, version},
+        {u"definition_sha256"_s, sha256},
+        {u"definition"_s, definition},
+        {u"order"_s, orderNote.text()},
+        {u"baseline"_s, baseline},
+        {u"confidence"_s, confidence},
+        {u"interval"_s, u"Student t over the repeats' run-level values"_s},
+        {u"ranking_rule"_s, Message("study.rank.rule", {confidenceText(confidence)}).text()},
+        {u"cells"_s, cells},
+        {u"completed_cells"_s, completedCells},
+        {u"missing_candidates"_s, QJsonArray::fromStringList(missingCandidates())},
+        {u"scenarios"_s, scs},
+        {u"left_out"_s, left},
+        {u"notes"_s, QJsonArray::fromStringList(notes)}};
+}
+
+QString StudyDecision::formatText(bool translate) const
+{
+    const auto tr = [translate](const Message &m) {
+        return m.text(translate);
+    };
+    const QString conf = confidenceText(confidence);
+    QString out;
+    out +=
+        tr(Message("study.text.title", {name, QString::number(version), sha256.left(12)})) + u'\n';
+    out += tr(Message("study.text.question", {question})) + u'\n';
+    out += tr(orderNote) + u'\n';
+    out +=
+        tr(Message("study.text.cells", {QString::number(completedCells), QString::number(cells)})) +
+        u'\n';
+    for (const StudyScenarioDecision &s : scenarios) {
+        const QString label = tr(s.meritLabel);
+        out +=
+            u'\n' +
+            tr(Message(s.lowerIsBetter ? "study.text.scenario.lower" : "study.text.scenario.higher",
+                       {s.scenario, s.kind,
+                        s.unit.isEmpty() ? label : label + u" ("_s + s.unit + u')', conf})) +
+            u'\n';
+        for (int i : s.order) {
+            const StudyCandidateResult &r = s.candidates.at(i);
+            QString line =
+                u"  %1 %2 %3"_s.arg(r.rank > 0 ? QString::number(r.rank) + u'.' : u"-"_s, -3)
+                    .arg(r.candidate, -14)
+                    .arg(intervalText(r.merit.stats, s.decimals), -28);
+            line +=
+                u' ' + tr(Message("sig.text.pooled_runs", {QString::number(r.merit.stats.runs)}));
+            line += u"  "_s + tr(verdictWords(r.verdict, r.baseline));
+            if (r.tied)
+                line +=
+                    u"  ("_s + tr(Message("sig.text.tied_with", {r.tiedWith.join(u", "_s)})) + u')';
+            out += line + u'\n';
+        }
+        out += u"  "_s + tr(Message("study.text.cost")) + u'\n';
+        for (const StudyCandidateResult &r : s.candidates) {
+            if (r.costPerRequest || r.costPerMillionOutputTokens)
+                out += u"    %1 %2 %3/req, %4 %3/1M output tokens\n"_s.arg(r.candidate, -14)
+                           .arg(studyCostText(r.costPerRequest, r.costPerRequestInterval, 6),
+                                r.currency,
+                                studyCostText(r.costPerMillionOutputTokens,
+                                              r.costPerMillionOutputTokensInterval, 4));
+            else
+                out += u"    %1 n/a (%2)\n"_s.arg(r.candidate, -14)
+                           .arg(tr(Message::fromEnglish(r.costNote)));
+        }
+        out += u"  "_s + tr(Message("study.text.other")) + u'\n';
+        if (!s.candidates.isEmpty())
+            for (const StudyFigure &f0 : s.candidates.constFirst().figures) {
+                const StudyMetricInfo info = studyMetricInfo(f0.key);
+                QString line = u"    %1"_s.arg(info.unit.isEmpty()
+                                                   ? tr(info.label)
+                                                   : tr(info.label) + u" ("_s + info.unit + u')',
+                                               -24);
+                for (const StudyCandidateResult &r : s.candidates)
+                    for (const StudyFigure &f : r.figures)
+                        if (f.key == f0.key)
+                            line +=
+                                u"  %1 %2"_s.arg(r.candidate, intervalText(f.stats, info.decimals));
+                out += line + u'\n';
+            }
+    }
+    out += u'\n' + tr(Message("study.rank.rule", {conf})) + u'\n';
+    if (!leftOut.isEmpty()) {
+        out += tr(Message("study.text.left_out", {QString::number(leftOut.size())})) + u'\n';
+        for (const StudyLeftOut &l : leftOut)
+            out += u"  #%1 %2 · %3 · r%4: %5\n"_s.arg(l.position)
+                       .arg(l.candidate, l.scenario)
+                       .arg(l.repeat)
+                       .arg(tr(Message::fromEnglish(l.reason)));
+    }
+    const QStringList missing = missingCandidates();
+    if (!missing.isEmpty())
+        out += tr(Message("study.text.missing", {missing.join(u", "_s)})) + u'\n';
+    for (const QString &n : notes)
+        out += tr(Message("study.text.note", {Message::fromEnglish(n)})) + u'\n';
+    return out;
+}
+
+} // namespace sb

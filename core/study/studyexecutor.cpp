@@ -1,0 +1,223 @@
+#include "studyexecutor.h"
+
+#include "run/planvalidation.h"
+#include "run/runflags.h"
+#include "run/runpreparation.h"
+#include "run/runsession.h"
+#include "store/projectstore.h"
+#include "study/studycost.h"
+
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace sb {
+
+StudyExecutor::StudyExecutor(QString projectPath, StudyDefinition definition, QObject *parent)
+    : QObject(parent), m_path(std::move(projectPath)), m_def(std::move(definition)),
+      m_plan(StudyPlan::build(m_def))
+{}
+
+StudyExecutor::~StudyExecutor()
+{
+    // The session's destructor closes its recorder: a run still open is marked interrupted.
+    m_session.reset();
+}
+
+bool StudyExecutor::prepare(QString *what, QString *error)
+{
+    m_store = std::make_unique<ProjectStore>();
+    if (!m_store->open(m_path, ProjectStore::OpenMode::ReadWrite)) {
+        *error = m_store->lastError();
+        return false;
+    }
+    m_studies = std::make_unique<StudyStore>(m_store.get());
+    const auto v = m_studies->ensureVersion(m_def, m_plan, what);
+    if (!v) {
+        *error = m_studies->lastError();
+        return false;
+    }
+    m_version = *v;
+    m_resumed = m_studies->resetRunningCells(m_version.id);
+    m_datasetHash = m_def.boundary.datasetSha256;
+    return true;
+}
+
+QList<StoredStudyCell> StudyExecutor::cells() const
+{
+    return m_studies ? m_studies->cells(m_version.id) : QList<StoredStudyCell>();
+}
+
+void StudyExecutor::start()
+{
+    m_running = true;
+    m_stop = false;
+    QTimer::singleShot(0, this, &StudyExecutor::runNext);
+}
+
+void StudyExecutor::stop()
+{
+    m_stop = true;
+    if (m_session)
+        m_session->stop();
+}
+
+void StudyExecutor::failCell(const StoredStudyCell &cell, const QString &reason)
+{
+    if (!m_studies->finishCell(cell.id, u"failed"_s, reason))
+        emit note(u"the study's cell could not be stored: %1"_s.arg(m_studies->lastError()));
+    emit cellFinished(cell, u"failed"_s, reason);
+}
+
+void StudyExecutor::runNext()
+{
+    if (m_stop) {
+        finish({});
+        return;
+    }
+    const QList<StoredStudyCell> all = cells();
+    // The boundary's dataset hash, or the one the first completed cell ran with: every cell is
+    // held to it.
+    if (m_datasetHash.isEmpty()) {
+        for (const StoredStudyCell &c : all)
+            if (c.state == "completed"_L1 && c.runId > 0)
+                if (const auto run = m_store->loadRun(c.runId)) {
+                    m_datasetHash = run->snapshot.value(u"dataset_info"_s)
+                                        .toObject()
+                                        .value(u"sha256"_s)
+                                        .toString();
+                    if (!m_datasetHash.isEmpty())
+                        break;
+                }
+    }
+    const StoredStudyCell *next = nullptr;
+    for (const StoredStudyCell &c : all)
+        if (c.state == "pending"_L1) {
+            next = &c;
+            break;
+        }
+    if (!next) {
+        // Every cell ran (or failed with its reason): the test windows, then done.
+        QStringList notes;
+        ensureStudyWindows(m_store.get(), m_def, m_version, &notes);
+        for (const QString &n : std::as_const(notes))
+            emit note(n);
+        finish({});
+        return;
+    }
+    m_cell = *next;
+    m_cellState.clear();
+    m_cellReason.clear();
+    const int k = m_def.candidateIndex(m_cell.candidate);
+    const int s = m_def.scenarioIndex(m_cell.scenario);
+    if (k < 0 || s < 0) {
+        failCell(m_cell, u"the cell names no candidate or scenario of the definition"_s);
+        QTimer::singleShot(0, this, &StudyExecutor::runNext);
+        return;
+    }
+    RunRequest request;
+    RunFlagOptions opts;
+    QString error;
+    if (!parseRunFlags(m_def.cellFlags(k, s, m_cell.repeat), &request, &opts, &error)) {
+        failCell(m_cell, error);
+        QTimer::singleShot(0, this, &StudyExecutor::runNext);
+        return;
+    }
+    request.frontEnd = u"study"_s;
+    PrepareContext context;
+    context.apiKey = m_apiKey;
+    PreparedRun prepared;
+    PlanIssue issue;
+    if (!prepareRun(request, context, &prepared, &issue)) {
+        // The candidate cannot run this cell (its endpoint does not answer, its model is
+        // missing): the reason is kept and the study goes on.
+        m_studies->beginAttempt(m_cell, m_version.studyId, 0);
+        failCell(m_cell, issue.text());
+        QTimer::singleShot(0, this, &StudyExecutor::runNext);
+        return;
+    }
+    m_session = std::make_unique<RunSession>(std::move(prepared));
+    if (!m_session->openProject(m_path, &error)) {
+        m_session.reset();
+        finish(error);
+        return;
+    }
+    RunSession *session = m_session.get();
+    const int total = int(all.size());
+    connect(session, &RunSession::runStarted, this, [this, session, total] {
+        const qint64 runId = session->currentRunId();
+        if (!m_studies->beginAttempt(m_cell, m_version.studyId, runId))
+            emit note(u"the study's cell could not be stored: %1"_s.arg(m_studies->lastError()));
+        emit cellStarted(m_cell, runId, total);
+    });
+    connect(session, &RunSession::runFinished, this, &StudyExecutor::onRunFinished);
+    connect(session, &RunSession::finished, this, &StudyExecutor::onSessionFinished);
+    if (!session->start(&error)) {
+        m_session.reset();
+        failCell(m_cell, error);
+        QTimer::singleShot(0, this, &StudyExecutor::runNext);
+    }
+}
+
+void StudyExecutor::onRunFinished(const RunOutcome &o)
+{
+    if (!o.completed()) {
+        m_cellState = o.input.status == "interrupted"_L1 ? u"pending"_s : u"failed"_s;
+        m_cellReason =
+            !o.stopReason.isEmpty() ? o.stopReason : u"the run ended %1"_s.arg(o.input.status);
+        return;
+    }
+    if (o.derived.summary.completed == 0) {
+        m_cellState = u"failed"_s;
+        m_cellReason =
+            u"every request failed (%1 failed, none completed)"_s.arg(o.derived.summary.failed);
+        return;
+    }
+    if (!m_datasetHash.isEmpty() && !o.input.datasetHash.isEmpty() &&
+        o.input.datasetHash != m_datasetHash) {
+        m_cellState = u"failed"_s;
+        m_cellReason = u"different dataset hash (%1, the study's is %2)"_s.arg(
+            o.input.datasetHash.left(12), m_datasetHash.left(12));
+        return;
+    }
+    if (m_datasetHash.isEmpty())
+        m_datasetHash = o.input.datasetHash;
+    m_cellState = u"completed"_s;
+}
+
+void StudyExecutor::onSessionFinished(const SessionResult &result)
+{
+    QString state = m_cellState;
+    QString reason = m_cellReason;
+    if (state.isEmpty()) {
+        state = result.stopped ? u"pending"_s : u"failed"_s;
+        reason = result.error.isEmpty() ? u"the run did not finish"_s : result.error;
+    }
+    if (state == "completed"_L1 && !result.error.isEmpty()) {
+        state = u"failed"_s;
+        reason = result.error;
+    }
+    if (!m_studies->finishCell(m_cell.id, state, state == "pending"_L1 ? QString() : reason)) {
+        finish(u"the study's cell could not be stored: %1"_s.arg(m_studies->lastError()));
+        return;
+    }
+    emit cellFinished(m_cell, state, reason);
+    // The session is deleted once its signal has returned.
+    RunSession *done = m_session.release();
+    done->deleteLater();
+    if (result.stopped || m_stop) {
+        finish({});
+        return;
+    }
+    QTimer::singleShot(0, this, &StudyExecutor::runNext);
+}
+
+void StudyExecutor::finish(const QString &error)
+{
+    if (!m_running)
+        return;
+    m_running = false;
+    emit finished(error.isEmpty() && !m_stop, error);
+}
+
+} // namespace sb

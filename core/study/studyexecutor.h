@@ -1,0 +1,81 @@
+#pragma once
+
+#include "study/studydefinition.h"
+#include "study/studyplan.h"
+#include "study/studystore.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+namespace sb {
+
+class ProjectStore;
+class RunSession;
+struct RunOutcome;
+struct SessionResult;
+
+// Runs a study's cells (docs/study.md, "Execution"): each cell as an ordinary run through the
+// one run pipeline (parseRunFlags → validateRunRequest → prepareRun → RunSession, as
+// `servebench-cli run` does), recorded in the project and linked to its study, version and cell.
+// It starts at the first unfinished cell: after a kill -9 the interrupted run stays recorded as
+// interrupted (the project marks it when opened) and its cell runs again. A cell its candidate
+// cannot run (endpoint down, every request failing, another dataset) is marked failed with the
+// reason and the others go on. When the cells are done, the candidates' test windows are made
+// (studycost.h).
+//
+// Lives in its caller's thread, which must run an event loop; prepare() blocks on the disk.
+class StudyExecutor : public QObject
+{
+    Q_OBJECT
+public:
+    StudyExecutor(QString projectPath, StudyDefinition definition, QObject *parent = nullptr);
+    ~StudyExecutor() override;
+
+    // Opens the project read-write (migrating it; a run left 'running' by a dead process is
+    // marked interrupted), finds or creates the study's version, and puts cells left running back
+    // to pending. *what: "created", "resumed", "replaced" or "new-version".
+    bool prepare(QString *what, QString *error);
+    void setApiKey(const QByteArray &key) { m_apiKey = key; }
+    void start();
+    void stop();
+
+    const StoredStudyVersion &version() const { return m_version; }
+    const StudyPlan &plan() const { return m_plan; }
+    QList<StoredStudyCell> cells() const;
+    // Cells put back to pending by prepare(), with the run each left interrupted.
+    const QList<StoredStudyCell> &resumedCells() const { return m_resumed; }
+
+signals:
+    void cellStarted(const sb::StoredStudyCell &cell, qint64 runId, int total);
+    void cellFinished(const sb::StoredStudyCell &cell, const QString &state, const QString &reason);
+    void note(const QString &line);
+    void finished(bool ok, const QString &error);
+
+private:
+    void runNext();
+    void failCell(const StoredStudyCell &cell, const QString &reason);
+    void onRunFinished(const RunOutcome &outcome);
+    void onSessionFinished(const SessionResult &result);
+    void finish(const QString &error);
+
+    QString m_path;
+    StudyDefinition m_def;
+    StudyPlan m_plan;
+    std::unique_ptr<ProjectStore> m_store;
+    std::unique_ptr<StudyStore> m_studies;
+    StoredStudyVersion m_version;
+    QList<StoredStudyCell> m_resumed;
+    QByteArray m_apiKey;
+    std::unique_ptr<RunSession> m_session;
+    StoredStudyCell m_cell;
+    QString m_cellState;
+    QString m_cellReason;
+    QString m_datasetHash; // the boundary's, or the first completed cell's
+    bool m_stop = false;
+    bool m_running = false;
+};
+
+} // namespace sb
