@@ -3423,6 +3423,14 @@ Requests: %4</source>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
+    <message>
+        <source>client saturated</source>
+        <translation>客户端饱和</translation>
+    </message>
+    <message>
+        <source>cache state</source>
+        <translation>缓存状态</translation>
+    </message>
 </context>
 <context>
     <name>sb::SummaryTableModel</name>

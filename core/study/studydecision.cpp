@@ -2,6 +2,7 @@
 
 #include "cost/costbreakdown.h"
 #include "costproject/coststore.h"
+#include "metrics/clienthealth.h"
 #include "metrics/confidence.h"
 #include "report/reportrun.h"
 #include "store/projectstore.h"
@@ -235,18 +236,31 @@ bool buildStudyDecision(ProjectStore *store, const QString &studyName, int versi
                 c.state,        u"its run #%1 cannot be read: %2"_s.arg(c.runId).arg(why)};
             continue;
         }
-        // A cell whose client could not keep up measured the client, not the candidate; one whose
-        // cache state is not the study's measured another boundary.
-        if (r.rawRecords && !r.derived.health.ok()) {
+        // A cell whose client could not keep up measured the client, not the candidate: the
+        // load it offered fell behind the scenario's (achieved rate below 95 % of the scheduled
+        // one — the lag grew). Late sends alone (lateness p99 above 10 ms on a busy machine, the
+        // rate still met) leave the offered load as the scenario says and TTFT counts from the
+        // send: the cell stays, with a note. One whose cache state is not the study's measured
+        // another boundary.
+        const ClientHealth &health = r.derived.health;
+        const bool fellBehind = health.openLoop && health.scheduledRate > 0
+                                && health.achievedRate < kMinRateRatio * health.scheduledRate;
+        if (r.rawRecords && fellBehind) {
             dec.leftOut << StudyLeftOut{
                 c.position + 1,
                 c.candidate,
                 c.scenario,
                 c.repeat + 1,
                 u"client-saturated"_s,
-                u"client saturated: %1"_s.arg(r.derived.health.warnings.join(u"; "_s))};
+                u"client saturated: %1"_s.arg(health.warnings.join(u"; "_s))};
             continue;
         }
+        if (r.rawRecords && !health.ok())
+            dec.notes << u"cell #%1 %2 · %3 · r%4 kept: %5 (the offered rate was met)"_s
+                             .arg(c.position + 1)
+                             .arg(c.candidate, c.scenario)
+                             .arg(c.repeat + 1)
+                             .arg(health.warnings.join(u"; "_s));
         if (r.input.plan.profile.cacheBust != (d.boundary.cachePolicy == "cache-bust"_L1)) {
             dec.leftOut << StudyLeftOut{
                 c.position + 1,

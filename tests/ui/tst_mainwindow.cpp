@@ -308,8 +308,9 @@ void TestMainWindow::windowStateSaved()
 void TestMainWindow::compareTab()
 {
     QTabWidget *tabs = m_window->tabs();
-    QCOMPARE(tabs->count(), 5);
+    QCOMPARE(tabs->count(), 6); // Editor, Run, Results, Cost, Compare, Study
     QCOMPARE(tabs->tabText(4), u"Compare"_s);
+    QCOMPARE(tabs->tabText(5), u"Study"_s);
     auto *view = qobject_cast<ComparisonView *>(tabs->widget(4));
     QVERIFY(view);
     QCOMPARE(view, m_window->comparisonView());

@@ -262,6 +262,15 @@ QString StudyView::cellText(const QString &state) const
     return tr("pending");
 }
 
+QString StudyView::leftOutText(const QString &state) const
+{
+    if (state == u"client-saturated")
+        return tr("client saturated");
+    if (state == u"cache-state")
+        return tr("cache state");
+    return cellText(state);
+}
+
 void StudyView::fillProgress()
 {
     const StudySnapshot &s = m_snapshot;
@@ -328,7 +337,7 @@ void StudyView::fillNotes()
                          .arg(l.position)
                          .arg(l.candidate, l.scenario)
                          .arg(l.repeat)
-                         .arg(cellText(l.state), l.reason);
+                         .arg(leftOutText(l.state), l.reason);
     }
     for (const QString &n : d.notes)
         lines << n;

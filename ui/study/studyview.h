@@ -92,6 +92,7 @@ private:
     void onCellFinished(const StoredStudyCell &cell, const QString &state, const QString &reason);
     void onExecutorFinished(bool ok, const QString &error);
     QString cellText(const QString &state) const;
+    QString leftOutText(const QString &state) const; // a left-out cell's state or reason kind
 
     QString m_path;
     QString m_wanted; // the study to show
