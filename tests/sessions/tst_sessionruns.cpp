@@ -2,6 +2,7 @@
 // against the built-in simulator: history in both modes, think time, the prefix cache seen by
 // turn, a Mooncake replay's reuse, sessions in the project file, failures and affinity.
 
+#include "schedprobe.h"
 #include "data/dataset.h"
 #include "data/mooncaketrace.h"
 #include "report/runreport.h"
@@ -187,7 +188,9 @@ void TestSessionRuns::thinkTimeIsRespected()
     req.plan.profile.sessionUsers = 2;
     req.plan.profile.thinkTime = ThinkTimeModel::Exponential;
     req.plan.profile.thinkTimeMs = 150;
+    sb::test::SchedProbe probe; // how late this machine wakes a thread during the run
     const Ran r = run(req);
+    probe.stop();
     QVERIFY2(r.ok, qPrintable(r.error));
     const QList<RequestRecord> records = r.outcome.input.records.list();
     QCOMPARE(records.size(), 12);
@@ -204,9 +207,12 @@ void TestSessionRuns::thinkTimeIsRespected()
         const RequestRecord *prev = findTurn(records, rec.sessionId, rec.turnIndex - 1);
         QVERIFY(prev);
         const qint64 gap = rec.tSend - prev->tEnd;
-        // Never early; late by less than half a second even on a loaded machine.
+        // Never early; late by less than half a second plus the longest wake-up delay this
+        // machine showed during the run (measured, not assumed).
         QVERIFY2(gap >= rec.thinkNs, qPrintable(u"%1 < %2"_s.arg(gap).arg(rec.thinkNs)));
-        QVERIFY2(gap < rec.thinkNs + 500'000'000, qPrintable(u"%1"_s.arg(gap)));
+        QVERIFY2(gap < rec.thinkNs + 500'000'000 + qint64(probe.maxMs() * 1e6),
+                 qPrintable(u"gap %1 ns, think %2 ns, longest wake-up delay measured %3 ms"_s
+                                .arg(gap).arg(rec.thinkNs).arg(probe.maxMs())));
         ++gaps;
     }
     QCOMPARE(gaps, 8);
@@ -221,6 +227,9 @@ void TestSessionRuns::cacheSizeShowsInTtftByTurn()
     // the cache, turns 2+ pay only for their new tokens; with 8 blocks, every turn pays again.
     QMap<int, QList<double>> ttftByTurn;
     QMap<int, quint64> evictions;
+    // The simulator is never early, only late by how late this machine wakes its threads: the
+    // bounds below allow the longest such delay measured during the runs, nothing fixed.
+    sb::test::SchedProbe probe;
     for (const int blocks : {100000, 8}) {
         RunRequest req = sessionRequest(6, 4, 30, 5);
         req.plan.dataset.sessionPrefixLen = 2000;
@@ -232,13 +241,22 @@ void TestSessionRuns::cacheSizeShowsInTtftByTurn()
             ttftByTurn[blocks].append(t.ttft.mean);
         evictions[blocks] = r.simulator->prefixCacheState().evictions;
     }
+    probe.stop();
+    const double late = probe.maxMs();
     const QList<double> large = ttftByTurn.value(100000), tiny = ttftByTurn.value(8);
     QCOMPARE(large.size(), 4);
     QCOMPARE(tiny.size(), 4);
-    qInfo() << "TTFT by turn (ms), large cache:" << large << "tiny cache:" << tiny;
+    qInfo() << "TTFT by turn (ms), large cache:" << large << "tiny cache:" << tiny
+            << "longest wake-up delay measured:" << late;
     for (int t = 1; t < 4; ++t) {
-        QVERIFY2(large.at(t) < 0.6 * large.at(0), qPrintable(u"large: %1"_s.arg(t)));
-        QVERIFY2(tiny.at(t) > 0.95 * tiny.at(0), qPrintable(u"tiny: %1"_s.arg(t)));
+        QVERIFY2(large.at(t) < 0.6 * large.at(0) + late,
+                 qPrintable(u"large cache, turn %1: %2 ms against turn 0's %3 ms (longest "
+                            "wake-up delay measured %4 ms)"_s.arg(t).arg(large.at(t))
+                                .arg(large.at(0)).arg(late)));
+        QVERIFY2(tiny.at(t) > 0.95 * tiny.at(0) - late,
+                 qPrintable(u"tiny cache, turn %1: %2 ms against turn 0's %3 ms (longest "
+                            "wake-up delay measured %4 ms)"_s.arg(t).arg(tiny.at(t))
+                                .arg(tiny.at(0)).arg(late)));
     }
     QCOMPARE(evictions.value(100000), 0);
     QVERIFY(evictions.value(8) > 1000);
