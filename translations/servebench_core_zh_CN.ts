@@ -4274,6 +4274,11 @@
         <translation>客户端饱和：%1</translation>
     </message>
     <message>
+        <source>cell #%1 %2 · %3 · r%4 kept: its client sent late (lateness p99 %5 ms, above %6 ms) but met the offered rate, and TTFT counts from the send</source>
+        <comment>study.note.late_kept</comment>
+        <translation>单元 #%1 %2 · %3 · r%4 保留：其客户端发送偏晚（延迟 p99 为 %5 ms，高于 %6 ms），但达到了所给负载速率，且 TTFT 从发送时刻计起</translation>
+    </message>
+    <message>
         <source>cache state not as the study says (%1)</source>
         <comment>study.reason.cache</comment>
         <translation>缓存状态与研究规定不符（%1）</translation>

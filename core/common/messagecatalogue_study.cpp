@@ -122,6 +122,10 @@ const MessageEntry kStudyEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "client saturated: %1", "study.reason.client"),
     QT_TRANSLATE_NOOP3("sb::Message", "cache state not as the study says (%1)",
                        "study.reason.cache"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "cell #%1 %2 · %3 · r%4 kept: its client sent late (lateness p99 %5 ms, "
+                       "above %6 ms) but met the offered rate, and TTFT counts from the send",
+                       "study.note.late_kept"),
 };
 
 } // namespace

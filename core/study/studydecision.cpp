@@ -256,11 +256,12 @@ bool buildStudyDecision(ProjectStore *store, const QString &studyName, int versi
             continue;
         }
         if (r.rawRecords && !health.ok())
-            dec.notes << u"cell #%1 %2 · %3 · r%4 kept: %5 (the offered rate was met)"_s
-                             .arg(c.position + 1)
-                             .arg(c.candidate, c.scenario)
-                             .arg(c.repeat + 1)
-                             .arg(health.warnings.join(u"; "_s));
+            dec.notes << Message("study.note.late_kept",
+                                 {QString::number(c.position + 1), c.candidate, c.scenario,
+                                  QString::number(c.repeat + 1),
+                                  QString::number(health.latenessP99Ms, 'f', 2),
+                                  QString::number(kMaxLatenessP99Ms, 'f', 0)})
+                             .text();
         if (r.input.plan.profile.cacheBust != (d.boundary.cachePolicy == "cache-bust"_L1)) {
             dec.leftOut << StudyLeftOut{
                 c.position + 1,

@@ -54,11 +54,14 @@ QString studyReportHtml(const StudyDecision &d, bool translate)
     h += u"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"_s + esc(d.name) +
          u"</title>\n<style>body{font-family:sans-serif;font-size:10pt}"_s
          "table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #999;"
-         "padding:2px 6px;text-align:left}th{background:#eee}.page{page-break-after:always}"
+         "padding:2px 6px;text-align:left}th{background:#eee}"
          "</style></head><body>\n"_s;
 
     // --- page 1: the decision ---
-    h += u"<div class=\"page\">\n<h1>"_s +
+    // Page 1 ends where the method begins: the break is on the method's heading, because the
+    // PDF's QTextDocument gives a div's page-break-after to its first block (the title), which
+    // left page 1 with the title alone.
+    h += u"<div>\n<h1>"_s +
          lit("study.text.title", {d.name, QString::number(d.version), d.sha256.left(12)}) +
          u"</h1>\n"_s;
     h += u"<p><b>"_s + lit("study.text.question", {d.question}) + u"</b></p>\n"_s;
@@ -127,7 +130,8 @@ QString studyReportHtml(const StudyDecision &d, bool translate)
     h += u"</div>\n"_s;
 
     // --- the method ---
-    h += u"<h2>"_s + lit("study.report.method") + u"</h2>\n<p>"_s + w(d.orderNote) +
+    h += u"<h2 style=\"page-break-before: always\">"_s + lit("study.report.method") +
+         u"</h2>\n<p>"_s + w(d.orderNote) +
          u"</p>\n<table><tr><th>"_s + lit("study.report.scenario") + u"</th><th>"_s +
          lit("study.report.kind") + u"</th><th>"_s + lit("study.report.load") + u"</th></tr>\n"_s;
     for (const QJsonValue &v : d.definition.value(u"scenarios"_s).toArray()) {

@@ -284,6 +284,15 @@ private slots:
         }
         QVERIFY(numbers > 30);
         QVERIFY2(missing.isEmpty(), qPrintable(missing.join(u", "_s)));
+        // Page 1 is the decision: the question, every candidate's ranking and the unit costs,
+        // not the title alone (a page break after the title once left the rest to page 2).
+        QProcess page1;
+        page1.start(QString::fromUtf8(SB_PDFTOTEXT),
+                    {u"-f"_s, u"1"_s, u"-l"_s, u"1"_s, u"-layout"_s, pdf, u"-"_s});
+        QVERIFY(page1.waitForFinished(30000));
+        const QString page1Text = QString::fromUtf8(page1.readAllStandardOutput());
+        for (const QString &want : {u"Which platform"_s, u"worse"_s, u"USD"_s})
+            QVERIFY2(page1Text.contains(want), qPrintable(want + u" not on page 1:\n"_s + page1Text));
     }
 
     void unreachableCandidateIsLeftOut()

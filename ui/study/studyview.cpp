@@ -337,10 +337,10 @@ void StudyView::fillNotes()
                          .arg(l.position)
                          .arg(l.candidate, l.scenario)
                          .arg(l.repeat)
-                         .arg(leftOutText(l.state), l.reason);
+                         .arg(leftOutText(l.state), Message::fromEnglish(l.reason).translated());
     }
     for (const QString &n : d.notes)
-        lines << n;
+        lines << Message::fromEnglish(n).translated(); // core stores its texts in English
     m_notes->setPlainText(lines.join(u'\n'));
 }
 
