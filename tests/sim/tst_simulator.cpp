@@ -996,9 +996,11 @@ private slots:
                  cached);
 
         // The simulator writes no earlier than its due time; lateness only adds. So the lower
-        // bounds are exact, and the cached request must be faster by the skipped prefill less
-        // the warm request's own lateness, bounded by the longest wake-up delay measured on this
-        // machine meanwhile (a cache that skips nothing leaves cold - warm near 0).
+        // bounds are exact, and the cached request's first token must come before an uncached
+        // one's could (ttft + prefill of the whole prompt): a cache that skips nothing is never
+        // early, so it fails this whatever the machine; the cached one passes unless its timer is
+        // later than the whole skipped prefill (2 ms × 32 tokens). The longest wake-up delay
+        // measured meanwhile is in the message.
         probe.stop();
         const double cold = nsToMs(log[0].tFirstWrite - log[0].tAdmit);
         const double warm = nsToMs(log[1].tFirstWrite - log[1].tAdmit);
@@ -1006,11 +1008,10 @@ private slots:
                  qPrintable(u"cold %1 ms"_s.arg(cold)));
         QVERIFY2(warm >= cfg.ttftMs + 2.0 * (promptTokens - cached) - 0.1,
                  qPrintable(u"warm %1 ms"_s.arg(warm)));
-        const double lateness = probe.maxMs() + 1.0;
-        QVERIFY2(cold - warm >= 2.0 * cached - lateness,
-                 qPrintable(u"cold %1 ms, warm %2 ms, skipped prefill %3 ms, longest wake-up "
-                            "delay measured %4 ms"_s.arg(cold).arg(warm).arg(2.0 * cached)
-                                .arg(probe.maxMs())));
+        QVERIFY2(warm < cfg.ttftMs + 2.0 * promptTokens,
+                 qPrintable(u"cold %1 ms, warm %2 ms, an uncached first token is due at %3 ms "
+                            "(longest wake-up delay measured %4 ms)"_s.arg(cold).arg(warm)
+                                .arg(cfg.ttftMs + 2.0 * promptTokens).arg(probe.maxMs())));
     }
 
     void prefixCacheSharedPrefix_data()
