@@ -52,12 +52,7 @@ QString fmt(double v, int decimals)
 
 QString intervalText(const SeriesStats &s, int decimals)
 {
-    if (s.runs == 0)
-        return u"n/a"_s;
-    if (!s.meanInterval.available)
-        return fmt(s.mean, decimals);
-    return u"%1 [%2, %3]"_s.arg(fmt(s.mean, decimals), fmt(s.meanInterval.lo, decimals),
-                                fmt(s.meanInterval.hi, decimals));
+    return studyIntervalText(s, decimals);
 }
 
 // i against j on the figure of merit: separated only when the two intervals do not overlap.
@@ -538,6 +533,16 @@ QString StudyDecision::formatText(bool translate) const
     for (const QString &n : notes)
         out += tr(Message("study.text.note", {Message::fromEnglish(n)})) + u'\n';
     return out;
+}
+
+QString studyIntervalText(const SeriesStats &s, int decimals)
+{
+    if (s.runs == 0)
+        return u"n/a"_s;
+    if (!s.meanInterval.available)
+        return fmt(s.mean, decimals);
+    return u"%1 [%2, %3]"_s.arg(fmt(s.mean, decimals), fmt(s.meanInterval.lo, decimals),
+                                fmt(s.meanInterval.hi, decimals));
 }
 
 } // namespace sb

@@ -117,6 +117,10 @@ struct StudyMetricInfo
 };
 StudyMetricInfo studyMetricInfo(const QString &key);
 
+// "50.33 [50.27, 50.38]": a pooled figure with its interval as the decision's text and the
+// report print it ("n/a" without a completed repeat).
+QString studyIntervalText(const SeriesStats &s, int decimals);
+
 // "0.000100 [0.000098, 0.000103]" (the interval when there is one), "n/a" without a value.
 QString studyCostText(const std::optional<double> &value,
                       const std::optional<std::pair<double, double>> &interval, int decimals);

@@ -24,19 +24,9 @@ QString esc(const QString &s)
     return s.toHtmlEscaped();
 }
 
-QString fmt(double v, int decimals)
-{
-    return std::isfinite(v) ? QString::number(v, 'f', decimals) : u"n/a"_s;
-}
-
 QString interval(const SeriesStats &s, int decimals)
 {
-    if (s.runs == 0)
-        return u"n/a"_s;
-    if (!s.meanInterval.available)
-        return fmt(s.mean, decimals);
-    return u"%1 [%2, %3]"_s.arg(fmt(s.mean, decimals), fmt(s.meanInterval.lo, decimals),
-                                fmt(s.meanInterval.hi, decimals));
+    return studyIntervalText(s, decimals);
 }
 
 } // namespace
