@@ -2,7 +2,6 @@
 
 #include "cacheauditdialog.h"
 #include "compare/comparisonview.h"
-#include "study/studyview.h"
 #include "costpage.h"
 #include "editors/dataseteditor.h"
 #include "editors/loadprofileeditor.h"
@@ -15,6 +14,7 @@
 #include "run/runcontroller.h"
 #include "settings.h"
 #include "settingslanguage.h"
+#include "study/studyview.h"
 
 #if __has_include("rundashboard.h")
 #include "rundashboard.h"

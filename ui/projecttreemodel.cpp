@@ -149,8 +149,8 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
     case Qt::EditRole:
-        if (n.group == Group::None || n.group == Group::RunSut || n.group == Group::RunSweep
-            || n.group == Group::RunStudy)
+        if (n.group == Group::None || n.group == Group::RunSut || n.group == Group::RunSweep ||
+            n.group == Group::RunStudy)
             return labelFor(n);
         return u"%1 (%2)"_s.arg(labelFor(n)).arg(n.children.size());
     case Qt::ToolTipRole:

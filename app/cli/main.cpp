@@ -43,9 +43,10 @@ void printUsage(QTextStream &out)
 int main(int argc, char **argv)
 {
     // Only `report` renders (charts, PDF) and needs a QGuiApplication.
-    const bool gui = argc > 1 && (std::strcmp(argv[1], "report") == 0 ||
-                                  (argc > 2 && std::strcmp(argv[1], "study") == 0 &&
-                                   std::strcmp(argv[2], "report") == 0));
+    const bool gui =
+        argc > 1 &&
+        (std::strcmp(argv[1], "report") == 0 ||
+         (argc > 2 && std::strcmp(argv[1], "study") == 0 && std::strcmp(argv[2], "report") == 0));
     const auto app = sb::makeApplication(argc, argv, gui);
     QCoreApplication::setApplicationName(u"servebench-cli"_s);
     QCoreApplication::setApplicationVersion(QString::fromLatin1(sb::toolVersion()));

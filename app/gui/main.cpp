@@ -76,8 +76,8 @@ int main(int argc, char **argv)
         const QString file = parser.value(screenshot);
         const QString tabName = parser.value(tab);
         QTimer::singleShot(parser.value(afterMs).toInt(), &w, [&w, &app, file, tabName] {
-            const QStringList names = {u"editor"_s, u"run"_s, u"results"_s, u"cost"_s, u"compare"_s,
-                                       u"study"_s};
+            const QStringList names = {u"editor"_s, u"run"_s,     u"results"_s,
+                                       u"cost"_s,   u"compare"_s, u"study"_s};
             if (names.contains(tabName))
                 w.tabs()->setCurrentIndex(int(names.indexOf(tabName)));
             // "server": the Results tab on its Server page (docs/server-metrics.md).

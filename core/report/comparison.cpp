@@ -486,9 +486,9 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
     if (c.replicatesOnly()) {
         c.ranking.clear();
         c.tiedRanking = Ranking();
-        c.rankNoteMessage = Message("cmp.rank.replicates",
-                                    {c.candidates.constFirst().labelMessage,
-                                     Message::literal(QString::number(c.columns.size()))});
+        c.rankNoteMessage =
+            Message("cmp.rank.replicates", {c.candidates.constFirst().labelMessage,
+                                            Message::literal(QString::number(c.columns.size()))});
     }
     c.rankNote = c.rankNoteMessage.text();
     return c;

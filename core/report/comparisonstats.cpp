@@ -464,8 +464,8 @@ QString formatReplicatesText(const Comparison &c, bool translate)
         return m.text(translate);
     };
     const ComparisonCandidate &cand = c.candidates.constFirst();
-    QString out = tr(Message("sig.text.pooled", {cand.labelMessage,
-                                                 Message::literal(confidenceText(c.confidence))})) +
+    QString out = tr(Message("sig.text.pooled",
+                             {cand.labelMessage, Message::literal(confidenceText(c.confidence))})) +
                   u'\n';
     out += u"  "_s +
            tr(cand.cacheState.isEmpty() ? Message("sig.cache.unknown")

@@ -238,8 +238,8 @@ bool buildStudyDecision(ProjectStore *store, const QString &studyName, int versi
         // send: the cell stays, with a note. One whose cache state is not the study's measured
         // another boundary.
         const ClientHealth &health = r.derived.health;
-        const bool fellBehind = health.openLoop && health.scheduledRate > 0
-                                && health.achievedRate < kMinRateRatio * health.scheduledRate;
+        const bool fellBehind = health.openLoop && health.scheduledRate > 0 &&
+                                health.achievedRate < kMinRateRatio * health.scheduledRate;
         if (r.rawRecords && fellBehind) {
             dec.leftOut << StudyLeftOut{
                 c.position + 1,

@@ -121,9 +121,9 @@ QString studyReportHtml(const StudyDecision &d, bool translate)
 
     // --- the method ---
     h += u"<h2 style=\"page-break-before: always\">"_s + lit("study.report.method") +
-         u"</h2>\n<p>"_s + w(d.orderNote) +
-         u"</p>\n<table><tr><th>"_s + lit("study.report.scenario") + u"</th><th>"_s +
-         lit("study.report.kind") + u"</th><th>"_s + lit("study.report.load") + u"</th></tr>\n"_s;
+         u"</h2>\n<p>"_s + w(d.orderNote) + u"</p>\n<table><tr><th>"_s +
+         lit("study.report.scenario") + u"</th><th>"_s + lit("study.report.kind") + u"</th><th>"_s +
+         lit("study.report.load") + u"</th></tr>\n"_s;
     for (const QJsonValue &v : d.definition.value(u"scenarios"_s).toArray()) {
         const QJsonObject s = v.toObject();
         h += u"<tr><td>%1</td><td>%2</td><td>%3</td></tr>\n"_s.arg(

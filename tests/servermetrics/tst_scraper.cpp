@@ -1,5 +1,5 @@
-#include "schedprobe.h"
 #include "common/clock.h"
+#include "schedprobe.h"
 #include "servermetrics/metricsscraper.h"
 #include "servermetrics/seriescodec.h"
 
@@ -320,7 +320,9 @@ void TestScraper::outcomes()
     const double boundMs = 1500 + sched.maxMs();
     QVERIFY2(elapsed < boundMs,
              qPrintable(u"start + stop took %1 ms, bound %2 ms (longest wake-up delay measured "
-                        "%3 ms)"_s.arg(elapsed).arg(boundMs).arg(sched.maxMs())));
+                        "%3 ms)"_s.arg(elapsed)
+                            .arg(boundMs)
+                            .arg(sched.maxMs())));
     const MetricSeriesStore store = scraper.store(0);
     QVERIFY(store.scrapes().size() >= 2); // before and after
     for (const ScrapeRecord &r : store.scrapes()) {
@@ -397,7 +399,8 @@ void TestScraper::slowTargetDoesNotHoldBackOthers()
     // next sends the healthy one 150 ms later). The machine's measured wake-up delay is added.
     const QList<ScrapeRecord> slowScrapes = scraper.store(0).scrapes();
     const QList<ScrapeRecord> okScrapes = scraper.store(1).scrapes();
-    const qint64 slackNs = qint64(fastOptions().timeoutMs) * 1'000'000 + qint64(sched.maxMs() * 1e6);
+    const qint64 slackNs =
+        qint64(fastOptions().timeoutMs) * 1'000'000 + qint64(sched.maxMs() * 1e6);
     const qsizetype rounds = std::min(slowScrapes.size(), okScrapes.size());
     QVERIFY(rounds >= 3);
     for (qsizetype i = 0; i < rounds; ++i)

@@ -2,7 +2,6 @@
 // against the built-in simulator: history in both modes, think time, the prefix cache seen by
 // turn, a Mooncake replay's reuse, sessions in the project file, failures and affinity.
 
-#include "schedprobe.h"
 #include "data/dataset.h"
 #include "data/mooncaketrace.h"
 #include "report/runreport.h"
@@ -10,6 +9,7 @@
 #include "run/runpreparation.h"
 #include "run/runsession.h"
 #include "run/sessioncontroller.h"
+#include "schedprobe.h"
 #include "sim/simrenderer.h"
 #include "sim/simulator.h"
 #include "store/projectstore.h"
@@ -210,9 +210,11 @@ void TestSessionRuns::thinkTimeIsRespected()
         // Never early; late by less than half a second plus the longest wake-up delay this
         // machine showed during the run (measured, not assumed).
         QVERIFY2(gap >= rec.thinkNs, qPrintable(u"%1 < %2"_s.arg(gap).arg(rec.thinkNs)));
-        QVERIFY2(gap < rec.thinkNs + 500'000'000 + qint64(probe.maxMs() * 1e6),
-                 qPrintable(u"gap %1 ns, think %2 ns, longest wake-up delay measured %3 ms"_s
-                                .arg(gap).arg(rec.thinkNs).arg(probe.maxMs())));
+        QVERIFY2(
+            gap < rec.thinkNs + 500'000'000 + qint64(probe.maxMs() * 1e6),
+            qPrintable(u"gap %1 ns, think %2 ns, longest wake-up delay measured %3 ms"_s.arg(gap)
+                           .arg(rec.thinkNs)
+                           .arg(probe.maxMs())));
         ++gaps;
     }
     QCOMPARE(gaps, 8);
@@ -251,12 +253,16 @@ void TestSessionRuns::cacheSizeShowsInTtftByTurn()
     for (int t = 1; t < 4; ++t) {
         QVERIFY2(large.at(t) < 0.6 * large.at(0) + late,
                  qPrintable(u"large cache, turn %1: %2 ms against turn 0's %3 ms (longest "
-                            "wake-up delay measured %4 ms)"_s.arg(t).arg(large.at(t))
-                                .arg(large.at(0)).arg(late)));
+                            "wake-up delay measured %4 ms)"_s.arg(t)
+                                .arg(large.at(t))
+                                .arg(large.at(0))
+                                .arg(late)));
         QVERIFY2(tiny.at(t) > 0.95 * tiny.at(0) - late,
                  qPrintable(u"tiny cache, turn %1: %2 ms against turn 0's %3 ms (longest "
-                            "wake-up delay measured %4 ms)"_s.arg(t).arg(tiny.at(t))
-                                .arg(tiny.at(0)).arg(late)));
+                            "wake-up delay measured %4 ms)"_s.arg(t)
+                                .arg(tiny.at(t))
+                                .arg(tiny.at(0))
+                                .arg(late)));
     }
     QCOMPARE(evictions.value(100000), 0);
     QVERIFY(evictions.value(8) > 1000);

@@ -1,8 +1,8 @@
 // Sharding a plan over N agents and merging their records back (app/cli/shard*.cpp): the
 // division of the schedule, the plan identity, lossless raw records, the clock measurement
 // against an HTTP Date header, and the merge's checks and time axis.
-#include "schedprobe.h"
 #include "client/endpointprobe.h"
+#include "schedprobe.h"
 #include "shard/shardclock.h"
 #include "shard/shardmerge.h"
 #include "shard/shardrecords.h"
@@ -456,7 +456,9 @@ private slots:
         const qint64 boundNs = 400'000'000 + qint64(4 * sched.maxMs() * 1e6);
         QVERIFY2(off.uncertaintyNs < boundNs,
                  qPrintable(u"uncertainty %1 ns, bound %2 ns (longest wake-up delay measured "
-                            "%3 ms)"_s.arg(off.uncertaintyNs).arg(boundNs).arg(sched.maxMs())));
+                            "%3 ms)"_s.arg(off.uncertaintyNs)
+                                .arg(boundNs)
+                                .arg(sched.maxMs())));
         const qint64 err = off.offsetNs - -server.offsetNs;
         QVERIFY2(qAbs(err) <= off.uncertaintyNs + 1'000'000,
                  qPrintable(u"error %1 ns, uncertainty %2 ns"_s.arg(err).arg(off.uncertaintyNs)));

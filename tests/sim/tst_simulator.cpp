@@ -1010,8 +1010,10 @@ private slots:
                  qPrintable(u"warm %1 ms"_s.arg(warm)));
         QVERIFY2(warm < cfg.ttftMs + 2.0 * promptTokens,
                  qPrintable(u"cold %1 ms, warm %2 ms, an uncached first token is due at %3 ms "
-                            "(longest wake-up delay measured %4 ms)"_s.arg(cold).arg(warm)
-                                .arg(cfg.ttftMs + 2.0 * promptTokens).arg(probe.maxMs())));
+                            "(longest wake-up delay measured %4 ms)"_s.arg(cold)
+                                .arg(warm)
+                                .arg(cfg.ttftMs + 2.0 * promptTokens)
+                                .arg(probe.maxMs())));
     }
 
     void prefixCacheSharedPrefix_data()

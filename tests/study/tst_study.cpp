@@ -292,7 +292,8 @@ private slots:
         QVERIFY(page1.waitForFinished(30000));
         const QString page1Text = QString::fromUtf8(page1.readAllStandardOutput());
         for (const QString &want : {u"Which platform"_s, u"worse"_s, u"USD"_s})
-            QVERIFY2(page1Text.contains(want), qPrintable(want + u" not on page 1:\n"_s + page1Text));
+            QVERIFY2(page1Text.contains(want),
+                     qPrintable(want + u" not on page 1:\n"_s + page1Text));
     }
 
     void unreachableCandidateIsLeftOut()

@@ -72,8 +72,8 @@ bool runCli(const QStringList &args, QByteArray *out = nullptr)
 
 QJsonObject cliDecision(const QString &project, const QString &study, const QString &file)
 {
-    if (!runCli({u"study"_s, u"decide"_s, u"--project"_s, project, u"--study"_s, study,
-                 u"--json"_s, file}))
+    if (!runCli({u"study"_s, u"decide"_s, u"--project"_s, project, u"--study"_s, study, u"--json"_s,
+                 file}))
         return {};
     QFile f(file);
     if (!f.open(QIODevice::ReadOnly))
@@ -128,8 +128,8 @@ void TestStudyView::showsTheCliDecision()
     // The same decision, derived once in core: equal JSON, number for number.
     const QJsonObject gui = view.decisionJson();
     if (gui != cli)
-        qWarning().noquote() << "GUI:" << QJsonDocument(gui).toJson() << "\nCLI:"
-                             << QJsonDocument(cli).toJson();
+        qWarning().noquote() << "GUI:" << QJsonDocument(gui).toJson()
+                             << "\nCLI:" << QJsonDocument(cli).toJson();
     QCOMPARE(gui, cli);
 
     // The progress matrix: one row per candidate, one column per scenario and repeat, all done.
@@ -139,7 +139,8 @@ void TestStudyView::showsTheCliDecision()
     for (int r = 0; r < 2; ++r)
         for (int c = 0; c < 2; ++c) {
             QVERIFY2(m->item(r, c), qPrintable(u"cell %1,%2 empty"_s.arg(r).arg(c)));
-            QVERIFY2(m->item(r, c)->text().startsWith(u"done"_s), qPrintable(m->item(r, c)->text()));
+            QVERIFY2(m->item(r, c)->text().startsWith(u"done"_s),
+                     qPrintable(m->item(r, c)->text()));
         }
     // The decision table: one row per candidate of the scenario, the faster ranked first.
     StudyDecisionModel *model = view.decisionModel();

@@ -14,8 +14,17 @@ class StudyDecisionModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Scenario, Candidate, Rank, Merit, Verdict, Repeats, CostPerRequest, CostPerMTok,
-                  ColumnCount };
+    enum Column {
+        Scenario,
+        Candidate,
+        Rank,
+        Merit,
+        Verdict,
+        Repeats,
+        CostPerRequest,
+        CostPerMTok,
+        ColumnCount
+    };
     explicit StudyDecisionModel(QObject *parent = nullptr);
 
     void setDecision(const StudyDecision &decision);

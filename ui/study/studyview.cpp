@@ -42,8 +42,8 @@ StudySnapshot readStudySnapshot(const QString &projectPath, const QString &study
     ProjectStore store;
     // Read-write when it can: the decision makes the candidates' test windows first, as `study
     // decide` does, so both front ends decide over the same windows.
-    if (!store.open(projectPath, ProjectStore::OpenMode::ReadWrite)
-        && !store.open(projectPath, ProjectStore::OpenMode::ReadOnly)) {
+    if (!store.open(projectPath, ProjectStore::OpenMode::ReadWrite) &&
+        !store.open(projectPath, ProjectStore::OpenMode::ReadOnly)) {
         s.error = store.lastError();
         return s;
     }
@@ -51,7 +51,8 @@ StudySnapshot readStudySnapshot(const QString &projectPath, const QString &study
     if (!studies.available())
         return s; // an older file: no study yet
     s.studies = studies.studyNames();
-    s.name = s.studies.contains(study) ? study : (s.studies.isEmpty() ? QString() : s.studies.last());
+    s.name =
+        s.studies.contains(study) ? study : (s.studies.isEmpty() ? QString() : s.studies.last());
     if (s.name.isEmpty())
         return s;
     QString error;
@@ -314,10 +315,12 @@ void StudyView::fillProgress()
         return;
     }
     const StudyDecision &d = s.decision;
-    QString text = tr("<b>%1</b> (version %2): %3").arg(d.name.toHtmlEscaped()).arg(d.version)
+    QString text = tr("<b>%1</b> (version %2): %3")
+                       .arg(d.name.toHtmlEscaped())
+                       .arg(d.version)
                        .arg(d.question.toHtmlEscaped());
-    text += u"<br>"_s + tr("%1 of %2 cells done.").arg(done).arg(s.cells.size()) + u' '
-            + d.orderNote.translated().toHtmlEscaped();
+    text += u"<br>"_s + tr("%1 of %2 cells done.").arg(done).arg(s.cells.size()) + u' ' +
+            d.orderNote.translated().toHtmlEscaped();
     if (!s.error.isEmpty())
         text += u"<br>"_s + s.error.toHtmlEscaped();
     m_summary->setText(text);
@@ -408,8 +411,8 @@ void StudyView::fillCharts()
         y->setRange(lo - pad, hi + pad);
     }
 
-    cc->setTitle(tr("%1 — cost per 1M output tokens against %2").arg(sd->scenario,
-                                                                      sd->meritLabel.translated()));
+    cc->setTitle(tr("%1 — cost per 1M output tokens against %2")
+                     .arg(sd->scenario, sd->meritLabel.translated()));
     auto *cx = new QValueAxis;
     cx->setTitleText(sd->meritLabel.translated() + unit);
     auto *cy = new QValueAxis;
@@ -435,7 +438,8 @@ void StudyView::fillCharts()
     }
     if (points == 0) {
         cc->setTitle(tr("%1 — no candidate has a cost yet (import bills or give a price per "
-                        "hour)").arg(sd->scenario));
+                        "hour)")
+                         .arg(sd->scenario));
     } else {
         const double px = std::max((xh - xl) * 0.15, std::abs(xh) * 0.05 + 1e-9);
         const double py = std::max((yh - yl) * 0.15, std::abs(yh) * 0.05 + 1e-9);
@@ -565,14 +569,14 @@ void StudyView::onExecutorFinished(bool ok, const QString &error)
 
 void StudyView::exportJson()
 {
-    const QString file = QFileDialog::getSaveFileName(this, tr("Export the decision"),
-                                                      m_snapshot.name + u"-decision.json"_s,
-                                                      tr("JSON (*.json)"));
+    const QString file =
+        QFileDialog::getSaveFileName(this, tr("Export the decision"),
+                                     m_snapshot.name + u"-decision.json"_s, tr("JSON (*.json)"));
     if (file.isEmpty())
         return;
     QSaveFile f(file);
-    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(decisionJson()).toJson()) < 0
-        || !f.commit())
+    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(decisionJson()).toJson()) < 0 ||
+        !f.commit())
         m_current->setText(tr("Could not write %1: %2").arg(file, f.errorString()));
 }
 
