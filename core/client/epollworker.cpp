@@ -2,6 +2,7 @@
 
 #include "client/httpexchange.h"
 #include "client/httprequestwriter.h"
+#include "client/readstamp.h"
 #include "common/clock.h"
 
 #include <QDeadlineTimer>
@@ -764,31 +765,28 @@ void EpollWorker::onReadable(Conn *c)
             msg.msg_control = control;
             msg.msg_controllen = sizeof control;
         }
-        // Without a kernel timestamp a read is stamped just before the call: later than the
-        // bytes arrived by however long they waited, but never earlier — the wake-up time would
-        // be earlier than bytes that came in while this batch was being handled.
+        // The read's time follows chooseReadStamp (client/readstamp.h): the kernel's arrival
+        // time when it has one, else the end of the call, never a time before its bytes came.
         const qint64 beforeRead = monotonicNs();
         const ssize_t r = ::recvmsg(c->fd, &msg, 0);
         if (r > 0) {
-            qint64 t = beforeRead;
-            bool stamped = false;
+            const qint64 afterRead = monotonicNs();
+            bool hasKernel = false;
+            qint64 k = 0;
             if (m_config.kernelTimestamps) {
                 for (cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
                     if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS) {
                         timespec ts;
                         std::memcpy(&ts, CMSG_DATA(cm), sizeof ts);
-                        const qint64 k = toNs(ts) - m_realMinusMono;
-                        // Bytes can arrive while the batch is handled, after the wake-up, even
-                        // during this call: the bound is the end of this read (plus the offset
-                        // sample's slack).
-                        const qint64 bound = k > beforeRead ? monotonicNs() : beforeRead;
-                        if (k <= bound + kOffsetWindowNs && k > beforeRead - kMaxStampSkewNs) {
-                            t = std::min(k, bound);
-                            stamped = true;
-                        }
+                        k = toNs(ts) - m_realMinusMono;
+                        hasKernel = true;
                     }
                 }
             }
+            const ReadStamp stamp = chooseReadStamp(beforeRead, afterRead, hasKernel, k,
+                                                    kOffsetWindowNs, kMaxStampSkewNs);
+            const qint64 t = stamp.t;
+            const bool stamped = stamp.kernel;
             if (stamped) {
                 kernelStamped.fetch_add(1, std::memory_order_relaxed);
                 const qint64 waited = beforeRead - t;

@@ -1,8 +1,10 @@
 #include "qnamtransport.h"
 
 #include "client/qnamworker.h"
+#include "client/socketcensus.h"
 #include "common/clock.h"
 
+#include <QHostInfo>
 #include <QThread>
 
 using namespace Qt::StringLiterals;
@@ -94,7 +96,6 @@ void QnamTransport::shutdown()
 
 bool QnamTransport::prewarm(const QUrl &target, int connections, qint64 deadlineNs, QString *error)
 {
-    Q_UNUSED(error);
     // https: the pool's preconnection would be keyed apart from the HTTP/1.1-only requests
     // (QNetworkAccessManager::connectToHostEncrypted), so its requests open their own.
     if (target.scheme() != "http"_L1)
@@ -105,6 +106,7 @@ bool QnamTransport::prewarm(const QUrl &target, int connections, qint64 deadline
     QList<QList<int>> perManager;
     for (QnamWorker *w : std::as_const(m_workers))
         perManager.append(QList<int>(w->capacity() / kStreamsPerManager, 0));
+    int asked = 0;
     for (int i = 0; i < connections; ++i) {
         qsizetype best = -1;
         int bestFree = 0;
@@ -123,17 +125,53 @@ bool QnamTransport::prewarm(const QUrl &target, int connections, qint64 deadline
         QList<int> &managers = perManager[best];
         const auto least = std::min_element(managers.begin(), managers.end());
         ++*least;
+        ++asked;
     }
+    // The manager never says when its handshakes are done; the kernel does. Counted before and
+    // after, so connections this process already had to the host are not taken for new ones.
+    // Through a proxy the connections go to the proxy (the port as the manager's proxy factory
+    // defaults it, client/proxyconfig.cpp).
+    const QUrl proxy = options().proxy.proxyFor(target);
+    const QString host = proxy.isEmpty() ? target.host() : proxy.host();
+    const quint16 port = quint16(proxy.isEmpty() ? target.port(80) : proxy.port(1080));
+    QList<QHostAddress> peers;
+    const QHostAddress literal(host);
+    if (!literal.isNull())
+        peers.append(literal);
+    else
+        peers = QHostInfo::fromName(host).addresses();
+    const std::optional<QSet<quint64>> before =
+        peers.isEmpty() ? std::nullopt : establishedTcpSockets(peers, port);
     for (qsizetype k = 0; k < m_workers.size(); ++k) {
         QnamWorker *w = m_workers[k];
         QMetaObject::invokeMethod(
             w, [w, target, counts = perManager[k]] { w->prewarm(target, counts); },
             Qt::QueuedConnection);
     }
-    const qint64 until = std::min(deadlineNs, monotonicNs() + 200'000'000);
-    while (monotonicNs() < until)
+    if (!before) {
+        // No census (no /proc, or the name did not resolve here): a pause that covers a
+        // handshake on a quiet machine, which is all that can be done.
+        const qint64 until = std::min(deadlineNs, monotonicNs() + 200'000'000);
+        while (monotonicNs() < until)
+            QThread::usleep(1000);
+        return true;
+    }
+    int open = 0;
+    while (true) {
+        const QSet<quint64> now = establishedTcpSockets(peers, port).value_or(QSet<quint64>());
+        open = int((now - *before).size());
+        if (open >= asked || monotonicNs() >= deadlineNs)
+            break;
         QThread::usleep(1000);
-    return true;
+    }
+    if (open >= asked)
+        return true;
+    if (error)
+        *error = u"warm connections: %1 of %2 open to %3:%4 when the wait ended"_s.arg(open)
+                     .arg(asked)
+                     .arg(host)
+                     .arg(port);
+    return false;
 }
 
 } // namespace sb

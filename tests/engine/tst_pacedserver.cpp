@@ -362,7 +362,9 @@ private slots:
         }
         QCOMPARE(conns.size(), mode == ConnectionMode::PerRequest ? kRequests : kStreams);
         if (mode == ConnectionMode::Warm)
-            QVERIFY2(lastAccept < firstSend, "a connection was opened after the run started");
+            QVERIFY2(lastAccept < firstSend,
+                     qPrintable(u"a connection was accepted %1 ms after the run's first send"_s.arg(
+                         nsToMs(lastAccept - firstSend), 0, 'f', 3)));
     }
 };
 
