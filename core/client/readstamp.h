@@ -4,9 +4,9 @@
 
 namespace sb {
 
-// The receive time given to the bytes of one recvmsg() (docs/performance.md, the EpollWorker entry).
-// The rule the metrics rest on: a read's time is never earlier than any of its bytes reached this
-// host, so no chunk is ever "received" before the server wrote it.
+// The receive time given to the bytes of one recvmsg() (docs/performance.md, the EpollWorker
+// entry). The rule the metrics rest on: a read's time is never earlier than any of its bytes
+// reached this host, so no chunk is ever "received" before the server wrote it.
 //
 // - The kernel's timestamp, already on CLOCK_MONOTONIC (through an offset that makes it late by at
 //   most `offsetSlackNs`, never early), is kept when it is plausible: not after the read returned

@@ -63,7 +63,8 @@ QSet<quint64> ownSocketInodes(bool *readable)
 
 bool parseProcTcpLine(const QByteArray &line, ProcTcpEntry *out)
 {
-    // "  sl  local_address rem_address   st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode"
+    // "  sl  local_address rem_address   st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout
+    // inode"
     const QByteArrayList f = line.simplified().split(' ');
     if (f.size() < 10 || !f[0].endsWith(':'))
         return false;
