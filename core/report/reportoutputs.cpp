@@ -24,9 +24,13 @@ bool writeFile(const QString &path, const QByteArray &data, QString *error)
 }
 } // namespace
 
-bool writeReportOutputs(const ReportContent &content, const ReportOutputs &outputs,
+bool writeReportOutputs(const ReportContent &loaded, const ReportOutputs &outputs,
                         const ReportRenderer *renderer, QStringList *written, QString *error)
 {
+    // The files say when they were written: a comparison left open in the workbench is
+    // exported minutes or days after it was computed (its containers are shared, not copied).
+    ReportContent content = loaded;
+    content.generatedUtc = QDateTime::currentDateTimeUtc();
     if (!outputs.pdf.isEmpty() && !renderer) {
         *error = u"%1: this servebench-cli was built without QtGui (SERVEBENCH_CLI_RENDER=OFF) "
                  "and cannot draw a PDF; write --html instead"_s.arg(outputs.pdf);
