@@ -63,18 +63,20 @@ Frame drawFrame(QPainter &p, const ChartSpec &spec, QSize size, const QStringLis
     p.setPen(Qt::black);
     p.drawText(QRectF(0, 6, size.width(), 24), Qt::AlignHCenter | Qt::AlignVCenter, spec.title);
     p.setFont(f.font);
-    // Legend row under the title.
-    qreal x = 80;
-    const qreal y = 38;
+    // The legend under the title, wrapped onto as many rows as its entries need: one row ran
+    // past the image's edge and lost the last runs' names once there were six of them.
+    const QList<QRectF> entries =
+        legendLayout(QFontMetricsF(f.font), legend, 80, size.width() - 20, 30);
+    qreal legendBottom = 30;
     for (int i = 0; i < legend.size(); ++i) {
-        const QColor c = palette().at(i % palette().size());
-        p.fillRect(QRectF(x, y + 3, 22, 10), c);
-        const QString text = legend.at(i);
-        const qreal w = p.fontMetrics().horizontalAdvance(text);
-        p.drawText(QPointF(x + 28, y + 13), text);
-        x += 28 + w + 24;
+        const QRectF e = entries.at(i);
+        p.fillRect(QRectF(e.left(), e.top() + 5, 22, 10), palette().at(i % palette().size()));
+        p.drawText(QRectF(e.left() + 28, e.top(), e.width() - 28, e.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, legend.at(i));
+        legendBottom = std::max(legendBottom, e.bottom());
     }
-    f.plot = QRectF(80, 64, size.width() - 110, size.height() - 64 - 56);
+    const qreal top = std::max<qreal>(64, legendBottom + 10);
+    f.plot = QRectF(80, top, size.width() - 110, size.height() - top - 56);
     return f;
 }
 
@@ -278,6 +280,27 @@ void drawTimeline(QPainter &p, const ChartSpec &spec, QSize size)
 }
 
 } // namespace
+
+QList<QRectF> legendLayout(const QFontMetricsF &fm, const QStringList &labels, qreal left,
+                           qreal right, qreal top)
+{
+    constexpr qreal kSwatch = 28; // the colour box and the gap after it
+    constexpr qreal kGap = 24;    // between entries
+    const qreal rowHeight = std::ceil(fm.height()) + 6;
+    QList<QRectF> out;
+    qreal x = left;
+    qreal y = top;
+    for (const QString &label : labels) {
+        const qreal w = kSwatch + std::ceil(fm.horizontalAdvance(label)) + 2;
+        if (x > left && x + w > right) {
+            x = left;
+            y += rowHeight;
+        }
+        out.append(QRectF(x, y, w, rowHeight));
+        x += w + kGap;
+    }
+    return out;
+}
 
 QByteArray renderChartPng(const ChartSpec &spec, QSize size)
 {

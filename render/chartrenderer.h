@@ -1,8 +1,10 @@
 #pragma once
 
 #include <QByteArray>
+#include <QFontMetricsF>
 #include <QList>
 #include <QMap>
+#include <QRectF>
 #include <QSize>
 #include <QString>
 
@@ -18,6 +20,12 @@ struct ChartSpec;
 // line, and the chart says so), y = cumulative fraction with grid lines at 0.5, 0.9 and 0.99.
 // Bar charts: groups per run, one bar per series, values written above the bars.
 QByteArray renderChartPng(const ChartSpec &spec, QSize size = QSize(960, 480));
+
+// Where each legend entry (colour box and label) goes: left to right from (left, top), a new row
+// when the next entry would pass `right`. An entry wider than the whole row gets a row of its
+// own.
+QList<QRectF> legendLayout(const QFontMetricsF &fm, const QStringList &labels, qreal left,
+                           qreal right, qreal top);
 
 // Every chart by its key; charts without any data are left out.
 QMap<QString, QByteArray> renderChartPngs(const QList<ChartSpec> &specs);
