@@ -592,6 +592,85 @@ private slots:
         }
     }
 
+    // Every `servebench-cli COMMAND [SUBCOMMAND] --flag` the READMEs and docs/ print names a
+    // command that exists and flags that command's --help lists (a doc that names a flag its
+    // command does not have sends a reader to an error; `--token-keychain` was missing from
+    // `run --help`, issue 27).
+    void docsNameOnlyFlagsTheirCommandHas()
+    {
+        const Result usage = runCli({u"--help"_s});
+        QCOMPARE(usage.code, 0);
+        QStringList commands;
+        const QRegularExpression row(u"^  ([a-z][a-z-]+)  "_s, QRegularExpression::MultilineOption);
+        for (auto it = row.globalMatch(usage.out); it.hasNext();)
+            commands << it.next().captured(1);
+        QHash<QString, QString> helps; // "study run" → its --help text
+        const auto helpOf = [&](const QStringList &words) {
+            const QString key = words.join(u' ');
+            if (!helps.contains(key)) {
+                const Result r = runCli(words + QStringList{u"--help"_s});
+                helps.insert(key, r.code == 0 ? r.out + r.err : QString());
+            }
+            return helps.value(key);
+        };
+        const QDir docs(QDir(sourceRoot()).filePath(u"docs"_s));
+        QStringList files = docs.entryList({u"*.md"_s}, QDir::Files);
+        for (QString &f : files)
+            f = u"docs/"_s + f;
+        files << u"README.md"_s << u"README.zh_CN.md"_s;
+        static const QRegularExpression invocation(
+            u"servebench-cli((?:[ \\t]|\\\\\\n)+[^`\\n|;&>]*(?:\\\\\\n[^`\\n|;&>]*)*)"_s);
+        static const QRegularExpression flag(u"(?:^|\\s)(--[a-z][a-z0-9-]*)"_s);
+        int checked = 0;
+        QStringList problems;
+        for (const QString &file : std::as_const(files)) {
+            const QString text = sourceText(file);
+            for (auto it = invocation.globalMatch(text); it.hasNext();) {
+                const QRegularExpressionMatch m = it.next();
+                const QStringList words =
+                    m.captured(1).simplified().remove(u"\\ "_s).split(u' ', Qt::SkipEmptyParts);
+                if (words.isEmpty() || words.first().startsWith(u'-') ||
+                    words.first().startsWith(u'<') || words.first().startsWith(u'['))
+                    continue; // `servebench-cli --help`, `servebench-cli <command>`
+                const QString command = words.first();
+                const int line = int(text.left(m.capturedStart()).count(u'\n')) + 1;
+                if (!commands.contains(command)) {
+                    // Prose such as "servebench-cli is ..." names no command.
+                    if (command.contains(QRegularExpression(u"^[a-z][a-z-]*$"_s)) &&
+                        text.mid(m.capturedStart() - 1, 1) == u"`"_s)
+                        problems << u"%1:%2: no command '%3'"_s.arg(file).arg(line).arg(command);
+                    continue;
+                }
+                QStringList key{command};
+                const QString top = helpOf(key);
+                // A command with subcommands says so in its usage line ("run|status|…") or
+                // refuses to run without one.
+                if (words.size() > 1 && !words.at(1).startsWith(u'-') &&
+                    (top.contains(u"servebench-cli %1 "_s.arg(command) + words.at(1)) ||
+                     top.isEmpty() || top.contains(u'|')))
+                    key << words.at(1);
+                const QString help = helpOf(key);
+                if (help.isEmpty()) {
+                    problems << u"%1:%2: `servebench-cli %3 --help` fails"_s.arg(file).arg(line).arg(
+                        key.join(u' '));
+                    continue;
+                }
+                const QString rest = words.join(u' ');
+                for (auto f = flag.globalMatch(rest); f.hasNext();) {
+                    const QString name = f.next().captured(1);
+                    ++checked;
+                    if (!help.contains(QRegularExpression(QRegularExpression::escape(name) +
+                                                          u"(?![a-z0-9-])"_s)))
+                        problems << u"%1:%2: `servebench-cli %3` has no %4"_s.arg(file).arg(line).arg(
+                            key.join(u' '), name);
+                }
+            }
+        }
+        QVERIFY2(checked > 50, qPrintable(QString::number(checked)));
+        problems.removeDuplicates();
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
+    }
+
     // The READMEs' layout tables name folders that exist, and every core unit.
     void readmeLayoutMatchesTheTree()
     {
