@@ -31,7 +31,7 @@ void printUsage(QTextStream &out)
            "  window     create a test window over runs, list windows, set overlap rules\n"
            "  cost       cost breakdown and unit costs of a test window\n"
            "  study      run a selection study (candidates x scenarios x repeats), its status,\n"
-           "             decision and report (docs/study.md)\n"
+           "             decision, report and acceptance bundle (docs/study.md)\n"
            "  simulate   serve the built-in OpenAI-compatible streaming simulator\n"
            "  audit-cache  find out whether a server caches prompt prefixes (TTFT and "
            "cached_tokens)\n"
@@ -42,11 +42,13 @@ void printUsage(QTextStream &out)
 
 int main(int argc, char **argv)
 {
-    // Only `report` renders (charts, PDF) and needs a QGuiApplication.
+    // Only `report`, `study report` and `study bundle` render (charts, PDF) and need a
+    // QGuiApplication.
     const bool gui =
         argc > 1 &&
         (std::strcmp(argv[1], "report") == 0 ||
-         (argc > 2 && std::strcmp(argv[1], "study") == 0 && std::strcmp(argv[2], "report") == 0));
+         (argc > 2 && std::strcmp(argv[1], "study") == 0 &&
+          (std::strcmp(argv[2], "report") == 0 || std::strcmp(argv[2], "bundle") == 0)));
     const auto app = sb::makeApplication(argc, argv, gui);
     QCoreApplication::setApplicationName(u"servebench-cli"_s);
     QCoreApplication::setApplicationVersion(QString::fromLatin1(sb::toolVersion()));

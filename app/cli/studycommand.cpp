@@ -1,6 +1,7 @@
 // `servebench-cli study`: a selection study (docs/study.md) — run its cells through the one run
 // pipeline (resuming when the study is already in the project), show their state, derive the
-// decision and write the study report. What is left here is wording and printing.
+// decision, write the study report and its acceptance bundle. What is left here is wording and
+// printing.
 #include "studycommand.h"
 #include "args.h"
 
@@ -9,6 +10,7 @@
 #include "report/reportoutputs.h"
 #include "reportrenderer.h"
 #include "store/projectstore.h"
+#include "study/studybundle.h"
 #include "study/studydecision.h"
 #include "study/studydefinition.h"
 #include "study/studyexecutor.h"
@@ -273,6 +275,76 @@ int studyReport(const QStringList &argv)
     return 0;
 }
 
+int studyBundle(const QStringList &argv)
+{
+    QList<OptionSpec> specs = decisionSpecs();
+    specs.append({u"out"_s, OptionSpec::Value, u"write the bundle into this new folder"_s, {}});
+    specs.append({u"lang"_s,
+                  OptionSpec::Value,
+                  u"language of the report: en or zh_CN (default: the locale's)"_s,
+                  {}});
+    Args a(specs);
+    QString error;
+    if (!a.parse(argv, &error))
+        return fail(u"study bundle"_s, error, 2);
+    if (a.has(u"help"_s)) {
+        QTextStream(stdout)
+            << "usage: servebench-cli study bundle [STUDY] --project FILE --out DIR "
+               "[--version N] [--lang en|zh_CN]\n\n"
+               "Writes the study's acceptance bundle: definition, decision JSON, report,\n"
+               "every cell and run, bills and windows, manifest.\n\n"
+            << a.helpText();
+        return 0;
+    }
+    if (a.positional().size() > 1)
+        return fail(u"study bundle"_s, u"expected at most one study name"_s, 2);
+    QString study = a.value(u"study"_s);
+    if (!a.positional().isEmpty()) {
+        if (!study.isEmpty() && study != a.positional().constFirst())
+            return fail(u"study bundle"_s,
+                        u"the study is named twice ('%1' and --study %2)"_s.arg(
+                            a.positional().constFirst(), study),
+                        2);
+        study = a.positional().constFirst();
+    }
+    const QString dir = a.value(u"out"_s);
+    if (dir.isEmpty())
+        return fail(u"study bundle"_s, u"--out DIR is required"_s, 2);
+    if (a.has(u"lang"_s)) {
+        const QString lang = a.value(u"lang"_s);
+        if (lang != "en"_L1 && !coreTranslationLanguages().contains(lang))
+            return fail(u"study bundle"_s,
+                        u"--lang expects en or %1, got '%2'"_s.arg(
+                            coreTranslationLanguages().join(u", "_s), lang),
+                        2);
+        if (!installCoreTranslation(lang))
+            return fail(u"study bundle"_s,
+                        u"--lang %1: the translation cannot be loaded"_s.arg(lang));
+    }
+    const QString path = a.value(u"project"_s);
+    if (path.isEmpty())
+        return fail(u"study bundle"_s, u"--project FILE is required"_s, 2);
+    if (!QFileInfo::exists(path))
+        return fail(u"study bundle"_s, u"--project %1: no such file"_s.arg(path));
+    ProjectStore store;
+    // Read-write, as `study decide`: the decision in the bundle is the one it prints.
+    if (!store.open(path, ProjectStore::OpenMode::ReadWrite))
+        return fail(u"study bundle"_s, u"--project %1: %2"_s.arg(path, store.lastError()));
+    const std::unique_ptr<ReportRenderer> renderer = cliReportRenderer();
+    QStringList files;
+    if (!writeStudyBundle(&store, study, a.value(u"version"_s, u"0"_s).toInt(), dir, translating(),
+                          renderer.get(), &files, &error))
+        return fail(u"study bundle"_s, u"acceptance bundle %1: %2"_s.arg(dir, error));
+    QTextStream out(stdout);
+    for (const QString &f : std::as_const(files))
+        out << "  " << f << "\n";
+    if (!renderer)
+        out << "no study/report.pdf: this build draws no PDF (built without QtGui)\n";
+    out << "wrote acceptance bundle " << dir << " (" << files.size() << " files; check with: cd "
+        << dir << " && sha256sum -c MANIFEST.sha256)\n";
+    return 0;
+}
+
 int studyStatus(const QStringList &argv)
 {
     Args a(decisionSpecs());
@@ -339,13 +411,16 @@ int studyCommand(const QStringList &argv)
         return studyDecide(args);
     if (sub == "report"_L1)
         return studyReport(args);
+    if (sub == "bundle"_L1)
+        return studyBundle(args);
     if (sub == "--help"_L1 || sub == "-h"_L1) {
-        QTextStream(stdout) << "usage: servebench-cli study run|status|decide|report ...\n";
+        QTextStream(stdout) << "usage: servebench-cli study run|status|decide|report|bundle ...\n";
         return 0;
     }
     return fail(u"study"_s,
-                sub.isEmpty() ? u"expected a subcommand: run, status, decide or report"_s
-                              : u"unknown subcommand '%1' (run, status, decide, report)"_s.arg(sub),
+                sub.isEmpty()
+                    ? u"expected a subcommand: run, status, decide, report or bundle"_s
+                    : u"unknown subcommand '%1' (run, status, decide, report, bundle)"_s.arg(sub),
                 2);
 }
 

@@ -30,7 +30,8 @@ struct ReportContent;
 //   manifest.json                  tool version, runs, every file with size and sha256
 //   MANIFEST.sha256                `sha256sum -c` format over every other file
 //
-// Refuses a target that exists and is not empty (a bundle is never mixed with older files).
+// Refuses a target that exists and is not empty (a bundle is never mixed with older files). The
+// run folders, cost files and manifest are bundlewriter.h's, shared with a study's bundle.
 bool writeAcceptanceBundle(const QString &dir, const ReportContent &content, const QString &html,
                            const QByteArray &pdf, QStringList *files, QString *error);
 

@@ -8,6 +8,27 @@ namespace sb {
 
 using namespace Qt::StringLiterals;
 
+namespace {
+
+void fillWindowCost(const CostStore &costs, const ProjectWindow &w, const CostOptions &options,
+                    RunCost *c)
+{
+    c->covered = true;
+    c->windowId = w.rowId;
+    c->windowName = w.window.name;
+    c->windowRunCount = int(w.window.runs.size());
+    c->windowLoads = w.window.distinctLoads();
+    c->breakdown = costs.breakdown(w, options);
+    for (const QString &p : w.problems)
+        c->breakdown.warnings << p;
+    QStringList problems;
+    for (const ProjectBillItem &item : costs.billItemsForSut(w.window.sut, &problems))
+        c->items.append(item.item);
+    c->breakdown.warnings << problems;
+}
+
+} // namespace
+
 QList<RunCost> costsForRuns(ProjectStore &store, const QList<ReportRun> &runs)
 {
     QList<RunCost> out;
@@ -35,21 +56,23 @@ QList<RunCost> costsForRuns(ProjectStore &store, const QList<ReportRun> &runs)
             out.append(c);
             continue;
         }
-        c.covered = true;
-        c.windowId = w->rowId;
-        c.windowName = w->window.name;
-        c.windowRunCount = int(w->window.runs.size());
-        c.windowLoads = w->window.distinctLoads();
-        c.breakdown = costs.breakdown(*w, options);
-        for (const QString &p : w->problems)
-            c.breakdown.warnings << p;
-        QStringList problems;
-        for (const ProjectBillItem &item : costs.billItemsForSut(w->window.sut, &problems))
-            c.items.append(item.item);
-        c.breakdown.warnings << problems;
+        fillWindowCost(costs, *w, options, &c);
         out.append(c);
     }
     return out;
+}
+
+RunCost windowCost(ProjectStore &store, const QString &windowName)
+{
+    RunCost c;
+    CostStore costs(&store);
+    const auto w = costs.window(windowName);
+    if (!w) {
+        c.reason = u"no test window named '%1'"_s.arg(windowName);
+        return c;
+    }
+    fillWindowCost(costs, *w, costs.costOptions(), &c);
+    return c;
 }
 
 } // namespace sb

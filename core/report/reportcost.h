@@ -31,4 +31,8 @@ struct RunCost
 // The cost of each run (same order as `runs`).
 QList<RunCost> costsForRuns(ProjectStore &store, const QList<ReportRun> &runs);
 
+// The same for a window given by name (a study's window of one candidate x scenario); not
+// covered, with the reason, when the project has no such window.
+RunCost windowCost(ProjectStore &store, const QString &windowName);
+
 } // namespace sb

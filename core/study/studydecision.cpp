@@ -9,6 +9,7 @@
 #include "study/studycost.h"
 #include "study/studydefinition.h"
 #include "study/studyplan.h"
+#include "study/studyscrub.h"
 #include "study/studystore.h"
 
 #include <QJsonArray>
@@ -205,7 +206,9 @@ bool buildStudyDecision(ProjectStore *store, const QString &studyName, int versi
     dec.question = d.question;
     dec.version = version->version;
     dec.sha256 = version->sha256;
-    dec.definition = version->definition;
+    // The decision travels (its JSON, the report, the acceptance bundle): no credential of the
+    // definition's flags goes with it.
+    dec.definition = scrubStudyDefinition(version->definition);
     dec.orderNote = StudyPlan::build(d).orderNote;
     const int base = d.baselineIndex();
     dec.baseline = d.candidates.at(base).name;

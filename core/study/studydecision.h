@@ -85,7 +85,7 @@ struct StudyDecision
     QString question;
     int version = 0;
     QString sha256;
-    QJsonObject definition;
+    QJsonObject definition; // as stored, credentials redacted (scrubStudyDefinition)
     Message orderNote;
     QString baseline;
     double confidence = 0.95;
