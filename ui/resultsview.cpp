@@ -364,19 +364,30 @@ QWidget *ResultsView::buildRequestsTab()
     return w;
 }
 
+int ResultsView::requestColumnWidth(int column) const
+{
+    // From the header text and, where a column holds one of a few known labels, the widest of
+    // them in the current language: measuring the contents of 100k rows would stall.
+    const QFontMetrics fm = m_requestTable->fontMetrics();
+    const QString h = m_requestModel->headerData(column, Qt::Horizontal).toString();
+    int width = fm.horizontalAdvance(h) + 28;
+    if (column == RequestTableModel::StatusColumn)
+        width = std::max(width, fm.horizontalAdvance(u"stream_error (warm-up)"_s) + 12);
+    if (column == RequestTableModel::InputSourceColumn ||
+        column == RequestTableModel::OutputSourceColumn)
+        for (TokenSource s :
+             {TokenSource::Unknown, TokenSource::ServerUsage, TokenSource::ChunkCount,
+              TokenSource::Dataset, TokenSource::Tokenizer})
+            width = std::max(width, fm.horizontalAdvance(tokenSourceLabel(s).translated()) + 16);
+    if (column == RequestTableModel::ErrorMessageColumn)
+        width = 320;
+    return width;
+}
+
 void ResultsView::applyRequestColumnWidths()
 {
-    // Column widths from the header text: measuring the contents of 100k rows would stall.
-    const QFontMetrics fm = m_requestTable->fontMetrics();
-    for (int c = 0; c < RequestTableModel::ColumnCount; ++c) {
-        const QString h = m_requestModel->headerData(c, Qt::Horizontal).toString();
-        int width = fm.horizontalAdvance(h) + 28;
-        if (c == RequestTableModel::StatusColumn)
-            width = std::max(width, fm.horizontalAdvance(u"stream_error (warm-up)"_s) + 12);
-        if (c == RequestTableModel::ErrorMessageColumn)
-            width = 320;
-        m_requestTable->setColumnWidth(c, width);
-    }
+    for (int c = 0; c < RequestTableModel::ColumnCount; ++c)
+        m_requestTable->setColumnWidth(c, requestColumnWidth(c));
 }
 
 QWidget *ResultsView::buildDistributionsTab()
@@ -493,12 +504,9 @@ void ResultsView::retranslateUi()
     m_requestModel->retranslate();
     // Widths come from the header texts (see buildRequestsTab()); a longer translation widens
     // its column, a shorter one leaves the width the user may have chosen.
-    const QFontMetrics fm = m_requestTable->fontMetrics();
-    for (int c = 0; c < RequestTableModel::ColumnCount; ++c) {
-        const QString h = m_requestModel->headerData(c, Qt::Horizontal).toString();
+    for (int c = 0; c < RequestTableModel::ColumnCount; ++c)
         m_requestTable->setColumnWidth(
-            c, std::max(m_requestTable->columnWidth(c), fm.horizontalAdvance(h) + 28));
-    }
+            c, std::max(m_requestTable->columnWidth(c), requestColumnWidth(c)));
 
     updateHeader();
     updateStatus();
@@ -513,10 +521,27 @@ void ResultsView::updateHeader()
         m_header->setText(tr("No run selected"));
         return;
     }
+    // The scenario as the Compare tab's run list names it, in the reader's language ("none"
+    // read as English in the Chinese header).
+    QString scenario;
+    switch (m_runScenario) {
+    case Scenario::None:
+        scenario = tr("open loop", "scenario");
+        break;
+    case Scenario::SingleStream:
+        scenario = tr("SingleStream", "scenario");
+        break;
+    case Scenario::Server:
+        scenario = tr("Server", "scenario");
+        break;
+    case Scenario::Offline:
+        scenario = tr("Offline", "scenario");
+        break;
+    }
     m_header->setText(tr("<b>%1</b> — %2 requests, scenario %3")
                           .arg((m_runName.isEmpty() ? tr("Run") : m_runName).toHtmlEscaped())
                           .arg(m_runRecords)
-                          .arg(QString::fromLatin1(scenarioName(m_runScenario))));
+                          .arg(scenario));
 }
 
 void ResultsView::updateStatus()

@@ -147,6 +147,7 @@ private:
     void copyPagedSelection();
     int chartColumns() const;
     void applyRequestColumnWidths();
+    int requestColumnWidth(int column) const;
     // Paged runs (showStoredRun()).
     void usePagedTable(bool paged);
     void applyStoredIndex(quint64 generation, std::shared_ptr<const std::vector<qint64>> order,

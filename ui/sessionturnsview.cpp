@@ -37,8 +37,10 @@ SessionTurnsView::SessionTurnsView(QWidget *parent)
     m_chart->addSeries(QString(), ChartView::Kind::Line, chartcolor::blue());
     m_chart->addSeries(QString(), ChartView::Kind::Line, chartcolor::orange());
     m_chart->setFixedYRange(0, std::numeric_limits<double>::quiet_NaN());
+    // The chart keeps room for its axes' titles under the explanation and the table: at an
+    // even split its plot was some 50 px high at 1280×800, its y title cut.
     split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(1, 3);
     layout->addWidget(split, 1);
     retranslateUi();
 }

@@ -91,10 +91,11 @@ private slots:
                  effectiveInputTokens(r, &inSrc));
         QCOMPARE(cell(RequestTableModel::OutputTokensColumn).toInt(),
                  effectiveOutputTokens(r, &outSrc));
+        // Shown as the reader's words ("server usage"), not the stored name ("server_usage").
         QCOMPARE(cell(RequestTableModel::InputSourceColumn).toString(),
-                 QString::fromLatin1(tokenSourceName(inSrc)));
+                 tokenSourceLabel(inSrc).translated());
         QCOMPARE(cell(RequestTableModel::OutputSourceColumn).toString(),
-                 QString::fromLatin1(tokenSourceName(outSrc)));
+                 tokenSourceLabel(outSrc).translated());
         QCOMPARE(model.index(row, 0).data(RequestTableModel::FailedRole).toBool(), !r.ok());
         QCOMPARE(model.index(row, 0).data(RequestTableModel::WarmupRole).toBool(), r.warmup);
         if (!r.ok()) {
@@ -120,8 +121,8 @@ private slots:
         QCOMPARE(v(2, RequestTableModel::TpotColumn).toDouble(), 6.0);     // (50 - 20) / 5
         QCOMPARE(v(2, RequestTableModel::ItlMeanColumn).toDouble(), 15.0); // (20 + 10) / 2
         QVERIFY(!v(3, RequestTableModel::TpotColumn).isValid());           // n_out = 1
-        QCOMPARE(v(3, RequestTableModel::InputSourceColumn).toString(), u"dataset"_s);
-        QCOMPARE(v(3, RequestTableModel::OutputSourceColumn).toString(), u"chunk_count"_s);
+        QCOMPARE(v(3, RequestTableModel::InputSourceColumn).toString(), u"dataset length"_s);
+        QCOMPARE(v(3, RequestTableModel::OutputSourceColumn).toString(), u"chunk count"_s);
         QVERIFY(!v(4, RequestTableModel::TtftColumn).isValid()); // failed: no latency
         QCOMPARE(v(4, RequestTableModel::HttpStatusColumn).toInt(), 500);
         QCOMPARE(v(5, RequestTableModel::ScheduleLagColumn).toDouble(), 1.0); // failed: lag kept

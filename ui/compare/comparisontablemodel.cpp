@@ -391,17 +391,22 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
     const QString label = m_comparison.columns.value(run);
     switch (role) {
     case Qt::DisplayRole: {
-        QString text = label;
+        // Two lines: the run's code with its marks ("★ #1 (baseline)"), then its name. The code
+        // identifies the column everywhere (picker, charts' legends), so it is never the part
+        // a narrow column cuts.
+        const qsizetype space = label.indexOf(u' ');
+        const bool coded = label.startsWith(u'#') && space > 0;
+        QString first = coded ? label.left(space) : label;
         // The star marks every run of a best rank, shared by the candidates the data cannot
         // separate.
         const int best = m_comparison.tiedRanking.order.isEmpty()
                              ? rankOf(run)
                              : m_comparison.tiedRankOf(m_comparison.candidateOf(run));
         if (best == 1)
-            text = u"★ "_s + text;
+            first = u"★ "_s + first;
         if (run == m_comparison.baseline)
-            text += tr(" (baseline)");
-        return text;
+            first += tr(" (baseline)");
+        return coded ? first + u'\n' + label.mid(space + 1) : first;
     }
     case Qt::ToolTipRole: {
         QString tip = tr("Run %1").arg(m_comparison.runIds.value(run));

@@ -46,6 +46,13 @@ namespace sb {
 
 namespace {
 
+// "#4" of "#4 vllm-a100 @ 5 req/s": the short name a run has throughout the view.
+QString runCode(const QString &label)
+{
+    const qsizetype space = label.indexOf(u' ');
+    return label.startsWith(u'#') && space > 0 ? label.left(space) : label;
+}
+
 const QStringList &latencyMetrics()
 {
     static const QStringList m = {u"ttft"_s, u"tpot"_s, u"itl"_s, u"e2el"_s};
@@ -176,6 +183,9 @@ QWidget *ComparisonView::buildPicker()
     m_picker->setSelectionMode(QAbstractItemView::SingleSelection);
     m_picker->header()->setStretchLastSection(true);
     m_picker->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // A stretched last column ends at the pane's edge, narrower than its text ("rate sweep
+    // vllm-…"); the pane scrolls instead.
+    m_picker->header()->setStretchLastSection(false);
     connect(m_picker, &QTreeWidget::itemChanged, this, &ComparisonView::onItemChanged);
 
     m_baselineLabel = new QLabel(box);
@@ -246,9 +256,11 @@ QWidget *ComparisonView::buildCharts()
 {
     m_chartTabs = new QTabWidget(this);
     m_chartTabs->setObjectName(u"chartTabs"_s);
-    m_cdfPage = new QWidget(m_chartTabs);
-    auto *grid = new QGridLayout(m_cdfPage);
-    grid->setContentsMargins(0, 0, 0, 0);
+    // One distribution per tab, each with the whole pane: four to a pane beside the table left
+    // each plot some 60 px high, its axis titles and legend cut to nothing at 1280×800.
+    m_cdfPage = new QTabWidget(m_chartTabs);
+    m_cdfPage->setObjectName(u"cdfTabs"_s);
+    m_cdfPage->setDocumentMode(true);
 
     auto *bars = new QWidget(m_chartTabs);
     m_requestBars = new BarChartView(QString(), bars);
@@ -717,13 +729,21 @@ void ComparisonView::showOutcome()
         if (m_model->rowKind(row) == ComparisonTableModel::RowKind::Group)
             m_table->setSpan(row, 0, 1, m_model->columnCount());
     m_table->resizeColumnToContents(0);
-    // Run columns as wide as their cells (about 60 short texts each), not their headers.
+    // Run columns as wide as their cells (about 60 short texts each) and each line of their
+    // header (code, then name): a cut header lost the run number that names the column.
     const QFontMetrics fm(m_table->font());
+    const QFontMetrics hfm(m_table->horizontalHeader()->font());
+    const int headerMargin = 2 * m_table->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr,
+                                                               m_table->horizontalHeader()) +
+                             8;
     for (int col = 1; col < m_model->columnCount(); ++col) {
         int width = 120;
         for (int row = 0; row < m_model->rowCount(); ++row)
             width = std::max(width,
                              fm.horizontalAdvance(m_model->index(row, col).data().toString()) + 20);
+        const QString header = m_model->headerData(col, Qt::Horizontal).toString();
+        for (const QString &line : header.split(u'\n'))
+            width = std::max(width, hfm.horizontalAdvance(line) + headerMargin);
         m_table->setColumnWidth(col, width);
     }
     m_significance->setComparison(c);
@@ -902,17 +922,16 @@ ChartView *ComparisonView::cdfChart(const QString &metric) const
 void ComparisonView::rebuildCharts()
 {
     // ChartView cannot drop series, and the number of runs changes: the charts are made anew.
-    qDeleteAll(m_cdfCharts);
+    const int shownCdf = m_cdfPage->currentIndex();
+    qDeleteAll(m_cdfCharts); // a deleted page leaves its tab
     m_cdfCharts.clear();
-    auto *grid = static_cast<QGridLayout *>(m_cdfPage->layout());
     const QList<ChartSpec> specs = m_outcome ? m_outcome->runs->content.charts : QList<ChartSpec>();
     for (int i = 0; i < latencyMetrics().size(); ++i) {
         const QString &metric = latencyMetrics().at(i);
         const QString label = metric.toUpper();
         auto *chart = new ChartView(tr("%1 CDF").arg(label), m_cdfPage);
         chart->setObjectName(u"cdf_"_s + metric);
-        // Four to a page beside the table: ChartView's own minimum would make the page wider
-        // than the table.
+        // Beside the table: ChartView's own minimum would make the pane wider than the table.
         chart->setMinimumSize(180, 150);
         chart->setAxisTitles(tr("%1 (ms)").arg(label), tr("fraction of samples ≤ x"));
         chart->setFixedYRange(0, 1);
@@ -922,8 +941,11 @@ void ComparisonView::rebuildCharts()
             if (s.key != u"cdf_"_s + metric)
                 continue;
             for (int k = 0; k < s.series.size(); ++k) {
-                const int index = chart->addSeries(s.series.at(k).labelMessage.translated(),
-                                                   ChartView::Kind::Line, runColor(k));
+                // The legend names each line by its run's code (#1, #4 …), as the picker and
+                // the table's headers do: six full names do not fit under a chart.
+                const int index =
+                    chart->addSeries(runCode(s.series.at(k).labelMessage.translated()),
+                                     ChartView::Kind::Line, runColor(k));
                 QList<QPointF> points;
                 points.reserve(s.series.at(k).points.size());
                 for (const auto &p : s.series.at(k).points)
@@ -932,9 +954,11 @@ void ComparisonView::rebuildCharts()
             }
             chart->setSubtitle(s.emptyNoteMessage.translated());
         }
-        grid->addWidget(chart, i / 2, i % 2);
+        m_cdfPage->addTab(chart, label);
         m_cdfCharts.append(chart);
     }
+    if (shownCdf >= 0)
+        m_cdfPage->setCurrentIndex(shownCdf);
 
     const auto barSets = [](const ChartSpec &s) {
         QList<QPair<QString, QList<double>>> sets;
@@ -948,10 +972,14 @@ void ComparisonView::rebuildCharts()
     m_tokenBars->setData({}, {}, {});
     m_requestBars->setSubtitle(QString());
     for (const ChartSpec &s : specs) {
+        // Bars are grouped under each run's code: full names were cut to "#1 Run…" under six.
+        QStringList codes;
+        for (const QString &c : s.categories)
+            codes << runCode(c);
         if (s.key == "throughput_requests"_L1)
-            m_requestBars->setData(s.categories, barSets(s), barColours);
+            m_requestBars->setData(codes, barSets(s), barColours);
         else if (s.key == "throughput_tokens"_L1)
-            m_tokenBars->setData(s.categories, barSets(s), barColours);
+            m_tokenBars->setData(codes, barSets(s), barColours);
     }
     // A bar cannot say "not available"; the subtitle does, so a missing goodput is not read as 0.
     if (m_outcome) {

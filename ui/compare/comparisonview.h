@@ -158,7 +158,7 @@ private:
     ComparisonTableModel *m_model = nullptr;
     CopyableTableView *m_table = nullptr;
     QTabWidget *m_chartTabs = nullptr;
-    QWidget *m_cdfPage = nullptr;
+    QTabWidget *m_cdfPage = nullptr; // one latency distribution per tab
     QList<ChartView *> m_cdfCharts; // ttft, tpot, itl, e2el; recreated per comparison
     BarChartView *m_requestBars = nullptr;
     BarChartView *m_tokenBars = nullptr;

@@ -41,7 +41,11 @@ QString CopyableTableView::selectionAsText() const
     QStringList lines;
     QStringList header;
     for (auto c = columns.cbegin(); c != columns.cend(); ++c)
-        header << model()->headerData(c.key(), Qt::Horizontal).toString();
+        header << model()
+                      ->headerData(c.key(), Qt::Horizontal)
+                      .toString()
+                      .replace(u'\t', u' ')
+                      .replace(u'\n', u' '); // a two-line header is one TSV field
     lines << header.join(u'\t');
     for (auto r = cells.cbegin(); r != cells.cend(); ++r) {
         QStringList row;

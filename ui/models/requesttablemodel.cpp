@@ -191,11 +191,11 @@ QVariant RequestTableModel::rawValue(const RequestRow &row, int column)
     case InputTokensColumn:
         return row.inputTokens;
     case InputSourceColumn:
-        return QString::fromLatin1(tokenSourceName(row.inputSource));
+        return tokenSourceLabel(row.inputSource).translated();
     case OutputTokensColumn:
         return row.outputTokens;
     case OutputSourceColumn:
-        return QString::fromLatin1(tokenSourceName(row.outputSource));
+        return tokenSourceLabel(row.outputSource).translated();
     case ScheduleLagColumn:
         return numberOrEmpty(row.scheduleLagMs);
     case HttpStatusColumn:

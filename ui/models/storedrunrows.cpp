@@ -192,12 +192,12 @@ std::vector<qint64> StoredRunRows::order(int column, bool descending, bool faile
         QStringList all;
         for (size_t k = 0; k < present.size(); ++k)
             if (present[k])
-                all << QString::fromLatin1(tokenSourceName(TokenSource(k)));
+                all << tokenSourceLabel(TokenSource(k)).translated();
         const QMap<QString, int> rank = ranks(all);
         std::vector<int> key(256, 0);
         for (size_t k = 0; k < present.size(); ++k)
             if (present[k])
-                key[k] = rank.value(QString::fromLatin1(tokenSourceName(TokenSource(k))));
+                key[k] = rank.value(tokenSourceLabel(TokenSource(k)).translated());
         sortBy(rows, descending, [&](qsizetype i) {
             const Compact &c = compact(i);
             return std::optional<int>(key[input ? c.inputSource : c.outputSource]);

@@ -1,0 +1,367 @@
+// Every text the Compare tab (six runs of two SUTs), the Results view and the Cost page show is
+// shown whole: no label, button, combo box, header, cell, legend entry or axis title is elided
+// or clipped, measured with the font metrics of the widget that draws it; no chart legend
+// entry is empty. In English and in Chinese, at the space each view gets in the main window at
+// 1280×800 and at 1920×1080 (the window less the project tree, menus and status bar).
+//
+// Measured: a plain QLabel (no word wrap) against its contents rectangle; a push button, check
+// box or radio button against its width less the style's margins and indicator; a combo box's
+// current text against its width less the arrow; each visible header section against its text
+// (plus the sort indicator where sorting is on); each cell of the first rows of a table against
+// its column (plus the item's margins and decoration); Qt Charts: every legend marker has a label,
+// an axis title fits the axis, and a value axis's labels fit between its ticks.
+
+#include "../uiviews/comparefixture.h"
+
+#include "compare/comparisonview.h"
+#include "costpage.h"
+#include "resultsview.h"
+#include "settingslanguage.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QBarCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStyle>
+#include <QStyleOptionButton>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+#include <QValueAxis>
+
+using namespace Qt::StringLiterals;
+using namespace sb;
+
+namespace {
+
+bool shown(QWidget *w)
+{
+    return w->isVisible() && w->width() > 0 && w->height() > 0;
+}
+
+qreal lineWidth(const QFontMetricsF &fm, const QString &text)
+{
+    qreal w = 0;
+    for (const QString &line : text.split(u'\n'))
+        w = std::max(w, fm.horizontalAdvance(line));
+    return w;
+}
+
+QString where(QWidget *w)
+{
+    QStringList path;
+    for (QWidget *p = w; p; p = p->parentWidget())
+        if (!p->objectName().isEmpty())
+            path.prepend(p->objectName());
+    return path.join(u'/') + u" ("_s + QString::fromLatin1(w->metaObject()->className()) + u')';
+}
+
+void checkCharts(QChartView *cv, QStringList *out)
+{
+    QChart *chart = cv->chart();
+    if (!chart || !shown(cv))
+        return;
+    const QRectF plot = chart->plotArea();
+    if (chart->legend() && chart->legend()->isVisible()) {
+        // One row under or over the chart: Qt Charts cuts every label short (to nothing, at
+        // worst) when the entries together are wider than the chart.
+        const QFontMetricsF fm(chart->legend()->font());
+        qreal need = 0;
+        for (QLegendMarker *m : chart->legend()->markers()) {
+            if (!m->isVisible())
+                continue;
+            if (m->label().trimmed().isEmpty())
+                *out << u"%1: chart '%2' has a legend entry without a label"_s.arg(where(cv),
+                                                                                   chart->title());
+            need += fm.horizontalAdvance(m->label()) + fm.height() + 24;
+        }
+        const Qt::Alignment a = chart->legend()->alignment();
+        if ((a & (Qt::AlignTop | Qt::AlignBottom)) && need > chart->size().width() - 20)
+            *out << u"%1: chart '%2' legend needs %3 px in its row, has %4"_s
+                        .arg(where(cv), chart->title())
+                        .arg(need, 0, 'f', 0)
+                        .arg(chart->size().width() - 20, 0, 'f', 0);
+    }
+    for (QAbstractAxis *a : chart->axes()) {
+        if (!a->isVisible())
+            continue;
+        const bool horizontal = a->orientation() == Qt::Horizontal;
+        const qreal room = horizontal ? plot.width() : plot.height();
+        if (a->isTitleVisible() && !a->titleText().isEmpty()) {
+            const qreal need = QFontMetricsF(a->titleFont()).horizontalAdvance(a->titleText());
+            if (need > room + 1)
+                *out << u"%1: chart '%2' axis title '%3' needs %4 px, has %5"_s
+                            .arg(where(cv), chart->title(), a->titleText())
+                            .arg(need, 0, 'f', 0)
+                            .arg(room, 0, 'f', 0);
+        }
+        if (auto *v = qobject_cast<QValueAxis *>(a); v && horizontal && v->labelsVisible()) {
+            const QFontMetricsF fm(v->labelsFont());
+            const int ticks = std::max(2, v->tickCount());
+            const qreal spacing = room / (ticks - 1);
+            const QString fmt = v->labelFormat().isEmpty() ? u"%g"_s : v->labelFormat();
+            qreal need = 0;
+            for (int i = 0; i < ticks; ++i) {
+                const double value = v->min() + (v->max() - v->min()) * i / (ticks - 1);
+                need = std::max(need, fm.horizontalAdvance(
+                                          QString::asprintf(fmt.toLatin1().constData(), value)));
+            }
+            if (need > spacing)
+                *out << u"%1: chart '%2' x labels need %3 px between ticks %4 px apart"_s
+                            .arg(where(cv), chart->title())
+                            .arg(need, 0, 'f', 0)
+                            .arg(spacing, 0, 'f', 0);
+        }
+        if (auto *c = qobject_cast<QBarCategoryAxis *>(a); c && horizontal && c->count() > 0) {
+            const QFontMetricsF fm(c->labelsFont());
+            const qreal slot = room / c->count();
+            for (const QString &cat : c->categories())
+                if (lineWidth(fm, cat) > slot + 1)
+                    *out << u"%1: chart '%2' category '%3' needs %4 px, has %5"_s
+                                .arg(where(cv), chart->title(), cat)
+                                .arg(lineWidth(fm, cat), 0, 'f', 0)
+                                .arg(slot, 0, 'f', 0);
+        }
+    }
+}
+
+void checkItemView(QAbstractItemView *v, QStringList *out)
+{
+    if (!v->model() || !shown(v))
+        return;
+    QStyle *style = v->style();
+    const int cellMargin = (style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, v) + 1) * 2;
+    QHeaderView *header = nullptr;
+    if (auto *t = qobject_cast<QTableView *>(v))
+        header = t->horizontalHeader();
+    else if (auto *t = qobject_cast<QTreeView *>(v))
+        header = t->header();
+    if (header && shown(header)) {
+        const QFontMetricsF fm(header->font());
+        const int margin = style->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) * 2;
+        for (int s = 0; s < header->count(); ++s) {
+            if (header->isSectionHidden(s))
+                continue;
+            const int x = header->sectionViewportPosition(s);
+            if (x < 0 || x >= header->viewport()->width())
+                continue; // scrolled out of view: reachable, not cut
+            const QString text =
+                v->model()->headerData(s, Qt::Horizontal, Qt::DisplayRole).toString();
+            qreal need = lineWidth(fm, text) + margin;
+            if (header->isSortIndicatorShown())
+                need += style->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, header);
+            // 3 px: QHeaderView sizes sections in whole pixels of QFontMetrics.
+            if (need > header->sectionSize(s) + 3)
+                *out << u"%1: header '%2' needs %3 px, has %4"_s.arg(where(v), text)
+                            .arg(need, 0, 'f', 0)
+                            .arg(header->sectionSize(s));
+        }
+    }
+    if (v->textElideMode() == Qt::ElideNone)
+        return;
+    const QFontMetricsF fm(v->font());
+    const int rows = std::min(v->model()->rowCount(), 40);
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < v->model()->columnCount(); ++c) {
+            const QModelIndex i = v->model()->index(r, c);
+            const QRect rect = v->visualRect(i);
+            if (!rect.isValid() || rect.right() < 0 || rect.left() >= v->viewport()->width())
+                continue;
+            const QString text = i.data(Qt::DisplayRole).toString();
+            if (text.isEmpty() || text.contains(u'\n'))
+                continue;
+            qreal need = fm.horizontalAdvance(text) + cellMargin;
+            if (!i.data(Qt::DecorationRole).isNull())
+                need += v->iconSize().isValid() ? v->iconSize().width() + 4 : 20;
+            if (need > rect.width() + 1)
+                *out << u"%1: cell (%2, %3) '%4' needs %5 px, has %6"_s.arg(where(v))
+                            .arg(r)
+                            .arg(c)
+                            .arg(text)
+                            .arg(need, 0, 'f', 0)
+                            .arg(rect.width());
+        }
+}
+
+// Every visible text of `root` that does not fit where it is drawn.
+QStringList clipped(QWidget *root)
+{
+    QStringList out;
+    for (QWidget *w : root->findChildren<QWidget *>()) {
+        if (!shown(w))
+            continue;
+        if (auto *l = qobject_cast<QLabel *>(w); l && !l->wordWrap() && !l->text().isEmpty() &&
+                                                 l->textFormat() != Qt::RichText &&
+                                                 !Qt::mightBeRichText(l->text())) {
+            // A buddy's mnemonic '&' is drawn as an underline, not a character.
+            QString text = l->text();
+            if (l->buddy())
+                text.remove(QRegularExpression(u"&(?!&)"_s));
+            const qreal need = lineWidth(QFontMetricsF(l->font()), text);
+            if (need > l->contentsRect().width() + 1)
+                out << u"%1: label '%2' needs %3 px, has %4"_s.arg(where(l), l->text())
+                           .arg(need, 0, 'f', 0)
+                           .arg(l->contentsRect().width());
+        }
+        if (auto *b = qobject_cast<QAbstractButton *>(w); b && !b->text().isEmpty()) {
+            const QFontMetricsF fm(b->font());
+            qreal need = lineWidth(fm, QString(b->text()).remove(u'&'));
+            if (qobject_cast<QPushButton *>(b))
+                need += 2 * b->style()->pixelMetric(QStyle::PM_ButtonMargin, nullptr, b);
+            else if (qobject_cast<QCheckBox *>(b))
+                need += b->style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr, b) +
+                        b->style()->pixelMetric(QStyle::PM_CheckBoxLabelSpacing, nullptr, b);
+            else if (qobject_cast<QRadioButton *>(b))
+                need += b->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth, nullptr, b) +
+                        b->style()->pixelMetric(QStyle::PM_RadioButtonLabelSpacing, nullptr, b);
+            else
+                continue; // tool buttons: icons and tooltips
+            if (!b->icon().isNull())
+                need += b->iconSize().width() + 4;
+            // A push button as wide as the style asks for its text shows all of it.
+            if (qobject_cast<QPushButton *>(b) && b->width() >= b->sizeHint().width())
+                continue;
+            if (need > b->width() + 1)
+                out << u"%1: button '%2' needs %3 px, has %4"_s.arg(where(b), b->text())
+                           .arg(need, 0, 'f', 0)
+                           .arg(b->width());
+        }
+        if (auto *c = qobject_cast<QComboBox *>(w); c && !c->currentText().isEmpty()) {
+            const int arrow = c->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, c);
+            const qreal need =
+                QFontMetricsF(c->font()).horizontalAdvance(c->currentText()) + arrow + 12;
+            if (need > c->width() + 1)
+                out << u"%1: combo box '%2' needs %3 px, has %4"_s.arg(where(c), c->currentText())
+                           .arg(need, 0, 'f', 0)
+                           .arg(c->width());
+        }
+        if (auto *v = qobject_cast<QAbstractItemView *>(w))
+            checkItemView(v, &out);
+        if (auto *cv = qobject_cast<QChartView *>(w))
+            checkCharts(cv, &out);
+    }
+    out.removeDuplicates();
+    return out;
+}
+
+} // namespace
+
+class TestViewsFit : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(comparefixture::build(m_dir.filePath(u"views.sbproj"_s), &m_project, &error),
+                 qPrintable(error));
+    }
+    void cleanup() { QVERIFY(m_lang.apply(u"en"_s)); }
+
+    void fits_data()
+    {
+        QTest::addColumn<QString>("view");
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<QString>("language");
+        // The view's share of the window: the project tree (about 260 px), menus, tool bar
+        // and status bar (about 90 px) taken off.
+        for (const QString &view : {u"compare"_s, u"results"_s, u"cost"_s})
+            for (const auto &[name, size] : {std::pair{u"1280x800"_s, QSize(1020, 710)},
+                                             std::pair{u"1920x1080"_s, QSize(1660, 990)}})
+                for (const QString &lang : {u"en"_s, u"zh_CN"_s})
+                    QTest::addRow("%s %s %s", qPrintable(view), qPrintable(name), qPrintable(lang))
+                        << view << size << lang;
+    }
+    void fits()
+    {
+        QFETCH(QString, view);
+        QFETCH(QSize, size);
+        QFETCH(QString, language);
+        QVERIFY(m_lang.apply(language));
+        QStringList problems;
+        if (view == "compare"_L1) {
+            ComparisonView v;
+            v.resize(size);
+            v.show();
+            QSignalSpy listed(&v, &ComparisonView::runsListed);
+            v.setProject(m_project.path);
+            QTRY_VERIFY_WITH_TIMEOUT(!listed.isEmpty(), 20000);
+            QSignalSpy shownSpy(&v, &ComparisonView::comparisonShown);
+            v.setSelectedRuns({m_project.runA, m_project.runB, m_project.sweepA.at(0),
+                               m_project.sweepA.at(2), m_project.sweepB.at(0),
+                               m_project.sweepB.at(2)});
+            QTRY_VERIFY_WITH_TIMEOUT(!shownSpy.isEmpty() && !v.isBusy(), 30000);
+            problems = everyTab(&v);
+        } else if (view == "results"_L1) {
+            ResultsView v;
+            v.resize(size);
+            v.show();
+            QSignalSpy charts(&v, &ResultsView::chartsShown);
+            v.showRun(fixture::plan(u"vllm-a100"_s, u"vllm"_s, u"A100"_s),
+                      fixture::records(60, 1.0, {{ErrorClass::Timeout, u"no answer"_s}}));
+            QTRY_VERIFY_WITH_TIMEOUT(!charts.isEmpty(), 30000);
+            problems = everyTab(&v);
+        } else {
+            CostPage p;
+            p.resize(size);
+            p.show();
+            QSignalSpy loaded(&p, &CostPage::loaded);
+            p.setProject(m_project.path);
+            QVERIFY(loaded.wait(30000));
+            QVERIFY(p.selectWindow(u"window A"_s));
+            problems = everyTab(&p);
+        }
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(u"%1 clipped:\n"_s.arg(problems.size()) + problems.join(u'\n')));
+    }
+
+private:
+    // Every page of every tab widget in turn (nested ones too), each laid out and measured.
+    // SB_FIT_SHOTS=DIR keeps a picture of each page for a person to look at.
+    QStringList everyTab(QWidget *root)
+    {
+        QTest::qWait(100);
+        const QString shots = qEnvironmentVariable("SB_FIT_SHOTS");
+        const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-');
+        int shot = 0;
+        const auto keep = [&] {
+            if (!shots.isEmpty())
+                root->grab().save(
+                    u"%1/%2-%3.png"_s.arg(shots, tag).arg(shot++, 2, 10, QChar(u'0')));
+        };
+        keep();
+        QStringList out = clipped(root);
+        for (QTabWidget *t : root->findChildren<QTabWidget *>()) {
+            const int was = t->currentIndex();
+            for (int i = 0; i < t->count(); ++i) {
+                t->setCurrentIndex(i);
+                QTest::qWait(100);
+                keep();
+                for (const QString &p : clipped(t->widget(i)))
+                    out << u"[%1] "_s.arg(t->tabText(i)) + p;
+            }
+            t->setCurrentIndex(was);
+        }
+        out.removeDuplicates();
+        return out;
+    }
+
+    QTemporaryDir m_dir;
+    comparefixture::Project m_project;
+    LanguageSwitcher m_lang;
+};
+
+QTEST_MAIN(TestViewsFit)
+#include "tst_viewsfit.moc"
