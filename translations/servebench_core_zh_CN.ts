@@ -3999,6 +3999,11 @@
         <translation>无法读取：%1</translation>
     </message>
     <message>
+        <source>%1 carries a credential written out, which the project file would keep: give the key in the environment or the keychain and write {api_key} where it goes</source>
+        <comment>study.literal_secret</comment>
+        <translation>%1 以明文写入了凭据，项目文件会保存它：请把密钥放在环境变量或钥匙串中，并在需要的位置写 {api_key}</translation>
+    </message>
+    <message>
         <source>is not a study definition: %1</source>
         <comment>study.file.json</comment>
         <translation>不是研究定义：%1</translation>

@@ -17,6 +17,11 @@ const MessageEntry kStudyEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "must be an object", "study.type.object"),
     QT_TRANSLATE_NOOP3("sb::Message", "must be an array", "study.type.array"),
     QT_TRANSLATE_NOOP3("sb::Message", "cannot be read: %1", "study.file.unreadable"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "%1 carries a credential written out, which the project file would keep: "
+                       "give the key in the environment or the keychain and write {api_key} "
+                       "where it goes",
+                       "study.literal_secret"),
     QT_TRANSLATE_NOOP3("sb::Message", "is not a study definition: %1", "study.file.json"),
     QT_TRANSLATE_NOOP3("sb::Message", "must be between 1 and 100, got %1", "study.repeats"),
     QT_TRANSLATE_NOOP3("sb::Message", "must be cache-bust or as-is, got '%1'",

@@ -1,5 +1,7 @@
 #include "studydefinition.h"
 
+#include "common/args.h"
+#include "config/runplan.h"
 #include "cost/billitem.h"
 #include "cost/decimal.h"
 #include "run/planvalidation.h"
@@ -16,6 +18,26 @@ using namespace Qt::StringLiterals;
 namespace sb {
 
 namespace {
+
+// A credential written into a study's flags would be stored in the project file with the
+// definition and travel with every copy of it: refused, as the SUT editor refuses a literal
+// credential header. The key comes from the keychain or the environment and a header names it
+// as {api_key} (docs/study.md, "Secrets").
+void refuseLiteralSecrets(const QStringList &flags, const QString &field, QList<StudyIssue> *issues)
+{
+    for (qsizetype i = 0; i + 1 < flags.size(); ++i) {
+        const QString &flag = flags.at(i);
+        const QString &value = flags.at(i + 1);
+        if (flag == "--header"_L1) {
+            QPair<QString, QString> kv;
+            if (parseHeaderArg(value, &kv) && looksLikeSecretHeader(kv.first) &&
+                !isApiKeyReference(kv.second))
+                issues->append({field, Message("study.literal_secret", {kv.first})});
+        } else if (flag == "--api-key"_L1 && !isApiKeyReference(value)) {
+            issues->append({field, Message("study.literal_secret", {flag})});
+        }
+    }
+}
 
 // Flags the study sets itself: a cell's own flags may not override them.
 const QStringList &reservedFlags()
@@ -175,6 +197,7 @@ StudyDefinition StudyDefinition::fromJson(const QJsonObject &o, QList<StudyIssue
     d.boundary.datasetSha256 = r.string(ds, u"sha256"_s, u"boundary.dataset.sha256"_s);
     const QJsonObject rq = r.object(b, u"request"_s, u"boundary.request"_s);
     d.boundary.requestFlags = r.strings(rq, u"flags"_s, u"boundary.request.flags"_s);
+    refuseLiteralSecrets(d.boundary.requestFlags, u"boundary.request.flags"_s, issues);
     d.boundary.tokenizer = r.string(b, u"tokenizer"_s, u"boundary.tokenizer"_s);
     d.boundary.connectionMode =
         r.string(b, u"connection_mode"_s, u"boundary.connection_mode"_s, false, u"warm"_s);
@@ -193,6 +216,7 @@ StudyDefinition StudyDefinition::fromJson(const QJsonObject &o, QList<StudyIssue
         sc.name = r.string(s, u"name"_s, f + u".name"_s, true);
         sc.kind = r.string(s, u"kind"_s, f + u".kind"_s, false, u"open-loop"_s);
         sc.flags = r.strings(s, u"flags"_s, f + u".flags"_s);
+        refuseLiteralSecrets(sc.flags, f + u".flags"_s, issues);
         sc.rankBy = r.string(s, u"rank_by"_s, f + u".rank_by"_s);
         const QJsonObject slo = r.object(s, u"slo"_s, f + u".slo"_s);
         sc.ttftSloMs = r.number(slo, u"ttft_ms"_s, f + u".slo.ttft_ms"_s, -1);
@@ -213,6 +237,7 @@ StudyDefinition StudyDefinition::fromJson(const QJsonObject &o, QList<StudyIssue
         cand.name = r.string(c, u"name"_s, f + u".name"_s, true);
         cand.baseUrl = r.string(c, u"base_url"_s, f + u".base_url"_s);
         cand.flags = r.strings(c, u"flags"_s, f + u".flags"_s);
+        refuseLiteralSecrets(cand.flags, f + u".flags"_s, issues);
         if (c.contains(u"simulator"_s)) {
             const QJsonObject sim = r.object(c, u"simulator"_s, f + u".simulator"_s);
             cand.simulator = true;

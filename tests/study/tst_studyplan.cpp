@@ -121,6 +121,21 @@ private slots:
         QVERIFY(!flagIssues.isEmpty());
         QVERIFY2(flagIssues.first().field.contains(u"scenarios[1]"_s),
                  qPrintable(flagIssues.first().text()));
+        // A credential written out in a candidate's flags would be stored in the project file:
+        // refused, naming the field; a header that refers to the key as {api_key} is not.
+        QJsonObject secret = definitionJson();
+        QJsonArray sc3 = secret[u"candidates"_s].toArray();
+        QJsonObject c3 = sc3[0].toObject();
+        c3[u"flags"_s] = QJsonArray{u"--header"_s, u"X-Gateway-Key: {api_key}"_s, u"--header"_s,
+                                    u"Authorization: Bearer sk-literal-123"_s};
+        sc3[0] = c3;
+        secret[u"candidates"_s] = sc3;
+        QList<StudyIssue> secretIssues;
+        StudyDefinition::fromJson(secret, &secretIssues);
+        QCOMPARE(secretIssues.size(), 1);
+        QCOMPARE(secretIssues.first().field, u"candidates[0].flags"_s);
+        QVERIFY2(secretIssues.first().text().contains(u"Authorization carries a credential"_s),
+                 qPrintable(secretIssues.first().text()));
     }
 
     void orderIsASeededLatinSquare()
