@@ -150,6 +150,10 @@ void StudyExecutor::runNext()
             emit note(u"the study's cell could not be stored: %1"_s.arg(m_studies->lastError()));
         emit cellStarted(m_cell, runId, total);
     });
+    connect(session, &RunSession::runStarted, this,
+            [this](RunController *controller, const RunPlan &plan) {
+                emit runStarted(controller, plan);
+            });
     connect(session, &RunSession::runFinished, this, &StudyExecutor::onRunFinished);
     connect(session, &RunSession::finished, this, &StudyExecutor::onSessionFinished);
     if (!session->start(&error)) {

@@ -13,7 +13,9 @@
 namespace sb {
 
 class ProjectStore;
+class RunController;
 class RunSession;
+struct RunPlan;
 struct RunOutcome;
 struct SessionResult;
 
@@ -50,6 +52,10 @@ public:
 
 signals:
     void cellStarted(const sb::StoredStudyCell &cell, qint64 runId, int total);
+    // A cell's run has started (RunSession::runStarted): its controller lives in this
+    // executor's thread, so a receiver elsewhere connects with Qt::DirectConnection and relays
+    // what it needs (the workbench's live dashboard, ui/study/runmirror.h).
+    void runStarted(sb::RunController *controller, const sb::RunPlan &plan);
     void cellFinished(const sb::StoredStudyCell &cell, const QString &state, const QString &reason);
     void note(const QString &line);
     void finished(bool ok, const QString &error);

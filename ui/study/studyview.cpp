@@ -1,9 +1,12 @@
 #include "studyview.h"
 
+#include "runmirror.h"
 #include "studydecisionmodel.h"
+#include "studyeditor.h"
 
 #include "common/backgroundjobs.h"
 #include "editors/copyabletableview.h"
+#include "rundashboard.h"
 #include "store/projectstore.h"
 #include "study/studydefinition.h"
 #include "study/studyexecutor.h"
@@ -24,7 +27,9 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QThread>
@@ -61,8 +66,10 @@ StudySnapshot readStudySnapshot(const QString &projectPath, const QString &study
         return s;
     }
     const qint64 id = studies.studyId(s.name);
-    if (const auto v = studies.version(id, s.decision.version))
+    if (const auto v = studies.version(id, s.decision.version)) {
         s.cells = studies.cells(v->id);
+        s.definition = v->definition;
+    }
     QList<StudyIssue> issues;
     const StudyDefinition d = StudyDefinition::fromJson(s.decision.definition, &issues);
     for (const StudyCandidate &c : d.candidates)
@@ -98,6 +105,19 @@ void StudyView::buildUi()
     m_studyCombo->setMinimumContentsLength(16);
     connect(m_studyCombo, &QComboBox::activated, this,
             [this] { showStudy(m_studyCombo->currentText()); });
+    m_newButton = new QPushButton(this);
+    m_newButton->setObjectName(u"newStudyButton"_s);
+    connect(m_newButton, &QPushButton::clicked, this, &StudyView::newStudy);
+    m_editButton = new QPushButton(this);
+    m_editButton->setObjectName(u"editStudyButton"_s);
+    connect(m_editButton, &QPushButton::clicked, this, &StudyView::editStudy);
+    m_runSavedButton = new QPushButton(this);
+    m_runSavedButton->setObjectName(u"runSavedStudyButton"_s);
+    connect(m_runSavedButton, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!runCurrentStudy(&error))
+            m_current->setText(error);
+    });
     m_runButton = new QPushButton(this);
     m_runButton->setObjectName(u"runStudyButton"_s);
     connect(m_runButton, &QPushButton::clicked, this, &StudyView::pickAndRun);
@@ -111,15 +131,25 @@ void StudyView::buildUi()
     m_exportButton->setObjectName(u"exportDecisionButton"_s);
     connect(m_exportButton, &QPushButton::clicked, this, &StudyView::exportJson);
 
-    auto *bar = new QHBoxLayout;
-    bar->addWidget(m_studyLabel);
-    bar->addWidget(m_studyCombo);
-    bar->addSpacing(12);
-    bar->addWidget(m_runButton);
-    bar->addWidget(m_stopButton);
-    bar->addWidget(m_refreshButton);
-    bar->addStretch(1);
-    bar->addWidget(m_exportButton);
+    // Two rows — the study and what defines it, then what runs and decides it — so the buttons
+    // fit at 1280 px when their labels are twice as wide (Chinese).
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_studyLabel);
+    top->addWidget(m_studyCombo);
+    top->addSpacing(12);
+    top->addWidget(m_newButton);
+    top->addWidget(m_editButton);
+    top->addStretch(1);
+    top->addWidget(m_exportButton);
+    auto *actions = new QHBoxLayout;
+    actions->addWidget(m_runSavedButton);
+    actions->addWidget(m_runButton);
+    actions->addWidget(m_stopButton);
+    actions->addWidget(m_refreshButton);
+    actions->addStretch(1);
+    auto *bar = new QVBoxLayout;
+    bar->addLayout(top);
+    bar->addLayout(actions);
 
     m_summary = new QLabel(this);
     m_summary->setObjectName(u"studySummary"_s);
@@ -172,22 +202,66 @@ void StudyView::buildUi()
     pl->setContentsMargins(0, 0, 0, 0);
     pl->addWidget(m_current);
     pl->addWidget(m_progress, 1);
+    // The running cell's dashboard beside the matrix: the Run tab's widget, following a mirror
+    // of the cell's controller (the controller lives in the study's thread; runmirror.h).
+    m_dashboard = new RunDashboard(this);
+    m_dashboard->setObjectName(u"studyCellDashboard"_s);
+    m_mirror = new RunMirror(this);
+    connect(m_mirror, &RunMirror::begun, this,
+            [this](const RunPlan &plan) { m_dashboard->attach(m_mirror, plan); });
+    connect(m_mirror, &RunMirror::stopRequested, this, &StudyView::stopStudy);
+    auto *live = new QSplitter(Qt::Horizontal, this);
+    live->setObjectName(u"studyLiveSplitter"_s);
+    live->addWidget(progressBox);
+    // In a scroll area: the dashboard's own minimum height (its charts) would otherwise set the
+    // whole window's, taller than a 1280×800 screen (tst_resultslayout).
+    auto *dashboardScroll = new QScrollArea(this);
+    dashboardScroll->setObjectName(u"studyCellDashboardScroll"_s);
+    dashboardScroll->setWidgetResizable(true);
+    dashboardScroll->setFrameShape(QFrame::NoFrame);
+    dashboardScroll->setWidget(m_dashboard);
+    live->addWidget(dashboardScroll);
+    live->setStretchFactor(0, 2);
+    live->setStretchFactor(1, 3);
+    live->setSizes({520, 760}); // at 1280 px: six matrix columns, and the dashboard's charts
     auto *split = new QSplitter(Qt::Vertical, this);
     split->setObjectName(u"studySplitter"_s);
-    split->addWidget(progressBox);
+    split->addWidget(live);
     split->addWidget(m_tabs);
-    split->setStretchFactor(0, 1);
+    split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
 
-    auto *layout = new QVBoxLayout(this);
+    m_viewPage = new QWidget(this);
+    auto *layout = new QVBoxLayout(m_viewPage);
+    layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
+
+    m_editor = new StudyEditor(this);
+    m_editor->setObjectName(u"studyEditor"_s);
+    connect(m_editor, &StudyEditor::saved, this, &StudyView::onEditorSaved);
+    connect(m_editor, &StudyEditor::cancelled, this, &StudyView::showView);
+
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(m_viewPage);
+    m_pages->addWidget(m_editor);
+    auto *outer = new QVBoxLayout(this);
+    outer->addWidget(m_pages);
 }
 
 void StudyView::retranslateUi()
 {
     m_studyLabel->setText(tr("Study:"));
+    m_newButton->setText(tr("New study…"));
+    m_newButton->setToolTip(tr("Define a study: candidates from the project's SUTs, scenarios "
+                               "from its load profiles"));
+    m_editButton->setText(tr("Edit study…"));
+    m_editButton->setToolTip(tr("Edit the shown study; once its cells have run, saving a change "
+                                "starts a new version"));
+    m_runSavedButton->setText(tr("Run study"));
+    m_runSavedButton->setToolTip(tr("Run the shown study's latest version, or resume it at its "
+                                    "next unfinished cell"));
     m_runButton->setText(tr("Run study file…"));
     m_runButton->setToolTip(tr("Run a study definition (JSON) against this project; a study "
                                "already in the project resumes at its next unfinished cell"));
@@ -451,6 +525,9 @@ void StudyView::fillCharts()
 void StudyView::updateButtons()
 {
     const bool running = m_executor != nullptr;
+    m_newButton->setEnabled(!running && !m_path.isEmpty() && m_doc);
+    m_editButton->setEnabled(!running && !m_snapshot.name.isEmpty() && !m_pending);
+    m_runSavedButton->setEnabled(!running && !m_snapshot.name.isEmpty() && !m_pending);
     m_runButton->setEnabled(!running && !m_path.isEmpty());
     m_stopButton->setEnabled(running);
     m_refreshButton->setEnabled(!m_path.isEmpty() && !m_pending);
@@ -488,6 +565,37 @@ bool StudyView::runStudyFile(const QString &file, QString *error)
         *error = tr("%1 does not validate:\n%2").arg(file, lines.join(u'\n'));
         return false;
     }
+    return runDefinition(def, error);
+}
+
+bool StudyView::runCurrentStudy(QString *error)
+{
+    if (m_executor) {
+        *error = tr("A study is already running.");
+        return false;
+    }
+    if (m_snapshot.name.isEmpty()) {
+        *error = tr("No study to run: define one with New study… or run a study file.");
+        return false;
+    }
+    QList<StudyIssue> issues;
+    const StudyDefinition def = StudyDefinition::fromJson(m_snapshot.definition, &issues);
+    if (!issues.isEmpty()) {
+        QStringList lines;
+        for (const StudyIssue &i : issues)
+            lines << i.text();
+        *error = tr("The study %1 does not validate:\n%2").arg(m_snapshot.name, lines.join(u'\n'));
+        return false;
+    }
+    return runDefinition(def, error);
+}
+
+bool StudyView::runDefinition(const StudyDefinition &def, QString *error)
+{
+    if (m_executor) {
+        *error = tr("A study is already running.");
+        return false;
+    }
     m_wanted = def.name;
     m_thread = new QThread(this);
     m_thread->setObjectName(u"study"_s);
@@ -495,6 +603,15 @@ bool StudyView::runStudyFile(const QString &file, QString *error)
     m_executor->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_executor, &QObject::deleteLater);
     connect(m_executor, &StudyExecutor::cellStarted, this, &StudyView::onCellStarted);
+    // In the study's thread, where the cell's controller lives: its records are relayed to the
+    // mirror the dashboard follows, in batches, never waited on.
+    RunMirror *mirror = m_mirror;
+    connect(
+        m_executor, &StudyExecutor::runStarted, m_executor,
+        [mirror](RunController *controller, const RunPlan &plan) {
+            relayRun(controller, plan, mirror);
+        },
+        Qt::DirectConnection);
     connect(m_executor, &StudyExecutor::cellFinished, this, &StudyView::onCellFinished);
     connect(m_executor, &StudyExecutor::note, this, &StudyView::statusMessage);
     connect(m_executor, &StudyExecutor::finished, this, &StudyView::onExecutorFinished);
@@ -565,6 +682,61 @@ void StudyView::onExecutorFinished(bool ok, const QString &error)
     updateButtons();
     reload();
     emit studyFinished(ok, error);
+}
+
+void StudyView::newStudy()
+{
+    if (m_executor || m_path.isEmpty())
+        return;
+    m_editor->setProject(m_doc, m_path, m_snapshot.studies);
+    m_editor->newStudy();
+    m_pages->setCurrentWidget(m_editor);
+    m_editor->showFromTop();
+}
+
+bool StudyView::editStudy()
+{
+    if (m_executor || m_snapshot.name.isEmpty())
+        return false;
+    QList<StudyIssue> issues;
+    const StudyDefinition def = StudyDefinition::fromJson(m_snapshot.definition, &issues);
+    bool started = false;
+    for (const StoredStudyCell &c : m_snapshot.cells)
+        started = started || c.attempts > 0 || c.state != u"pending"_s;
+    m_editor->setProject(m_doc, m_path, m_snapshot.studies);
+    m_editor->editStudy(def, m_snapshot.decision.version, started);
+    m_pages->setCurrentWidget(m_editor);
+    m_editor->showFromTop();
+    return true;
+}
+
+bool StudyView::isEditing() const
+{
+    return m_pages->currentWidget() == m_editor;
+}
+
+void StudyView::showView()
+{
+    m_pages->setCurrentWidget(m_viewPage);
+}
+
+void StudyView::onEditorSaved(const QString &study, int version, const QString &what)
+{
+    showView();
+    QString text;
+    if (what == u"new-version")
+        text = tr("Saved %1 as version %2: the cells of version %3 had run, so the change "
+                  "starts fresh cells and their runs stay with version %3.")
+                   .arg(study)
+                   .arg(version)
+                   .arg(version - 1);
+    else if (what == u"resumed")
+        text = tr("%1 is unchanged (version %2).").arg(study).arg(version);
+    else
+        text = tr("Saved %1 (version %2). Run study runs its cells.").arg(study).arg(version);
+    m_current->setText(text);
+    emit statusMessage(text);
+    showStudy(study);
 }
 
 void StudyView::exportJson()
