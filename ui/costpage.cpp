@@ -1,12 +1,16 @@
 #include "costpage.h"
 
+#include "billimportdialog.h"
 #include "common/message.h"
 #include "cost/costbreakdown.h"
 #include "costbillmodel.h"
+#include "costproject/billfileimport.h"
 #include "costtimeline.h"
 #include "store/projectstore.h"
+#include "utctimeedit.h"
 
 #include <QComboBox>
+#include <QDateTimeEdit>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -14,6 +18,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
@@ -31,7 +36,19 @@ struct CostPage::Data
     QStringList itemProblems;
     QList<ProjectWindow> windows;
     CostOptions options;
-    QString error; // the project could not be opened
+    QStringList sutNames;  // CostStore::sutNames: what a window or an import may name
+    SutRunSpans runsBySut; // finished runs, for a new window's default bounds
+    QString error;         // the project could not be opened
+};
+
+// What a write on the worker thread did, handed back to the GUI thread.
+struct CostPage::WriteResult
+{
+    bool ok = false;
+    QString error;       // the project could not be opened, or the core's error
+    QStringList details; // the import's problems, each naming the file and row
+    QString note;        // a remark on success (a SUT not in the project yet)
+    int count = 0;       // items imported
 };
 
 CostPage::CostPage(QWidget *parent)
@@ -45,12 +62,43 @@ CostPage::CostPage(QWidget *parent)
     m_status->setObjectName(u"statusLabel"_s);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    m_newWindowButton = new QPushButton(this);
+    m_newWindowButton->setObjectName(u"newWindowButton"_s);
+    m_importButton = new QPushButton(this);
+    m_importButton->setObjectName(u"importButton"_s);
+
     auto *top = new QHBoxLayout;
     m_windowLabel = new QLabel(this);
     m_windowLabel->setObjectName(u"windowLabel"_s);
     top->addWidget(m_windowLabel);
     top->addWidget(m_windowCombo);
+    top->addWidget(m_newWindowButton);
+    top->addWidget(m_importButton);
     top->addWidget(m_status, 1);
+
+    // The selected window's bounds, editable to the second in UTC (docs/cost-project.md, "The cost
+    // page").
+    m_boundsLabel = new QLabel(this);
+    m_startEdit = newUtcTimeEdit(this);
+    m_startEdit->setObjectName(u"windowStartEdit"_s);
+    m_boundsTo = new QLabel(this);
+    m_endEdit = newUtcTimeEdit(this);
+    m_endEdit->setObjectName(u"windowEndEdit"_s);
+    m_saveBoundsButton = new QPushButton(this);
+    m_saveBoundsButton->setObjectName(u"saveBoundsButton"_s);
+    auto *bounds = new QHBoxLayout;
+    bounds->addWidget(m_boundsLabel);
+    bounds->addWidget(m_startEdit);
+    bounds->addWidget(m_boundsTo);
+    bounds->addWidget(m_endEdit);
+    bounds->addWidget(m_saveBoundsButton);
+    bounds->addStretch(1);
+
+    m_message = new QLabel(this);
+    m_message->setObjectName(u"messageLabel"_s);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
 
     m_timeline = new CostTimeline(this);
     m_timeline->setObjectName(u"timeline"_s);
@@ -105,12 +153,22 @@ CostPage::CostPage(QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addLayout(bounds);
+    layout->addWidget(m_message);
     layout->addWidget(split, 1);
 
     connect(m_windowCombo, &QComboBox::currentIndexChanged, this, &CostPage::showWindow);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this] { updateRuleCombo(); });
     connect(m_ruleCombo, &QComboBox::activated, this, &CostPage::ruleChosen);
+    connect(m_importButton, &QPushButton::clicked, this, &CostPage::openImportDialog);
+    connect(m_newWindowButton, &QPushButton::clicked, this, &CostPage::openWindowDialog);
+    connect(m_saveBoundsButton, &QPushButton::clicked, this, &CostPage::saveBounds);
+    const auto boundsEdited = [this] {
+        updateActions();
+    };
+    connect(m_startEdit, &QDateTimeEdit::dateTimeChanged, this, boundsEdited);
+    connect(m_endEdit, &QDateTimeEdit::dateTimeChanged, this, boundsEdited);
 
     retranslateUi();
     setProject(QString());
@@ -132,6 +190,18 @@ void CostPage::retranslateUi()
     m_ruleCombo->setItemText(0, tr("Undecided (left out)"));
     m_ruleCombo->setItemText(1, tr("Prorate by time"));
     m_ruleCombo->setItemText(2, tr("Include whole"));
+    m_importButton->setText(tr("Import bills…"));
+    m_importButton->setToolTip(
+        tr("Import bill items from a CSV file, as servebench-cli bills import does"));
+    m_newWindowButton->setText(tr("New window…"));
+    m_newWindowButton->setToolTip(tr("Create a test window over a SUT's runs"));
+    m_boundsLabel->setText(tr("Window bounds (UTC):"));
+    m_boundsTo->setText(tr("to"));
+    m_saveBoundsButton->setText(tr("Save bounds"));
+    m_saveBoundsButton->setToolTip(
+        tr("Move the selected window to these bounds; its runs must stay inside"));
+    if (m_messageText)
+        m_message->setText(m_messageText());
     m_model->retranslate();
     m_table->resizeColumnsToContents();
     if (m_statusText)
@@ -144,7 +214,29 @@ void CostPage::retranslateUi()
 void CostPage::setProject(const QString &projectPath)
 {
     m_path = projectPath;
+    m_stale = m_reloadPending = false;
+    m_selectAfterLoad.clear();
+    setMessage({});
     startLoad();
+}
+
+void CostPage::reloadFromDisk()
+{
+    if (m_path.isEmpty())
+        return;
+    if (!isVisible())
+        m_stale = true;
+    else if (m_loading)
+        m_reloadPending = true;
+    else
+        startLoad();
+}
+
+void CostPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (std::exchange(m_stale, false))
+        reloadFromDisk();
 }
 
 void CostPage::startLoad()
@@ -171,6 +263,11 @@ void CostPage::startLoad()
         data->items = costs.billItems(&data->itemProblems);
         data->windows = costs.windows();
         data->options = costs.costOptions();
+        data->sutNames = costs.sutNames();
+        for (const RunInfo &r : store.listRuns())
+            if (r.status != StoredRunStatus::Running && r.startedUtc.isValid() &&
+                r.endedUtc.isValid())
+                data->runsBySut[costs.runSutName(r)].append({r.startedUtc, r.endedUtc});
     });
     connect(loader, &QThread::finished, this,
             [this, generation, data] { applyLoad(generation, data); });
@@ -183,9 +280,11 @@ void CostPage::applyLoad(quint64 generation, const std::shared_ptr<Data> &data)
     if (generation != m_generation)
         return; // a newer project or reload superseded this one
     m_loading = false;
-    const QString previous = m_windowIndex >= 0 && m_data && m_windowIndex < m_data->windows.size()
-                                 ? m_data->windows.at(m_windowIndex).window.name
-                                 : QString();
+    QString previous = m_windowIndex >= 0 && m_data && m_windowIndex < m_data->windows.size()
+                           ? m_data->windows.at(m_windowIndex).window.name
+                           : QString();
+    if (!m_selectAfterLoad.isEmpty())
+        previous = std::exchange(m_selectAfterLoad, QString()); // the window just written
     m_data = data;
     {
         const QSignalBlocker block(m_windowCombo);
@@ -211,6 +310,10 @@ void CostPage::applyLoad(quint64 generation, const std::shared_ptr<Data> &data)
         });
     recompute();
     emit loaded();
+    if (m_reloadPending) {
+        m_reloadPending = false;
+        startLoad();
+    }
 }
 
 bool CostPage::selectWindow(const QString &name)
@@ -267,6 +370,23 @@ void CostPage::recompute()
         if (!selectedId.isEmpty() && m_model->itemAt(row).item.id == selectedId)
             m_table->setCurrentIndex(m_model->index(row, 0));
     updateRuleCombo();
+    // The bounds fields show the window's bounds whenever the page shows another window or the
+    // window moved; a recomputation for a rule keeps what the user is typing.
+    const QString boundsKey =
+        hasWindow
+            ? u"%1|%2|%3"_s.arg(m_data->windows.at(m_windowIndex).window.id,
+                                formatUtcTimestamp(m_data->windows.at(m_windowIndex).window.start),
+                                formatUtcTimestamp(m_data->windows.at(m_windowIndex).window.end))
+            : QString();
+    if (boundsKey != m_boundsShownFor) {
+        m_boundsShownFor = boundsKey;
+        const QSignalBlocker blockStart(m_startEdit), blockEnd(m_endEdit);
+        if (hasWindow) {
+            setUtcTime(m_startEdit, m_data->windows.at(m_windowIndex).window.start);
+            setUtcTime(m_endEdit, m_data->windows.at(m_windowIndex).window.end);
+        }
+    }
+    updateActions();
     emit breakdownChanged();
 }
 
@@ -276,8 +396,8 @@ void CostPage::updateBreakdownText()
     const QString text =
         hasWindow ? m_breakdown->formatText(true)
         : m_data && m_data->windows.isEmpty() && !m_path.isEmpty()
-            ? tr("No test window yet. Create one over a SUT's runs "
-                 "(servebench-cli window create --runs ID,ID); unit costs need one.")
+            ? tr("No test window yet. Create one over a SUT's runs with New window… (or "
+                 "servebench-cli window create); unit costs need one.")
             : QString();
     // Setting the same text again would scroll the breakdown back to its top.
     if (m_text->toPlainText() != text)
@@ -338,6 +458,192 @@ void CostPage::ruleChosen(int comboIndex)
         return tr("Saved: %1 → %2").arg(itemId, QString::fromLatin1(overlapRuleName(rule)));
     });
     recompute();
+}
+
+QStringList CostPage::sutNames() const
+{
+    return m_data ? m_data->sutNames : QStringList();
+}
+
+QPair<QDateTime, QDateTime> CostPage::defaultWindowBounds(const QString &sut) const
+{
+    return sb::defaultWindowBounds(m_data ? m_data->runsBySut : SutRunSpans(), sut);
+}
+
+void CostPage::updateActions()
+{
+    const bool open = !m_path.isEmpty() && m_data && m_data->error.isEmpty();
+    m_importButton->setEnabled(open && !m_writing);
+    m_newWindowButton->setEnabled(open && !m_writing && !m_data->sutNames.isEmpty());
+    const bool hasWindow = open && m_windowIndex >= 0 && m_windowIndex < m_data->windows.size();
+    m_startEdit->setEnabled(hasWindow && !m_writing);
+    m_endEdit->setEnabled(hasWindow && !m_writing);
+    bool moved = false;
+    if (hasWindow) {
+        const TestWindow &w = m_data->windows.at(m_windowIndex).window;
+        const QDateTime start = utcTimeOf(m_startEdit, w.start);
+        const QDateTime end = utcTimeOf(m_endEdit, w.end);
+        moved = start < end && (start != w.start || end != w.end);
+    }
+    m_saveBoundsButton->setEnabled(moved && !m_writing);
+}
+
+void CostPage::openImportDialog()
+{
+    auto *dialog = new BillImportDialog(sutNames(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog] { importBills(dialog->csvPath(), dialog->sut()); });
+    dialog->open();
+}
+
+void CostPage::openWindowDialog()
+{
+    const QString current = m_data && m_windowIndex >= 0 && m_windowIndex < m_data->windows.size()
+                                ? m_data->windows.at(m_windowIndex).window.sut
+                                : QString();
+    auto *dialog =
+        new CostWindowDialog(sutNames(), m_data ? m_data->runsBySut : SutRunSpans(), current, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        createWindow(dialog->name(), dialog->sut(), dialog->start(), dialog->end());
+    });
+    dialog->open();
+}
+
+void CostPage::saveBounds()
+{
+    if (!m_data || m_windowIndex < 0 || m_windowIndex >= m_data->windows.size())
+        return;
+    const TestWindow &w = m_data->windows.at(m_windowIndex).window;
+    setWindowBounds(w.id, utcTimeOf(m_startEdit, w.start), utcTimeOf(m_endEdit, w.end));
+}
+
+void CostPage::importBills(const QString &csvPath, const QString &sut)
+{
+    runWrite(
+        [csvPath, sut](CostStore &costs, WriteResult &r) {
+            const BillFileImport imported = importBillFile(costs, csvPath, sut);
+            r.ok = imported.ok();
+            r.count = int(imported.rowIds.size());
+            r.error = imported.failure;
+            r.details = imported.errors;
+            r.note = imported.note;
+        },
+        [csvPath, sut](const WriteResult &r) {
+            return sut.isEmpty()
+                       ? tr("Imported %n bill item(s) from %1, shared by every SUT.", nullptr,
+                            r.count)
+                             .arg(csvPath)
+                       : tr("Imported %n bill item(s) from %1 for SUT '%2'.", nullptr, r.count)
+                             .arg(csvPath, sut);
+        },
+        QString());
+}
+
+void CostPage::createWindow(const QString &name, const QString &sut, const QDateTime &start,
+                            const QDateTime &end)
+{
+    runWrite(
+        [name, sut, start, end](CostStore &costs, WriteResult &r) {
+            // As `window create --sut`: every finished run of the SUT inside the interval.
+            QStringList notes;
+            const auto window = costs.windowFromInterval(name, sut, start, end, &notes);
+            r.ok = window && costs.saveWindow(*window) > 0;
+            if (!r.ok)
+                r.error = costs.lastError();
+            r.count = window ? int(window->runs.size()) : 0;
+            r.note = notes.join(u'\n');
+        },
+        [name, sut](const WriteResult &r) {
+            return tr("Created test window '%1' on SUT '%2' with %n run(s).", nullptr, r.count)
+                .arg(name, sut);
+        },
+        name);
+}
+
+void CostPage::setWindowBounds(const QString &window, const QDateTime &start, const QDateTime &end)
+{
+    QString name = window;
+    if (m_data)
+        for (const ProjectWindow &w : std::as_const(m_data->windows))
+            if (w.window.id == window)
+                name = w.window.name;
+    runWrite(
+        [window, start, end](CostStore &costs, WriteResult &r) {
+            r.ok = costs.setWindowBounds(window, start, end);
+            if (!r.ok)
+                r.error = costs.lastError();
+        },
+        [name, start, end](const WriteResult &) {
+            return tr("Test window '%1' now spans %2 – %3 (UTC).")
+                .arg(name, formatUtcTimestamp(start), formatUtcTimestamp(end));
+        },
+        name);
+}
+
+void CostPage::runWrite(std::function<void(CostStore &, WriteResult &)> job,
+                        std::function<QString(const WriteResult &)> done, const QString &select)
+{
+    if (m_path.isEmpty() || m_writing)
+        return;
+    m_writing = true;
+    updateActions();
+    setMessage([] { return tr("Saving …"); });
+    auto result = std::make_shared<WriteResult>();
+    const QString path = m_path;
+    // Reading a bill file and recomputing a window's runs from their records touch the disk:
+    // never in the GUI thread. The store is opened in the worker, as SQLite connections must be.
+    QThread *writer = QThread::create([result, path, job = std::move(job)] {
+        ProjectStore store;
+        if (!store.open(path)) {
+            result->error = store.lastError();
+            return;
+        }
+        CostStore costs(&store);
+        job(costs, *result);
+    });
+    connect(writer, &QThread::finished, this, [this, result, path, select, done = std::move(done)] {
+        m_writing = false;
+        const WriteResult r = *result;
+        if (r.ok) {
+            setMessage([r, done] {
+                return r.note.isEmpty() ? done(r) : done(r) + u'\n' + tr("Note: %1").arg(r.note);
+            });
+        } else {
+            // The core's own words, which name the file and row (docs/cost.md).
+            setMessage(
+                [r] {
+                    QStringList lines{tr("Not saved: %1").arg(r.error)};
+                    constexpr int kShown = 8;
+                    lines += r.details.mid(0, kShown);
+                    if (r.details.size() > kShown)
+                        lines << tr("… and %n more problem(s)", nullptr,
+                                    int(r.details.size() - kShown));
+                    return lines.join(u'\n');
+                },
+                true);
+        }
+        updateActions();
+        emit writeFinished(r.ok);
+        if (!r.ok || path != m_path)
+            return;
+        m_selectAfterLoad = select;
+        if (m_loading)
+            m_reloadPending = true;
+        else
+            startLoad();
+    });
+    connect(writer, &QThread::finished, writer, &QObject::deleteLater);
+    writer->start();
+}
+
+void CostPage::setMessage(std::function<QString()> text, bool error)
+{
+    m_messageText = std::move(text);
+    m_message->setText(m_messageText ? m_messageText() : QString());
+    m_message->setVisible(bool(m_messageText));
+    m_message->setStyleSheet(error ? u"color: #b00020;"_s : QString());
 }
 
 void CostPage::setStatus(std::function<QString()> text, bool error)

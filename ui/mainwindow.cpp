@@ -119,6 +119,8 @@ MainWindow::MainWindow(Settings *settings, ApiKeyStore *keys, QWidget *parent)
         m_compare->setProject(storePath);
         m_study->setProject(storePath);
     });
+    // Another process (the CLI) importing bills or creating windows: the Cost tab reads again.
+    connect(m_doc, &ProjectDocument::changedOnDisk, m_cost, &CostPage::reloadFromDisk);
     // A plain Save writes deletions and changes to the same file: the comparison reads it again.
     connect(m_doc, &ProjectDocument::modifiedChanged, this, [this](bool modified) {
         if (!modified)
@@ -395,10 +397,11 @@ void MainWindow::createWidgets()
     m_compare = new ComparisonView(this);
     m_compare->setObjectName(u"comparisonView"_s);
     m_tabs->addTab(m_compare, QString());
-    // Selection studies: run from a definition file, decided from the project file
+    // Selection studies: defined in the editor or a JSON file, decided from the project file
     // (docs/study.md); the study runs in its own thread through the one run pipeline.
     m_study = new StudyView(this);
     m_study->setObjectName(u"studyView"_s);
+    m_study->setDocument(m_doc); // the study editor offers its SUTs and load profiles
     m_tabs->addTab(m_study, QString());
     connect(m_study, &StudyView::statusMessage, this,
             [this](const QString &text) { statusBar()->showMessage(text, 5000); });

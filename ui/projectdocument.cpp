@@ -1,5 +1,7 @@
 #include "projectdocument.h"
 
+#include "projectfilewatcher.h"
+
 #include "common/backgroundjobs.h"
 #include "common/version.h"
 #include "report/serverreport.h"
@@ -35,11 +37,15 @@ template <class T> const T *findById(const QList<T> &list, int id)
 } // namespace
 
 ProjectDocument::ProjectDocument(QObject *parent)
-    : QObject(parent), m_jobs(new BackgroundJobs(this))
+    : QObject(parent), m_jobs(new BackgroundJobs(this)), m_fileWatcher(new ProjectFileWatcher(this))
 {
     qRegisterMetaType<sb::EntityKind>();
     qRegisterMetaType<sb::RunPlan>();
     qRegisterMetaType<QList<sb::RequestRecord>>();
+    // Whatever file the project lives in is the one watched (a new project's temporary file
+    // too): every place that moves the project emits storeChanged.
+    connect(this, &ProjectDocument::storeChanged, m_fileWatcher, &ProjectFileWatcher::setPath);
+    connect(m_fileWatcher, &ProjectFileWatcher::changed, this, &ProjectDocument::changedOnDisk);
 }
 
 ProjectDocument::~ProjectDocument() = default;

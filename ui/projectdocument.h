@@ -15,6 +15,7 @@
 namespace sb {
 
 class BackgroundJobs;
+class ProjectFileWatcher;
 class ProjectStore;
 
 enum class EntityKind { None, Sut, Dataset, Profile, Run };
@@ -152,6 +153,11 @@ signals:
     // The project now lives in another file (a new project's temporary file, an opened or
     // saved-as file): views that read the file directly (Compare, Cost) follow it.
     void storeChanged(const QString &storePath);
+    // The project file (or its -wal) changed on disk since the last time this was said: another
+    // process wrote it (the CLI importing bills, creating a window, recording a run), or a
+    // thread of this one did. Debounced (ProjectFileWatcher). Views that read the file directly
+    // read it again; the document itself does not re-read anything on it.
+    void changedOnDisk();
     void runRecordsLoaded(int runId, const sb::RunPlan &plan,
                           const QList<sb::RequestRecord> &records, const QString &error);
     // A large stored run (see loadRunRecords()): where it is, and its stored request count.
@@ -169,6 +175,7 @@ private:
 
     std::unique_ptr<ProjectStore> m_store;
     BackgroundJobs *m_jobs;
+    ProjectFileWatcher *m_fileWatcher;
     QString m_path;
     QString m_storePath;
     std::unique_ptr<QTemporaryDir> m_tempDir; // a new project's file lives here until saved

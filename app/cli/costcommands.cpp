@@ -4,8 +4,8 @@
 
 #include "args.h"
 
-#include "cost/billcsv.h"
 #include "cost/costbreakdown.h"
+#include "costproject/billfileimport.h"
 #include "costproject/coststore.h"
 #include "store/projectstore.h"
 
@@ -82,20 +82,6 @@ bool requireValue(const Args &a, const QString &command, const QString &flag, QS
     return true;
 }
 
-// The names `window create --sut` accepts (CostStore::sutNames: SUT rows and the SUTs runs were
-// recorded against, imported runs included).
-QString knownSutNote(const CostStore &costs, const QString &sut)
-{
-    const QStringList known = costs.sutNames();
-    if (known.contains(sut))
-        return {};
-    QStringList names;
-    for (const QString &n : known)
-        names << u"'%1'"_s.arg(n);
-    return u"no SUT named '%1' in the project yet (known: %2); the items are kept for it"_s.arg(
-        sut, names.isEmpty() ? u"none"_s : names.join(u", "_s));
-}
-
 // --- bills -----------------------------------------------------------------------------------
 
 int billsImport(const QStringList &argv)
@@ -116,33 +102,18 @@ int billsImport(const QStringList &argv)
     ProjectStore store;
     if (!openProject(a, cmd, &store, true, &code))
         return code;
-    const BillCsvResult parsed = BillCsv::readFile(csvPath);
-    if (!parsed.ok()) {
-        for (const BillCsvError &e : parsed.errors)
-            fail(cmd, u"--csv %1: %2"_s.arg(csvPath, e.toString()));
-        return fail(cmd, u"--csv %1: nothing imported (%2 problem(s))"_s.arg(csvPath).arg(
-                             parsed.errors.size()));
-    }
-    if (parsed.items.isEmpty())
-        return fail(cmd, u"--csv %1: no bill lines after the header"_s.arg(csvPath));
     const QString sut = a.value(u"sut"_s);
     CostStore costs(&store);
-    QList<BillImportProblem> problems;
-    const QList<qint64> ids = costs.importBillItems(parsed.items, sut, &problems);
-    if (ids.isEmpty()) {
-        for (const BillImportProblem &p : problems) {
-            QString where = u"--csv %1"_s.arg(csvPath);
-            if (p.index >= 0) // row 1 is the header
-                where += u": row %1"_s.arg(p.index + 2);
-            if (!p.column.isEmpty())
-                where += u", column '%1'"_s.arg(p.column);
-            fail(cmd, where + u": "_s + p.message);
-        }
-        return fail(cmd, u"--csv %1: nothing imported"_s.arg(csvPath));
+    // The Cost tab imports through the same function: the same items, the same messages.
+    const BillFileImport imported = importBillFile(costs, csvPath, sut);
+    if (!imported.ok()) {
+        for (const QString &e : imported.errors)
+            fail(cmd, u"--csv "_s + e);
+        return fail(cmd, u"--csv "_s + imported.failure);
     }
-    if (!sut.isEmpty())
-        if (const QString n = knownSutNote(costs, sut); !n.isEmpty())
-            note(cmd, u"--sut: "_s + n);
+    if (!imported.note.isEmpty())
+        note(cmd, u"--sut: "_s + imported.note);
+    const QList<qint64> &ids = imported.rowIds;
     QTextStream(stdout) << "Imported " << ids.size() << " bill item(s) from " << csvPath
                         << (sut.isEmpty() ? u" (shared by every SUT)"_s
                                           : u" for SUT '%1'"_s.arg(sut))

@@ -415,6 +415,23 @@ std::optional<ProjectWindow> CostStore::window(const QString &nameOrId) const
     return std::nullopt;
 }
 
+bool CostStore::setWindowBounds(const QString &windowNameOrId, const QDateTime &start,
+                                const QDateTime &end)
+{
+    auto w = window(windowNameOrId);
+    if (!w)
+        return false;
+    if (!w->problems.isEmpty())
+        return fail(u"test window '%1' cannot be read whole: %2"_s.arg(w->window.name,
+                                                                       w->problems.join(u"; "_s)));
+    if (!start.isValid() || !end.isValid() || !(start < end))
+        return fail(u"the window's end must come after its start"_s);
+    w->window.start = start.toUTC();
+    w->window.end = end.toUTC();
+    // saveWindow() checks that every run still lies inside and writes over the same row.
+    return saveWindow(w->window) > 0;
+}
+
 bool CostStore::setOverlapRule(const QString &windowNameOrId, const QString &itemId,
                                OverlapRule rule, QString *note)
 {

@@ -93,6 +93,11 @@ public:
     QList<ProjectWindow> windows() const;
     // By name, or by row id when the text is a number and no window has that name.
     std::optional<ProjectWindow> window(const QString &nameOrId) const;
+    // Moves an existing window's bounds to [start, end) (UTC), keeping its runs and overlap
+    // rules: every run must still lie inside, or nothing is saved and the error names the run
+    // that would fall out (a window covers its runs whole; docs/cost.md, "Test windows").
+    bool setWindowBounds(const QString &windowNameOrId, const QDateTime &start,
+                         const QDateTime &end);
     // Records the user's choice for an item that overlaps the window (Undecided clears it).
     // *note says when the rule has no effect because the item does not partly overlap.
     bool setOverlapRule(const QString &windowNameOrId, const QString &itemId, OverlapRule rule,

@@ -1,9 +1,14 @@
 // The cost page over a fixture project: the bill table (checked by QAbstractItemModelTester),
 // the timeline's geometry, choosing an overlap rule (written to the file, breakdown updated), a
-// live language switch.
+// live language switch; importing bills and creating and moving test windows from the page (the
+// same stored rows as `servebench-cli bills import` / `window create`), and the page following
+// the CLI writing into the open project (docs/cost-project.md, "The cost page").
+#include "clirun.h"
 #include "costbillmodel.h"
 #include "costpage.h"
 #include "costtimeline.h"
+#include "projectdocument.h"
+#include "projectfilewatcher.h"
 #include "settingslanguage.h"
 
 #include "config/runplan.h"
@@ -16,9 +21,14 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
+#include <QDateTimeEdit>
+#include <QFile>
+#include <QFileInfo>
 #include <QImage>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -78,6 +88,132 @@ int rowOf(const QAbstractItemModel *m, const QString &id)
     return -1;
 }
 
+// The fixture project: SUT A with one run (10:00–10:30 UTC, 8 requests, 40 output tokens), its
+// items gpu (inside), disk (overlapping), setup (a day before); SUT B with item b-gpu and one
+// run at millisecond times (11:00:00.250–11:05:00.750); window "A window" over A's run.
+// Returns false (with a failed QVERIFY) when a step fails.
+bool makeFixture(const QString &path)
+{
+    ProjectStore store;
+    if (!store.open(path))
+        return false;
+    StoredSut sut;
+    sut.config.name = u"A"_s;
+    const qint64 sutId = store.saveSut(sut);
+    StoredSut other;
+    other.config.name = u"B"_s;
+    const qint64 otherId = store.saveSut(other);
+    if (sutId <= 0 || otherId <= 0)
+        return false;
+    RunWriter w;
+    if (!w.open(path))
+        return false;
+    RunPlan plan;
+    plan.sut = sut.config;
+    plan.profile.requestRate = 4;
+    RunInfo meta;
+    meta.sutId = sutId;
+    meta.startedUtc = utc("2024-05-01T10:00:00Z");
+    const qint64 run = w.beginRun(plan.toJson(), meta);
+    if (run <= 0)
+        return false;
+    for (int i = 0; i < 8; ++i)
+        w.append(okRecord(i));
+    if (!w.finishRun(StoredRunStatus::Completed, {}, {}, utc("2024-05-01T10:30:00Z")))
+        return false;
+    plan.sut = other.config;
+    meta.sutId = otherId;
+    meta.startedUtc = utc("2024-05-01T11:00:00.250Z");
+    if (w.beginRun(plan.toJson(), meta) <= 0)
+        return false;
+    for (int i = 0; i < 4; ++i)
+        w.append(okRecord(i));
+    if (!w.finishRun(StoredRunStatus::Completed, {}, {}, utc("2024-05-01T11:05:00.750Z")))
+        return false;
+    w.close();
+
+    CostStore costs(&store);
+    QList<BillImportProblem> problems;
+    if (costs
+            .importBillItems({item(u"gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
+                                   "2024-05-01T10:30:00Z", "8.00"),
+                              item(u"disk"_s, BillCategory::Storage, "2024-05-01T09:30:00Z",
+                                   "2024-05-01T10:30:00Z", "4.00"),
+                              item(u"setup"_s, BillCategory::Other, "2024-04-30T10:00:00Z",
+                                   "2024-04-30T10:00:00Z", "25")},
+                             u"A"_s, &problems)
+            .isEmpty())
+        return false;
+    if (costs
+            .importBillItems({item(u"b-gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
+                                   "2024-05-01T10:30:00Z", "99")},
+                             u"B"_s, &problems)
+            .isEmpty())
+        return false;
+    const auto window = costs.windowFromRuns(u"A window"_s, {run});
+    return window && costs.saveWindow(*window) > 0;
+}
+
+bool writeFile(const QString &path, const QByteArray &content)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(content) == content.size();
+}
+
+// The stored items as comparable text: row, SUT and the whole item.
+QStringList storedItems(const QString &path)
+{
+    ProjectStore store;
+    if (!store.open(path, ProjectStore::OpenMode::ReadOnly))
+        return {u"cannot open: "_s + store.lastError()};
+    QStringList out;
+    for (const ProjectBillItem &p : CostStore(&store).billItems())
+        out << u"#%1 [%2] %3"_s.arg(p.rowId).arg(
+            p.sut,
+            QString::fromUtf8(QJsonDocument(p.item.toJson()).toJson(QJsonDocument::Compact)));
+    return out;
+}
+
+std::optional<ProjectWindow> storedWindow(const QString &path, const QString &name)
+{
+    ProjectStore store;
+    if (!store.open(path, ProjectStore::OpenMode::ReadOnly))
+        return std::nullopt;
+    return CostStore(&store).window(name);
+}
+
+QString windowJson(const std::optional<ProjectWindow> &w)
+{
+    return w ? QString::fromUtf8(QJsonDocument(w->window.toJson()).toJson(QJsonDocument::Compact))
+             : u"(no window)"_s;
+}
+
+QStringList ids(const QList<AttributedItem> &items)
+{
+    QStringList out;
+    for (const AttributedItem &a : items)
+        out << a.item.id;
+    out.sort();
+    return out;
+}
+
+// Bills as a user would write them: a quoted field with a comma and doubled quotes, an hourly
+// rate, an instant fee.
+const QByteArray kGoodCsv = "id,category,start,end,amount,currency,amount_kind,billing_unit,"
+                            "provider,reference\n"
+                            "net,network,2024-05-01T10:20:00Z,2024-05-01T10:40:00Z,2.00,USD,"
+                            "total,,\"tunnel \"\"bench\"\", eu-west\",INV-1\n"
+                            "host,cpu,2024-05-01T09:00:00Z,2024-05-01T12:00:00Z,0.50,USD,rate,"
+                            "hour,cloud,\n"
+                            "lb,platform,2024-05-01T10:05:00Z,2024-05-01T10:05:00Z,1.5,USD,"
+                            "total,,,\n";
+
+// Rows 3 and 4 are wrong; row 2 alone would be fine.
+const QByteArray kBadCsv = "id,category,start,end,amount,currency\n"
+                           "ok1,gpu,2024-05-01T10:00:00Z,2024-05-01T10:30:00Z,1.00,USD\n"
+                           "bad1,gpu,2024-05-01T10:00:00Z,2024-05-01T10:30:00Z,\"1,234.50\",USD\n"
+                           "bad2,gpu,yesterday,2024-05-01T10:30:00Z,1.00,USD\n";
+
 } // namespace
 
 class TestCostPage : public QObject
@@ -87,51 +223,17 @@ class TestCostPage : public QObject
     QString m_path;
 
 private slots:
+    // A new fixture project of its own, for a test that writes.
+    QString freshProject(const QString &name)
+    {
+        const QString path = m_dir.filePath(name + u".sbproj"_s);
+        return makeFixture(path) ? path : QString();
+    }
+
     void initTestCase()
     {
         m_path = m_dir.filePath(u"ui.sbproj"_s);
-        ProjectStore store;
-        QVERIFY(store.open(m_path));
-        StoredSut sut;
-        sut.config.name = u"A"_s;
-        const qint64 sutId = store.saveSut(sut);
-        StoredSut other;
-        other.config.name = u"B"_s;
-        QVERIFY(store.saveSut(other) > 0);
-        RunWriter w;
-        QVERIFY(w.open(m_path));
-        RunPlan plan;
-        plan.sut = sut.config;
-        plan.profile.requestRate = 4;
-        RunInfo meta;
-        meta.sutId = sutId;
-        meta.startedUtc = utc("2024-05-01T10:00:00Z");
-        const qint64 run = w.beginRun(plan.toJson(), meta);
-        QVERIFY(run > 0);
-        for (int i = 0; i < 8; ++i)
-            w.append(okRecord(i));
-        QVERIFY(w.finishRun(StoredRunStatus::Completed, {}, {}, utc("2024-05-01T10:30:00Z")));
-        w.close();
-
-        CostStore costs(&store);
-        QList<BillImportProblem> problems;
-        QVERIFY(!costs
-                     .importBillItems({item(u"gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
-                                            "2024-05-01T10:30:00Z", "8.00"),
-                                       item(u"disk"_s, BillCategory::Storage,
-                                            "2024-05-01T09:30:00Z", "2024-05-01T10:30:00Z", "4.00"),
-                                       item(u"setup"_s, BillCategory::Other, "2024-04-30T10:00:00Z",
-                                            "2024-04-30T10:00:00Z", "25")},
-                                      u"A"_s, &problems)
-                     .isEmpty());
-        QVERIFY(!costs
-                     .importBillItems({item(u"b-gpu"_s, BillCategory::Gpu, "2024-05-01T10:00:00Z",
-                                            "2024-05-01T10:30:00Z", "99")},
-                                      u"B"_s, &problems)
-                     .isEmpty());
-        const auto window = costs.windowFromRuns(u"A window"_s, {run});
-        QVERIFY(window);
-        QVERIFY(costs.saveWindow(*window) > 0);
+        QVERIFY(makeFixture(m_path));
     }
 
     void emptyPage()
@@ -358,6 +460,313 @@ private slots:
         QTRY_COMPARE(status->text(), u"未打开项目"_s);
         QVERIFY(lang.apply(u"en"_s));
         QTRY_COMPARE(status->text(), u"No project open"_s);
+    }
+
+    // "Import bills…" accepted with a file: the items show, and the project holds exactly what
+    // `servebench-cli bills import` stores from the same file into the same project.
+    void importThroughPageEqualsCli()
+    {
+        const QString mine = freshProject(u"import-page"_s);
+        const QString cli = freshProject(u"import-cli"_s);
+        QVERIFY(!mine.isEmpty() && !cli.isEmpty());
+        const QString csv = m_dir.filePath(u"bills.csv"_s);
+        QVERIFY(writeFile(csv, kGoodCsv));
+
+        CostPage page;
+        page.resize(1000, 700);
+        page.show();
+        QSignalSpy loaded(&page, &CostPage::loaded);
+        page.setProject(mine);
+        QVERIFY(loaded.wait(30000));
+        auto *table = page.findChild<QTableView *>(u"billTable"_s);
+        QCOMPARE(table->model()->rowCount(), 4);
+        QCOMPARE(page.sutNames(), (QStringList{u"A"_s, u"B"_s}));
+
+        QSignalSpy written(&page, &CostPage::writeFinished);
+        page.importBills(csv, u"A"_s);
+        QVERIFY(page.isWriting());
+        QVERIFY(written.wait(30000));
+        QCOMPARE(written.first().first().toBool(), true);
+        // The page reads the project again and lists the new items beside the old.
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 7, 10000);
+        for (const QString &id : {u"net"_s, u"host"_s, u"lb"_s})
+            QVERIFY2(rowOf(table->model(), id) >= 0, qPrintable(id));
+        const QString message = page.findChild<QLabel *>(u"messageLabel"_s)->text();
+        QVERIFY2(message.contains(u"Imported 3 bill item(s)"_s), qPrintable(message));
+
+        const auto r = test::runCli(
+            {u"bills"_s, u"import"_s, u"--project"_s, cli, u"--csv"_s, csv, u"--sut"_s, u"A"_s});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        const QStringList fromPage = storedItems(mine);
+        QCOMPARE(fromPage.size(), 7);
+        QCOMPARE(fromPage, storedItems(cli));
+    }
+
+    // A wrong file: the message is the core's, naming the file and the rows (the same lines the
+    // CLI prints), and nothing is stored.
+    void malformedImportNamesRowAndStoresNothing()
+    {
+        const QString mine = freshProject(u"bad-page"_s);
+        const QString cli = freshProject(u"bad-cli"_s);
+        QVERIFY(!mine.isEmpty() && !cli.isEmpty());
+        const QString csv = m_dir.filePath(u"bad-bills.csv"_s);
+        QVERIFY(writeFile(csv, kBadCsv));
+        const QStringList before = storedItems(mine);
+
+        CostPage page;
+        QSignalSpy loaded(&page, &CostPage::loaded);
+        page.setProject(mine);
+        QVERIFY(loaded.wait(30000));
+        QSignalSpy written(&page, &CostPage::writeFinished);
+        page.importBills(csv, u"A"_s);
+        QVERIFY(written.wait(30000));
+        QCOMPARE(written.first().first().toBool(), false);
+        auto *message = page.findChild<QLabel *>(u"messageLabel"_s);
+        const QStringList lines = message->text().split(u'\n');
+        QVERIFY2(lines.size() == 3, qPrintable(message->text()));
+        QCOMPARE(lines.at(0), u"Not saved: %1: nothing imported (2 problem(s))"_s.arg(csv));
+        QVERIFY2(lines.at(1).startsWith(csv + u": row 3, column 'amount': '1,234.50'"_s),
+                 qPrintable(lines.at(1)));
+        QVERIFY2(lines.at(2).startsWith(csv + u": row 4, column 'start': 'yesterday'"_s),
+                 qPrintable(lines.at(2)));
+        QCOMPARE(storedItems(mine), before); // not even row 2
+        QCOMPARE(page.findChild<QTableView *>(u"billTable"_s)->model()->rowCount(), 4);
+
+        // The CLI says the same about the same file.
+        const auto r = test::runCli(
+            {u"bills"_s, u"import"_s, u"--project"_s, cli, u"--csv"_s, csv, u"--sut"_s, u"A"_s});
+        QCOMPARE(r.code, 1);
+        const QString prefix = u"servebench-cli bills import: error: --csv "_s;
+        QStringList cliLines;
+        for (const QString &line : r.err.split(u'\n', Qt::SkipEmptyParts))
+            if (line.startsWith(prefix))
+                cliLines << line.mid(prefix.size());
+        QCOMPARE(cliLines.size(), 3);
+        QCOMPARE(lines.mid(1), cliLines.mid(0, 2));
+        QCOMPARE(u"Not saved: "_s + cliLines.at(2), lines.at(0));
+    }
+
+    // "New window…" accepted: the window `window create --sut --start --end` makes, its bounds
+    // from the SUT's runs by default (whole seconds around millisecond times).
+    void createWindowThroughPageEqualsCli()
+    {
+        const QString mine = freshProject(u"window-page"_s);
+        const QString cli = freshProject(u"window-cli"_s);
+        QVERIFY(!mine.isEmpty() && !cli.isEmpty());
+        CostPage page;
+        QSignalSpy loaded(&page, &CostPage::loaded);
+        page.setProject(mine);
+        QVERIFY(loaded.wait(30000));
+        const auto a = page.defaultWindowBounds(u"A"_s);
+        QCOMPARE(a.first, utc("2024-05-01T10:00:00Z"));
+        QCOMPARE(a.second, utc("2024-05-01T10:30:00Z"));
+        const auto b = page.defaultWindowBounds(u"B"_s);
+        QCOMPARE(b.first, utc("2024-05-01T11:00:00Z"));
+        QCOMPARE(b.second, utc("2024-05-01T11:05:01Z"));
+        QVERIFY(!page.defaultWindowBounds(u"nobody"_s).first.isValid());
+
+        for (const auto &[name, sut, bounds] :
+             {std::tuple{u"A again"_s, u"A"_s, a}, std::tuple{u"B window"_s, u"B"_s, b}}) {
+            QSignalSpy written(&page, &CostPage::writeFinished);
+            page.createWindow(name, sut, bounds.first, bounds.second);
+            QVERIFY(written.wait(30000));
+            QVERIFY2(written.first().first().toBool(),
+                     qPrintable(page.findChild<QLabel *>(u"messageLabel"_s)->text()));
+            // Shown once read back: the window just made is the one selected.
+            QTRY_COMPARE_WITH_TIMEOUT(
+                page.findChild<QComboBox *>(u"windowCombo"_s)->currentData().toString(), name,
+                10000);
+            const auto r =
+                test::runCli({u"window"_s, u"create"_s, u"--project"_s, cli, u"--name"_s, name,
+                              u"--sut"_s, sut, u"--start"_s, formatUtcTimestamp(bounds.first),
+                              u"--end"_s, formatUtcTimestamp(bounds.second)});
+            QVERIFY2(r.code == 0, qPrintable(r.describe()));
+            const auto fromPage = storedWindow(mine, name);
+            QVERIFY(fromPage);
+            QCOMPARE(fromPage->window.runs.size(), 1); // the SUT's one run lies inside
+            QCOMPARE(fromPage->rowId, storedWindow(cli, name)->rowId);
+            QCOMPARE(windowJson(fromPage), windowJson(storedWindow(cli, name)));
+        }
+        // A second window of the same name is refused by the core, and said so.
+        QSignalSpy written(&page, &CostPage::writeFinished);
+        page.createWindow(u"B window"_s, u"B"_s, b.first, b.second);
+        QVERIFY(written.wait(30000));
+        QCOMPARE(written.first().first().toBool(), false);
+        QVERIFY(page.findChild<QLabel *>(u"messageLabel"_s)
+                    ->text()
+                    .contains(u"a test window named 'B window' already exists"_s));
+    }
+
+    // Moving a window's end through the bounds fields: saved through the core, the breakdown and
+    // the timeline follow; an end that would cut a run is refused and nothing changes.
+    void adjustWindowEnd()
+    {
+        const QString path = freshProject(u"adjust"_s);
+        QVERIFY(!path.isEmpty());
+        {
+            ProjectStore store;
+            QVERIFY(store.open(path));
+            QList<BillImportProblem> problems;
+            QVERIFY(!CostStore(&store)
+                         .importBillItems(
+                             {item(u"late"_s, BillCategory::Network, "2024-05-01T10:20:00Z",
+                                   "2024-05-01T10:40:00Z", "2.00")},
+                             u"A"_s, &problems)
+                         .isEmpty());
+        }
+        const auto before = storedWindow(path, u"A window"_s);
+        QVERIFY(before);
+        CostPage page;
+        page.resize(1000, 700);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QSignalSpy loaded(&page, &CostPage::loaded);
+        page.setProject(path);
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(page.selectWindow(u"A window"_s));
+        QCOMPARE(ids(page.breakdown().undecided), (QStringList{u"disk"_s, u"late"_s}));
+        QCOMPARE(*page.breakdown().total.value, *Decimal::parse(u"8"_s));
+        auto *startEdit = page.findChild<QDateTimeEdit *>(u"windowStartEdit"_s);
+        auto *endEdit = page.findChild<QDateTimeEdit *>(u"windowEndEdit"_s);
+        auto *save = page.findChild<QPushButton *>(u"saveBoundsButton"_s);
+        auto *timeline = page.findChild<CostTimeline *>(u"timeline"_s);
+        QVERIFY(startEdit && endEdit && save && timeline);
+        QCOMPARE(startEdit->dateTime(), utc("2024-05-01T10:00:00Z"));
+        QCOMPARE(endEdit->dateTime(), utc("2024-05-01T10:30:00Z"));
+        QVERIFY(!save->isEnabled()); // nothing moved yet
+        QVERIFY(timeline->itemBar(u"late"_s).right() > timeline->windowRect().right() + 10);
+
+        endEdit->setDateTime(utc("2024-05-01T10:40:00Z"));
+        QVERIFY(save->isEnabled());
+        QSignalSpy written(&page, &CostPage::writeFinished);
+        QTest::mouseClick(save, Qt::LeftButton);
+        QVERIFY(written.wait(30000));
+        QVERIFY2(written.first().first().toBool(),
+                 qPrintable(page.findChild<QLabel *>(u"messageLabel"_s)->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(ids(page.breakdown().included).contains(u"late"_s), 10000);
+        const auto after = storedWindow(path, u"A window"_s);
+        QVERIFY(after);
+        QCOMPARE(after->window.end, utc("2024-05-01T10:40:00Z"));
+        QCOMPARE(after->window.start, before->window.start);
+        QCOMPARE(after->rowId, before->rowId);
+        QCOMPARE(after->window.runs.size(), before->window.runs.size());
+        // gpu 8.00 + late 2.00 now inside; disk still waits for a decision.
+        QCOMPARE(ids(page.breakdown().undecided), (QStringList{u"disk"_s}));
+        QCOMPARE(*page.breakdown().total.value, *Decimal::parse(u"10"_s));
+        QVERIFY(qAbs(timeline->itemBar(u"late"_s).right() - timeline->windowRect().right()) < 1);
+
+        // The run ends at 10:30: an end before that would leave it outside its window.
+        endEdit->setDateTime(utc("2024-05-01T10:20:00Z"));
+        written.clear();
+        QTest::mouseClick(save, Qt::LeftButton);
+        QVERIFY(written.wait(30000));
+        QCOMPARE(written.first().first().toBool(), false);
+        const QString message = page.findChild<QLabel *>(u"messageLabel"_s)->text();
+        QVERIFY2(message.contains(u"lies outside the window"_s), qPrintable(message));
+        QCOMPARE(windowJson(storedWindow(path, u"A window"_s)), windowJson(after));
+    }
+
+    // The CLI writing into the project the workbench has open (the document holds its own
+    // connection, so the commits stay in the -wal): the page shows the new items and windows
+    // within seconds, without reopening; a hidden page reads when shown, and an idle file does
+    // not make it read again and again.
+    void followsCliWrites()
+    {
+        const QString path = freshProject(u"follow"_s);
+        QVERIFY(!path.isEmpty());
+        ProjectDocument doc;
+        QString error;
+        QVERIFY2(doc.open(path, &error), qPrintable(error));
+        CostPage page;
+        page.resize(1000, 700);
+        // As MainWindow wires them.
+        connect(&doc, &ProjectDocument::changedOnDisk, &page, &CostPage::reloadFromDisk);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QSignalSpy loaded(&page, &CostPage::loaded);
+        page.setProject(doc.storePath());
+        QVERIFY(loaded.wait(30000));
+        auto *table = page.findChild<QTableView *>(u"billTable"_s);
+        auto *combo = page.findChild<QComboBox *>(u"windowCombo"_s);
+        QCOMPARE(table->model()->rowCount(), 4);
+
+        const QString csv = m_dir.filePath(u"cli-bills.csv"_s);
+        QVERIFY(writeFile(csv, kGoodCsv));
+        auto r = test::runCli(
+            {u"bills"_s, u"import"_s, u"--project"_s, path, u"--csv"_s, csv, u"--sut"_s, u"A"_s});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QTRY_VERIFY_WITH_TIMEOUT(rowOf(table->model(), u"net"_s) >= 0, 5000);
+        QCOMPARE(table->model()->rowCount(), 7);
+        // The document's connection kept the CLI from checkpointing: the commit is in the -wal.
+        QVERIFY(QFileInfo(path + u"-wal"_s).size() > 0);
+
+        r = test::runCli({u"window"_s, u"create"_s, u"--project"_s, path, u"--name"_s,
+                          u"CLI window"_s, u"--runs"_s, u"1"_s});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QTRY_VERIFY_WITH_TIMEOUT(combo->findData(u"CLI window"_s) >= 0, 5000);
+
+        // Reading the file is not a change of it: no further reads while nobody writes.
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isLoading(), 5000);
+        QTest::qWait(300);
+        loaded.clear();
+        QTest::qWait(1500);
+        QCOMPARE(loaded.count(), 0);
+
+        // Hidden (another tab): nothing is read until the page is shown again.
+        page.hide();
+        QVERIFY(writeFile(csv, "id,category,start,end,amount,currency\n"
+                               "later,other,2024-05-01T10:10:00Z,2024-05-01T10:10:00Z,3,USD\n"));
+        r = test::runCli({u"bills"_s, u"import"_s, u"--project"_s, path, u"--csv"_s, csv});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QTest::qWait(1500);
+        QCOMPARE(loaded.count(), 0);
+        QCOMPARE(rowOf(table->model(), u"later"_s), -1);
+        page.show();
+        QTRY_VERIFY_WITH_TIMEOUT(rowOf(table->model(), u"later"_s) >= 0, 5000);
+    }
+
+    // The watcher itself: a -wal that appears after watching began (SQLite creates it when the
+    // first writer opens the file and deletes it when the last one closes) is watched from the
+    // folder's event, so commits that stay in it are seen, another process's and this one's.
+    void watcherFollowsNewWal()
+    {
+        const QString path = freshProject(u"watch"_s);
+        QVERIFY(!path.isEmpty());
+        QVERIFY(!QFile::exists(path + u"-wal"_s)); // the fixture's last connection removed it
+        ProjectFileWatcher watcher;
+        watcher.setDebounceMs(100);
+        QSignalSpy changed(&watcher, &ProjectFileWatcher::changed);
+        watcher.setPath(path);
+        ProjectStore holder; // keeps the -wal from being checkpointed and removed
+        QVERIFY(holder.open(path));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(path + u"-wal"_s), 5000);
+        QTest::qWait(500);
+        changed.clear();
+        QFile main(path);
+        const qint64 mainSize = main.size();
+        const QString csv = m_dir.filePath(u"watch-bills.csv"_s);
+        QVERIFY(writeFile(csv, kGoodCsv));
+        const auto r = test::runCli(
+            {u"bills"_s, u"import"_s, u"--project"_s, path, u"--csv"_s, csv, u"--sut"_s, u"A"_s});
+        QVERIFY2(r.code == 0, qPrintable(r.describe()));
+        QTRY_VERIFY_WITH_TIMEOUT(changed.count() >= 1, 5000);
+        QCOMPARE(QFile(path).size(), mainSize); // the commit is in the -wal only
+        // Debounced: a burst is one or two signals, not one per write.
+        QTest::qWait(500);
+        QVERIFY(changed.count() <= 2);
+
+        // A commit of a connection that already had the -wal open touches nothing but the -wal
+        // (no file is created or chowned, so the folder says nothing): only the -wal's own
+        // watch, set up when it appeared, sees it.
+        QTest::qWait(500);
+        changed.clear();
+        QList<BillImportProblem> problems;
+        QVERIFY(!CostStore(&holder)
+                     .importBillItems({item(u"held"_s, BillCategory::Other, "2024-05-01T10:00:00Z",
+                                            "2024-05-01T10:00:00Z", "1")},
+                                      u"A"_s, &problems)
+                     .isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(changed.count() >= 1, 5000);
     }
 };
 
