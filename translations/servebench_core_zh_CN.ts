@@ -4051,7 +4051,7 @@
     <message>
         <source>is required unless the candidate is the built-in simulator (&quot;simulator&quot;: {})</source>
         <comment>study.candidate.where</comment>
-        <translation>除非候选是内置模拟器（"simulator": {}），否则为必填项</translation>
+        <translation>除非候选是内置模拟器（&quot;simulator&quot;: {}），否则为必填项</translation>
     </message>
     <message>
         <source>must not be given for the built-in simulator</source>

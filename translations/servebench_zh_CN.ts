@@ -29,6 +29,45 @@
     </message>
 </context>
 <context>
+    <name>sb::BillImportDialog</name>
+    <message>
+        <source>Import bills</source>
+        <translation>导入账单</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>(shared by every SUT)</source>
+        <translation>（由所有被测系统分摊）</translation>
+    </message>
+    <message>
+        <source>A CSV file with a header row, as servebench-cli bills import takes it (docs/cost.md). The import is all or nothing: a file with any wrong row imports no item.</source>
+        <translation>带表头行的 CSV 文件，格式与 servebench-cli bills import 相同（docs/cost.md）。导入要么全部成功，要么什么也不导入：只要有一行有误，就不导入任何条目。</translation>
+    </message>
+    <message>
+        <source>Bill CSV:</source>
+        <translation>账单 CSV：</translation>
+    </message>
+    <message>
+        <source>Items bill the SUT:</source>
+        <translation>条目计入的被测系统：</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Bill CSV</source>
+        <translation>账单 CSV</translation>
+    </message>
+    <message>
+        <source>Bill CSV (*.csv);;All files (*)</source>
+        <translation>账单 CSV (*.csv);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
     <name>sb::CacheAuditDialog</name>
     <message>
         <source>Prefix-cache audit: %1</source>
@@ -829,10 +868,6 @@
         </translation>
     </message>
     <message>
-        <source>No test window yet. Create one over a SUT&apos;s runs (servebench-cli window create --runs ID,ID); unit costs need one.</source>
-        <translation>还没有测试时间窗。请基于某个被测系统的运行创建一个（servebench-cli window create --runs ID,ID）；计算单位成本需要测试时间窗。</translation>
-    </message>
-    <message>
         <source>Select a bill item.</source>
         <translation>请选择一个账单条目。</translation>
     </message>
@@ -852,6 +887,82 @@
         <source>Saved: %1 → %2</source>
         <translation>已保存：%1 → %2</translation>
     </message>
+    <message>
+        <source>Import bills…</source>
+        <translation>导入账单…</translation>
+    </message>
+    <message>
+        <source>Import bill items from a CSV file, as servebench-cli bills import does</source>
+        <translation>从 CSV 文件导入账单条目，与 servebench-cli bills import 相同</translation>
+    </message>
+    <message>
+        <source>New window…</source>
+        <translation>新建窗口…</translation>
+    </message>
+    <message>
+        <source>Create a test window over a SUT&apos;s runs</source>
+        <translation>在某个被测系统的运行上创建测试窗口</translation>
+    </message>
+    <message>
+        <source>Window bounds (UTC):</source>
+        <translation>窗口范围（UTC）：</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <source>Save bounds</source>
+        <translation>保存范围</translation>
+    </message>
+    <message>
+        <source>Move the selected window to these bounds; its runs must stay inside</source>
+        <translation>把所选窗口移到这些范围；其中的运行必须仍在窗口内</translation>
+    </message>
+    <message>
+        <source>No test window yet. Create one over a SUT&apos;s runs with New window… (or servebench-cli window create); unit costs need one.</source>
+        <translation>尚无测试窗口。请用“新建窗口…”（或 servebench-cli window create）在某个被测系统的运行上创建一个；单位成本需要测试窗口。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n bill item(s) from %1, shared by every SUT.</source>
+        <translation>
+            <numerusform>已从 %1 导入 %n 个账单条目，由所有被测系统分摊。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n bill item(s) from %1 for SUT &apos;%2&apos;.</source>
+        <translation>
+            <numerusform>已从 %1 为被测系统“%2”导入 %n 个账单条目。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Created test window &apos;%1&apos; on SUT &apos;%2&apos; with %n run(s).</source>
+        <translation>
+            <numerusform>已在被测系统“%2”上创建测试窗口“%1”，包含 %n 次运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Test window &apos;%1&apos; now spans %2 – %3 (UTC).</source>
+        <translation>测试窗口“%1”现在的范围为 %2 – %3（UTC）。</translation>
+    </message>
+    <message>
+        <source>Saving …</source>
+        <translation>正在保存…</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more problem(s)</source>
+        <translation>
+            <numerusform>……另有 %n 个问题</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sb::CostTimeline</name>
@@ -862,6 +973,51 @@
     <message>
         <source>Runs</source>
         <translation>运行</translation>
+    </message>
+</context>
+<context>
+    <name>sb::CostWindowDialog</name>
+    <message>
+        <source>New test window</source>
+        <translation>新建测试窗口</translation>
+    </message>
+    <message>
+        <source>unique in the project</source>
+        <translation>在项目中唯一</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>SUT:</source>
+        <translation>被测系统：</translation>
+    </message>
+    <message>
+        <source>Start (UTC):</source>
+        <translation>开始（UTC）：</translation>
+    </message>
+    <message>
+        <source>End (UTC, exclusive):</source>
+        <translation>结束（UTC，不含）：</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <source>The end must come after the start.</source>
+        <translation>结束时间必须晚于开始时间。</translation>
+    </message>
+    <message>
+        <source>This SUT has no finished run yet: the window will hold none, and its unit costs will not be available.</source>
+        <translation>该被测系统尚无已完成的运行：窗口中不会有运行，其单位成本将不可用。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finished run(s) of this SUT lie inside; a run that only partly overlaps is left out.</source>
+        <translation>
+            <numerusform>该被测系统有 %n 次已完成的运行位于窗口内；只部分重叠的运行不计入。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2591,6 +2747,26 @@ Requests: %4</source>
             <numerusform>正在复制 %n 个请求…</numerusform>
         </translation>
     </message>
+    <message>
+        <source>open loop</source>
+        <comment>scenario</comment>
+        <translation>开环</translation>
+    </message>
+    <message>
+        <source>SingleStream</source>
+        <comment>scenario</comment>
+        <translation>SingleStream</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <comment>scenario</comment>
+        <translation>Server</translation>
+    </message>
+    <message>
+        <source>Offline</source>
+        <comment>scenario</comment>
+        <translation>Offline</translation>
+    </message>
 </context>
 <context>
     <name>sb::RunDashboard</name>
@@ -3264,6 +3440,229 @@ Requests: %4</source>
     </message>
 </context>
 <context>
+    <name>sb::StudyEditor</name>
+    <message>
+        <source>New selection study</source>
+        <translation>新建选型研究</translation>
+    </message>
+    <message>
+        <source>Edit study %1 (version %2)</source>
+        <translation>编辑研究 %1（版本 %2）</translation>
+    </message>
+    <message>
+        <source>Every scenario runs on every candidate, each cell repeated, the candidates interleaved in a seeded order; the decision ranks them per scenario with 95 % intervals and costs (docs/study.md).</source>
+        <translation>每个场景都在每个候选上运行，每个单元重复多次，候选按带种子的顺序交错；决策按场景给出带 95 % 区间和成本的排名（docs/study.md）。</translation>
+    </message>
+    <message>
+        <source>Cells of version %1 have run: saving a change starts version %2 with fresh cells, and the runs of version %1 stay with it.</source>
+        <translation>版本 %1 的单元已经运行：保存修改会开始版本 %2 并使用新的单元，版本 %1 的运行仍归属于它。</translation>
+    </message>
+    <message>
+        <source>No cell of version %1 has run yet: saving a change replaces it.</source>
+        <translation>版本 %1 尚无单元运行：保存修改会替换它。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Candidates (SUTs)</source>
+        <translation>候选（被测系统）</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Scenarios (load profiles)</source>
+        <translation>场景（负载配置）</translation>
+    </message>
+    <message>
+        <source>Repeats</source>
+        <translation>重复次数</translation>
+    </message>
+    <message>
+        <source>Seed (dataset and order)</source>
+        <translation>种子（数据集与顺序）</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>Expected dataset sha256</source>
+        <translation>预期的数据集 sha256</translation>
+    </message>
+    <message>
+        <source>Request parameters</source>
+        <translation>请求参数</translation>
+    </message>
+    <message>
+        <source>Tokenizer</source>
+        <translation>分词器</translation>
+    </message>
+    <message>
+        <source>Connection mode</source>
+        <translation>连接模式</translation>
+    </message>
+    <message>
+        <source>Prefix cache</source>
+        <translation>前缀缓存</translation>
+    </message>
+    <message>
+        <source>Which platform serves our chat traffic at the lowest cost within the SLO?</source>
+        <translation>在满足 SLO 的前提下，哪个平台承载我们的对话流量成本最低？</translation>
+    </message>
+    <message>
+        <source>The dataset seed of every cell and the seed of the candidates&apos; order</source>
+        <translation>每个单元的数据集种子，以及候选顺序的种子</translation>
+    </message>
+    <message>
+        <source>The model every cell asks for (--model)</source>
+        <translation>每个单元请求的模型（--model）</translation>
+    </message>
+    <message>
+        <source>optional: without one, the first completed cell&apos;s hash is the study&apos;s</source>
+        <translation>可选：不填时，以第一个完成的单元的哈希作为研究的哈希</translation>
+    </message>
+    <message>
+        <source>Run flags sent with every request of every cell: --ignore-eos, --temperature, --request-seed, --extra-body</source>
+        <translation>随每个单元的每个请求发送的运行参数：--ignore-eos、--temperature、--request-seed、--extra-body</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>cache-bust (a new random prefix per request)</source>
+        <translation>击穿缓存（每个请求一个新的随机前缀）</translation>
+    </message>
+    <message>
+        <source>as-is</source>
+        <translation>保持原样</translation>
+    </message>
+    <message>
+        <source>SUT</source>
+        <translation>被测系统</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Cost source</source>
+        <translation>成本来源</translation>
+    </message>
+    <message>
+        <source>Price per hour</source>
+        <translation>每小时价格</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation>资源数</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Overlapping bills</source>
+        <translation>部分重叠的账单</translation>
+    </message>
+    <message>
+        <source>Load profile</source>
+        <translation>负载配置</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Rank by</source>
+        <translation>排名依据</translation>
+    </message>
+    <message>
+        <source>Load (run flags)</source>
+        <translation>负载（运行参数）</translation>
+    </message>
+    <message>
+        <source>imported bills</source>
+        <translation>导入的账单</translation>
+    </message>
+    <message>
+        <source>price per hour</source>
+        <translation>每小时价格</translation>
+    </message>
+    <message>
+        <source>prorate by time</source>
+        <translation>按时间比例分摊</translation>
+    </message>
+    <message>
+        <source>count whole</source>
+        <translation>整笔计入</translation>
+    </message>
+    <message>
+        <source>the first candidate</source>
+        <translation>第一个候选</translation>
+    </message>
+    <message>
+        <source>Save study</source>
+        <translation>保存研究</translation>
+    </message>
+    <message>
+        <source>Store the definition in the project; run it with Run study</source>
+        <translation>把定义保存到项目中；用“运行研究”运行它</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>built-in simulator (TTFT %1, ITL %2)</source>
+        <translation>内置模拟器（TTFT %1，ITL %2）</translation>
+    </message>
+    <message>
+        <source>(as defined in the study)</source>
+        <translation>（按研究中的定义）</translation>
+    </message>
+    <message>
+        <source>as defined in the study: %1</source>
+        <translation>按研究中的定义：%1</translation>
+    </message>
+    <message>
+        <source>the run&apos;s default (random)</source>
+        <translation>运行的默认值（随机）</translation>
+    </message>
+    <message>
+        <source>the project already has a study named %1: edit that one, or choose another name</source>
+        <translation>项目中已有名为 %1 的研究：请编辑那一个，或换一个名称</translation>
+    </message>
+    <message>
+        <source>The study could not be saved: %1</source>
+        <translation>无法保存研究：%1</translation>
+    </message>
+</context>
+<context>
     <name>sb::StudyView</name>
     <message>
         <source>Study:</source>
@@ -3430,6 +3829,52 @@ Requests: %4</source>
     <message>
         <source>cache state</source>
         <translation>缓存状态</translation>
+    </message>
+    <message>
+        <source>New study…</source>
+        <translation>新建研究…</translation>
+    </message>
+    <message>
+        <source>Define a study: candidates from the project&apos;s SUTs, scenarios from its load profiles</source>
+        <translation>定义一项研究：候选取自项目的被测系统，场景取自其负载配置</translation>
+    </message>
+    <message>
+        <source>Edit study…</source>
+        <translation>编辑研究…</translation>
+    </message>
+    <message>
+        <source>Edit the shown study; once its cells have run, saving a change starts a new version</source>
+        <translation>编辑所显示的研究；其单元运行后，保存修改会开始新版本</translation>
+    </message>
+    <message>
+        <source>Run study</source>
+        <translation>运行研究</translation>
+    </message>
+    <message>
+        <source>Run the shown study&apos;s latest version, or resume it at its next unfinished cell</source>
+        <translation>运行所显示研究的最新版本，或从下一个未完成的单元继续</translation>
+    </message>
+    <message>
+        <source>No study to run: define one with New study… or run a study file.</source>
+        <translation>没有可运行的研究：请用“新建研究…”定义一项，或运行研究文件。</translation>
+    </message>
+    <message>
+        <source>The study %1 does not validate:
+%2</source>
+        <translation>研究 %1 未通过校验：
+%2</translation>
+    </message>
+    <message>
+        <source>Saved %1 as version %2: the cells of version %3 had run, so the change starts fresh cells and their runs stay with version %3.</source>
+        <translation>已将 %1 保存为版本 %2：版本 %3 的单元已经运行，因此修改使用新的单元，原有运行仍归属于版本 %3。</translation>
+    </message>
+    <message>
+        <source>%1 is unchanged (version %2).</source>
+        <translation>%1 未改变（版本 %2）。</translation>
+    </message>
+    <message>
+        <source>Saved %1 (version %2). Run study runs its cells.</source>
+        <translation>已保存 %1（版本 %2）。“运行研究”会运行其单元。</translation>
     </message>
 </context>
 <context>
