@@ -15,6 +15,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QThread>
@@ -191,6 +192,9 @@ RunDashboard::RunDashboard(QWidget *parent)
     m_cdfChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::blue());
     m_cdfChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::orange());
     m_cdfChart->setFixedYRange(0, 1);
+    // Its two entries beside the plot, not under it: the plot keeps the height its y title
+    // ("fraction ≤ x") needs in a dashboard row at 1280×800.
+    m_cdfChart->chart()->legend()->setAlignment(Qt::AlignRight);
     m_requestsChart = new ChartView(QString(), this);
     m_requestsChart->addSeries(QString(), ChartView::Kind::Line, chartcolor::blue());
     m_tokensChart = new ChartView(QString(), this);
@@ -646,7 +650,7 @@ void RunDashboard::updateCounterLabels(double elapsed)
     m_inFlightLabel->setText(QString::number(c.inFlight()));
     m_lagLabel->setText(std::isnan(c.scheduleLagP99Ms)
                             ? u"–"_s
-                            : u"%1 ms"_s.arg(QString::number(c.scheduleLagP99Ms, 'f', 2)));
+                            : tr("%1 ms").arg(QString::number(c.scheduleLagP99Ms, 'f', 2)));
     m_elapsedLabel->setText(clockText(elapsed));
 }
 
@@ -671,9 +675,17 @@ void RunDashboard::updateProgress(double elapsed)
     if (!m_running && m_finalStatus == "completed"_L1)
         fraction = 1.0;
     m_progress->setValue(int(std::lround(fraction * 1000)));
-    if (!m_running && !m_finalStatus.isEmpty())
-        m_etaLabel->setText(m_finalStatus);
-    else
+    if (!m_running && !m_finalStatus.isEmpty()) {
+        // The run's end in the reader's words ("completed" read as English in Chinese).
+        QString said = m_finalStatus;
+        if (m_finalStatus == "completed"_L1)
+            said = tr("completed");
+        else if (m_finalStatus == "interrupted"_L1)
+            said = tr("interrupted");
+        else if (m_finalStatus == "failed"_L1)
+            said = tr("failed");
+        m_etaLabel->setText(said);
+    } else
         m_etaLabel->setText(tr("ETA %1").arg(clockText(eta)));
 }
 
@@ -761,6 +773,20 @@ void RunDashboard::redraw()
                 m_kvChart->setPoints(0, track(ServerGaugeSample::KvCacheUsage));
                 m_powerChart->setPoints(0, track(ServerGaugeSample::PowerW));
             }
+            // An empty chart says why it is empty: the scrapes so far carried no such value.
+            const bool scraped = m_serverSamples > 0;
+            const auto note = [&](ChartView *c, std::initializer_list<ServerGaugeSample::Gauge> g) {
+                bool any = false;
+                for (ServerGaugeSample::Gauge q : g)
+                    any = any || !m_gauges[size_t(q)].tNs.empty();
+                c->setSubtitle(any || !scraped
+                                   ? QString()
+                                   : tr("no value in %n scrape(s): the server does not export it",
+                                        nullptr, int(m_serverSamples)));
+            };
+            note(m_queueChart, {ServerGaugeSample::Running, ServerGaugeSample::Waiting});
+            note(m_kvChart, {ServerGaugeSample::KvCacheUsage});
+            note(m_powerChart, {ServerGaugeSample::PowerW});
         };
     }
     if (!m_running) {

@@ -1,6 +1,7 @@
 #include "chartview.h"
 
 #include <QChart>
+#include <QFontMetricsF>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -193,6 +194,8 @@ qsizetype ChartView::pointCount(int index) const
 void ChartView::resizeEvent(QResizeEvent *event)
 {
     QChartView::resizeEvent(event);
+    // The tick count follows the plot's size (refit()).
+    refit();
     const int cols = plotColumns();
     // Only a real change is worth a re-thin; a few pixels are not.
     if (std::abs(cols - m_lastColumns) > 8) {
@@ -237,20 +240,36 @@ void ChartView::refit()
         x1 = x0 + 1;
     if (!(y1 > y0))
         y1 = y0 + 1;
-    const auto apply = [](QValueAxis *axis, double lo, double hi) {
-        // Ticks on multiples of a round step (about six of them) rather than Qt's fixed count,
-        // which labels a 0..18.36 s axis 4.59, 9.179, ... The coarser of old and new interval
-        // goes first: a wide range with a fine interval would lay out thousands of ticks.
-        const double interval = niceAxisCeil((hi - lo) / 6);
+    // As many ticks as the plot has room for, up to six: Qt Charts cuts a y label to "..." when
+    // the space between ticks is lower than the label, and an x label when narrower (the
+    // dashboard's latency CDF read "..." at 1280x800).
+    const QRectF plot = chart()->plotArea();
+    const auto ticksFor = [](qreal pixels, qreal perTick) {
+        return pixels > 0 ? std::clamp(int(pixels / perTick), 1, 6) : 6;
+    };
+    const auto apply = [](QValueAxis *axis, double lo, double hi, int ticks, bool vertical) {
+        // Ticks on multiples of a round step rather than Qt's fixed count, which labels a
+        // 0..18.36 s axis 4.59, 9.179, ... The coarser of old and new interval goes first: a
+        // wide range with a fine interval would lay out thousands of ticks.
+        const double interval = niceAxisCeil((hi - lo) / ticks);
         if (interval > axis->tickInterval())
             axis->setTickInterval(interval);
         if (axis->min() != lo || axis->max() != hi)
             axis->setRange(lo, hi);
         if (interval < axis->tickInterval())
             axis->setTickInterval(interval);
+        // Labels of one character ("0" … "8") on a y axis are narrower than the "..." Qt Charts
+        // reserves beside them, which leaves the axis title no room: it is cut to "...". One
+        // decimal keeps every label wider.
+        const bool oneCharacter = vertical && hi < 10 && lo > -1 && interval >= 1;
+        axis->setLabelFormat(oneCharacter ? u"%.1f"_s : u"%.4g"_s);
     };
-    apply(m_x, x0, x1);
-    apply(m_y, y0, y1);
+    const QFontMetricsF xfm(m_x->labelsFont());
+    const QFontMetricsF yfm(m_y->labelsFont());
+    const qreal xLabel = std::max(xfm.horizontalAdvance(QString::number(x1, 'g', 4)),
+                                  xfm.horizontalAdvance(QString::number(x0, 'g', 4)));
+    apply(m_x, x0, x1, ticksFor(plot.width(), xLabel + 24), false);
+    apply(m_y, y0, y1, ticksFor(plot.height(), yfm.height() + 10), true);
 }
 
 } // namespace sb
