@@ -31,6 +31,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -119,8 +120,16 @@ MainWindow::MainWindow(Settings *settings, ApiKeyStore *keys, QWidget *parent)
         m_compare->setProject(storePath);
         m_study->setProject(storePath);
     });
-    // Another process (the CLI) importing bills or creating windows: the Cost tab reads again.
+    // Another process (the CLI) importing bills, creating windows or recording runs: the views
+    // that read the file read it again, each off the GUI thread (a hidden tab when shown), and
+    // the project tree lists the runs added.
     connect(m_doc, &ProjectDocument::changedOnDisk, m_cost, &CostPage::reloadFromDisk);
+    connect(m_doc, &ProjectDocument::changedOnDisk, m_compare, &ComparisonView::reloadFromDisk);
+    connect(m_doc, &ProjectDocument::changedOnDisk, m_doc,
+            &ProjectDocument::refreshRunsInBackground);
+    // Ticks, baseline and ranking are remembered per project file as they change, so a crash
+    // or another project opened meanwhile loses nothing.
+    connect(m_compare, &ComparisonView::selectionEdited, this, &MainWindow::saveCompareState);
     // A plain Save writes deletions and changes to the same file: the comparison reads it again.
     connect(m_doc, &ProjectDocument::modifiedChanged, this, [this](bool modified) {
         if (!modified)
@@ -183,14 +192,27 @@ MainWindow::MainWindow(Settings *settings, ApiKeyStore *keys, QWidget *parent)
     m_langSystemAct->setChecked(m_settings->language().isEmpty());
     m_langEnAct->setChecked(m_settings->language() == "en"_L1);
     m_langZhAct->setChecked(m_settings->language() == "zh_CN"_L1);
+    // Read before newProject(), which makes the (unsaved) new project the last one.
+    const QString lastProject =
+        m_settings->reopenLastProject() ? m_settings->lastProject() : QString();
     m_doc->newProject();
+    // The project the window shows is the one a restart reopens; a new project is none.
+    connect(m_doc, &ProjectDocument::pathChanged, this, [this](const QString &path) {
+        m_settings->setLastProject(path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath());
+    });
     restoreWindowState();
     updateActions();
     updateRunStatus();
+    // After the caller's own openProject() (a project named on the command line wins), in the
+    // first turn of the event loop.
+    if (!lastProject.isEmpty())
+        QTimer::singleShot(0, this, [this, lastProject] { reopenLastProject(lastProject); });
 }
 
 MainWindow::~MainWindow()
 {
+    // A window deleted without closing (a test, a session ending) is remembered all the same.
+    saveWindowState();
 #ifdef SB_HAVE_RUNDASHBOARD
     static_cast<RunDashboard *>(m_dashboard)->detach();
 #endif
@@ -554,6 +576,58 @@ void MainWindow::restoreWindowState()
     const QByteArray state = m_settings->windowState();
     if (!state.isEmpty())
         restoreState(state, Settings::kWindowStateVersion);
+    // The Compare tab applies its splitters when first shown, at its real width.
+    m_compare->restoreLayout(m_settings->compareLayout());
+    const int tab = m_settings->currentTab();
+    if (tab >= 0 && tab < m_tabs->count())
+        m_tabs->setCurrentIndex(tab);
+}
+
+void MainWindow::saveWindowState()
+{
+    m_settings->setWindowGeometry(saveGeometry());
+    m_settings->setWindowState(saveState(Settings::kWindowStateVersion));
+    m_settings->setCurrentTab(m_tabs->currentIndex());
+    const QByteArray layout = m_compare->saveLayout();
+    if (!layout.isEmpty())
+        m_settings->setCompareLayout(layout);
+    m_settings->sync();
+}
+
+void MainWindow::reopenLastProject(const QString &path)
+{
+    if (m_startChosen || m_runner->isBusy())
+        return;
+    // Opening a missing file would create an empty project there: say so and stay on the new
+    // project instead. The setting stays, so the project comes back once the file does
+    // (a drive mounted again).
+    if (!QFileInfo(path).isFile()) {
+        showMessage(tr("The last project, %1, is no longer there; started a new project.")
+                        .arg(QDir::toNativeSeparators(path)),
+                    0);
+        return;
+    }
+    openProject(path);
+}
+
+void MainWindow::saveCompareState()
+{
+    if (!m_doc->hasFile())
+        return; // a new project's run ids live in a temporary file
+    Settings::CompareState state;
+    state.runs = m_compare->selectedRuns();
+    state.baseline = m_compare->baselineRun();
+    state.rankBy = m_compare->rankBy();
+    m_settings->setCompareState(QFileInfo(m_doc->path()).absoluteFilePath(), state);
+}
+
+void MainWindow::restoreCompareState()
+{
+    // Nothing stored: nothing ticked (another project's run ids would tick unrelated runs).
+    const Settings::CompareState state =
+        m_doc->hasFile() ? m_settings->compareState(QFileInfo(m_doc->path()).absoluteFilePath())
+                         : Settings::CompareState();
+    m_compare->restoreSelection(state.runs, state.baseline, state.rankBy);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -564,9 +638,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     }
     if (m_runner->isBusy())
         m_runner->stop();
-    m_settings->setWindowGeometry(saveGeometry());
-    m_settings->setWindowState(saveState(Settings::kWindowStateVersion));
-    m_settings->sync();
+    saveWindowState();
     event->accept();
 }
 
@@ -856,7 +928,9 @@ void MainWindow::newProject()
 {
     if (m_runner->isBusy() || !confirmDiscard())
         return;
+    m_startChosen = true;
     m_doc->newProject();
+    restoreCompareState();
     showMessage(tr("New project: press F5 to run against the built-in simulator."));
 }
 
@@ -875,12 +949,18 @@ bool MainWindow::openProject(const QString &path)
 {
     if (m_runner->isBusy())
         return false;
+    m_startChosen = true;
     QString error;
     if (!m_doc->open(path, &error)) {
         showMessage(tr("Cannot open %1: %2").arg(QFileInfo(path).fileName(), error), 0);
         m_settings->removeRecentProject(path);
+        // Still showing the project it showed: that one is the last (a file that does not open
+        // is not tried again at the next start).
+        m_settings->setLastProject(m_doc->hasFile() ? QFileInfo(m_doc->path()).absoluteFilePath()
+                                                    : QString());
         return false;
     }
+    restoreCompareState();
     m_settings->addRecentProject(QFileInfo(path).absoluteFilePath());
     m_settings->setLastProjectDirectory(QFileInfo(path).absolutePath());
     showMessage(tr("Opened %1: %2 SUTs, %3 datasets, %4 load profiles, %5 runs.")
@@ -921,6 +1001,8 @@ bool MainWindow::saveProjectAs()
         showMessage(tr("Saving failed: %1").arg(error), 0);
         return false;
     }
+    // The copy keeps the run ids: what is ticked now is remembered for the new file.
+    saveCompareState();
     m_settings->addRecentProject(QFileInfo(path).absoluteFilePath());
     m_settings->setLastProjectDirectory(QFileInfo(path).absolutePath());
     showMessage(tr("Saved %1.").arg(path));

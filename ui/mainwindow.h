@@ -64,6 +64,7 @@ public:
 
     // Opens the entity's editor (and makes it the run plan's choice for its kind).
     void editEntity(EntityKind kind, int id);
+    // Opens the project and brings its Compare tab back as the user left it (Settings).
     bool openProject(const QString &path);
     // code: "" (system), "en", "zh_CN". Remembered in the settings.
     void setLanguage(const QString &code);
@@ -91,6 +92,15 @@ private:
     void createWidgets();
     void retranslateUi();
     void restoreWindowState();
+    // What a restart brings back (Settings): geometry, docks, the current tab, the Compare
+    // tab's splitters. Written on close and when the window is destroyed without closing.
+    void saveWindowState();
+    // At start, unless a project was opened or made before the event loop turned: the project
+    // open when the workbench last ran, or a status message when its file is gone.
+    void reopenLastProject(const QString &path);
+    // The Compare tab's ticked runs, baseline and ranking, per project file.
+    void saveCompareState();
+    void restoreCompareState();
     void refreshPlanCombos();
     void updateActions();
     void updateTitle();
@@ -170,6 +180,7 @@ private:
     QAction *m_langEnAct = nullptr;
     QAction *m_langZhAct = nullptr;
 
+    bool m_startChosen = false; // a project was opened or made: no reopening of the last one
     EntityKind m_editKind = EntityKind::None;
     int m_editId = 0;
     bool m_editorValid = true;

@@ -90,6 +90,7 @@ LoadProfile ProjectDocument::defaultProfile()
 
 void ProjectDocument::clear()
 {
+    ++m_storeGeneration;
     m_store.reset();
     m_path.clear();
     m_storePath.clear();
@@ -199,20 +200,88 @@ void ProjectDocument::refreshRuns()
         readRuns(true);
 }
 
+void ProjectDocument::refreshRunsInBackground()
+{
+    if (!m_store || m_storePath.isEmpty())
+        return;
+    if (m_refreshing) {
+        m_refreshAgain = true;
+        return;
+    }
+    m_refreshing = true;
+    const QString path = m_storePath;
+    const quint64 generation = m_storeGeneration;
+    // One SQLite connection per thread: the worker opens its own, read-only.
+    m_jobs->run(
+        [path] {
+            ProjectStore store;
+            if (!store.open(path, ProjectStore::OpenMode::ReadOnly)) {
+                RunListing failed;
+                failed.error = store.lastError();
+                return failed;
+            }
+            return readRunListing(&store);
+        },
+        [this, generation](const RunListing &listing) {
+            m_refreshing = false;
+            if (generation == m_storeGeneration && m_store && listing.error.isEmpty())
+                mergeRuns(listing, true);
+            if (std::exchange(m_refreshAgain, false))
+                refreshRunsInBackground();
+        });
+}
+
+ProjectDocument::RunListing ProjectDocument::readRunListing(ProjectStore *store)
+{
+    RunListing out;
+    for (const StoredSweep &s : store->listSweeps())
+        out.sweeps.insert(s.id, s.name);
+    out.studies = studiesOfRuns(store);
+    out.runs = store->listRuns();
+    return out;
+}
+
 void ProjectDocument::readRuns(bool onlyNew)
 {
-    QHash<qint64, QString> sweeps;
-    for (const StoredSweep &s : m_store->listSweeps())
-        sweeps.insert(s.id, s.name);
-    const QHash<qint64, QString> studies = studiesOfRuns(m_store.get());
-    QSet<qint64> known;
+    mergeRuns(readRunListing(m_store.get()), onlyNew);
+}
+
+void ProjectDocument::mergeRuns(const RunListing &listing, bool onlyNew)
+{
+    QHash<qint64, int> known; // store id -> index in m_runs
+    for (int i = 0; i < m_runs.size(); ++i)
+        if (m_runs.at(i).storeId > 0)
+            known.insert(m_runs.at(i).storeId, i);
+    // Removed here but not saved yet: still in the file, not to come back.
+    const QSet<qint64> deleted(m_deletedRuns.cbegin(), m_deletedRuns.cend());
+    QList<int> changed;
     for (DocRun &r : m_runs) {
-        known.insert(r.storeId);
-        r.studyName = studies.value(r.storeId);
+        const QString study = listing.studies.value(r.storeId);
+        if (onlyNew && r.storeId > 0 && study != r.studyName)
+            changed.append(r.id); // regrouped under its study
+        r.studyName = study;
     }
-    for (const RunInfo &info : m_store->listRuns()) {
-        if (onlyNew && known.contains(info.id))
+    for (const RunInfo &info : listing.runs) {
+        if (deleted.contains(info.id))
             continue;
+        if (const auto k = known.constFind(info.id); k != known.cend()) {
+            // Only a run still running changes in the file (it advances, ends, or its writer dies):
+            // a finished one is final, and a listing read before it finished must not undo it.
+            DocRun &r = m_runs[*k];
+            if (!onlyNew || r.info.status != StoredRunStatus::Running)
+                continue;
+            if (info.status == r.info.status && info.requestCount == r.info.requestCount &&
+                info.lastCommitUtc == r.info.lastCommitUtc)
+                continue;
+            if (info.requestCount != r.info.requestCount) {
+                r.records.clear(); // loaded while it ran: read again when shown
+                r.recordsLoaded = false;
+            }
+            r.info = info;
+            if (!changed.contains(r.id))
+                changed.append(r.id);
+            continue;
+        }
         DocRun r;
         r.id = m_nextId++;
         r.storeId = info.id;
@@ -228,12 +297,14 @@ void ProjectDocument::readRuns(bool onlyNew)
         for (const DocProfile &p : std::as_const(m_profiles))
             if (p.storeId == info.profileId && info.profileId != 0)
                 r.profileDocId = p.id;
-        r.sweepName = sweeps.value(info.sweepId);
-        r.studyName = studies.value(info.id);
+        r.sweepName = listing.sweeps.value(info.sweepId);
+        r.studyName = listing.studies.value(info.id);
         m_runs.append(r);
         if (onlyNew)
             emit entityAdded(EntityKind::Run, r.id);
     }
+    for (int id : std::as_const(changed))
+        emit entityChanged(EntityKind::Run, id);
 }
 
 bool ProjectDocument::writeConfigs(ProjectStore *store, QString *error)
@@ -473,10 +544,19 @@ int ProjectDocument::addProfile(const QString &name, const LoadProfile &profile)
 int ProjectDocument::addRun(const DocRun &run)
 {
     DocRun r = run;
-    r.id = m_nextId++;
-    m_runs.append(r);
     if (r.storeId == 0 || isTemporary())
         setModified(true); // lost unless the project is saved under a name
+    // Listed already by refreshRunsInBackground while it was being recorded: the finished run
+    // takes that entry's place (and id) rather than appearing twice.
+    for (DocRun &listed : m_runs)
+        if (r.storeId > 0 && listed.storeId == r.storeId) {
+            r.id = listed.id;
+            listed = r;
+            emit entityChanged(EntityKind::Run, r.id);
+            return r.id;
+        }
+    r.id = m_nextId++;
+    m_runs.append(r);
     emit entityAdded(EntityKind::Run, r.id);
     return r.id;
 }

@@ -6,6 +6,7 @@
 #include "servermetrics/metricseriesstore.h"
 #include "store/storetypes.h"
 
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -142,6 +143,11 @@ public:
     // Lists the runs another writer added to the file since it was opened (a study run in its
     // own thread, the CLI) and which study each run belongs to.
     void refreshRuns();
+    // The same, read in a worker thread with its own read-only connection (for changedOnDisk,
+    // which follows every commit of a writer): new runs are announced with entityAdded, and a
+    // run listed as running that has since advanced or ended (the CLI recording it) with
+    // entityChanged. One read at a time; a call during a read asks for one more after it.
+    void refreshRunsInBackground();
 
 signals:
     void projectReset();
@@ -156,7 +162,8 @@ signals:
     // The project file (or its -wal) changed on disk since the last time this was said: another
     // process wrote it (the CLI importing bills, creating a window, recording a run), or a
     // thread of this one did. Debounced (ProjectFileWatcher). Views that read the file directly
-    // read it again; the document itself does not re-read anything on it.
+    // read it again; the document itself re-reads nothing on it unless asked to
+    // (refreshRunsInBackground, which the main window connects for the project tree).
     void changedOnDisk();
     void runRecordsLoaded(int runId, const sb::RunPlan &plan,
                           const QList<sb::RequestRecord> &records, const QString &error);
@@ -168,9 +175,19 @@ private:
     void clear();
     void setModified(bool modified);
     bool writeConfigs(ProjectStore *store, QString *error);
+    // The file's runs as one read of the store gives them (any thread's connection).
+    struct RunListing
+    {
+        QList<RunInfo> runs;
+        QHash<qint64, QString> sweeps;  // sweep id -> name
+        QHash<qint64, QString> studies; // run id -> study label
+        QString error;
+    };
+    static RunListing readRunListing(ProjectStore *store);
     // Reads the file's runs; with onlyNew, only those not listed yet (a study or another
     // process added them) — each announced with entityAdded.
     void readRuns(bool onlyNew = false);
+    void mergeRuns(const RunListing &listing, bool onlyNew);
     bool openStore(const QString &path, QString *error);
 
     std::unique_ptr<ProjectStore> m_store;
@@ -181,6 +198,9 @@ private:
     std::unique_ptr<QTemporaryDir> m_tempDir; // a new project's file lives here until saved
     bool m_modified = false;
     qint64 m_largeRunThreshold = kDefaultLargeRunThreshold;
+    quint64 m_storeGeneration = 0; // raised by clear(): a read of an earlier file is dropped
+    bool m_refreshing = false;     // refreshRunsInBackground's read is under way
+    bool m_refreshAgain = false;   // ... and another was asked for meanwhile
     int m_nextId = 1;
     QList<DocSut> m_suts;
     QList<DocDataset> m_datasets;

@@ -243,6 +243,20 @@ void ProjectTreeModel::onEntityChanged(EntityKind kind, int id)
     if (kind == EntityKind::Sut)
         for (const DocRun &r : m_document->runs())
             grouped = grouped || r.sutDocId == id;
+    // A run read again from the file (refreshRunsInBackground) may now belong to a study or a
+    // sweep it was not listed under: regroup only then, so that a running run's progress every
+    // few hundred ms leaves the tree (and its selection) alone.
+    if (kind == EntityKind::Run && i.isValid())
+        if (const DocRun *r = m_document->run(id)) {
+            const Node &parent = m_nodes[m_nodes[int(i.internalId())].parent];
+            if (!r->studyName.isEmpty())
+                grouped = parent.group != Group::RunStudy || parent.label != r->studyName;
+            else if (!r->sweepName.isEmpty())
+                grouped = parent.group != Group::RunSweep || parent.label != r->sweepName ||
+                          m_nodes[parent.parent].label != r->sutName;
+            else
+                grouped = parent.group != Group::RunSut || parent.label != r->sutName;
+        }
     if (grouped) {
         // Run groups are labelled with SUT names: regroup.
         beginResetModel();

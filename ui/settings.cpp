@@ -1,5 +1,6 @@
 #include "settings.h"
 
+#include <QCryptographicHash>
 #include <QSettings>
 
 using namespace Qt::StringLiterals;
@@ -16,6 +17,23 @@ constexpr auto kState = "window/state"_L1;
 constexpr auto kStateVersion = "window/stateVersion"_L1;
 constexpr auto kDatasetDir = "paths/datasetDirectory"_L1;
 constexpr auto kProjectDir = "paths/projectDirectory"_L1;
+constexpr auto kLastProject = "projects/last"_L1;
+constexpr auto kCurrentTab = "window/currentTab"_L1;
+constexpr auto kCompareLayout = "compare/layout"_L1;
+// compare/projects: the projects with a stored state, most recent first; each state lives in the
+// group compare/<key>, where <key> is compareKey(path): a path's slashes would nest groups.
+constexpr auto kCompareProjects = "compare/projects"_L1;
+constexpr auto kComparePath = "path"_L1;
+constexpr auto kCompareRuns = "runs"_L1;
+constexpr auto kCompareBaseline = "baseline"_L1;
+constexpr auto kCompareRankBy = "rankBy"_L1;
+
+QString compareKey(const QString &projectPath)
+{
+    return u"compare/p"_s +
+           QString::fromLatin1(
+               QCryptographicHash::hash(projectPath.toUtf8(), QCryptographicHash::Sha1).toHex());
+}
 } // namespace
 
 Settings::Settings() : m_settings(new QSettings) {}
@@ -114,11 +132,80 @@ void Settings::setLastProjectDirectory(const QString &dir)
 
 bool Settings::reopenLastProject() const
 {
-    return m_settings->value(kReopenLast, false).toBool();
+    // On by default: a restart comes back to the project the user left (the issue's "views
+    // follow the project"); the status bar says when that file is gone.
+    return m_settings->value(kReopenLast, true).toBool();
 }
 void Settings::setReopenLastProject(bool reopen)
 {
     m_settings->setValue(kReopenLast, reopen);
+}
+
+QString Settings::lastProject() const
+{
+    return m_settings->value(kLastProject).toString();
+}
+void Settings::setLastProject(const QString &path)
+{
+    m_settings->setValue(kLastProject, path);
+}
+
+Settings::CompareState Settings::compareState(const QString &projectPath) const
+{
+    CompareState state;
+    if (projectPath.isEmpty())
+        return state;
+    m_settings->beginGroup(compareKey(projectPath));
+    // A hash collision would hand over another project's ids: the stored path must match.
+    if (m_settings->value(kComparePath).toString() == projectPath) {
+        for (const QString &id : m_settings->value(kCompareRuns).toStringList())
+            if (const qint64 run = id.toLongLong(); run > 0)
+                state.runs.append(run);
+        state.baseline = m_settings->value(kCompareBaseline, 0).toLongLong();
+        state.rankBy = m_settings->value(kCompareRankBy).toString();
+    }
+    m_settings->endGroup();
+    return state;
+}
+
+void Settings::setCompareState(const QString &projectPath, const CompareState &state)
+{
+    if (projectPath.isEmpty())
+        return;
+    QStringList runs;
+    for (qint64 id : state.runs)
+        runs << QString::number(id);
+    m_settings->beginGroup(compareKey(projectPath));
+    m_settings->setValue(kComparePath, projectPath);
+    m_settings->setValue(kCompareRuns, runs);
+    m_settings->setValue(kCompareBaseline, state.baseline);
+    m_settings->setValue(kCompareRankBy, state.rankBy);
+    m_settings->endGroup();
+    // Bounded: the states of projects not used for a long time are dropped.
+    QStringList order = m_settings->value(kCompareProjects).toStringList();
+    order.removeAll(projectPath);
+    order.prepend(projectPath);
+    while (order.size() > kMaxCompareProjects)
+        m_settings->remove(compareKey(order.takeLast()));
+    m_settings->setValue(kCompareProjects, order);
+}
+
+QByteArray Settings::compareLayout() const
+{
+    return m_settings->value(kCompareLayout).toByteArray();
+}
+void Settings::setCompareLayout(const QByteArray &layout)
+{
+    m_settings->setValue(kCompareLayout, layout);
+}
+
+int Settings::currentTab() const
+{
+    return m_settings->value(kCurrentTab, -1).toInt();
+}
+void Settings::setCurrentTab(int index)
+{
+    m_settings->setValue(kCurrentTab, index);
 }
 
 void Settings::sync()

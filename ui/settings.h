@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -50,9 +51,33 @@ public:
     QString lastProjectDirectory() const;
     void setLastProjectDirectory(const QString &dir);
 
-    // Open the last project on start (false: start with a new project).
+    // Open the last project on start (false: start with a new project). On unless turned off.
     bool reopenLastProject() const;
     void setReopenLastProject(bool reopen);
+    // The project the window showed last (a saved file; empty: a new, unsaved project).
+    QString lastProject() const;
+    void setLastProject(const QString &path);
+
+    // What the Compare tab showed for one project, kept per project file (keyed by its absolute
+    // path): run ids mean nothing in another project.
+    struct CompareState
+    {
+        QList<qint64> runs;  // the ticked runs
+        qint64 baseline = 0; // 0: the first ticked run
+        QString rankBy;      // `servebench-cli compare --rank-by` syntax; empty: the view's default
+        bool operator==(const CompareState &) const = default;
+    };
+    static constexpr int kMaxCompareProjects = 32;
+    // A default CompareState when nothing was stored for the project.
+    CompareState compareState(const QString &projectPath) const;
+    // Remembered for the kMaxCompareProjects projects used last.
+    void setCompareState(const QString &projectPath, const CompareState &state);
+    // The Compare tab's splitters (ComparisonView::saveLayout), the same for every project.
+    QByteArray compareLayout() const;
+    void setCompareLayout(const QByteArray &layout);
+    // The main window's current tab (-1: none stored).
+    int currentTab() const;
+    void setCurrentTab(int index);
 
     void sync();
 

@@ -52,11 +52,11 @@ int main(int argc, char **argv)
     sb::Settings settings;
     if (parser.isSet(lang))
         settings.setLanguage(parser.value(lang)); // remembered, like the Language menu
+    // The window reopens the last project itself (Settings::reopenLastProject), unless one is
+    // named here.
     sb::MainWindow w(&settings);
     if (!parser.positionalArguments().isEmpty())
         w.openProject(QFileInfo(parser.positionalArguments().first()).absoluteFilePath());
-    else if (settings.reopenLastProject() && !settings.recentProjects().isEmpty())
-        w.openProject(settings.recentProjects().first());
     w.show();
 
     if (parser.isSet(edit)) {

@@ -17,6 +17,7 @@ private slots:
     void recentProjects();
     void windowStateVersioned();
     void roundTrips();
+    void compareStatePerProject();
 };
 
 void TestSettings::recentProjects()
@@ -74,6 +75,38 @@ void TestSettings::roundTrips()
     QCOMPARE(s.lastProjectDirectory(), u"/projects"_s);
     QVERIFY(s.reopenLastProject());
     QCOMPARE(s.windowGeometry(), QByteArray("geo"));
+}
+
+void TestSettings::compareStatePerProject()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"s.ini"_s);
+    const QString a = u"/projects/a.sbproj"_s;
+    const QString b = u"/projects/b.sbproj"_s;
+    Settings::CompareState state;
+    state.runs = {4, 2, 9};
+    state.baseline = 2;
+    state.rankBy = u"tpot:mean"_s;
+    {
+        Settings s(path);
+        QVERIFY(s.reopenLastProject()); // on unless turned off
+        QCOMPARE(s.compareState(a), Settings::CompareState());
+        s.setCompareState(a, state);
+        s.setLastProject(a);
+        s.setCompareLayout("layout");
+        s.setCurrentTab(4);
+    }
+    Settings s(path);
+    QCOMPARE(s.compareState(a), state);
+    QCOMPARE(s.compareState(b), Settings::CompareState()); // run ids belong to one project
+    QCOMPARE(s.lastProject(), a);
+    QCOMPARE(s.compareLayout(), QByteArray("layout"));
+    QCOMPARE(s.currentTab(), 4);
+    // Bounded: the project used longest ago is forgotten.
+    for (int i = 0; i < Settings::kMaxCompareProjects; ++i)
+        s.setCompareState(u"/p/%1.sbproj"_s.arg(i), state);
+    QCOMPARE(s.compareState(a), Settings::CompareState());
+    QCOMPARE(s.compareState(u"/p/0.sbproj"_s), state);
 }
 
 QTEST_MAIN(TestSettings)

@@ -13,6 +13,7 @@
 
 #include <QComboBox>
 #include <QCursor>
+#include <QDataStream>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
@@ -149,7 +150,10 @@ ComparisonView::ComparisonView(QWidget *parent)
     lower->addWidget(buildCharts());
     lower->setStretchFactor(0, 3);
     lower->setStretchFactor(1, 2);
-    auto *split = new QSplitter(Qt::Vertical, this);
+    m_upper->setObjectName(u"upperSplitter"_s);
+    m_lower->setObjectName(u"lowerSplitter"_s);
+    auto *split = m_split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(u"mainSplitter"_s);
     split->addWidget(upper);
     split->addWidget(lower);
     split->setStretchFactor(0, 0);
@@ -197,6 +201,7 @@ QWidget *ComparisonView::buildPicker()
     connect(m_baselineCombo, &QComboBox::activated, this, [this](int i) {
         m_baseline = m_baselineCombo->itemData(i).toLongLong();
         requestComparison(false);
+        emit selectionEdited();
     });
     m_rankLabel = new QLabel(box);
     m_rankMetric = new QComboBox(box);
@@ -207,8 +212,12 @@ QWidget *ComparisonView::buildPicker()
     connect(m_rankMetric, &QComboBox::activated, this, [this] {
         m_rankStat->setEnabled(latencyMetrics().contains(m_rankMetric->currentData().toString()));
         requestComparison(false);
+        emit selectionEdited();
     });
-    connect(m_rankStat, &QComboBox::activated, this, [this] { requestComparison(false); });
+    connect(m_rankStat, &QComboBox::activated, this, [this] {
+        requestComparison(false);
+        emit selectionEdited();
+    });
 
     auto *row = new QHBoxLayout;
     row->addWidget(m_baselineLabel);
@@ -322,14 +331,60 @@ QWidget *ComparisonView::buildCharts()
 void ComparisonView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    if (std::exchange(m_stale, false))
+        reloadFromDisk();
     if (m_sized || width() < 400)
         return;
     m_sized = true;
+    // Where the user left them in an earlier session, scaled to this width by QSplitter.
+    if (applyLayout(m_savedLayout))
+        return;
     // Proportions of the real width: before the first show the splitters only know size hints,
     // which would leave the table (small hint) narrower than the charts. The table needs the
     // metric names and a value with its differences per run; the charts read well narrower.
     m_upper->setSizes({width() * 3 / 5, width() * 2 / 5});
     m_lower->setSizes({width() * 11 / 20, width() * 9 / 20});
+}
+
+namespace {
+// saveLayout()'s format: a tag, then each splitter's QSplitter::saveState().
+constexpr quint32 kLayoutTag = 0x5342'4301; // "SB" C 1
+} // namespace
+
+QByteArray ComparisonView::saveLayout() const
+{
+    // Never shown this session: the splitters hold size hints, not a choice of the user's.
+    if (!m_sized)
+        return m_savedLayout;
+    QByteArray out;
+    QDataStream stream(&out, QIODevice::WriteOnly);
+    stream << kLayoutTag << m_split->saveState() << m_upper->saveState() << m_lower->saveState();
+    return out;
+}
+
+bool ComparisonView::restoreLayout(const QByteArray &layout)
+{
+    QDataStream stream(layout);
+    quint32 tag = 0;
+    stream >> tag;
+    if (tag != kLayoutTag)
+        return false;
+    m_savedLayout = layout;
+    if (m_sized)
+        applyLayout(layout);
+    return true;
+}
+
+bool ComparisonView::applyLayout(const QByteArray &layout)
+{
+    QDataStream stream(layout);
+    quint32 tag = 0;
+    QByteArray split, upper, lower;
+    stream >> tag >> split >> upper >> lower;
+    if (tag != kLayoutTag || stream.status() != QDataStream::Ok)
+        return false;
+    return m_split->restoreState(split) && m_upper->restoreState(upper) &&
+           m_lower->restoreState(lower);
 }
 
 void ComparisonView::changeEvent(QEvent *event)
@@ -439,6 +494,56 @@ void ComparisonView::setProject(const QString &projectPath)
     m_path = projectPath;
     m_pendingList = true; // from now until the list is applied, so isBusy() covers the wait
     m_reloadTimer->start();
+}
+
+void ComparisonView::reloadFromDisk()
+{
+    if (m_path.isEmpty())
+        return;
+    if (!isVisible())
+        m_stale = true;
+    else if (isBusy())
+        m_reloadAfter = true; // readSettled() starts it
+    else
+        setProject(m_path); // the list, then the comparison with reread = true
+}
+
+void ComparisonView::readSettled()
+{
+    if (m_reloadAfter && !isBusy()) {
+        m_reloadAfter = false;
+        reloadFromDisk();
+    }
+}
+
+void ComparisonView::restoreSelection(const QList<qint64> &runs, qint64 baseline,
+                                      const QString &rankBy)
+{
+    m_checked = QSet<qint64>(runs.cbegin(), runs.cend());
+    m_baseline = m_checked.contains(baseline) ? baseline : 0;
+    RankBy r;
+    if (!rankBy.isEmpty() && RankBy::parse(rankBy, &r, nullptr)) {
+        const int m = m_rankMetric->findData(r.metric);
+        const int s = r.stat.isEmpty() ? m_rankStat->currentIndex() : m_rankStat->findData(r.stat);
+        if (m >= 0 && s >= 0) {
+            m_rankMetric->setCurrentIndex(m);
+            m_rankStat->setCurrentIndex(s);
+            m_rankStat->setEnabled(!r.stat.isEmpty());
+        }
+    }
+    {
+        const QSignalBlocker block(m_picker);
+        for (int i = 0; i < m_picker->topLevelItemCount(); ++i) {
+            QTreeWidgetItem *item = m_picker->topLevelItem(i);
+            const qint64 id = item->data(IdColumn, Qt::UserRole).toLongLong();
+            item->setCheckState(IdColumn, m_checked.contains(id) ? Qt::Checked : Qt::Unchecked);
+        }
+    }
+    // While the project's list is on its way, the picker still lists the previous project's
+    // runs: the baseline is kept for applyList() to check against the new list.
+    if (!m_pendingList)
+        updateBaselineCombo();
+    requestComparison(true);
 }
 
 void ComparisonView::reload()
@@ -564,6 +669,7 @@ void ComparisonView::setSelectedRuns(const QList<qint64> &runIds)
     }
     updateBaselineCombo();
     requestComparison(true);
+    emit selectionEdited();
 }
 
 void ComparisonView::onItemChanged(QTreeWidgetItem *item, int column)
@@ -580,6 +686,7 @@ void ComparisonView::onItemChanged(QTreeWidgetItem *item, int column)
         m_checked.remove(id);
     updateBaselineCombo();
     requestComparison(true);
+    emit selectionEdited();
 }
 
 void ComparisonView::updateBaselineCombo()
@@ -609,6 +716,7 @@ bool ComparisonView::setBaselineRun(qint64 runId)
     m_baseline = runId;
     m_baselineCombo->setCurrentIndex(m_baselineCombo->findData(runId));
     requestComparison(false);
+    emit selectionEdited();
     return true;
 }
 
@@ -632,6 +740,7 @@ bool ComparisonView::setRankBy(const QString &text)
     m_rankStat->setCurrentIndex(s);
     m_rankStat->setEnabled(!r.stat.isEmpty());
     requestComparison(false);
+    emit selectionEdited();
     return true;
 }
 
@@ -681,6 +790,7 @@ void ComparisonView::startComparison()
         if (!m_pendingList) {
             clearComparison(QString());
             emit comparisonShown();
+            readSettled();
         }
         return;
     }
@@ -711,6 +821,7 @@ void ComparisonView::applyOutcome(quint64 generation, const CompareOutcome &outc
         clearComparison(outcome.error);
         setStatus(tr("Cannot compare: %1").arg(outcome.error), true);
         emit comparisonShown();
+        readSettled();
         return;
     }
     m_outcome = std::make_unique<CompareOutcome>(outcome);
@@ -718,6 +829,7 @@ void ComparisonView::applyOutcome(quint64 generation, const CompareOutcome &outc
     m_hint.clear();
     showOutcome();
     emit comparisonShown();
+    readSettled();
 }
 
 void ComparisonView::showOutcome()

@@ -50,6 +50,21 @@ public:
     // An empty path clears the view: only a saved project has runs to compare.
     void setProject(const QString &projectPath);
     QString projectPath() const { return m_path; }
+    // The project file changed on disk (ProjectDocument::changedOnDisk: the CLI imported bills,
+    // created a window, recorded a run): reads the run list and the shown comparison again,
+    // keeping the ticked runs, the baseline and the ranking. Visible: now, or after the read
+    // under way (never abandoning it, so a file written every few hundred ms still shows);
+    // hidden: when next shown, as CostPage::reloadFromDisk.
+    void reloadFromDisk();
+
+    // Ticks `runs`, makes `baseline` the baseline and ranks by `rankBy` (empty: keep the
+    // ranking), as a restarted workbench restores them. Works before the run list is read: runs
+    // the project no longer has are dropped when it arrives. Does not emit selectionEdited().
+    void restoreSelection(const QList<qint64> &runs, qint64 baseline, const QString &rankBy);
+    // The splitters' positions, for the settings; restoreLayout() applies them (at the first
+    // show when the view has not been shown yet). False: not a layout saveLayout() wrote.
+    QByteArray saveLayout() const;
+    bool restoreLayout(const QByteArray &layout);
 
     // The picker: every run of the project, and the ticked ones in picker order.
     QList<qint64> listedRuns() const;
@@ -88,6 +103,9 @@ public:
 
 signals:
     void runsListed();
+    // The ticked runs, the baseline or the ranking changed through the widgets or the setters
+    // (not through restoreSelection() or a reload): what the settings remember per project.
+    void selectionEdited();
     // After each comparison is applied, and when the view is cleared.
     void comparisonShown();
     void reportExported(bool ok, const QStringList &written, const QString &error);
@@ -119,6 +137,10 @@ private:
     ComparisonOptions options() const;
     LatencyCurveOptions curveOptions() const;
     void setStatus(const QString &text, bool error = false);
+    // Called when a read (list and comparison) has ended: starts a reload the file asked for
+    // meanwhile.
+    void readSettled();
+    bool applyLayout(const QByteArray &layout);
     enum class ExportKind { Html, Pdf, Csv, Json, Bundle };
     void chooseExport(ExportKind kind);
     void updateExportEnabled();
@@ -138,7 +160,11 @@ private:
     std::unique_ptr<CompareOutcome> m_outcome; // what is shown
     QString m_hint;                            // shown instead of a comparison
 
-    bool m_sized = false; // the splitters got their first proportions
+    bool m_stale = false;         // the file changed while the view was hidden
+    bool m_reloadAfter = false;   // the file changed while a read was under way
+    bool m_sized = false;         // the splitters got their first proportions
+    QByteArray m_savedLayout;     // restoreLayout()'s, applied at the first show
+    QSplitter *m_split = nullptr; // picker and verdict above, table and charts below
     QSplitter *m_upper = nullptr;
     QSplitter *m_lower = nullptr;
     QLabel *m_title = nullptr;
@@ -159,7 +185,7 @@ private:
     CopyableTableView *m_table = nullptr;
     QTabWidget *m_chartTabs = nullptr;
     QTabWidget *m_cdfPage = nullptr; // one latency distribution per tab
-    QList<ChartView *> m_cdfCharts; // ttft, tpot, itl, e2el; recreated per comparison
+    QList<ChartView *> m_cdfCharts;  // ttft, tpot, itl, e2el; recreated per comparison
     BarChartView *m_requestBars = nullptr;
     BarChartView *m_tokenBars = nullptr;
     QLabel *m_curveXLabel = nullptr;
