@@ -4288,5 +4288,30 @@
         <comment>study.reason.cache</comment>
         <translation>缓存状态与研究规定不符（%1）</translation>
     </message>
+    <message>
+        <source>max_valid_rate is the figure of merit of a server scenario (a rate search), not of a %1 one</source>
+        <comment>study.rank_by.search</comment>
+        <translation>max_valid_rate 是 server 场景（速率搜索）的评价指标，不适用于 %1 场景</translation>
+    </message>
+    <message>
+        <source>Highest valid Server rate</source>
+        <comment>study.merit.max_valid_rate</comment>
+        <translation>最高有效 Server 速率</translation>
+    </message>
+    <message>
+        <source>no valid rate: none of its %1 searches found a VALID Server rate</source>
+        <comment>study.merit.none_valid</comment>
+        <translation>无有效速率：其 %1 次搜索均未找到 VALID 的 Server 速率</translation>
+    </message>
+    <message>
+        <source>highest VALID Server rate %1 req/s (%2 rates tried)</source>
+        <comment>study.reason.search_valid</comment>
+        <translation>最高 VALID Server 速率 %1 req/s（尝试了 %2 个速率）</translation>
+    </message>
+    <message>
+        <source>no Server rate tried was VALID (lowest tried %1 req/s): the search&apos;s result is 0</source>
+        <comment>study.reason.search_none</comment>
+        <translation>尝试的 Server 速率均非 VALID（最低尝试 %1 req/s）：搜索结果为 0</translation>
+    </message>
 </context>
 </TS>

@@ -110,6 +110,13 @@ int studyRun(const QStringList &argv)
                              << " started: " << cellName(c) << " (run #" << runId << ")\n";
                          out.flush();
                      });
+    // A server scenario's cell is a rate search: each point is a run of its own.
+    QObject::connect(&exec, &StudyExecutor::searchPointStarted, &exec,
+                     [&](const StoredStudyCell &c, qint64 runId, const QString &label) {
+                         out << "  cell " << c.position + 1 << " search point " << label
+                             << " (run #" << runId << ")\n";
+                         out.flush();
+                     });
     QObject::connect(&exec, &StudyExecutor::cellFinished, &exec,
                      [&](const StoredStudyCell &c, const QString &state, const QString &reason) {
                          out << "cell " << c.position + 1 << " " << state << ": " << cellName(c);

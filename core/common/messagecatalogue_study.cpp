@@ -131,6 +131,21 @@ const MessageEntry kStudyEntries[] = {
                        "cell #%1 %2 · %3 · r%4 kept: its client sent late (lateness p99 %5 ms, "
                        "above %6 ms) but met the offered rate, and TTFT counts from the send",
                        "study.note.late_kept"),
+    // Server scenarios: each cell a search for the highest rate that stays VALID.
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "max_valid_rate is the figure of merit of a server scenario (a rate "
+                       "search), not of a %1 one",
+                       "study.rank_by.search"),
+    QT_TRANSLATE_NOOP3("sb::Message", "Highest valid Server rate", "study.merit.max_valid_rate"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "no valid rate: none of its %1 searches found a VALID Server rate",
+                       "study.merit.none_valid"),
+    QT_TRANSLATE_NOOP3("sb::Message", "highest VALID Server rate %1 req/s (%2 rates tried)",
+                       "study.reason.search_valid"),
+    QT_TRANSLATE_NOOP3(
+        "sb::Message",
+        "no Server rate tried was VALID (lowest tried %1 req/s): the search's result is 0",
+        "study.reason.search_none"),
 };
 
 } // namespace

@@ -87,7 +87,8 @@ struct RunRow
 // attempt that completed the cell; a cell without a run (pending, or failed before its run
 // began) has one row with no run.
 QByteArray cellsCsv(const StudyStore &studies, const QList<StoredStudyCell> &cells,
-                    const StudyDecision &d, const QHash<qint64, RunRow> &runs)
+                    const StudyDecision &d, const QHash<qint64, RunRow> &runs,
+                    const QHash<qint64, int> &attemptOf)
 {
     const QHash<int, QString> leftOut = leftOutReasons(d);
     const QSet<qint64> pooled = pooledRuns(d);
@@ -120,7 +121,7 @@ QByteArray cellsCsv(const StudyStore &studies, const QList<StoredStudyCell> &cel
     for (const StoredStudyCell &c : cells) {
         const QList<qint64> ids = studies.cellRuns(c.id);
         for (int i = 0; i < ids.size(); ++i)
-            row(c, i + 1, ids.at(i));
+            row(c, attemptOf.value(ids.at(i), i + 1), ids.at(i));
         // The last attempt made no run (its candidate could not prepare it), or none was made.
         if (c.runId <= 0 && (c.attempts > ids.size() || ids.isEmpty()))
             row(c, c.attempts > ids.size() ? c.attempts : 0, 0);
@@ -177,17 +178,26 @@ bool writeStudyBundle(ProjectStore *store, const QString &studyName, int version
     QList<qint64> costRuns;
     QList<RunCost> costs;
     QHash<qint64, RunRow> runRows;
+    QHash<qint64, int> attemptOf;
     QJsonArray runsJson;
     for (const StoredStudyCell &c : cells) {
         const QList<qint64> ids = studies.cellRuns(c.id);
+        // A run is an attempt of its own, except the points of a rate search (a server
+        // scenario's cell): those share their sweep row and are one attempt.
+        int attempt = 0;
+        qint64 sweep = 0;
         for (int i = 0; i < ids.size(); ++i) {
             ReportRun r;
             if (!loadReportRun(*store, ids.at(i), &r, error))
                 return false;
+            if (r.info.sweepId <= 0 || r.info.sweepId != sweep)
+                ++attempt;
+            sweep = r.info.sweepId;
+            attemptOf.insert(r.id, attempt);
             runRows.insert(r.id, {r.input.status, r.input.statusMessage});
             QJsonObject entry = writeBundleRun(w, r);
             entry.insert(u"cell"_s, c.position + 1);
-            entry.insert(u"attempt"_s, i + 1);
+            entry.insert(u"attempt"_s, attempt);
             runsJson.append(entry);
             const QString window = windowOf.value({c.candidate, c.scenario});
             if (c.state != "completed"_L1 || r.id != c.runId || window.isEmpty())
@@ -198,7 +208,7 @@ bool writeStudyBundle(ProjectStore *store, const QString &studyName, int version
             costs << windowCosts.value(window);
         }
     }
-    w.write(u"study/cells.csv"_s, cellsCsv(studies, cells, d, runRows));
+    w.write(u"study/cells.csv"_s, cellsCsv(studies, cells, d, runRows, attemptOf));
     writeBundleCosts(w, costRuns, costs);
     return finishBundle(
         w, dir,

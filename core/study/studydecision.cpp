@@ -1,5 +1,6 @@
 #include "studydecision.h"
 
+#include "config/runplan.h"
 #include "cost/costbreakdown.h"
 #include "costproject/coststore.h"
 #include "metrics/clienthealth.h"
@@ -42,6 +43,14 @@ QStringList secondaryKeys(const QString &kind)
         return {u"output_throughput"_s, u"request_throughput"_s, u"e2el.p99"_s};
     if (kind == "single-stream"_L1)
         return {u"e2el.p90"_s, u"ttft.p90"_s, u"tpot.mean"_s};
+    // A server scenario's metrics are those of its highest VALID point, the rate it stands for.
+    if (kind == "server"_L1)
+        return {QString::fromLatin1(kStudyMaxValidRate),
+                u"ttft.p99"_s,
+                u"tpot.p99"_s,
+                u"e2el.p99"_s,
+                u"request_throughput"_s,
+                u"output_throughput"_s};
     return {u"ttft.median"_s, u"ttft.p99"_s,        u"tpot.mean"_s,        u"itl.median"_s,
             u"e2el.p99"_s,    u"request_goodput"_s, u"output_throughput"_s};
 }
@@ -85,6 +94,46 @@ Message verdictWords(Verdict v, bool baseline)
     return Message("sig.verdict.na");
 }
 
+// One rate search of a cell, from its stored points: a point counts VALID when its run
+// completed, its MLPerf Server judgement (recomputed from its records under the plan's own
+// constraints) is VALID and it was not stopped early as over-saturated — the rule RunSession's
+// bisection applies (core/run/runsession.cpp).
+StudySearch readSearch(const ProjectStore &store, const QList<qint64> &points, qint64 cellRun)
+{
+    StudySearch sr;
+    sr.runId = cellRun;
+    sr.points = points;
+    for (qint64 id : points) {
+        ReportRun p;
+        QString why;
+        if (!loadReportRun(store, id, &p, &why))
+            continue;
+        const LoadProfile &profile = p.input.plan.profile;
+        if (profile.scenario != Scenario::Server || profile.unlimitedRate() ||
+            !(profile.requestRate > 0))
+            continue; // the synchronous and max-throughput baselines
+        const bool valid = p.input.status == "completed"_L1 && p.derived.hasMlperf &&
+                           p.derived.mlperf.valid && !p.info.summary.contains(u"stopped_early"_s);
+        if (valid)
+            sr.validRate = std::max(sr.validRate, profile.requestRate);
+        else if (sr.lowestTried <= 0 || profile.requestRate < sr.lowestTried)
+            sr.lowestTried = profile.requestRate;
+    }
+    return sr;
+}
+
+QJsonObject searchJson(const StudySearch &sr)
+{
+    QJsonArray points;
+    for (qint64 id : sr.points)
+        points.append(id);
+    return QJsonObject{
+        {u"run_id"_s, sr.runId},
+        {u"points"_s, points},
+        {u"highest_valid_rate"_s, sr.validRate > 0 ? QJsonValue(sr.validRate) : QJsonValue()},
+        {u"lowest_invalid_rate"_s, sr.lowestTried > 0 ? QJsonValue(sr.lowestTried) : QJsonValue()}};
+}
+
 QJsonObject figureJson(const StudyFigure &f)
 {
     QJsonArray values;
@@ -106,7 +155,11 @@ StudyMetricInfo studyMetricInfo(const QString &key)
 {
     StudyMetricInfo i;
     i.lowerIsBetter = lowerIsBetter(key);
-    if (key == "output_throughput"_L1) {
+    if (key == QLatin1StringView(kStudyMaxValidRate)) {
+        i.label = Message("study.merit.max_valid_rate");
+        i.unit = u"req/s"_s;
+        i.lowerIsBetter = false;
+    } else if (key == "output_throughput"_L1) {
         i.label = Message("cmp.row.output_throughput");
         i.unit = u"tok/s"_s;
     } else if (key == "request_throughput"_L1) {
@@ -216,6 +269,7 @@ bool buildStudyDecision(ProjectStore *store, const QString &studyName, int versi
     const QList<StoredStudyCell> cells = studies.cells(version->id);
     dec.cells = int(cells.size());
     QHash<qint64, ReportRun> runs;
+    QHash<qint64, StudySearch> searches; // by cell: a server scenario's completed cells
     for (const StoredStudyCell &c : cells) {
         if (c.state != "completed"_L1) {
             QString reason = c.reason;
@@ -272,6 +326,9 @@ bool buildStudyDecision(ProjectStore *store, const QString &studyName, int versi
         }
         ++dec.completedCells;
         runs.insert(c.id, r);
+        const int si = d.scenarioIndex(c.scenario);
+        if (si >= 0 && d.scenarios.at(si).isRateSearch())
+            searches.insert(c.id, readSearch(*store, studies.attemptRuns(c.id, c.runId), c.runId));
     }
 
     CostStore costs(store);
@@ -294,25 +351,47 @@ bool buildStudyDecision(ProjectStore *store, const QString &studyName, int versi
             StudyCandidateResult res;
             res.candidate = cand.name;
             res.baseline = k == base;
+            // The runs the metrics are read from: each pooled repeat's; for a server scenario
+            // only those whose search found a VALID rate (the metrics at that rate).
             QList<const ReportRun *> mine;
             for (const StoredStudyCell &c : cells)
                 if (c.candidate == cand.name && c.scenario == sc.name && runs.contains(c.id)) {
-                    mine << &runs[c.id];
                     res.runIds << c.runId;
+                    if (!sc.isRateSearch()) {
+                        mine << &runs[c.id];
+                        continue;
+                    }
+                    res.searches << searches.value(c.id);
+                    if (res.searches.constLast().validRate > 0)
+                        mine << &runs[c.id];
                 }
             const auto figure = [&](const QString &key) {
                 StudyFigure f;
                 f.key = key;
-                for (const ReportRun *r : std::as_const(mine))
-                    if (const auto v = runLevelValue(r->summary, key))
-                        f.values << *v;
+                if (key == QLatin1StringView(kStudyMaxValidRate)) {
+                    // A search that found no VALID rate has 0 as its result.
+                    for (const StudySearch &sr : std::as_const(res.searches))
+                        f.values << sr.validRate;
+                } else {
+                    for (const ReportRun *r : std::as_const(mine))
+                        if (const auto v = runLevelValue(r->summary, key))
+                            f.values << *v;
+                }
                 f.stats = seriesStats(f.values, dec.confidence);
                 return f;
             };
             res.merit = figure(sd.meritKey);
+            // Every search found nothing VALID: not a rate of 0 to rank on, but no rate at all
+            // under the scenario's constraints — n/a with the reason, unranked.
+            if (sc.isRateSearch() && !res.searches.isEmpty() && mine.isEmpty()) {
+                res.meritNote =
+                    Message("study.merit.none_valid", {QString::number(res.searches.size())});
+                res.merit.values.clear();
+                res.merit.stats = seriesStats({}, dec.confidence);
+            }
             for (const QString &key : std::as_const(keys)) {
                 const StudyFigure f = figure(key);
-                if (!f.values.isEmpty())
+                if (!f.values.isEmpty() && !(mine.isEmpty() && !res.meritNote.isEmpty()))
                     res.figures << f;
             }
             // Unit costs from the candidate's window for this scenario.
@@ -405,18 +484,27 @@ QJsonObject StudyDecision::toJson() const
             };
             cost[u"per_successful_request_interval"_s] = range(r.costPerRequestInterval);
             cost[u"per_1m_output_tokens_interval"_s] = range(r.costPerMillionOutputTokensInterval);
-            cands.append(
-                QJsonObject{{u"candidate"_s, r.candidate},
-                            {u"baseline"_s, r.baseline},
-                            {u"run_ids"_s, ids},
-                            {u"figure_of_merit"_s, figureJson(r.merit)},
-                            {u"rank"_s, r.rank > 0 ? QJsonValue(r.rank) : QJsonValue()},
-                            {u"tied"_s, r.tied},
-                            {u"tied_with"_s, tied},
-                            {u"verdict"_s, r.baseline ? u"baseline"_s
-                                                      : QString::fromLatin1(verdictKey(r.verdict))},
-                            {u"cost"_s, cost},
-                            {u"other_metrics"_s, figs}});
+            QJsonObject merit = figureJson(r.merit);
+            if (!r.meritNote.isEmpty())
+                merit[u"note"_s] = r.meritNote.text();
+            QJsonArray searches;
+            for (const StudySearch &sr : r.searches)
+                searches.append(searchJson(sr));
+            QJsonObject cand{{u"candidate"_s, r.candidate},
+                             {u"baseline"_s, r.baseline},
+                             {u"run_ids"_s, ids},
+                             {u"figure_of_merit"_s, merit},
+                             {u"rank"_s, r.rank > 0 ? QJsonValue(r.rank) : QJsonValue()},
+                             {u"tied"_s, r.tied},
+                             {u"tied_with"_s, tied},
+                             {u"verdict"_s, r.baseline
+                                                ? u"baseline"_s
+                                                : QString::fromLatin1(verdictKey(r.verdict))},
+                             {u"cost"_s, cost},
+                             {u"other_metrics"_s, figs}};
+            if (!r.searches.isEmpty())
+                cand[u"searches"_s] = searches;
+            cands.append(cand);
         }
         QJsonArray order;
         for (int i : s.order)
@@ -487,6 +575,8 @@ QString StudyDecision::formatText(bool translate) const
                     .arg(intervalText(r.merit.stats, s.decimals), -28);
             line +=
                 u' ' + tr(Message("sig.text.pooled_runs", {QString::number(r.merit.stats.runs)}));
+            if (!r.meritNote.isEmpty())
+                line += u"  ("_s + tr(r.meritNote) + u')';
             line += u"  "_s + tr(verdictWords(r.verdict, r.baseline));
             if (r.tied)
                 line +=
@@ -506,20 +596,24 @@ QString StudyDecision::formatText(bool translate) const
                            .arg(tr(Message::fromEnglish(r.costNote)));
         }
         out += u"  "_s + tr(Message("study.text.other")) + u'\n';
-        if (!s.candidates.isEmpty())
-            for (const StudyFigure &f0 : s.candidates.constFirst().figures) {
-                const StudyMetricInfo info = studyMetricInfo(f0.key);
-                QString line = u"    %1"_s.arg(info.unit.isEmpty()
-                                                   ? tr(info.label)
-                                                   : tr(info.label) + u" ("_s + info.unit + u')',
-                                               -24);
-                for (const StudyCandidateResult &r : s.candidates)
-                    for (const StudyFigure &f : r.figures)
-                        if (f.key == f0.key)
-                            line +=
-                                u"  %1 %2"_s.arg(r.candidate, intervalText(f.stats, info.decimals));
-                out += line + u'\n';
-            }
+        // Every metric any candidate has (a server scenario's candidate with no VALID rate has
+        // none), in the order they come.
+        QStringList figureKeys;
+        for (const StudyCandidateResult &r : s.candidates)
+            for (const StudyFigure &f : r.figures)
+                if (!figureKeys.contains(f.key))
+                    figureKeys << f.key;
+        for (const QString &key : std::as_const(figureKeys)) {
+            const StudyMetricInfo info = studyMetricInfo(key);
+            QString line = u"    %1"_s.arg(
+                info.unit.isEmpty() ? tr(info.label) : tr(info.label) + u" ("_s + info.unit + u')',
+                -24);
+            for (const StudyCandidateResult &r : s.candidates)
+                for (const StudyFigure &f : r.figures)
+                    if (f.key == key)
+                        line += u"  %1 %2"_s.arg(r.candidate, intervalText(f.stats, info.decimals));
+            out += line + u'\n';
+        }
     }
     out += u'\n' + tr(Message("study.rank.rule", {conf})) + u'\n';
     if (!leftOut.isEmpty()) {

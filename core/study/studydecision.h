@@ -25,11 +25,23 @@ struct StudyFigure
     SeriesStats stats;
 };
 
+// One rate search of a server scenario's cell (docs/study.md, "Server scenarios"): its points
+// and the highest rate among them whose run is VALID (recomputed from the runs' records).
+struct StudySearch
+{
+    qint64 runId = 0;       // the cell's run: the highest VALID point, else the lowest tried
+    QList<qint64> points;   // every run of the search, oldest first
+    double validRate = 0;   // req/s; 0 when no point was VALID
+    double lowestTried = 0; // the lowest rate found INVALID (0: none)
+};
+
 struct StudyCandidateResult
 {
     QString candidate;
-    QList<qint64> runIds; // the completed repeats pooled
-    StudyFigure merit;    // the scenario's figure of merit
+    QList<qint64> runIds;        // the completed repeats pooled
+    StudyFigure merit;           // the scenario's figure of merit
+    Message meritNote;           // why the merit is not available (n/a), when it is not
+    QList<StudySearch> searches; // a server scenario: each pooled repeat's search
     QList<StudyFigure> figures;
     bool baseline = false;
     int rank = 0; // 1 = best; 0 = unranked (no completed repeat)

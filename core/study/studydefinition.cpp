@@ -176,7 +176,14 @@ QString StudyScenario::figureOfMerit() const
         return u"output_throughput"_s;
     if (kind == "single-stream"_L1)
         return u"e2el.p90"_s;
+    if (isRateSearch())
+        return QString::fromLatin1(kStudyMaxValidRate);
     return u"ttft.p99"_s;
+}
+
+bool StudyScenario::isRateSearch() const
+{
+    return kind == "server"_L1;
 }
 
 StudyDefinition StudyDefinition::fromJson(const QJsonObject &o, QList<StudyIssue> *issues)
@@ -387,6 +394,11 @@ QStringList StudyDefinition::cellFlags(int k, int s, int repeat) const
     if (boundary.cachePolicy == "cache-bust"_L1)
         f << u"--cache-bust"_s;
     f += sc.flags;
+    // A server scenario's cell is the rate search `run --find-max-valid-rate` makes, through the
+    // same flags and the same RunSession (docs/study.md, "Server scenarios"); the flag is the
+    // study's to set, so it is reserved in the scenario's own flags.
+    if (sc.isRateSearch())
+        f << u"--find-max-valid-rate"_s;
     QStringList slo;
     if (sc.ttftSloMs >= 0)
         slo << u"ttft:"_s + num(sc.ttftSloMs);
@@ -451,6 +463,8 @@ QList<StudyIssue> StudyDefinition::validate() const
         seen.insert(u"s:"_s + s.name);
         if (!kKinds.contains(s.kind))
             add(f + u".kind"_s, Message("study.scenario.kind", {s.kind}));
+        else if (s.rankBy == QLatin1StringView(kStudyMaxValidRate) && !s.isRateSearch())
+            add(f + u".rank_by"_s, Message("study.rank_by.search", {s.kind}));
         checkReserved(s.flags, f + u".flags"_s);
     }
     if (candidates.size() < 2)

@@ -45,10 +45,16 @@ struct StudyCandidate
     StudyCost cost;
 };
 
+// The figure of merit of a "server" scenario: the highest Server rate its cell's rate search
+// found VALID (req/s, higher is better). Not a comparison row: it is a search's result, not one
+// run's (docs/study.md, "Server scenarios").
+inline constexpr char kStudyMaxValidRate[] = "max_valid_rate";
+
 // One scenario: a load profile with its SLOs, run on every candidate. kind says what the
 // scenario's figure of merit is (docs/study.md): "open-loop" (latency percentiles and goodput;
 // default rank by P99 TTFT), "offline" (measured output throughput), "single-stream" (P90
-// latency), "server" (P99 TTFT at the given rate, with the MLPerf validity).
+// latency), "server" (each cell a search for the highest rate that stays VALID under the
+// scenario's Server constraints, the same search as `run --find-max-valid-rate`).
 struct StudyScenario
 {
     QString name;
@@ -60,6 +66,7 @@ struct StudyScenario
     double e2elSloMs = -1;
 
     QString figureOfMerit() const; // rankBy, or the kind's default
+    bool isRateSearch() const;     // kind "server": every cell is a rate search
 };
 
 // The fixed system boundary: the same on every cell.

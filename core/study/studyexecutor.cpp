@@ -1,5 +1,6 @@
 #include "studyexecutor.h"
 
+#include "common/message.h"
 #include "run/planvalidation.h"
 #include "run/runflags.h"
 #include "run/runpreparation.h"
@@ -144,12 +145,26 @@ void StudyExecutor::runNext()
     }
     RunSession *session = m_session.get();
     const int total = int(all.size());
-    connect(session, &RunSession::runStarted, this, [this, session, total] {
-        const qint64 runId = session->currentRunId();
-        if (!m_studies->beginAttempt(m_cell, m_version.studyId, runId))
-            emit note(u"the study's cell could not be stored: %1"_s.arg(m_studies->lastError()));
-        emit cellStarted(m_cell, runId, total);
-    });
+    m_search = request.mode == RunMode::MaxValidRate;
+    m_attemptBegun = false;
+    connect(session, &RunSession::runStarted, this,
+            [this, session, total](RunController *, const RunPlan &, const QString &label) {
+                const qint64 runId = session->currentRunId();
+                // A search's points are one attempt: the first begins it, the others join it,
+                // so an interrupted search runs again as a whole and its points stay the
+                // earlier attempt's.
+                const bool ok = m_attemptBegun
+                                    ? m_studies->addAttemptRun(m_cell, m_version.studyId, runId)
+                                    : m_studies->beginAttempt(m_cell, m_version.studyId, runId);
+                if (!ok)
+                    emit note(
+                        u"the study's cell could not be stored: %1"_s.arg(m_studies->lastError()));
+                if (!m_attemptBegun)
+                    emit cellStarted(m_cell, runId, total);
+                m_attemptBegun = true;
+                if (m_search)
+                    emit searchPointStarted(m_cell, runId, label);
+            });
     connect(session, &RunSession::runStarted, this,
             [this](RunController *controller, const RunPlan &plan) {
                 emit runStarted(controller, plan);
@@ -165,6 +180,13 @@ void StudyExecutor::runNext()
 
 void StudyExecutor::onRunFinished(const RunOutcome &o)
 {
+    // A search's point that failed the cell keeps it failed whatever the later points do.
+    if (!m_cellState.isEmpty() && m_cellState != "completed"_L1)
+        return;
+    // A search's rate step stopped early as over-saturated is an INVALID point, and the search
+    // goes on (RunSession).
+    if (m_search && o.saturated)
+        return;
     if (!o.completed()) {
         m_cellState = o.input.status == "interrupted"_L1 ? u"pending"_s : u"failed"_s;
         m_cellReason =
@@ -201,7 +223,35 @@ void StudyExecutor::onSessionFinished(const SessionResult &result)
         state = u"failed"_s;
         reason = result.error;
     }
-    if (!m_studies->finishCell(m_cell.id, state, state == "pending"_L1 ? QString() : reason)) {
+    // A completed search: its result is the highest rate found VALID, 0 when none was — a
+    // result, stated, not a failure. The cell's run becomes that point (or, with none, the
+    // lowest rate tried), so its window and metrics are those of the rate it stands for.
+    qint64 cellRun = 0;
+    if (m_search && state == "completed"_L1) {
+        int tried = 0;
+        double lowest = 0;
+        for (const RunOutcome &p : result.points) {
+            if (p.targetRate <= 0 || p.validity.isEmpty())
+                continue; // the synchronous and max-throughput baselines
+            ++tried;
+            const bool valid = p.validity == "VALID"_L1 && !p.saturated;
+            if (valid && p.targetRate == result.validRate)
+                cellRun = p.storedRunId;
+            if (!valid && (lowest <= 0 || p.targetRate < lowest)) {
+                lowest = p.targetRate;
+                if (result.validRate <= 0)
+                    cellRun = p.storedRunId;
+            }
+        }
+        reason =
+            result.validRate > 0
+                ? Message("study.reason.search_valid",
+                          {QString::number(result.validRate, 'f', 2), QString::number(tried)})
+                      .text()
+                : Message("study.reason.search_none", {QString::number(lowest, 'f', 2)}).text();
+    }
+    if (!m_studies->finishCell(m_cell.id, state, state == "pending"_L1 ? QString() : reason,
+                               cellRun)) {
         finish(u"the study's cell could not be stored: %1"_s.arg(m_studies->lastError()));
         return;
     }

@@ -26,7 +26,9 @@ struct SessionResult;
 // interrupted (the project marks it when opened) and its cell runs again. A cell its candidate
 // cannot run (endpoint down, every request failing, another dataset) is marked failed with the
 // reason and the others go on. When the cells are done, the candidates' test windows are made
-// (studycost.h).
+// (studycost.h). A server scenario's cell is a rate search (RunMode::MaxValidRate, the same
+// RunSession): one attempt of the cell, every point linked to it, and the cell's run at the end
+// is the search's highest VALID point (docs/study.md, "Server scenarios").
 //
 // Lives in its caller's thread, which must run an event loop; prepare() blocks on the disk.
 class StudyExecutor : public QObject
@@ -52,6 +54,9 @@ public:
 
 signals:
     void cellStarted(const sb::StoredStudyCell &cell, qint64 runId, int total);
+    // A rate search cell's point has started (the first one after cellStarted): "synchronous",
+    // "throughput", "server-12.50", ...
+    void searchPointStarted(const sb::StoredStudyCell &cell, qint64 runId, const QString &label);
     // A cell's run has started (RunSession::runStarted): its controller lives in this
     // executor's thread, so a receiver elsewhere connects with Qt::DirectConnection and relays
     // what it needs (the workbench's live dashboard, ui/study/runmirror.h).
@@ -79,7 +84,9 @@ private:
     StoredStudyCell m_cell;
     QString m_cellState;
     QString m_cellReason;
-    QString m_datasetHash; // the boundary's, or the first completed cell's
+    QString m_datasetHash;       // the boundary's, or the first completed cell's
+    bool m_search = false;       // the cell under way is a rate search
+    bool m_attemptBegun = false; // its attempt is recorded (a search's later points add to it)
     bool m_stop = false;
     bool m_running = false;
 };

@@ -94,8 +94,9 @@ QString studyReportHtml(const StudyDecision &d, bool translate)
             h +=
                 u"<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td></tr>\n"_s
                     .arg(r.rank > 0 ? QString::number(r.rank) : u"-"_s, esc(r.candidate),
-                         interval(r.merit.stats, s.decimals), QString::number(r.merit.stats.runs),
-                         verdict,
+                         interval(r.merit.stats, s.decimals) +
+                             (r.meritNote.isEmpty() ? QString() : u" ("_s + w(r.meritNote) + u')'),
+                         QString::number(r.merit.stats.runs), verdict,
                          studyCostText(r.costPerRequest, r.costPerRequestInterval, 6) + u' ' + cur,
                          studyCostText(r.costPerMillionOutputTokens,
                                        r.costPerMillionOutputTokensInterval, 4) +

@@ -255,12 +255,45 @@ bool StudyStore::beginAttempt(const StoredStudyCell &cell, qint64 studyId, qint6
     return db.commit() || fail(db.lastError().text());
 }
 
-bool StudyStore::finishCell(qint64 cellId, const QString &state, const QString &reason)
+bool StudyStore::addAttemptRun(const StoredStudyCell &cell, qint64 studyId, qint64 runId)
+{
+    QSqlDatabase db = m_store->db();
+    if (!db.transaction())
+        return fail(db.lastError().text());
+    QSqlQuery q(db);
+    q.prepare(u"UPDATE study_cells SET run_id = ? WHERE id = ?"_s);
+    q.addBindValue(runId);
+    q.addBindValue(cell.id);
+    bool ok = q.exec();
+    if (ok) {
+        q.prepare(u"INSERT OR REPLACE INTO study_runs (run_id, study_id, version_id, cell_id) "_s
+                  "VALUES (?, ?, ?, ?)"_s);
+        q.addBindValue(runId);
+        q.addBindValue(studyId);
+        q.addBindValue(cell.versionId);
+        q.addBindValue(cell.id);
+        ok = q.exec();
+    }
+    if (!ok) {
+        const QString e = q.lastError().text();
+        db.rollback();
+        return fail(e);
+    }
+    return db.commit() || fail(db.lastError().text());
+}
+
+bool StudyStore::finishCell(qint64 cellId, const QString &state, const QString &reason,
+                            qint64 runId)
 {
     QSqlQuery q(m_store->db());
-    q.prepare(u"UPDATE study_cells SET state = ?, reason = COALESCE(?, '') WHERE id = ?"_s);
+    q.prepare(runId > 0 ? u"UPDATE study_cells SET state = ?, reason = COALESCE(?, ''), "_s
+                          "run_id = ? WHERE id = ?"_s
+                        : u"UPDATE study_cells SET state = ?, reason = COALESCE(?, '') "_s
+                          "WHERE id = ?"_s);
     q.addBindValue(state);
     q.addBindValue(reason);
+    if (runId > 0)
+        q.addBindValue(runId);
     q.addBindValue(cellId);
     return q.exec() || fail(q.lastError().text());
 }
@@ -280,6 +313,24 @@ QList<qint64> StudyStore::cellRuns(qint64 cellId) const
     QSqlQuery q(m_store->db());
     q.prepare(u"SELECT run_id FROM study_runs WHERE cell_id = ? ORDER BY run_id"_s);
     q.addBindValue(cellId);
+    if (q.exec())
+        while (q.next())
+            out << q.value(0).toLongLong();
+    return out;
+}
+
+QList<qint64> StudyStore::attemptRuns(qint64 cellId, qint64 runId) const
+{
+    QList<qint64> out;
+    // Runs of one cell that share a sweep row are one search; a run without one is an attempt
+    // of its own.
+    QSqlQuery q(m_store->db());
+    q.prepare(u"SELECT s.run_id FROM study_runs s JOIN runs r ON r.id = s.run_id "_s
+              "WHERE s.cell_id = ? AND (s.run_id = ? OR r.sweep_id = "_s
+              "(SELECT sweep_id FROM runs WHERE id = ?)) ORDER BY s.run_id"_s);
+    q.addBindValue(cellId);
+    q.addBindValue(runId);
+    q.addBindValue(runId);
     if (q.exec())
         while (q.next())
             out << q.value(0).toLongLong();

@@ -70,12 +70,20 @@ public:
     // An attempt of a cell begins with this run: the cell is running, counts the attempt and
     // points to the run, and the run is linked to its study, version and cell.
     bool beginAttempt(const StoredStudyCell &cell, qint64 studyId, qint64 runId);
-    bool finishCell(qint64 cellId, const QString &state, const QString &reason);
+    // A further run of the attempt under way (a rate search's next point): linked to the cell
+    // like the first, and the cell points to it; the attempt count stays.
+    bool addAttemptRun(const StoredStudyCell &cell, qint64 studyId, qint64 runId);
+    // runId > 0: the cell's run becomes that one (a search's result: its highest VALID point).
+    bool finishCell(qint64 cellId, const QString &state, const QString &reason, qint64 runId = 0);
     // Cells left running by a process that died: back to pending (their runs stay recorded,
     // interrupted). Returns the cells reset.
     QList<StoredStudyCell> resetRunningCells(qint64 versionId);
     // Every run a cell made, oldest first (interrupted attempts included).
     QList<qint64> cellRuns(qint64 cellId) const;
+    // The runs of the attempt `runId` belongs to, oldest first: the run itself, or every point
+    // of its rate search (the cell's runs in the same sweep row). An interrupted search's points
+    // are the earlier attempt's, never the later one's.
+    QList<qint64> attemptRuns(qint64 cellId, qint64 runId) const;
 
 private:
     bool fail(const QString &message) const;

@@ -115,6 +115,10 @@ QVariant StudyDecisionModel::data(const QModelIndex &index, int role) const
     } else if (role == Qt::ToolTipRole) {
         switch (index.column()) {
         case Merit:
+            // Not available, with the core's reason (a server scenario whose searches found no
+            // VALID rate).
+            if (!c.meritNote.isEmpty())
+                return c.meritNote.translated();
             return tr("%1, mean over %n repeat(s) with its 95 % interval (Student's t over the "
                       "repeats: run-to-run variation)",
                       nullptr, int(c.runIds.size()))
