@@ -17,6 +17,13 @@ public:
     ~KeychainBackend() override = default;
 
     virtual QString name() const = 0;
+
+    // False once the platform has shown it has no keychain to offer (no Secret Service, no
+    // D-Bus session, no backend at all): asking again would only fail again, slowly, with the
+    // same technical error. A locked keychain or a missing entry is not this.
+    bool isAvailable() const { return m_unavailableReason.isEmpty(); }
+    // The platform's own words, for a tooltip or a log; empty while available.
+    QString unavailableReason() const { return m_unavailableReason; }
     virtual void read(const QString &account) = 0;
     virtual void write(const QString &account, const QByteArray &secret) = 0;
     virtual void remove(const QString &account) = 0;
@@ -28,6 +35,12 @@ public:
 signals:
     void readFinished(const QString &account, const QByteArray &secret, const QString &error);
     void writeFinished(const QString &account, const QString &error);
+
+protected:
+    void setUnavailable(const QString &reason) { m_unavailableReason = reason; }
+
+private:
+    QString m_unavailableReason;
 };
 
 } // namespace sb

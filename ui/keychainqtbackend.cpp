@@ -10,7 +10,16 @@ namespace sb {
 
 namespace {
 const QString kService = u"ServeBench"_s;
+
+// Errors that say there is no keychain to talk to. libsecret reports a missing Secret Service or
+// D-Bus session (e.g. 'Failed to execute child process "dbus-launch"') as OtherError; a locked
+// keychain is AccessDenied and a missing entry EntryNotFound, which a later call may not repeat.
+bool noKeychain(QKeychain::Error error)
+{
+    return error == QKeychain::NoBackendAvailable || error == QKeychain::NotImplemented ||
+           error == QKeychain::OtherError;
 }
+} // namespace
 
 KeychainQtBackend::KeychainQtBackend(QObject *parent) : KeychainBackend(parent) {}
 
@@ -25,10 +34,13 @@ void KeychainQtBackend::read(const QString &account)
     job->setAutoDelete(true);
     job->setKey(account);
     connect(job, &QKeychain::Job::finished, this, [this, job, account](QKeychain::Job *) {
-        if (job->error() == QKeychain::NoError)
+        if (job->error() == QKeychain::NoError) {
             emit readFinished(account, job->binaryData(), {});
-        else
-            emit readFinished(account, {}, job->errorString());
+            return;
+        }
+        if (noKeychain(job->error()))
+            setUnavailable(job->errorString());
+        emit readFinished(account, {}, job->errorString());
     });
     job->start();
 }
@@ -40,6 +52,8 @@ void KeychainQtBackend::write(const QString &account, const QByteArray &secret)
     job->setKey(account);
     job->setBinaryData(secret);
     connect(job, &QKeychain::Job::finished, this, [this, job, account](QKeychain::Job *) {
+        if (noKeychain(job->error()))
+            setUnavailable(job->errorString());
         emit writeFinished(account,
                            job->error() == QKeychain::NoError ? QString() : job->errorString());
     });
@@ -52,6 +66,8 @@ void KeychainQtBackend::remove(const QString &account)
     job->setAutoDelete(true);
     job->setKey(account);
     connect(job, &QKeychain::Job::finished, this, [this, job, account](QKeychain::Job *) {
+        if (noKeychain(job->error()))
+            setUnavailable(job->errorString());
         emit writeFinished(account,
                            job->error() == QKeychain::NoError ? QString() : job->errorString());
     });

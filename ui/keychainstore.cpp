@@ -27,9 +27,29 @@ void ApiKeyStore::answerLater(quint64 ticket, const QByteArray &key, const QStri
                        [this, ticket, key, message] { emit keyFetched(ticket, key, message); });
 }
 
+bool ApiKeyStore::keychainAvailable() const
+{
+    return m_backend->isAvailable();
+}
+
+QString ApiKeyStore::keychainFallbackNote() const
+{
+    if (keychainAvailable())
+        return {};
+    return qEnvironmentVariableIsEmpty("OPENAI_API_KEY")
+               ? tr("No system keychain here, and %1 is not set: requests are sent without an "
+                    "API key.")
+                     .arg(fallbackVariable())
+               : tr("No system keychain here: the API key comes from %1.").arg(fallbackVariable());
+}
+
 quint64 ApiKeyStore::fetch(const QString &ref)
 {
     const quint64 ticket = m_nextTicket++;
+    if (ref.startsWith("keychain:"_L1) && !keychainAvailable()) {
+        answerLater(ticket, qgetenv("OPENAI_API_KEY"), keychainFallbackNote());
+        return ticket;
+    }
     if (ref.startsWith("keychain:"_L1)) {
         const QString account = ref.mid(9);
         m_pendingReads[account].append(ticket);
@@ -63,7 +83,10 @@ void ApiKeyStore::onRead(const QString &account, const QByteArray &secret, const
     const QList<quint64> tickets = m_pendingReads.take(account);
     QByteArray key = secret;
     QString message;
-    if (!error.isEmpty() || secret.isEmpty()) {
+    if (!keychainAvailable()) {
+        key = qgetenv("OPENAI_API_KEY");
+        message = keychainFallbackNote();
+    } else if (!error.isEmpty() || secret.isEmpty()) {
         const QString why =
             error.isEmpty() ? tr("no key is stored for \"%1\"").arg(account) : error;
         key = qgetenv("OPENAI_API_KEY");
@@ -83,7 +106,11 @@ void ApiKeyStore::onWritten(const QString &account, const QString &error)
 {
     const QList<quint64> tickets = m_pendingWrites.take(account);
     const QString message =
-        error.isEmpty()
+        !keychainAvailable()
+            ? tr("No system keychain here: the key was not saved. Set the %1 environment "
+                 "variable instead; ServeBench never writes keys into the project file.")
+                  .arg(fallbackVariable())
+        : error.isEmpty()
             ? tr("The API key was saved in the system keychain as \"%1\".").arg(account)
             : tr("The API key was not saved: %1. Set the %2 environment variable instead; "
                  "ServeBench never writes keys into the project file.")

@@ -33,6 +33,13 @@ public:
 
     KeychainBackend *backend() const { return m_backend; }
 
+    // False once the backend found no keychain on this machine; keychain references are then
+    // answered from OPENAI_API_KEY at once, with keychainFallbackNote() as the message.
+    bool keychainAvailable() const;
+    // Where keys come from without a keychain, in one short sentence without the platform's
+    // technical error (that is KeychainBackend::unavailableReason()); empty while available.
+    QString keychainFallbackNote() const;
+
     // Answers with keyFetched(ticket, ...) later (never from inside this call).
     quint64 fetch(const QString &ref);
     // Saves secret under the account; answers with stored(ticket, ...).

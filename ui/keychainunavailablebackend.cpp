@@ -8,7 +8,9 @@ namespace sb {
 
 KeychainUnavailableBackend::KeychainUnavailableBackend(QObject *parent, const QString &reason)
     : KeychainBackend(parent), m_reason(reason)
-{}
+{
+    setUnavailable(this->reason());
+}
 
 QString KeychainUnavailableBackend::name() const
 {

@@ -908,6 +908,14 @@ void MainWindow::addEntity(EntityKind kind)
         return;
     }
     editEntity(kind, id);
+    // A new entity is typed into at once: its first field has the focus (not when the user
+    // moves through the tree, which keeps the focus there).
+    if (kind == EntityKind::Sut)
+        m_sutEditor->focusFirstField();
+    else if (kind == EntityKind::Dataset)
+        m_datasetEditor->focusFirstField();
+    else
+        m_profileEditor->focusFirstField();
 }
 
 void MainWindow::removeCurrentEntity()

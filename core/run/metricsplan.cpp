@@ -40,6 +40,8 @@ void add(QList<PlanIssue> *issues, const char *field, const char *id, const QStr
     issues->append({QString::fromLatin1(field), Message(id, args)});
 }
 
+} // namespace
+
 QString sutMetricsUrl(const SutConfig &sut)
 {
     QString base = sut.baseUrl;
@@ -47,8 +49,6 @@ QString sutMetricsUrl(const SutConfig &sut)
         base.chop(1);
     return base + u"/metrics"_s;
 }
-
-} // namespace
 
 void validateServerMetrics(const RunPlan &plan, QList<PlanIssue> *issues)
 {

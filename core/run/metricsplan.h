@@ -51,6 +51,10 @@ struct ScrapePlan
 // its name while it is scraped. (The simulator's GPU is kSimulatedGpuTargetName, metricsscraper.h.)
 inline constexpr const char kSutTargetName[] = "sut";
 
+// The URL "auto" scrapes for the SUT's own endpoint: its base URL's /metrics (the SUT editor
+// shows it, so the rule lives here only).
+QString sutMetricsUrl(const SutConfig &sut);
+
 // The scraper's options for an interval: the timeout (see metricslimits) and the payload cap.
 ScraperOptions scraperOptionsFor(double intervalS);
 

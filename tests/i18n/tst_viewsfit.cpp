@@ -12,29 +12,45 @@
 // an axis title fits the axis, and a value axis's labels fit between its ticks.
 
 #include "../uiviews/comparefixture.h"
+#include "../uiviews/uiviewstestutil.h"
 
 #include "compare/comparisonview.h"
 #include "costpage.h"
+#include "editors/dataseteditor.h"
+#include "editors/datasetpreviewmodel.h"
+#include "editors/loadprofileeditor.h"
+#include "editors/suteditor.h"
+#include "keychainstore.h"
+#include "keychainunavailablebackend.h"
 #include "resultsview.h"
+#include "rundashboard.h"
 #include "settingslanguage.h"
 
 #include <QAbstractButton>
+#include <QAbstractSpinBox>
 #include <QApplication>
 #include <QBarCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QHeaderView>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QStyle>
 #include <QStyleOptionButton>
+#include <QStyleOptionFrame>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -73,6 +89,19 @@ void checkCharts(QChartView *cv, QStringList *out)
     QChart *chart = cv->chart();
     if (!chart || !shown(cv))
         return;
+    // What Qt Charts drew: it cuts a tick label, an axis title or a legend label that has no
+    // room to "…" (or to nothing but "…") in the text item it puts on the scene.
+    if (cv->scene())
+        for (QGraphicsItem *item : cv->scene()->items()) {
+            QString text;
+            if (auto *t = dynamic_cast<QGraphicsTextItem *>(item))
+                text = t->toPlainText();
+            else if (auto *t = dynamic_cast<QGraphicsSimpleTextItem *>(item))
+                text = t->text();
+            if (item->isVisible() && (text.contains(u'…') || text.endsWith(u"..."_s)))
+                *out << u"%1: chart '%2' shows a cut text '%3'"_s.arg(where(cv), chart->title(),
+                                                                      text);
+        }
     const QRectF plot = chart->plotArea();
     if (chart->legend() && chart->legend()->isVisible()) {
         // One row under or over the chart: Qt Charts cuts every label short (to nothing, at
@@ -269,6 +298,9 @@ private slots:
                  qPrintable(error));
     }
     void cleanup() { QVERIFY(m_lang.apply(u"en"_s)); }
+    // The SUT, dataset and load-profile editors, filled with realistic values (below).
+    void editorsFit_data();
+    void editorsFit();
 
     void fits_data()
     {
@@ -277,7 +309,7 @@ private slots:
         QTest::addColumn<QString>("language");
         // The view's share of the window: the project tree (about 260 px), menus, tool bar
         // and status bar (about 90 px) taken off.
-        for (const QString &view : {u"compare"_s, u"results"_s, u"cost"_s})
+        for (const QString &view : {u"compare"_s, u"results"_s, u"cost"_s, u"dashboard"_s})
             for (const auto &[name, size] : {std::pair{u"1280x800"_s, QSize(1020, 710)},
                                              std::pair{u"1920x1080"_s, QSize(1660, 990)}})
                 for (const QString &lang : {u"en"_s, u"zh_CN"_s})
@@ -313,6 +345,37 @@ private slots:
                       fixture::records(60, 1.0, {{ErrorClass::Timeout, u"no answer"_s}}));
             QTRY_VERIFY_WITH_TIMEOUT(!charts.isEmpty(), 30000);
             problems = everyTab(&v);
+        } else if (view == "dashboard"_L1) {
+            // During a run against the simulator, its server scraped: checked while requests
+            // are in flight and again at the end.
+            SimConfig cfg;
+            cfg.ttftMs = 20;
+            cfg.itlMs = 4;
+            cfg.capacity = 4;
+            Simulator sim(cfg);
+            QVERIFY(sim.start());
+            const RunPlan plan = uitest::simPlan(sim, 160, 8, 0);
+            RunController controller;
+            controller.configure(plan, uitest::promptItems(16, 16), {});
+            MetricsScraper scraper;
+            uitest::setUpScraper(&scraper, sim.baseUrl().toString(), 100);
+            controller.setMetricsScraper(&scraper);
+            RunDashboard d;
+            d.resize(size);
+            d.show();
+            d.attach(&controller, plan);
+            QSignalSpy finished(&controller, &RunController::finished);
+            QString error;
+            QVERIFY2(scraper.start(&error), qPrintable(error));
+            QVERIFY2(controller.start(&error), qPrintable(error));
+            QTRY_VERIFY_WITH_TIMEOUT(d.counters().succeeded >= 40 || !finished.isEmpty(), 30000);
+            problems = everyTab(&d);
+            QVERIFY(finished.wait(60000));
+            scraper.stop();    // the "after" scrape
+            QTest::qWait(600); // the last refresh
+            for (const QString &p : everyTab(&d))
+                problems << u"(at the end) "_s + p;
+            problems.removeDuplicates();
         } else {
             CostPage p;
             p.resize(size);
@@ -362,6 +425,184 @@ private:
     comparefixture::Project m_project;
     LanguageSwitcher m_lang;
 };
+
+// The editors (SUT, dataset, load profile): each at the editor's share of the window, filled with
+// the values a user would type. Besides what clipped() measures: the text of every line edit
+// (a spin box's too, its "special value" text included) or its placeholder when empty, against
+// the room the line edit draws it in; and any field that the form's scroll area, which has no
+// sideways scroll bar (editorform.h), cuts at its right edge.
+namespace {
+
+QStringList editorFieldsCut(QWidget *root)
+{
+    QStringList out;
+    for (QWidget *w : root->findChildren<QWidget *>()) {
+        if (!shown(w))
+            continue;
+        if (auto *e = qobject_cast<QLineEdit *>(w)) {
+            const QString text = e->text().isEmpty() ? e->placeholderText() : e->displayText();
+            QStyleOptionFrame opt;
+            opt.initFrom(e);
+            opt.rect = e->rect();
+            opt.lineWidth =
+                e->hasFrame() ? e->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, &opt, e) : 0;
+            const QRect area = e->style()
+                                   ->subElementRect(QStyle::SE_LineEditContents, &opt, e)
+                                   .marginsRemoved(e->textMargins());
+            // QLineEdit keeps 2 px on either side of its text.
+            const qreal need = QFontMetricsF(e->font()).horizontalAdvance(text) + 4;
+            if (!text.isEmpty() && need > area.width() + 1)
+                out << u"%1: line edit '%2' needs %3 px, has %4"_s.arg(where(e), text)
+                           .arg(need, 0, 'f', 0)
+                           .arg(area.width());
+        }
+        const bool field =
+            qobject_cast<QLabel *>(w) || qobject_cast<QAbstractButton *>(w) ||
+            qobject_cast<QComboBox *>(w) || qobject_cast<QAbstractSpinBox *>(w) ||
+            (qobject_cast<QLineEdit *>(w) && !qobject_cast<QAbstractSpinBox *>(w->parentWidget()));
+        if (!field)
+            continue;
+        for (QWidget *p = w->parentWidget(); p && p != root->parentWidget(); p = p->parentWidget())
+            if (auto *area = qobject_cast<QScrollArea *>(p)) {
+                const int right = w->mapTo(area->viewport(), QPoint(w->width(), 0)).x();
+                if (right > area->viewport()->width() + 1)
+                    out << u"%1: ends at x %2, its scroll area shows %3 px"_s.arg(where(w))
+                               .arg(right)
+                               .arg(area->viewport()->width());
+                break;
+            }
+    }
+    return out;
+}
+
+SutConfig realisticSut()
+{
+    SutConfig s;
+    s.name = u"vllm-h100-eu"_s;
+    s.baseUrl = u"https://inference.eu-west.example.com:8443"_s;
+    s.endpoint = u"/v1/chat/completions"_s;
+    s.flavour = ApiFlavour::Chat;
+    s.model = u"meta-llama/Llama-3.1-70B-Instruct"_s;
+    s.weightsRevision = u"1605565"_s;
+    s.engine = u"vLLM"_s;
+    s.engineVersion = u"0.10.1"_s;
+    s.gpuModel = u"H100 80GB SXM"_s;
+    s.gpuCount = 8;
+    s.image = u"vllm/vllm-openai:v0.10.1"_s;
+    s.replicas = 2;
+    s.containers = 2;
+    s.workersPerContainer = 1;
+    s.region = u"eu-west-1"_s;
+    s.clientLocation = u"same availability zone"_s;
+    s.extraHeaders = {{u"X-Team"_s, u"perf"_s}, {u"X-Gateway-Key"_s, u"{api_key}"_s}};
+    s.caFile = u"/etc/ssl/certs/corp-root-ca.pem"_s;
+    s.proxy = u"http://proxy.corp:3128"_s;
+    s.notes = u"tp=8, max-num-seqs=256"_s;
+    s.apiKeyRef = ApiKeyStore::keychainRef(u"vllm-h100-eu"_s);
+    s.serverMetrics.sut = u"auto"_s;
+    s.serverMetrics.targets = {{u"dcgm"_s, u"http://gpu-host:9400/metrics"_s, u"env:DCGM_TOKEN"_s}};
+    return s;
+}
+
+} // namespace
+
+void TestViewsFit::editorsFit_data()
+{
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("language");
+    // The editor's share of the window, as the views' above: the editors sit in the same tab.
+    for (const QString &view :
+         {u"sut"_s, u"dataset-synthetic"_s, u"dataset-sharegpt"_s, u"profile"_s})
+        for (const auto &[name, size] : {std::pair{u"1280x800"_s, QSize(1020, 710)},
+                                         std::pair{u"1920x1080"_s, QSize(1660, 990)}})
+            for (const QString &lang : {u"en"_s, u"zh_CN"_s})
+                QTest::addRow("%s %s %s", qPrintable(view), qPrintable(name), qPrintable(lang))
+                    << view << size << lang;
+}
+
+void TestViewsFit::editorsFit()
+{
+    QFETCH(QString, view);
+    QFETCH(QSize, size);
+    QFETCH(QString, language);
+    QVERIFY(m_lang.apply(language));
+    QStringList problems;
+    if (view == "sut"_L1) {
+        // A machine without a keychain: the editor's note on where the key comes from shows too.
+        ApiKeyStore keys(new KeychainUnavailableBackend(
+            nullptr, u"Failed to execute child process \"dbus-launch\" (No such file or "
+                     "directory)"_s));
+        SutEditor e;
+        e.setKeyStore(&keys);
+        e.resize(size);
+        e.show();
+        e.setConfig(realisticSut());
+        QVERIFY2(e.isValid(), qPrintable(e.errors().join(u"; "_s)));
+        problems = everyTab(&e) + editorFieldsCut(&e);
+    } else if (view.startsWith("dataset"_L1)) {
+        DatasetEditor e;
+        e.resize(size);
+        e.show();
+        QSignalSpy hashes(&e, &DatasetEditor::hashComputed);
+        e.setSampling(200, 42);
+        DatasetSpec d;
+        d.versionLabel = u"v2-2024-06"_s;
+        if (view == "dataset-sharegpt"_L1) {
+            d.kind = DatasetKind::ShareGpt;
+            d.path = QStringLiteral(SB_TEST_DATA_DIR "/datasets/sharegpt_good.json");
+            d.withReplacement = true;
+            d.multiTurn = true;
+            d.maxTurns = 8;
+        } else {
+            d.kind = DatasetKind::Random;
+            d.randomInputLen = 1024;
+            d.randomOutputLen = 128;
+            d.randomRangeRatio = 0.25;
+            d.randomPrefixLen = 64;
+        }
+        e.setDataset(u"chat-sample"_s, d);
+        QTRY_VERIFY_WITH_TIMEOUT(!hashes.isEmpty(), 20000);
+        problems = everyTab(&e) + editorFieldsCut(&e);
+        // A prompt is as long as it is: the last column shows its start, its tooltip all of it.
+        problems.removeIf([](const QString &p) {
+            return p.startsWith(u"previewTable"_s) &&
+                   p.contains(u", %1) '"_s.arg(int(DatasetPreviewModel::PromptColumn)));
+        });
+    } else {
+        LoadProfileEditor e;
+        e.resize(size);
+        e.show();
+        LoadProfile p;
+        p.scenario = Scenario::Server;
+        p.requestRate = 12.5;
+        p.maxConcurrency = 64;
+        p.numPrompts = 2000;
+        p.warmupRequests = 20;
+        p.seed = 20240611;
+        p.goodput.ttftMs = 500;
+        p.goodput.tpotMs = 50;
+        p.metricPercentiles = {50, 90, 99};
+        p.tracePath = QStringLiteral(SB_TEST_DATA_DIR "/traces/simple.jsonl");
+        p.traceTimeScale = 0.5;
+        p.sessionHeader = u"X-Session-ID"_s;
+        RequestParams params;
+        params.ignoreEos = true;
+        params.temperature = 0.7;
+        params.seed = 1234;
+        params.extraBody = QJsonObject{{u"top_p"_s, 0.9}};
+        RunExecution x;
+        x.mode = RunMode::Sweep;
+        x.sweepRates = 6;
+        e.setProfile(u"chat, 12.5 req/s"_s, p, params, x);
+        // The splitter takes in the form's width over a few layout passes after the first show.
+        QTest::qWait(200);
+        problems = everyTab(&e) + editorFieldsCut(&e);
+    }
+    problems.removeDuplicates();
+    QVERIFY2(problems.isEmpty(),
+             qPrintable(u"%1 clipped:\n"_s.arg(problems.size()) + problems.join(u'\n')));
+}
 
 QTEST_MAIN(TestViewsFit)
 #include "tst_viewsfit.moc"

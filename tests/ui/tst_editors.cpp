@@ -10,6 +10,9 @@
 #include "editors/loadprofileeditor.h"
 #include "editors/schedulepreview.h"
 #include "editors/suteditor.h"
+#include "keychainstore.h"
+#include "keychainunavailablebackend.h"
+#include "run/metricsplan.h"
 #include "run/planvalidation.h"
 #include "run/runrequest.h"
 #include "sim/simulator.h"
@@ -18,15 +21,23 @@
 #include "tokenizer/tokenizer.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractSpinBox>
+#include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QTest>
+#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 using namespace sb;
@@ -83,6 +94,10 @@ private slots:
     void probeJudge();
     void probeAgainstSimulator_data();
     void probeAgainstSimulator();
+    void editorsOpenAtTop_data();
+    void editorsOpenAtTop();
+    void testConnectionReachable();
+    void metricsPlaceholderFollowsBaseUrl();
 };
 
 void TestEditors::sutRejects_data()
@@ -658,6 +673,177 @@ void TestEditors::probeAgainstSimulator()
     QVERIFY2(result.tokenChunks >= 16, qPrintable(result.message));
     QCOMPARE(int(result.verdict), verdict);
     QVERIFY(!result.message.isEmpty());
+}
+
+// A second SUT (dataset, load profile) opens as the first did: scrolled to the top with the first
+// field focused, whatever the editor showed before. Before, it kept the scroll position and the
+// focused field of the previous one, and typing went into "Replicas" and "Region".
+void TestEditors::editorsOpenAtTop_data()
+{
+    QTest::addColumn<QString>("editor");
+    QTest::newRow("sut") << u"sut"_s;
+    QTest::newRow("dataset") << u"dataset"_s;
+    QTest::newRow("profile") << u"profile"_s;
+}
+
+void TestEditors::editorsOpenAtTop()
+{
+    QFETCH(QString, editor);
+    QWidget host; // before the editors: they leave its stack when they go
+    SutEditor sut;
+    DatasetEditor dataset;
+    LoadProfileEditor profile;
+    QWidget *e = editor == "sut"_L1       ? static_cast<QWidget *>(&sut)
+                 : editor == "dataset"_L1 ? static_cast<QWidget *>(&dataset)
+                                          : &profile;
+    const auto fill = [&](int n) {
+        if (editor == "sut"_L1) {
+            SutConfig c = validSut();
+            c.name = u"sut-%1"_s.arg(n);
+            sut.setConfig(c);
+        } else if (editor == "dataset"_L1) {
+            DatasetSpec d;
+            d.randomInputLen = 100;
+            d.randomOutputLen = 20;
+            dataset.setDataset(u"dataset-%1"_s.arg(n), d);
+        } else {
+            profile.setProfile(u"profile-%1"_s.arg(n), LoadProfile());
+        }
+    };
+    // What the main window does for a new entity (MainWindow::addEntity): fill, then focus.
+    const auto fillNew = [&](int n) {
+        fill(n);
+        if (editor == "sut"_L1)
+            sut.focusFirstField();
+        else if (editor == "dataset"_L1)
+            dataset.focusFirstField();
+        else
+            profile.focusFirstField();
+    };
+    // In a stack as in the main window, at the editor's share of a 1280x800 window, less high:
+    // its form scrolls.
+    auto *stack = new QStackedWidget(&host);
+    auto *elsewhere = new QLineEdit(stack); // the welcome page, the project tree
+    stack->addWidget(elsewhere);
+    stack->addWidget(e);
+    auto *tree = new QLineEdit(&host); // the project tree, beside the editors
+    auto *hostLayout = new QVBoxLayout(&host);
+    hostLayout->addWidget(tree);
+    hostLayout->addWidget(stack);
+    host.resize(1020, 400);
+    fillNew(1);
+    stack->setCurrentWidget(e);
+    host.show();
+    host.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&host));
+    auto *scroll = e->findChild<QScrollArea *>();
+    QVERIFY(scroll);
+    auto *name = scroll->widget()->findChild<QLineEdit *>(u"name"_s);
+    QVERIFY(name);
+    // The first opens at its top with its name focused ...
+    QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+    QTRY_COMPARE(QApplication::focusWidget(), name);
+    // ... the user scrolls down and works in a field there ...
+    QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
+    scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+    QWidget *below = nullptr;
+    for (QWidget *w : scroll->widget()->findChildren<QAbstractSpinBox *>())
+        if (w->isVisible() && w->isEnabled())
+            below = w;
+    QVERIFY(below);
+    below->setFocus();
+    QTRY_VERIFY(below->hasFocus());
+    // ... and the next new one opens at its top with its name focused again.
+    fillNew(2);
+    QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+    QCOMPARE(QApplication::focusWidget(), name);
+    // An existing one shown while the user moves through the tree: at its top, the focus left
+    // where it is (in the tree).
+    scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+    tree->setFocus();
+    QTRY_VERIFY(tree->hasFocus());
+    fill(4);
+    QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+    QTest::qWait(50);
+    QVERIFY(tree->hasFocus());
+    // Filled while hidden (the main window fills an editor, then shows it): the same once shown.
+    scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+    below->setFocus();
+    stack->setCurrentWidget(elsewhere);
+    elsewhere->setFocus();
+    fillNew(3);
+    stack->setCurrentWidget(e);
+    QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+    QTRY_COMPARE(QApplication::focusWidget(), name);
+}
+
+// "Test connection" is in view without scrolling, at the editor's share of a 1280x800 window,
+// after a test on a machine without a keychain; the note on where the key comes from is said
+// once, briefly, never the platform's technical error.
+void TestEditors::testConnectionReachable()
+{
+    const QString dbusError =
+        u"Failed to execute child process \u201cdbus-launch\u201d (No such file or directory)"_s;
+    ApiKeyStore keys(new KeychainUnavailableBackend(nullptr, dbusError));
+    SutEditor editor;
+    editor.setKeyStore(&keys);
+    editor.resize(1020, 710);
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    SutConfig c = validSut();
+    c.baseUrl = u"http://127.0.0.1:9"_s; // discard port: nothing listens, the test fails fast
+    c.apiKeyRef = ApiKeyStore::keychainRef(u"vllm-h100"_s);
+    editor.setConfig(c);
+    auto *button = editor.findChild<QPushButton *>(u"testConnection"_s);
+    auto *scroll = editor.findChild<QScrollArea *>();
+    QVERIFY(button && scroll);
+    QSignalSpy status(&editor, &SutEditor::statusMessage);
+    for (int run = 0; run < 2; ++run) {
+        QSignalSpy done(editor.probe(), &ConnectionProbe::finished);
+        button->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 30000);
+        QTest::qWait(50); // the layout takes in the texts the test set
+        QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+        const QRect inViewport(button->mapTo(scroll->viewport(), QPoint(0, 0)), button->size());
+        QVERIFY2(scroll->viewport()->rect().contains(inViewport),
+                 qPrintable(u"button at %1,%2 %3x%4, viewport %5x%6"_s.arg(inViewport.x())
+                                .arg(inViewport.y())
+                                .arg(inViewport.width())
+                                .arg(inViewport.height())
+                                .arg(scroll->viewport()->width())
+                                .arg(scroll->viewport()->height())));
+        // The result beside the button, also in view.
+        auto *result = editor.findChild<QLabel *>(u"probeResult"_s);
+        QVERIFY(!editor.probeText().isEmpty());
+        QVERIFY(scroll->viewport()->rect().intersects(
+            QRect(result->mapTo(scroll->viewport(), QPoint(0, 0)), result->size())));
+        QVERIFY2(!editor.keyStatusText().contains(u"dbus"_s, Qt::CaseInsensitive),
+                 qPrintable(editor.keyStatusText()));
+        QVERIFY(editor.keyStatusText().contains(ApiKeyStore::fallbackVariable()));
+    }
+    QStringList notes;
+    for (const QList<QVariant> &m : std::as_const(status))
+        if (m.first().toString().contains(ApiKeyStore::fallbackVariable()))
+            notes << m.first().toString();
+    QCOMPARE(notes.size(), 1);
+    QVERIFY2(!notes.first().contains(u"dbus"_s, Qt::CaseInsensitive), qPrintable(notes.first()));
+}
+
+// The metrics URL's placeholder is the URL "auto" scrapes, by the run's own rule, and follows
+// the base URL as it is typed.
+void TestEditors::metricsPlaceholderFollowsBaseUrl()
+{
+    SutEditor editor;
+    SutConfig c = validSut();
+    c.baseUrl = u"https://inference.example.com:8443/"_s;
+    editor.setConfig(c);
+    QCOMPARE(editor.metricsPlaceholder(), sutMetricsUrl(editor.config()));
+    QCOMPARE(editor.metricsPlaceholder(), u"https://inference.example.com:8443/metrics"_s);
+    auto *baseUrl = editor.findChild<QLineEdit *>(u"baseUrl"_s);
+    baseUrl->clear();
+    QTest::keyClicks(baseUrl, u"http://10.0.0.7:30000"_s);
+    QCOMPARE(editor.metricsPlaceholder(), sutMetricsUrl(editor.config()));
+    QCOMPARE(editor.metricsPlaceholder(), u"http://10.0.0.7:30000/metrics"_s);
 }
 
 QTEST_MAIN(TestEditors)

@@ -69,14 +69,14 @@ void DatasetEditor::buildUi()
     auto *split = new QSplitter(Qt::Horizontal, this);
     outer->addWidget(split);
 
-    auto *scroll = makeFormScrollArea(split);
-    QWidget *page = scroll->widget();
-    scroll->setMinimumWidth(420);
+    m_scroll = makeFormScrollArea(split);
+    QWidget *page = m_scroll->widget();
     auto *layout = new QVBoxLayout(page);
     m_title = makeEditorTitle(page);
     layout->addWidget(m_title);
 
     auto *form = new QFormLayout;
+    setUpFormLayout(form);
     layout->addLayout(form);
     auto label = [&](const QString &key, QWidget *buddy) {
         return m_labels.add(key, buddy, page);
@@ -104,6 +104,7 @@ void DatasetEditor::buildUi()
     pathLayout->setContentsMargins(0, 0, 0, 0);
     m_path = new QLineEdit(pathRow);
     m_path->setObjectName(u"path"_s);
+    reservePathWidth(m_path);
     m_browse = new QPushButton(pathRow);
     pathLayout->addWidget(m_path, 1);
     pathLayout->addWidget(m_browse);
@@ -113,6 +114,7 @@ void DatasetEditor::buildUi()
 
     m_syntheticBox = new QGroupBox(page);
     auto *sf = new QFormLayout(m_syntheticBox);
+    setUpFormLayout(sf);
     m_inputLen = spin(m_syntheticBox, 0, 1000000);
     m_inputLen->setObjectName(u"inputLen"_s);
     sf->addRow(label(u"inputLen"_s, m_inputLen),
@@ -155,6 +157,7 @@ void DatasetEditor::buildUi()
 
     m_fileBox = new QGroupBox(page);
     auto *ff = new QFormLayout(m_fileBox);
+    setUpFormLayout(ff);
     m_fixedOutput = spin(m_fileBox, -1, 1000000);
     m_fixedOutput->setObjectName(u"fixedOutput"_s);
     ff->addRow(label(u"fixedOutput"_s, m_fixedOutput), m_fixedOutput);
@@ -164,6 +167,7 @@ void DatasetEditor::buildUi()
 
     m_sessionsBox = new QGroupBox(page);
     auto *sessionsForm = new QFormLayout(m_sessionsBox);
+    setUpFormLayout(sessionsForm);
     m_multiTurn = new QCheckBox(m_sessionsBox);
     m_multiTurn->setObjectName(u"multiTurn"_s);
     sessionsForm->addRow(m_multiTurn);
@@ -213,9 +217,11 @@ void DatasetEditor::buildUi()
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     pl->addWidget(m_table, 3);
+    // No fixed sizes: the form takes the width its rows ask for (makeFormScrollArea), the sample
+    // the rest.
+    split->setChildrenCollapsible(false);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
-    split->setSizes({460, 800});
     m_table->setWordWrap(false);
 
     auto changed = [this] {
@@ -310,6 +316,7 @@ void DatasetEditor::retranslateUi()
     m_maxTurns->setToolTip(tr("ShareGPT and custom sessions: cut longer conversations"));
     m_inputHist->setTitle(tr("Input tokens"));
     m_outputHist->setTitle(tr("Output tokens"));
+    holdComboWidths(m_scroll->widget());
     validate();
     showInfo();
 }
@@ -372,6 +379,7 @@ void DatasetEditor::setDataset(const QString &name, const DatasetSpec &d)
     m_filling = false;
     updateKindWidgets();
     validate();
+    scrollFormToTop(m_scroll);
     reloadNow();
 }
 
@@ -653,4 +661,8 @@ void DatasetEditor::dropEvent(QDropEvent *event)
     event->acceptProposedAction();
 }
 
+void DatasetEditor::focusFirstField()
+{
+    focusFormField(m_scroll, m_name);
+}
 } // namespace sb

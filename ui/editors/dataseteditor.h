@@ -16,6 +16,7 @@ class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 class QTimer;
 
@@ -38,6 +39,10 @@ class DatasetEditor : public QWidget
 public:
     explicit DatasetEditor(QWidget *parent = nullptr);
     ~DatasetEditor() override;
+
+    // A new entity: its first field takes the focus (editorform.h).
+
+    void focusFirstField();
 
     void setDataset(const QString &name, const DatasetSpec &spec);
     QString name() const;
@@ -100,6 +105,7 @@ private:
     FieldErrors m_errors;
     FormLabels m_labels;
 
+    QScrollArea *m_scroll;
     QLabel *m_title;
     QLineEdit *m_name;
     QComboBox *m_kind;

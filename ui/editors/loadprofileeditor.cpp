@@ -47,13 +47,13 @@ void LoadProfileEditor::buildUi()
     outer->setContentsMargins(0, 0, 0, 0);
     auto *split = new QSplitter(Qt::Horizontal, this);
     outer->addWidget(split);
-    auto *scroll = makeFormScrollArea(split);
-    scroll->setMinimumWidth(440);
-    QWidget *page = scroll->widget();
+    m_scroll = makeFormScrollArea(split);
+    QWidget *page = m_scroll->widget();
     auto *layout = new QVBoxLayout(page);
     m_title = makeEditorTitle(page);
     layout->addWidget(m_title);
     auto *form = new QFormLayout;
+    setUpFormLayout(form);
     layout->addLayout(form);
 
     auto addRow = [&](const QString &key, QWidget *field, const QString &errorKey = {}) {
@@ -166,6 +166,7 @@ void LoadProfileEditor::buildUi()
     tl->setContentsMargins(0, 0, 0, 0);
     m_tracePath = new QLineEdit(traceRow);
     m_tracePath->setObjectName(u"tracePath"_s);
+    reservePathWidth(m_tracePath);
     auto *browse = new QToolButton(traceRow);
     browse->setText(u"…"_s);
     connect(browse, &QToolButton::clicked, this, &LoadProfileEditor::browseTrace);
@@ -292,14 +293,19 @@ void LoadProfileEditor::buildUi()
     layout->addStretch(1);
 
     auto *right = new QWidget(split);
+    // The plot shrinks before the form does: a chart's own minimum would take the room the form's
+    // fields need at 1280x800.
+    right->setMinimumWidth(240);
     auto *rlay = new QVBoxLayout(right);
     m_previewTitle = new QLabel(right);
     rlay->addWidget(m_previewTitle);
     m_preview = new SchedulePreview(right);
     rlay->addWidget(m_preview, 1);
+    // No fixed sizes: the form takes the width its rows ask for (makeFormScrollArea), the plot the
+    // rest.
+    split->setChildrenCollapsible(false);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
-    split->setSizes({480, 800});
 
     auto changed = [this] {
         if (m_filling)
@@ -487,6 +493,7 @@ void LoadProfileEditor::retranslateUi()
                                  "is the Seed above"));
     m_extraBody->setPlaceholderText(u"{\"top_p\": 0.9}"_s);
     m_extraBody->setToolTip(tr("A JSON object merged into every request body"));
+    holdComboWidths(m_scroll->widget());
     validate();
     m_preview->setProfile(profile());
 }
@@ -596,6 +603,7 @@ void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p,
     m_filling = false;
     updateWidgets();
     validate();
+    scrollFormToTop(m_scroll);
 }
 
 QString LoadProfileEditor::name() const
@@ -816,4 +824,8 @@ QString LoadProfileEditor::errorFor(const QString &field) const
     return m_errors.errorFor(field);
 }
 
+void LoadProfileEditor::focusFirstField()
+{
+    focusFormField(m_scroll, m_name);
+}
 } // namespace sb

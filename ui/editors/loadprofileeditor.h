@@ -11,6 +11,7 @@
 
 class QCheckBox;
 class QPlainTextEdit;
+class QScrollArea;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -34,6 +35,10 @@ class LoadProfileEditor : public QWidget
 public:
     explicit LoadProfileEditor(QWidget *parent = nullptr);
     ~LoadProfileEditor() override;
+
+    // A new entity: its first field takes the focus (editorform.h).
+
+    void focusFirstField();
 
     void setProfile(const QString &name, const LoadProfile &profile,
                     const RequestParams &params = RequestParams(),
@@ -73,6 +78,7 @@ private:
     FieldErrors m_errors;
     FormLabels m_labels;
 
+    QScrollArea *m_scroll;
     QLabel *m_title;
     QLineEdit *m_name;
     QComboBox *m_scenario;

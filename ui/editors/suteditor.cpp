@@ -4,6 +4,7 @@
 #include "config/runplan.h"
 #include "connectionprobe.h"
 #include "fielderror.h"
+#include "keychainbackend.h"
 #include "keychainstore.h"
 #include "run/metricsplan.h"
 
@@ -93,15 +94,15 @@ void SutEditor::buildUi()
 {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    auto *scroll = makeFormScrollArea(this);
-    outer->addWidget(scroll);
-    QWidget *page = scroll->widget();
+    m_scroll = makeFormScrollArea(this);
+    outer->addWidget(m_scroll);
+    QWidget *page = m_scroll->widget();
     auto *layout = new QVBoxLayout(page);
     m_title = makeEditorTitle(page);
     layout->addWidget(m_title);
 
     auto *form = new QFormLayout;
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    setUpFormLayout(form);
     layout->addLayout(form);
 
     auto addRow = [&](const QString &key, QWidget *field, bool withError) {
@@ -135,6 +136,20 @@ void SutEditor::buildUi()
     m_model = new QLineEdit(page);
     m_model->setObjectName(u"model"_s);
     addRow(u"model"_s, m_model, true);
+    // The connection test right under the fields it tests, its result beside it: reachable
+    // without scrolling, and never pushed away by the notes further down (the API key's).
+    auto *testRow = new QWidget(page);
+    auto *testLayout = new QHBoxLayout(testRow);
+    testLayout->setContentsMargins(0, 0, 0, 0);
+    m_test = new QPushButton(testRow);
+    m_test->setObjectName(u"testConnection"_s);
+    m_probeResult = new QLabel(testRow);
+    m_probeResult->setObjectName(u"probeResult"_s);
+    m_probeResult->setWordWrap(true);
+    m_probeResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    testLayout->addWidget(m_test, 0, Qt::AlignTop);
+    testLayout->addWidget(m_probeResult, 1);
+    form->addRow(QString(), testRow);
     m_revision = new QLineEdit(page);
     addRow(u"revision"_s, m_revision, false);
     m_engine = new QLineEdit(page);
@@ -218,7 +233,6 @@ void SutEditor::buildUi()
     m_metricsMode->addItem({}, MetricsUrl);
     m_metricsUrl = new QLineEdit(metricsRow);
     m_metricsUrl->setObjectName(u"metricsUrl"_s);
-    m_metricsUrl->setPlaceholderText(u"http://gpu-host:8000/metrics"_s);
     metricsLayout->addWidget(m_metricsMode);
     metricsLayout->addWidget(m_metricsUrl, 1);
     addRow(u"metrics"_s, metricsRow, true);
@@ -244,17 +258,6 @@ void SutEditor::buildUi()
     tokenLayout->addWidget(m_saveToken);
     addRow(u"metricsToken"_s, tokenRow, false);
 
-    auto *testRow = new QHBoxLayout;
-    m_test = new QPushButton(page);
-    m_test->setObjectName(u"testConnection"_s);
-    testRow->addWidget(m_test);
-    testRow->addStretch(1);
-    layout->addLayout(testRow);
-    m_probeResult = new QLabel(page);
-    m_probeResult->setObjectName(u"probeResult"_s);
-    m_probeResult->setWordWrap(true);
-    m_probeResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_probeResult);
     layout->addStretch(1);
 
     auto changed = [this] {
@@ -398,6 +401,7 @@ void SutEditor::retranslateUi()
     m_tokenEntry->setPlaceholderText(tr("keychain entry"));
     m_tokenValue->setPlaceholderText(tr("paste a target's token, then save it to the keychain"));
     m_saveToken->setText(tr("Save to keychain"));
+    holdComboWidths(m_scroll->widget());
     m_gpuCount->setSpecialValueText(tr("not recorded"));
     m_replicas->setSpecialValueText(tr("not recorded"));
     m_containers->setSpecialValueText(tr("not recorded"));
@@ -431,8 +435,17 @@ void SutEditor::setKeyStore(ApiKeyStore *store)
                 if (ticket != m_keyTicket)
                     return;
                 if (!message.isEmpty()) {
+                    // Without a keychain every test would say the same: the status bar hears
+                    // it once, the line under the key keeps saying where the key comes from.
+                    const bool noKeychain = !m_keys->keychainAvailable();
+                    if (!noKeychain || !m_keychainNoteSaid)
+                        emit statusMessage(message);
+                    m_keychainNoteSaid = m_keychainNoteSaid || noKeychain;
                     m_keyStatus->setText(message);
-                    emit statusMessage(message);
+                    m_keyStatus->setToolTip(noKeychain
+                                                ? tr("The keychain reported: %1")
+                                                      .arg(m_keys->backend()->unavailableReason())
+                                                : QString());
                 }
                 SutConfig sut = config();
                 m_probe->start(sut, key);
@@ -490,10 +503,12 @@ void SutEditor::setConfig(const SutConfig &c)
     m_tokenValue->clear();
     m_keyValue->clear();
     m_keyStatus->clear();
+    m_keyStatus->setToolTip(QString());
     m_probeResult->clear();
     m_loading = false;
     updateKeyWidgets();
     validate();
+    scrollFormToTop(m_scroll);
 }
 
 SutConfig SutEditor::config() const
@@ -555,6 +570,10 @@ void SutEditor::updateKeyWidgets()
     m_keyName->setEnabled(src != KeyDefault);
     m_keyValue->setEnabled(src == KeyKeychain);
     m_saveKey->setEnabled(src == KeyKeychain);
+    // Known already to have no keychain: say where this SUT's key comes from without a test.
+    if (src == KeyKeychain && m_keys && !m_keys->keychainAvailable() &&
+        m_keyStatus->text().isEmpty())
+        m_keyStatus->setText(m_keys->keychainFallbackNote());
 }
 
 void SutEditor::validate()
@@ -632,12 +651,32 @@ void SutEditor::validate()
         e[u"apiKey"_s] = tr("Name the keychain entry (for example the SUT's name).");
 
     m_errors.show(e);
+    updateMetricsPlaceholder(c);
     m_test->setEnabled(e.isEmpty() || (e.size() == 1 && e.contains(u"model"_s)));
     const bool valid = e.isEmpty();
     if (valid != m_valid) {
         m_valid = valid;
         emit validityChanged(valid);
     }
+}
+
+void SutEditor::updateMetricsPlaceholder(const SutConfig &c)
+{
+    // What "auto" scrapes, by the run's own rule (sutMetricsUrl): the URL field shows it greyed
+    // while it is left to auto, and it is the URL to start from when one is typed.
+    QString text;
+    if (m_metricsMode->currentData().toInt() == MetricsOff)
+        text.clear();
+    else if (c.builtInSimulator)
+        text = tr("the simulator's /metrics");
+    else if (!c.baseUrl.isEmpty())
+        text = sutMetricsUrl(c);
+    else {
+        SutConfig example = c;
+        example.baseUrl = u"http://gpu-host:8000"_s;
+        text = sutMetricsUrl(example);
+    }
+    m_metricsUrl->setPlaceholderText(text);
 }
 
 bool SutEditor::isValid() const
@@ -653,6 +692,11 @@ QStringList SutEditor::errors() const
 QString SutEditor::errorFor(const QString &field) const
 {
     return m_errors.errorFor(field);
+}
+
+QString SutEditor::metricsPlaceholder() const
+{
+    return m_metricsUrl->placeholderText();
 }
 
 QString SutEditor::probeText() const
@@ -731,4 +775,8 @@ void SutEditor::onProbeFinished(const ConnectionProbeResult &result)
                                        : tr("Connection test failed."));
 }
 
+void SutEditor::focusFirstField()
+{
+    focusFormField(m_scroll, m_name);
+}
 } // namespace sb

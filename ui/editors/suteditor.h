@@ -14,6 +14,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 
 namespace sb {
@@ -34,6 +35,8 @@ public:
     ~SutEditor() override;
 
     void setKeyStore(ApiKeyStore *store);
+    // A new entity: its first field takes the focus (editorform.h).
+    void focusFirstField();
     void setConfig(const SutConfig &config);
     SutConfig config() const;
 
@@ -45,6 +48,8 @@ public:
     // The running connection test, for tests and for the main window's status bar.
     ConnectionProbe *probe() const { return m_probe; }
     QString probeText() const;
+    // The metrics URL field's placeholder: the URL "auto" scrapes (for tests).
+    QString metricsPlaceholder() const;
     QString keyStatusText() const;
 
 public slots:
@@ -68,12 +73,15 @@ private:
     void validate();
     void updateKeyWidgets();
     void onProbeFinished(const ConnectionProbeResult &result);
+    // The metrics URL field's placeholder: the URL a run scrapes for c's own endpoint.
+    void updateMetricsPlaceholder(const SutConfig &c);
     // The metrics targets, one `name=URL[,token-env=V|,token-keychain=E]` per line (the syntax
     // of --metrics-target); badLine: the first line that is not (1-based, 0 when all are).
     static QList<MetricsTarget> parseTargetLines(const QString &text, int *badLine);
 
     bool m_loading = false;
     bool m_valid = true;
+    bool m_keychainNoteSaid = false; // the status bar heard "no keychain here" already
     ApiKeyStore *m_keys = nullptr;
     ConnectionProbe *m_probe;
     quint64 m_keyTicket = 0;
@@ -81,6 +89,7 @@ private:
     FieldErrors m_errors;
     FormLabels m_labels;
 
+    QScrollArea *m_scroll;
     QLineEdit *m_name;
     QCheckBox *m_simulator;
     QLineEdit *m_baseUrl;
