@@ -181,7 +181,7 @@
     <message>
         <source>must be a finite number of milliseconds</source>
         <comment>plan.goodput.range</comment>
-        <translation>必须是有限的毫秒数</translation>
+        <translation>必须是有限的ms数</translation>
     </message>
     <message>
         <source>is required for a %1 dataset</source>
@@ -546,7 +546,7 @@
     <message>
         <source>goodput: %1</source>
         <comment>cmp.value.slo_goodput</comment>
-        <translation>goodput：%1</translation>
+        <translation>有效吞吐量：%1</translation>
     </message>
     <message>
         <source>MLPerf preset %1</source>
@@ -721,7 +721,7 @@
     <message>
         <source>Request goodput</source>
         <comment>cmp.row.request_goodput</comment>
-        <translation>请求 goodput</translation>
+        <translation>请求有效吞吐量</translation>
     </message>
     <message>
         <source>MLPerf result</source>
@@ -971,7 +971,7 @@
     <message>
         <source>Request throughput and goodput</source>
         <comment>chart.requests.title</comment>
-        <translation>请求吞吐量与 goodput</translation>
+        <translation>请求吞吐量与有效吞吐量</translation>
     </message>
     <message>
         <source>Token throughput</source>
@@ -986,7 +986,7 @@
     <message>
         <source>goodput</source>
         <comment>chart.series.goodput</comment>
-        <translation>goodput</translation>
+        <translation>有效吞吐量</translation>
     </message>
     <message>
         <source>output tokens</source>
@@ -1021,7 +1021,7 @@
     <message>
         <source>vLLM does not save its --goodput SLOs: the file&apos;s goodput is shown as stated, not recomputed</source>
         <comment>import.note.goodput</comment>
-        <translation>vLLM 不保存其 --goodput SLO：文件中的 goodput 按原值显示，未重新计算</translation>
+        <translation>vLLM 不保存其 --goodput SLO：文件中的有效吞吐量按原值显示，未重新计算</translation>
     </message>
     <message>
         <source>the file was saved without --save-detailed: per-request results are not available, only the file&apos;s summary</source>
@@ -1071,7 +1071,7 @@
     <message>
         <source>Time per output token; n_out is the request&apos;s output token count (server usage when reported, else one token per token chunk). Successful requests with n_out &lt;= 1 have no TPOT sample; for goodput their TPOT counts as 0, as in vLLM.</source>
         <comment>metric.tpot.detail</comment>
-        <translation>每个输出 token 的时间；n_out 是请求的输出 token 数（服务器报告 usage 时取其值，否则每个 token 块计一个 token）。n_out &lt;= 1 的成功请求没有 TPOT 样本；计算 goodput 时其 TPOT 记为 0，与 vLLM 相同。</translation>
+        <translation>每个输出 token 的时间；n_out 是请求的输出 token 数（服务器报告 usage 时取其值，否则每个 token 块计一个 token）。n_out &lt;= 1 的成功请求没有 TPOT 样本；计算有效吞吐量时其 TPOT 记为 0，与 vLLM 相同。</translation>
     </message>
     <message>
         <source>ITL</source>
@@ -1191,7 +1191,7 @@
     <message>
         <source>Request goodput</source>
         <comment>metric.request_goodput.label</comment>
-        <translation>请求 goodput</translation>
+        <translation>请求有效吞吐量</translation>
     </message>
     <message>
         <source>successful requests meeting every SLO (e.g. TTFT ≤ 200 ms and TPOT ≤ 50 ms) / duration</source>
@@ -1241,7 +1241,7 @@
     <message>
         <source>Percentiles use linear interpolation between order statistics (numpy&apos;s default, what vLLM reports): rank = p/100 · (N − 1). MLPerf-style summaries use LoadGen&apos;s sorted[floor(N·p)]. Standard deviations are population (ddof = 0).</source>
         <comment>metric.statement.percentiles</comment>
-        <translation>百分位数在顺序统计量之间线性插值（numpy 的默认方法，也是 vLLM 报告的方式）：rank = p/100 · (N − 1)。MLPerf 风格的摘要使用 LoadGen 的 sorted[floor(N·p)]。标准差为总体标准差（ddof = 0）。</translation>
+        <translation>百分位数在顺序统计量之间线性插值（numpy 的默认方法，也是 vLLM 报告的方式）：位次 = p/100 · (N − 1)。MLPerf 风格的摘要使用 LoadGen 的 sorted[floor(N·p)]。标准差为总体标准差（ddof = 0）。</translation>
     </message>
     <message>
         <source>Failed requests count in failed with their error, are excluded from latency statistics and from throughput numerators, and are shown, never hidden.</source>
@@ -2036,7 +2036,7 @@
     <message>
         <source>Latencies in milliseconds from the monotonic clock; percentiles by linear interpolation between order statistics (numpy&apos;s default, as vLLM). Failed requests are excluded from latencies and throughput numerators and listed under Failures. Differences are against the baseline column %1.</source>
         <comment>report.results.legend</comment>
-        <translation>延迟单位为毫秒，取自单调时钟；百分位数在顺序统计量之间线性插值（numpy 的默认方法，与 vLLM 相同）。失败的请求不计入延迟和吞吐量的分子，列在“失败”一节中。差异均相对于基线列 %1。</translation>
+        <translation>延迟单位为ms，取自单调时钟；百分位数在顺序统计量之间线性插值（numpy 的默认方法，与 vLLM 相同）。失败的请求不计入延迟和吞吐量的分子，列在“失败”一节中。差异均相对于基线列 %1。</translation>
     </message>
     <message>
         <source>%1 (baseline)</source>
@@ -2346,7 +2346,7 @@
     <message>
         <source>no goodput SLO was given (--goodput)</source>
         <comment>na.no_goodput_slo</comment>
-        <translation>未设定 goodput SLO（--goodput）</translation>
+        <translation>未设定有效吞吐量 SLO（--goodput）</translation>
     </message>
     <message>
         <source>every request has the same send time: the records carry no real send times</source>
@@ -2651,7 +2651,7 @@
     <message>
         <source>must be between 0 and %1 milliseconds</source>
         <comment>plan.think_time.range</comment>
-        <translation>必须在 0 到 %1 毫秒之间</translation>
+        <translation>必须在 0 到 %1 ms之间</translation>
     </message>
     <message>
         <source>must be above 0: it is the mean of the exponential think time</source>
@@ -2676,7 +2676,7 @@
     <message>
         <source>must be between 0 and %1 milliseconds per token</source>
         <comment>plan.sim.prefill</comment>
-        <translation>必须在每 token 0 到 %1 毫秒之间</translation>
+        <translation>必须在每 token 0 到 %1 ms之间</translation>
     </message>
     <message>
         <source>must be between 0 and %1 blocks</source>
@@ -3816,7 +3816,7 @@
     <message>
         <source>timeout: no complete response within %1 ms</source>
         <comment>server.reason.timeout</comment>
-        <translation>超时：%1 毫秒内没有完整响应</translation>
+        <translation>超时：%1 ms内没有完整响应</translation>
     </message>
     <message>
         <source>server metrics off for &apos;%1&apos; (%2): %3 at the first scrape</source>
@@ -3906,7 +3906,7 @@
     <message>
         <source>client TTFT (ms)</source>
         <comment>report.server.axis.ttft</comment>
-        <translation>客户端 TTFT（毫秒）</translation>
+        <translation>客户端 TTFT（ms）</translation>
     </message>
     <message>
         <source>requests</source>
@@ -4106,7 +4106,7 @@
     <message>
         <source>must be between 0 and 600000 milliseconds</source>
         <comment>plan.sim.timing</comment>
-        <translation>必须在 0 到 600000 毫秒之间</translation>
+        <translation>必须在 0 到 600000 ms之间</translation>
     </message>
     <message>
         <source>baseline</source>

@@ -27,6 +27,18 @@
         <source>The API key was not saved: %1. Set the %2 environment variable instead; ServeBench never writes keys into the project file.</source>
         <translation>API 密钥未保存：%1。请改为设置环境变量 %2；ServeBench 从不把密钥写入项目文件。</translation>
     </message>
+    <message>
+        <source>No system keychain here, and %1 is not set: requests are sent without an API key.</source>
+        <translation>这里没有系统钥匙串，且未设置 %1：请求将不带 API 密钥发送。</translation>
+    </message>
+    <message>
+        <source>No system keychain here: the API key comes from %1.</source>
+        <translation>这里没有系统钥匙串：API 密钥取自 %1。</translation>
+    </message>
+    <message>
+        <source>No system keychain here: the key was not saved. Set the %1 environment variable instead; ServeBench never writes keys into the project file.</source>
+        <translation>这里没有系统钥匙串：密钥未保存。请改为设置环境变量 %1；ServeBench 从不把密钥写入项目文件。</translation>
+    </message>
 </context>
 <context>
     <name>sb::BillImportDialog</name>
@@ -531,7 +543,7 @@
     </message>
     <message>
         <source>%1 (ms)</source>
-        <translation>%1（毫秒）</translation>
+        <translation>%1（ms）</translation>
     </message>
     <message>
         <source>fraction of samples ≤ x</source>
@@ -825,6 +837,18 @@
     <message>
         <source>Overlap rule</source>
         <translation>重叠规则</translation>
+    </message>
+    <message>
+        <source>prorate by time</source>
+        <translation>按时间比例分摊</translation>
+    </message>
+    <message>
+        <source>include whole</source>
+        <translation>整笔计入</translation>
+    </message>
+    <message>
+        <source>undecided</source>
+        <translation>未决定</translation>
     </message>
 </context>
 <context>
@@ -1401,15 +1425,15 @@
     </message>
     <message>
         <source>SLO TTFT (ms):</source>
-        <translation>SLO TTFT（毫秒）：</translation>
+        <translation>SLO TTFT（ms）：</translation>
     </message>
     <message>
         <source>SLO TPOT (ms):</source>
-        <translation>SLO TPOT（毫秒）：</translation>
+        <translation>SLO TPOT（ms）：</translation>
     </message>
     <message>
         <source>SLO E2EL (ms):</source>
-        <translation>SLO E2EL（毫秒）：</translation>
+        <translation>SLO E2EL（ms）：</translation>
     </message>
     <message>
         <source>Percentiles:</source>
@@ -1513,7 +1537,7 @@
     </message>
     <message>
         <source>Goodput counts requests meeting every SLO that is set</source>
-        <translation>有效吞吐量（goodput）只统计满足所有已设 SLO 的请求</translation>
+        <translation>有效吞吐量（有效吞吐量）只统计满足所有已设 SLO 的请求</translation>
     </message>
     <message>
         <source>Issued and stored, excluded from every metric</source>
@@ -1745,7 +1769,7 @@
     </message>
     <message>
         <source>Think time (ms):</source>
-        <translation>思考时间（毫秒）：</translation>
+        <translation>思考时间（ms）：</translation>
     </message>
     <message>
         <source>Session header:</source>
@@ -1757,7 +1781,7 @@
     </message>
     <message>
         <source>Mooncake (timestamp ms, input_length, output_length, hash_ids)</source>
-        <translation>Mooncake（timestamp 毫秒，input_length，output_length，hash_ids）</translation>
+        <translation>Mooncake（timestamp ms，input_length，output_length，hash_ids）</translation>
     </message>
     <message>
         <source>Mooncake: tokens per hash id (512 in the published traces)</source>
@@ -2266,6 +2290,10 @@
         <source>Selection studies: candidates × scenarios × repeats in an interleaved order, ending in one decision with costs</source>
         <translation>选型研究：候选 × 场景 × 重复，按交错顺序运行，最终得出一个含成本的决策</translation>
     </message>
+    <message>
+        <source>The last project, %1, is no longer there; started a new project.</source>
+        <translation>上次的项目 %1 已不存在；已新建项目。</translation>
+    </message>
 </context>
 <context>
     <name>sb::ProjectDocument</name>
@@ -2438,23 +2466,23 @@ Requests: %4</source>
     </message>
     <message>
         <source>TTFT (ms)</source>
-        <translation>TTFT（毫秒）</translation>
+        <translation>TTFT（ms）</translation>
     </message>
     <message>
         <source>TPOT (ms)</source>
-        <translation>TPOT（毫秒）</translation>
+        <translation>TPOT（ms）</translation>
     </message>
     <message>
         <source>E2EL (ms)</source>
-        <translation>E2EL（毫秒）</translation>
+        <translation>E2EL（ms）</translation>
     </message>
     <message>
         <source>ITL mean (ms)</source>
-        <translation>ITL 均值（毫秒）</translation>
+        <translation>ITL 均值（ms）</translation>
     </message>
     <message>
         <source>ITL max (ms)</source>
-        <translation>ITL 最大值（毫秒）</translation>
+        <translation>ITL 最大值（ms）</translation>
     </message>
     <message>
         <source>Input tok</source>
@@ -2474,7 +2502,7 @@ Requests: %4</source>
     </message>
     <message>
         <source>Sched. lag (ms)</source>
-        <translation>调度滞后（毫秒）</translation>
+        <translation>调度滞后（ms）</translation>
     </message>
     <message>
         <source>HTTP</source>
@@ -2557,7 +2585,7 @@ Requests: %4</source>
     </message>
     <message>
         <source>%1 (ms)</source>
-        <translation>%1（毫秒）</translation>
+        <translation>%1（ms）</translation>
     </message>
     <message>
         <source>fraction ≤ x</source>
@@ -2625,7 +2653,7 @@ Requests: %4</source>
     </message>
     <message>
         <source>TTFT (ms)</source>
-        <translation>TTFT（毫秒）</translation>
+        <translation>TTFT（ms）</translation>
     </message>
     <message>
         <source>Mean ITL per request by completion time</source>
@@ -2637,7 +2665,7 @@ Requests: %4</source>
     </message>
     <message>
         <source>ITL (ms)</source>
-        <translation>ITL（毫秒）</translation>
+        <translation>ITL（ms）</translation>
     </message>
     <message>
         <source>No run selected</source>
@@ -2703,7 +2731,7 @@ Requests: %4</source>
     </message>
     <message>
         <source>t_send − t_sched (ms)</source>
-        <translation>t_send − t_sched（毫秒）</translation>
+        <translation>t_send − t_sched（ms）</translation>
     </message>
     <message>
         <source>n/a — %1: %2</source>
@@ -2727,7 +2755,7 @@ Requests: %4</source>
     </message>
     <message>
         <source>Each statistic with its 95 % confidence interval within this run, as value [low, high] (Student t for means, order statistics for percentiles, a bootstrap over requests for ITL). The tooltips always give them.</source>
-        <translation>每个统计量及其在本次运行内的 95 % 置信区间，显示为 值 [下限, 上限]（均值用 Student t，百分位数用顺序统计量，ITL 用按请求的自助法）。工具提示中始终给出区间。</translation>
+        <translation>每个统计量及其在本次运行内的 95 % 置信区间，显示为 值 [下限, 上限]（均值用学生 t 分布，百分位数用顺序统计量，ITL 用按请求的自助法）。工具提示中始终给出区间。</translation>
     </message>
     <message>
         <source>Server</source>
@@ -2848,7 +2876,7 @@ Requests: %4</source>
     </message>
     <message>
         <source>ms</source>
-        <translation>毫秒</translation>
+        <translation>ms</translation>
     </message>
     <message>
         <source>Mean ITL per request</source>
@@ -2973,6 +3001,28 @@ Requests: %4</source>
     <message>
         <source>Power draw of the GPUs, summed, as the GPU exporter reported it</source>
         <translation>GPU 导出器报告的各 GPU 功率之和</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message numerus="yes">
+        <source>no value in %n scrape(s): the server does not export it</source>
+        <translation>
+            <numerusform>%n 次采集中都没有该值：服务器未导出它</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3265,7 +3315,7 @@ Requests: %4</source>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
+        <translation>%1 ms</translation>
     </message>
 </context>
 <context>
@@ -3280,7 +3330,7 @@ Requests: %4</source>
     </message>
     <message>
         <source>TTFT (ms)</source>
-        <translation>TTFT（毫秒）</translation>
+        <translation>TTFT（ms）</translation>
     </message>
     <message>
         <source>mean</source>
@@ -3308,7 +3358,7 @@ Requests: %4</source>
     </message>
     <message>
         <source>Sessions: %1 (%2 completed, %3 failed, %4 incomplete) · turns: %5 sent, %6 not sent · history: %7 · think time: %8 ms configured, %9 ms measured (means)</source>
-        <translation>会话：%1（%2 完成，%3 失败，%4 未完成）· 轮次：%5 已发送，%6 未发送 · 历史：%7 · 思考时间：配置 %8 毫秒，实测 %9 毫秒（均值）</translation>
+        <translation>会话：%1（%2 完成，%3 失败，%4 未完成）· 轮次：%5 已发送，%6 未发送 · 历史：%7 · 思考时间：配置 %8 ms，实测 %9 ms（均值）</translation>
     </message>
     <message>
         <source>Input tokens: %1 new, %2 history · prefix-cache hit rate: %3 · active sessions: peak %4, mean %5</source>
@@ -3635,7 +3685,7 @@ Requests: %4</source>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source>built-in simulator (TTFT %1, ITL %2)</source>
@@ -3934,6 +3984,22 @@ Requests: %4</source>
     <message>
         <source>%1 interval %2</source>
         <translation>%1 区间 %2</translation>
+    </message>
+    <message>
+        <source>Student&apos;s t</source>
+        <translation>学生 t 分布</translation>
+    </message>
+    <message>
+        <source>order statistics</source>
+        <translation>顺序统计量</translation>
+    </message>
+    <message>
+        <source>bootstrap percentile</source>
+        <translation>自助法百分位</translation>
+    </message>
+    <message>
+        <source>bootstrap percentile, resampling clusters</source>
+        <translation>自助法百分位（按簇重采样）</translation>
     </message>
 </context>
 <context>
@@ -4294,6 +4360,14 @@ Requests: %4</source>
         <source>Saving the token of %1 …</source>
         <translation>正在保存 %1 的令牌…</translation>
     </message>
+    <message>
+        <source>The keychain reported: %1</source>
+        <translation>钥匙串报告：%1</translation>
+    </message>
+    <message>
+        <source>the simulator&apos;s /metrics</source>
+        <translation>模拟器的 /metrics</translation>
+    </message>
 </context>
 <context>
     <name>sb::TurnTableModel</name>
@@ -4323,19 +4397,19 @@ Requests: %4</source>
     </message>
     <message>
         <source>Mean TTFT (ms)</source>
-        <translation>平均 TTFT（毫秒）</translation>
+        <translation>平均 TTFT（ms）</translation>
     </message>
     <message>
         <source>P99 TTFT (ms)</source>
-        <translation>P99 TTFT（毫秒）</translation>
+        <translation>P99 TTFT（ms）</translation>
     </message>
     <message>
         <source>Mean ITL (ms)</source>
-        <translation>平均 ITL（毫秒）</translation>
+        <translation>平均 ITL（ms）</translation>
     </message>
     <message>
         <source>Mean E2EL (ms)</source>
-        <translation>平均 E2EL（毫秒）</translation>
+        <translation>平均 E2EL（ms）</translation>
     </message>
     <message>
         <source>Input tokens</source>
@@ -4355,11 +4429,11 @@ Requests: %4</source>
     </message>
     <message>
         <source>Think, configured (ms)</source>
-        <translation>思考时间，配置（毫秒）</translation>
+        <translation>思考时间，配置（ms）</translation>
     </message>
     <message>
         <source>Think, measured (ms)</source>
-        <translation>思考时间，实测（毫秒）</translation>
+        <translation>思考时间，实测（ms）</translation>
     </message>
     <message>
         <source>Successful requests of this turn / requests of this turn</source>

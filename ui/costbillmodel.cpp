@@ -129,7 +129,16 @@ QVariant CostBillModel::data(const QModelIndex &index, int role) const
     case RuleColumn:
         if (!m_hasWindow || (!p.sut.isEmpty() && p.sut != m_window.sut))
             return QString();
-        return QString::fromLatin1(overlapRuleName(m_window.ruleFor(b.id)));
+        // The rule in the reader's words, as the page's rule selector names it.
+        switch (m_window.ruleFor(b.id)) {
+        case OverlapRule::Prorate:
+            return tr("prorate by time");
+        case OverlapRule::IncludeWhole:
+            return tr("include whole");
+        case OverlapRule::Undecided:
+            break;
+        }
+        return tr("undecided");
     case ColumnCount:
         break;
     }

@@ -10,6 +10,23 @@ using namespace Qt::StringLiterals;
 
 namespace sb {
 
+namespace {
+// An interval's method in the reader's words; the stored name (result JSON, CSV) stays as the
+// core wrote it (docs/statistics.md).
+QString methodText(const QString &method)
+{
+    if (method == "student-t"_L1)
+        return SummaryTableModel::tr("Student's t");
+    if (method == "order-statistic"_L1)
+        return SummaryTableModel::tr("order statistics");
+    if (method == "bootstrap-percentile"_L1)
+        return SummaryTableModel::tr("bootstrap percentile");
+    if (method == "bootstrap-percentile (clustered)"_L1)
+        return SummaryTableModel::tr("bootstrap percentile, resampling clusters");
+    return method;
+}
+} // namespace
+
 SummaryTableModel::SummaryTableModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 const QStringList &SummaryTableModel::metricKeys()
@@ -209,12 +226,12 @@ QVariant SummaryTableModel::data(const QModelIndex &index, int role) const
             if (col >= FirstPercentileColumn)
                 tip += u"\n\n"_s + percentileMethodMessage().translated();
             if (const Interval *i = m_summary.isAvailable(key) ? interval(key, col) : nullptr)
-                tip = (i->available
-                           ? tr("%1 interval %2 (%3, n = %4)")
-                                 .arg(confidenceText(i->confidence), intervalText(*i), i->method)
-                                 .arg(i->n)
-                           : tr("%1 interval %2")
-                                 .arg(confidenceText(i->confidence), intervalText(*i))) +
+                tip = (i->available ? tr("%1 interval %2 (%3, n = %4)")
+                                          .arg(confidenceText(i->confidence), intervalText(*i),
+                                               methodText(i->method))
+                                          .arg(i->n)
+                                    : tr("%1 interval %2")
+                                          .arg(confidenceText(i->confidence), intervalText(*i))) +
                       u"\n\n"_s + tip;
             return tip;
         }

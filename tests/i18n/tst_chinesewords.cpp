@@ -1,0 +1,199 @@
+// The Chinese workbench shows no English word outside a short, stated allowlist: the Compare tab
+// (six runs of two SUTs), the Results view (a Server run with failures) and the Cost page are
+// filled, switched to zh_CN, and every text they show (viewtexts.h) is read word by word. Code is
+// not read (URLs, servebench-cli commands and --flags, formula identifiers such as t_first and
+// sorted[floor(N·p)], dotted API fields, ISO times, [DONE], 5xx). A word of Latin letters passes
+// only if it is
+//   - a term that stays as it is in Chinese (kTerms: metric acronyms such as TTFT, unit symbols,
+//     formats, MLPerf's scenario names, product names, the API and result-file field names the
+//     definitions cite), or
+//   - the fixture's own data: names the user gave (runs, SUTs, sweeps, windows, bill items),
+//     the model, engines and GPUs, the bill's billing unit, the servers' error messages (kData).
+// The same views in English must show English words that are not allowed (the check bites).
+
+#include "../uiviews/comparefixture.h"
+#include "viewtexts.h"
+
+#include "compare/comparisonview.h"
+#include "costpage.h"
+#include "resultsview.h"
+#include "settingslanguage.h"
+
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace sb;
+
+namespace {
+
+// Terms Chinese text keeps in Latin letters (lower-cased for the comparison).
+const QSet<QString> kTerms = {
+    // metrics and their parts
+    u"ttft"_s, u"tpot"_s, u"itl"_s, u"e2el"_s, u"cdf"_s, u"slo"_s, u"slos"_s, u"kv"_s, u"gpu"_s,
+    u"gpus"_s, u"cpu"_s, u"token"_s, u"tokens"_s, u"p50"_s, u"p90"_s, u"p95"_s, u"p99"_s,
+    // formats, protocols, identifiers
+    u"http"_s, u"https"_s, u"url"_s, u"json"_s, u"jsonl"_s, u"csv"_s, u"tsv"_s, u"html"_s, u"pdf"_s,
+    u"api"_s, u"id"_s, u"utc"_s, u"sha256"_s, u"tcp"_s, u"tls"_s, u"sse"_s,
+    // MLPerf's names, and products
+    u"mlperf"_s, u"loadgen"_s, u"singlestream"_s, u"server"_s, u"offline"_s, u"valid"_s,
+    u"invalid"_s, u"servebench"_s, u"vllm"_s, u"sglang"_s, u"openai"_s, u"prometheus"_s, u"dcgm"_s,
+    u"sharegpt"_s, u"numpy"_s,
+    // unit symbols (SI, and the rates' units as the core writes them everywhere)
+    u"ms"_s, u"req"_s, u"tok"_s, u"kwh"_s,
+    // the project's own short names: SUT (system under test), TTFCT
+    u"sut"_s, u"suts"_s, u"ttfct"_s,
+    // names of the OpenAI API and of vLLM's result file that the definitions refer to
+    u"usage"_s, u"completions"_s, u"failed"_s, u"ddof"_s};
+
+// The fixture's data (tests/report/reportfixture.h, tests/uiviews/comparefixture.h).
+const QSet<QString> kData = {
+    u"run"_s, u"script"_s, u"alert"_s, u"pwned"_s, u"a100"_s, u"h100"_s, u"rate"_s, u"sweep"_s,
+    u"req"_s, u"meta"_s, u"llama"_s, u"instruct"_s, u"it"_s, u"quoted"_s, u"bold"_s, u"synthetic"_s,
+    u"poisson"_s, u"window"_s, u"cloud"_s, u"co"_s, u"inv"_s, u"gpu"_s, u"node"_s, u"usd"_s,
+    u"plan"_s, u"rate"_s, u"limited"_s, u"slow"_s, u"upstream"_s, u"said"_s, u"no"_s, u"answer"_s,
+    u"in"_s, u"time"_s, u"down"_s, u"env"_s, u"key"_s,
+    // the bill's billing unit as its CSV gives it
+    u"hour"_s};
+
+// Words of two or more Latin letters (digits may follow: a100, p99), outside what is code and
+// stays as written in every language: URLs, command lines (servebench-cli …, --flags), formula
+// identifiers (t_first, n_out), ISO times, the stream's [DONE].
+QStringList latinWords(const QString &text)
+{
+    static const QList<QRegularExpression> code = {
+        QRegularExpression(u"\\b[a-z]+://\\S+"_s),
+        QRegularExpression(u"servebench-cli( [a-z-]+){0,2}"_s),
+        QRegularExpression(u"\\b\\w+\\[[^\\]]*\\]"_s),       // sorted[floor(N·p)]
+        QRegularExpression(u"\\b[a-z_]+(\\.[a-z_]+)+\\b"_s), // delta.content
+        QRegularExpression(u"\\b\\dxx\\b"_s),                // HTTP 5xx
+        QRegularExpression(u"--[a-z][a-z0-9-]*"_s),
+        QRegularExpression(u"\\b\\w*_\\w*\\b"_s),
+        QRegularExpression(u"\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z?"_s),
+        QRegularExpression(u"\\[DONE\\]"_s)};
+    static const QRegularExpression word(u"[A-Za-z][A-Za-z0-9]+"_s);
+    QStringList out;
+    QString t = text;
+    for (const QRegularExpression &c : code)
+        t.remove(c);
+    for (auto it = word.globalMatch(t); it.hasNext();)
+        out << it.next().captured(0);
+    return out;
+}
+
+} // namespace
+
+class TestChineseWords : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(comparefixture::build(m_dir.filePath(u"words.sbproj"_s), &m_project, &error),
+                 qPrintable(error));
+    }
+    void cleanup() { QVERIFY(m_lang.apply(u"en"_s)); }
+
+    void onlyAllowedLatinWords_data()
+    {
+        QTest::addColumn<QString>("view");
+        QTest::newRow("compare") << u"compare"_s;
+        QTest::newRow("results") << u"results"_s;
+        QTest::newRow("cost") << u"cost"_s;
+    }
+    void onlyAllowedLatinWords()
+    {
+        QFETCH(QString, view);
+        QStringList english, chinese;
+        if (view == "compare"_L1) {
+            ComparisonView v;
+            v.resize(1300, 850);
+            v.show();
+            QSignalSpy listed(&v, &ComparisonView::runsListed);
+            v.setProject(m_project.path);
+            QTRY_VERIFY_WITH_TIMEOUT(!listed.isEmpty(), 20000);
+            QSignalSpy shown(&v, &ComparisonView::comparisonShown);
+            v.setSelectedRuns({m_project.runA, m_project.runB, m_project.sweepA.at(0),
+                               m_project.sweepA.at(2), m_project.sweepB.at(0),
+                               m_project.sweepB.at(2)});
+            QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && !v.isBusy(), 30000);
+            both(&v, &english, &chinese);
+        } else if (view == "results"_L1) {
+            ResultsView v;
+            v.resize(1300, 850);
+            v.show();
+            QSignalSpy charts(&v, &ResultsView::chartsShown);
+            RunPlan plan = fixture::plan(u"vllm-a100"_s, u"vllm"_s, u"A100"_s);
+            plan.profile.scenario = Scenario::Server;
+            plan.profile.ttftSloMs = 5;
+            v.showRun(plan, fixture::records(60, 1.0,
+                                             {{ErrorClass::Timeout, u"no answer in time"_s},
+                                              {ErrorClass::Http5xx, u"upstream said 500"_s}}));
+            QTRY_VERIFY_WITH_TIMEOUT(!charts.isEmpty(), 30000);
+            // Left out, as tst_translatedviews leaves them: the request table (stored class
+            // names and the servers' messages: data) and the LoadGen-style block, a
+            // compatibility format that stays English.
+            both(&v, &english, &chinese,
+                 {v.findChild<QWidget *>(u"requestFilter"_s)->parentWidget(),
+                  v.findChild<QWidget *>(u"mlperfText"_s)});
+        } else {
+            CostPage p;
+            p.resize(1300, 850);
+            p.show();
+            QSignalSpy loaded(&p, &CostPage::loaded);
+            p.setProject(m_project.path);
+            QVERIFY(loaded.wait(30000));
+            QVERIFY(p.selectWindow(u"window A"_s));
+            both(&p, &english, &chinese);
+        }
+        const auto disallowed = [](const QStringList &texts) {
+            QMap<QString, QString> out; // word → a text it is in
+            for (const QString &t : texts)
+                for (const QString &w : latinWords(t)) {
+                    const QString l = w.toLower();
+                    if (!kTerms.contains(l) && !kData.contains(l) && !out.contains(l)) {
+                        // The line of the text that holds it.
+                        for (const QString &line : t.split(u'\n'))
+                            if (line.contains(w)) {
+                                out.insert(l, line.left(160));
+                                break;
+                            }
+                    }
+                }
+            return out;
+        };
+        // The check bites: English shows words it does not allow.
+        QVERIFY(disallowed(english).size() > 20);
+        const QMap<QString, QString> left = disallowed(chinese);
+        QStringList report;
+        for (auto it = left.cbegin(); it != left.cend(); ++it) {
+            report << u"'%1' in: %2"_s.arg(it.key(), it.value());
+            qInfo("%s", qPrintable(report.constLast())); // a failure message is cut short
+        }
+        QVERIFY2(left.isEmpty(),
+                 qPrintable(u"%1 English word(s) in the Chinese view:\n"_s.arg(left.size()) +
+                            report.join(u'\n')));
+    }
+
+private:
+    void both(QWidget *w, QStringList *english, QStringList *chinese,
+              const QList<QWidget *> &skip = {})
+    {
+        QTest::qWait(50);
+        *english = viewtexts::shownTexts(w, skip);
+        QVERIFY(m_lang.apply(u"zh_CN"_s));
+        QTest::qWait(50);
+        QCoreApplication::processEvents();
+        *chinese = viewtexts::shownTexts(w, skip);
+    }
+
+    QTemporaryDir m_dir;
+    comparefixture::Project m_project;
+    LanguageSwitcher m_lang;
+};
+
+QTEST_MAIN(TestChineseWords)
+#include "tst_chinesewords.moc"
