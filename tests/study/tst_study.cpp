@@ -239,9 +239,15 @@ private slots:
         QVERIFY(a[u"tied"_s].toBool() && b[u"tied"_s].toBool());
         QCOMPARE(b[u"verdict"_s].toString(), u"no-detectable-difference"_s);
         QCOMPARE(a[u"figure_of_merit"_s][u"runs"_s].toInt(), 3);
-        // Offline: C's throughput is lower.
+        // Offline: C's throughput is lower. Its mean, not a separated rank: C is only some 10 %
+        // slower end to end, and on a loaded machine three runs' intervals may overlap (then
+        // the decision says tied, which is right; seen beside a full test suite).
         const QJsonObject offline = scenarioOf(d, u"offline"_s);
-        QVERIFY(candidateOf(offline, u"C"_s)[u"rank"_s].toInt() >
+        const auto offlineMean = [&](const QString &name) {
+            return candidateOf(offline, name)[u"figure_of_merit"_s][u"mean"_s].toDouble();
+        };
+        QVERIFY2(offlineMean(u"C"_s) < offlineMean(u"A"_s), qPrintable(decide.out));
+        QVERIFY(candidateOf(offline, u"C"_s)[u"rank"_s].toInt() >=
                 candidateOf(offline, u"A"_s)[u"rank"_s].toInt());
         // Unit costs from each candidate's own bills, in every scenario.
         for (const QJsonObject &s : {poisson, offline})

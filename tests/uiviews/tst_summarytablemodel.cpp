@@ -133,7 +133,7 @@ private slots:
         QCOMPARE(cell(ttft, SummaryTableModel::MeanColumn, SummaryTableModel::IntervalRole),
                  u"[1.00, 2.00]"_s);
         QVERIFY(cell(ttft, SummaryTableModel::MeanColumn, Qt::ToolTipRole)
-                    .startsWith(u"95 % interval [1.00, 2.00] (student-t, n = 4)"_s));
+                    .startsWith(u"95 % interval [1.00, 2.00] (Student's t, n = 4)"_s));
         // The omitted one keeps its value and says why it has no interval.
         QVERIFY(!cell(ttft, p99col).contains(u'['));
         QCOMPARE(cell(ttft, p99col, SummaryTableModel::IntervalRole),
