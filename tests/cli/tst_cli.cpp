@@ -38,6 +38,17 @@ QString sourceText(const QString &path)
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
+// The commands `servebench-cli --help` lists.
+QStringList cliCommands()
+{
+    const Result usage = runCli({u"--help"_s});
+    QStringList commands;
+    const QRegularExpression row(u"^  ([a-z][a-z-]+)  "_s, QRegularExpression::MultilineOption);
+    for (auto it = row.globalMatch(usage.code == 0 ? usage.out : QString()); it.hasNext();)
+        commands << it.next().captured(1);
+    return commands;
+}
+
 const QStringList kShort = {u"--num-prompts"_s,       u"20"_s, u"--random-input-len"_s, u"16"_s,
                             u"--random-output-len"_s, u"8"_s};
 } // namespace
@@ -577,13 +588,8 @@ private slots:
     // Every command `servebench-cli --help` lists is documented in both READMEs.
     void readmesNameEveryCommand()
     {
-        const Result usage = runCli({u"--help"_s});
-        QCOMPARE(usage.code, 0);
-        QStringList commands;
-        const QRegularExpression row(u"^  ([a-z][a-z-]+)  "_s, QRegularExpression::MultilineOption);
-        for (auto it = row.globalMatch(usage.out); it.hasNext();)
-            commands << it.next().captured(1);
-        QVERIFY2(commands.contains(u"version"_s), qPrintable(usage.out));
+        const QStringList commands = cliCommands();
+        QVERIFY2(commands.contains(u"version"_s), qPrintable(commands.join(u' ')));
         for (const QString &readme : {u"README.md"_s, u"README.zh_CN.md"_s}) {
             const QString text = sourceText(readme);
             QVERIFY(!text.isEmpty());
@@ -598,12 +604,7 @@ private slots:
     // `run --help`, issue 27).
     void docsNameOnlyFlagsTheirCommandHas()
     {
-        const Result usage = runCli({u"--help"_s});
-        QCOMPARE(usage.code, 0);
-        QStringList commands;
-        const QRegularExpression row(u"^  ([a-z][a-z-]+)  "_s, QRegularExpression::MultilineOption);
-        for (auto it = row.globalMatch(usage.out); it.hasNext();)
-            commands << it.next().captured(1);
+        const QStringList commands = cliCommands();
         QHash<QString, QString> helps; // "study run" → its --help text
         const auto helpOf = [&](const QStringList &words) {
             const QString key = words.join(u' ');
@@ -651,8 +652,9 @@ private slots:
                     key << words.at(1);
                 const QString help = helpOf(key);
                 if (help.isEmpty()) {
-                    problems << u"%1:%2: `servebench-cli %3 --help` fails"_s.arg(file).arg(line).arg(
-                        key.join(u' '));
+                    problems
+                        << u"%1:%2: `servebench-cli %3 --help` fails"_s.arg(file).arg(line).arg(
+                               key.join(u' '));
                     continue;
                 }
                 const QString rest = words.join(u' ');
@@ -661,8 +663,9 @@ private slots:
                     ++checked;
                     if (!help.contains(QRegularExpression(QRegularExpression::escape(name) +
                                                           u"(?![a-z0-9-])"_s)))
-                        problems << u"%1:%2: `servebench-cli %3` has no %4"_s.arg(file).arg(line).arg(
-                            key.join(u' '), name);
+                        problems
+                            << u"%1:%2: `servebench-cli %3` has no %4"_s.arg(file).arg(line).arg(
+                                   key.join(u' '), name);
                 }
             }
         }

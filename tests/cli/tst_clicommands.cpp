@@ -3,6 +3,7 @@
 // --vllm-json, run --trace, and a run killed with SIGKILL as every reader sees it.
 #include "clirun.h"
 #include "metrics/requestrecord.h"
+#include "simprocess.h"
 #include "store/projectstore.h"
 
 #include <QCryptographicHash>
@@ -21,6 +22,14 @@ using namespace sb;
 
 namespace {
 
+// `servebench-cli simulate` for this test (tests/common/simprocess.h) with its usual settings.
+struct SimProcess : sb::test::SimProcess
+{
+    explicit SimProcess(const QStringList &args)
+        : sb::test::SimProcess(QStringList{u"--duration"_s, u"600"_s} + args)
+    {}
+};
+
 using Result = test::CliResult;
 using test::runCli;
 
@@ -34,41 +43,6 @@ QJsonObject readJson(const QString &path)
 {
     return QJsonDocument::fromJson(readAll(path)).object();
 }
-
-// `servebench-cli simulate` in a child process; stopped when it goes out of scope.
-class SimProcess
-{
-public:
-    explicit SimProcess(const QStringList &args)
-    {
-        m_p.start(QString::fromUtf8(SB_CLI),
-                  QStringList{u"simulate"_s, u"--port"_s, u"0"_s, u"--duration"_s, u"600"_s} +
-                      args);
-        if (!m_p.waitForStarted())
-            return;
-        QByteArray line;
-        for (int i = 0; i < 100 && !line.contains('\n'); ++i) {
-            m_p.waitForReadyRead(100);
-            line += m_p.readAllStandardOutput();
-        }
-        const auto m =
-            QRegularExpression(u"http://[0-9.]+:(\\d+)"_s).match(QString::fromUtf8(line));
-        if (m.hasMatch())
-            url = u"http://127.0.0.1:"_s + m.captured(1);
-    }
-    ~SimProcess()
-    {
-        m_p.terminate();
-        if (!m_p.waitForFinished(5000)) {
-            m_p.kill();
-            m_p.waitForFinished();
-        }
-    }
-    QString url;
-
-private:
-    QProcess m_p;
-};
 
 // The value printed after `label` in `text` (the first such line).
 double printed(const QString &text, const QString &label)

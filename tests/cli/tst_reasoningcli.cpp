@@ -2,6 +2,7 @@
 // reasoning mode streams reasoning deltas before the answer, `servebench-cli run` records when
 // each kind began, counts the reasoning tokens and reports them in the summary and result JSON.
 #include "clirun.h"
+#include "simprocess.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -16,40 +17,14 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// `servebench-cli simulate` in a child process; stopped when it goes out of scope.
-class SimProcess
+// `servebench-cli simulate` for this test (tests/common/simprocess.h) with its usual settings.
+struct SimProcess : sb::test::SimProcess
 {
-public:
     explicit SimProcess(const QStringList &args)
-    {
-        m_p.start(QString::fromUtf8(SB_CLI),
-                  QStringList{u"simulate"_s, u"--port"_s, u"0"_s, u"--duration"_s, u"120"_s,
-                              u"--ttft-ms"_s, u"5"_s, u"--itl-ms"_s, u"1"_s} +
-                      args);
-        if (!m_p.waitForStarted())
-            return;
-        for (int i = 0; i < 100 && !banner.contains('\n'); ++i) {
-            m_p.waitForReadyRead(100);
-            banner += m_p.readAllStandardOutput();
-        }
-        const auto m =
-            QRegularExpression(u"http://[0-9.]+:(\\d+)"_s).match(QString::fromUtf8(banner));
-        if (m.hasMatch())
-            url = u"http://127.0.0.1:"_s + m.captured(1);
-    }
-    ~SimProcess()
-    {
-        m_p.terminate();
-        if (!m_p.waitForFinished(5000)) {
-            m_p.kill();
-            m_p.waitForFinished();
-        }
-    }
-    QString url;
-    QByteArray banner;
-
-private:
-    QProcess m_p;
+        : sb::test::SimProcess(QStringList{u"--duration"_s, u"120"_s, u"--ttft-ms"_s, u"5"_s,
+                                           u"--itl-ms"_s, u"1"_s} +
+                               args)
+    {}
 };
 
 constexpr int kPrompts = 12;

@@ -7,6 +7,7 @@
 // unit costs come from the bills imported for each candidate. A second study whose B is
 // unreachable still decides between A and C and names B's cells as left out.
 #include "clirun.h"
+#include "studytestutil.h"
 
 #include "store/projectstore.h"
 #include "study/studystore.h"
@@ -25,6 +26,10 @@
 
 using namespace Qt::StringLiterals;
 using namespace sb;
+using studytest::candidateOf;
+using studytest::readJson;
+using studytest::scenarioOf;
+using studytest::writeJson;
 
 namespace {
 
@@ -65,35 +70,6 @@ QJsonObject definition(const QString &name, const QJsonArray &candidates, int re
         {u"seed"_s, 5},
         {u"baseline"_s, u"A"_s},
         {u"candidates"_s, candidates}};
-}
-
-bool writeJson(const QString &path, const QJsonObject &o)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(o).toJson()) > 0;
-}
-
-QJsonObject readJson(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object()
-                                       : QJsonObject();
-}
-
-QJsonObject scenarioOf(const QJsonObject &decision, const QString &name)
-{
-    for (const QJsonValue &s : decision[u"scenarios"_s].toArray())
-        if (s[u"scenario"_s].toString() == name)
-            return s.toObject();
-    return {};
-}
-
-QJsonObject candidateOf(const QJsonObject &scenario, const QString &name)
-{
-    for (const QJsonValue &c : scenario[u"candidates"_s].toArray())
-        if (c[u"candidate"_s].toString() == name)
-            return c.toObject();
-    return {};
 }
 
 QJsonObject interval(const QJsonObject &cand)

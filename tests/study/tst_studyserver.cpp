@@ -12,6 +12,8 @@
 // highest VALID point's rate recomputed here from the stored runs, "slow" ranks below "fast", and
 // `study decide --json` holds those values.
 #include "clirun.h"
+#include "simprocess.h"
+#include "studytestutil.h"
 
 #include "config/runplan.h"
 #include "store/projectstore.h"
@@ -34,42 +36,18 @@
 
 using namespace Qt::StringLiterals;
 using namespace sb;
+using studytest::candidateOf;
+using studytest::readJson;
+using studytest::writeJson;
 
 namespace {
 
-// `servebench-cli simulate` in a child process on a free port; stopped when it goes out of scope.
-class SimProcess
+// `servebench-cli simulate` for this test (tests/common/simprocess.h) with its usual settings.
+struct SimProcess : sb::test::SimProcess
 {
-public:
     explicit SimProcess(const QStringList &args)
-    {
-        m_p.start(QString::fromUtf8(SB_CLI),
-                  QStringList{u"simulate"_s, u"--port"_s, u"0"_s, u"--duration"_s, u"600"_s} +
-                      args);
-        if (!m_p.waitForStarted())
-            return;
-        QByteArray line;
-        for (int i = 0; i < 100 && !line.contains('\n'); ++i) {
-            m_p.waitForReadyRead(100);
-            line += m_p.readAllStandardOutput();
-        }
-        const auto m =
-            QRegularExpression(u"http://[0-9.]+:(\\d+)"_s).match(QString::fromUtf8(line));
-        if (m.hasMatch())
-            url = u"http://127.0.0.1:"_s + m.captured(1);
-    }
-    ~SimProcess()
-    {
-        m_p.terminate();
-        if (!m_p.waitForFinished(5000)) {
-            m_p.kill();
-            m_p.waitForFinished();
-        }
-    }
-    QString url;
-
-private:
-    QProcess m_p;
+        : sb::test::SimProcess(QStringList{u"--duration"_s, u"600"_s} + args)
+    {}
 };
 
 QJsonObject candidate(const QString &name, const QString &url)
@@ -104,27 +82,6 @@ QJsonObject definition(const QJsonArray &candidates)
         {u"seed"_s, 5},
         {u"baseline"_s, u"fast"_s},
         {u"candidates"_s, candidates}};
-}
-
-bool writeJson(const QString &path, const QJsonObject &o)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(o).toJson()) > 0;
-}
-
-QJsonObject readJson(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object()
-                                       : QJsonObject();
-}
-
-QJsonObject candidateOf(const QJsonObject &scenario, const QString &name)
-{
-    for (const QJsonValue &c : scenario[u"candidates"_s].toArray())
-        if (c[u"candidate"_s].toString() == name)
-            return c.toObject();
-    return {};
 }
 
 // One search as the project stores it, read here without the study code: its points are the
@@ -394,14 +351,25 @@ private slots:
                 for (const QJsonValue &p : sr[u"points"_s].toArray())
                     QVERIFY(!interruptedAttempt.contains(p.toInteger()));
         }
-        // Higher is better: "slow" ranks below "fast", its interval entirely below.
+        // Higher is better: "slow"'s mean is below "fast"'s and it never ranks above. Whether the
+        // two separate is the data's to say: two repeats give a Student-t interval some 13
+        // standard errors wide, and beside a full test suite the searches once overlapped (the
+        // decision then rightly said tied). When separated, every field says so alike.
         const QJsonObject f = candidateOf(server, u"fast"_s), s = candidateOf(server, u"slow"_s);
+        const auto mean = [](const QJsonObject &c) {
+            return c[u"figure_of_merit"_s][u"mean"_s].toDouble();
+        };
+        QVERIFY2(mean(s) < mean(f), qPrintable(decide.out));
         QCOMPARE(f[u"rank"_s].toInt(), 1);
-        QCOMPARE(s[u"rank"_s].toInt(), 2);
-        QCOMPARE(server[u"ranking"_s].toArray(), (QJsonArray{u"fast"_s, u"slow"_s}));
-        QCOMPARE(s[u"verdict"_s].toString(), u"worse"_s);
-        QVERIFY(s[u"figure_of_merit"_s][u"interval"_s][u"hi"_s].toDouble() <
-                f[u"figure_of_merit"_s][u"interval"_s][u"lo"_s].toDouble());
+        QVERIFY(s[u"rank"_s].toInt() >= f[u"rank"_s].toInt());
+        if (s[u"rank"_s].toInt() == 2) {
+            QCOMPARE(server[u"ranking"_s].toArray(), (QJsonArray{u"fast"_s, u"slow"_s}));
+            QCOMPARE(s[u"verdict"_s].toString(), u"worse"_s);
+            QVERIFY(s[u"figure_of_merit"_s][u"interval"_s][u"hi"_s].toDouble() <
+                    f[u"figure_of_merit"_s][u"interval"_s][u"lo"_s].toDouble());
+        } else {
+            QVERIFY(s[u"tied"_s].toBool());
+        }
         QVERIFY2(decide.out.contains(u"Highest valid Server rate (req/s)"_s),
                  qPrintable(decide.out));
     }
