@@ -10,10 +10,12 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableWidget>
 
 #include <QVBoxLayout>
 #include <QXYSeries>
+#include <algorithm>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -54,9 +56,20 @@ ServerEvidenceView::ServerEvidenceView(QWidget *parent) : QWidget(parent)
     m_table = new QTableWidget(0, ColumnCount, split);
     m_table->setObjectName(u"serverEvidence"_s);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // Every column on screen (docs/server-metrics.md, "In a run": the definition is a column and
+    // a tooltip): the definition takes the room the other columns leave and wraps, the value
+    // and the client's counterpart are capped and wrap too (fitColumns()), and each row is as
+    // tall as its wrapped text at the current widths.
     m_table->setWordWrap(true);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_table->verticalHeader()->setVisible(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setSectionResizeMode(DefinitionColumn, QHeaderView::Stretch);
+    // The viewport's size, not the table's: the table's own resize handler sizes the viewport
+    // after an event filter on the table would have run.
+    m_table->viewport()->installEventFilter(this);
     split->addWidget(m_table);
     auto *charts = new QWidget(split);
     auto *grid = new QGridLayout(charts);
@@ -107,6 +120,38 @@ void ServerEvidenceView::clear()
     render();
 }
 
+bool ServerEvidenceView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void ServerEvidenceView::fitColumns()
+{
+    // The figure's label is short: as wide as it is. The value ("n/a (reason)") and the client's
+    // figure take what they need up to a share of the table; the definition, stretched, the rest
+    // (at least about a third of the table at the Results view's narrowest, 1280x800).
+    const int room = m_table->viewport()->width();
+    const QFontMetrics fm(m_table->font());
+    // The item's text margins (QCommonStyle) and a pixel for rounding.
+    const int margin =
+        2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 1;
+    const struct
+    {
+        int column;
+        double share;
+    } capped[] = {{FigureColumn, 0.3}, {ValueColumn, 0.25}, {ClientColumn, 0.18}};
+    for (const auto &c : capped) {
+        // Every row, not only the ones scrolled into view (QTableView's own size hint).
+        int want = m_table->horizontalHeader()->sectionSizeHint(c.column);
+        for (int row = 0; row < m_table->rowCount(); ++row)
+            if (const QTableWidgetItem *item = m_table->item(row, c.column))
+                want = std::max(want, fm.horizontalAdvance(item->text()) + margin);
+        m_table->setColumnWidth(c.column, std::min(want, int(room * c.share)));
+    }
+}
+
 void ServerEvidenceView::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
@@ -128,14 +173,37 @@ void ServerEvidenceView::retranslateUi()
     m_powerChart->setTitle(tr("GPU power"));
     m_powerChart->series(0)->setName(tr("power"));
     m_powerChart->setAxisTitles(tr("time since run start (s)"), tr("W"));
-    const QString chartNote = tr("As the engine and the GPU exporter reported it at each scrape");
-    for (ChartView *c : charts())
-        c->setToolTip(chartNote);
     render();
+}
+
+void ServerEvidenceView::renderChartNotes()
+{
+    // An empty chart says why it is empty, under its title; its tooltip gives the figure's full
+    // reason (a reason can be longer than a third of the view).
+    const QString about = tr("As the engine and the GPU exporter reported it at each scrape");
+    const struct
+    {
+        ChartView *chart;
+        const char *figure; // the evidence figure of the chart's quantity
+    } charts[] = {{m_queueChart, "running_peak"},
+                  {m_kvChart, "kv_cache_usage_peak"},
+                  {m_powerChart, "power_mean_w"}};
+    for (const auto &c : charts) {
+        qsizetype points = 0;
+        for (int k = 0; c.chart->series(k); ++k)
+            points += c.chart->pointCount(k);
+        const EvidenceItem *item = m_has ? m_evidence.item(QString::fromLatin1(c.figure)) : nullptr;
+        const bool empty = m_has && points == 0;
+        c.chart->setSubtitle(empty ? serverChartEmptyNote(item).translated() : QString());
+        c.chart->setToolTip(empty && item && !item->available
+                                ? about + u'\n' + formatServerValue(*item, true)
+                                : about);
+    }
 }
 
 void ServerEvidenceView::render()
 {
+    renderChartNotes();
     m_table->setRowCount(0);
     if (!m_has) {
         m_targets->setText(tr("No server metrics were scraped during this run (the SUT's "
@@ -146,18 +214,7 @@ void ServerEvidenceView::render()
     QStringList lines;
     for (const QJsonValue &v : json.value("targets"_L1).toArray()) {
         const QJsonObject t = v.toObject();
-        const int ok = t.value("ok"_L1).toInt();
-        const QString name = t.value("name"_L1).toString();
-        const QString url = t.value("url"_L1).toString();
-        if (ok == 0)
-            lines << tr("Target %1 (%2): not available: %3")
-                         .arg(name, url,
-                              serverReasonMessage(t.value("reason"_L1).toString()).translated());
-        else
-            lines << tr("Target %1 (%2): %3, %4 scrapes, %5 successful")
-                         .arg(name, url, t.value("engine"_L1).toString())
-                         .arg(t.value("scrapes"_L1).toInt())
-                         .arg(ok);
+        lines << serverTargetMessage(t).translated();
     }
     if (lines.isEmpty())
         lines << tr("No server metrics target.");
@@ -174,7 +231,7 @@ void ServerEvidenceView::render()
         label->setToolTip(definition);
         auto *value = new QTableWidgetItem(formatServerValue(item, true));
         if (!item.source.isEmpty())
-            value->setToolTip(item.source);
+            value->setToolTip(serverSourceMessage(item.source).translated());
         QString client;
         if (item.available) {
             const QJsonObject &d = item.detail;
@@ -195,9 +252,7 @@ void ServerEvidenceView::render()
         m_table->setItem(row, ClientColumn, clientItem);
         m_table->setItem(row, DefinitionColumn, def);
     }
-    m_table->resizeColumnsToContents();
-    m_table->resizeRowsToContents();
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    fitColumns();
 }
 
 } // namespace sb

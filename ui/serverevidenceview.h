@@ -17,7 +17,7 @@ class ChartView;
 // the run beside what the client measured. Each scraped target and its fate, every derived figure
 // with its value (and the client's counterpart) or "not available: reason", its definition as a
 // column and a tooltip, and charts of the engine's queue, its KV-cache usage and the GPU power over
-// the run, on the Time tab's axis (seconds from the run's start).
+// the run, on the Time tab's axis (seconds from the run's start); an empty chart says why.
 class ServerEvidenceView : public QWidget
 {
     Q_OBJECT
@@ -38,10 +38,14 @@ public:
 
 protected:
     void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void retranslateUi();
     void render();
+    void renderChartNotes();
+    // The columns' widths for the table's current width: every column on screen.
+    void fitColumns();
 
     bool m_has = false;
     ServerEvidence m_evidence;

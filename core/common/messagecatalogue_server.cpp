@@ -233,6 +233,17 @@ const MessageEntry kServerEntries[] = {
                        "server.reason.timeout"),
     QT_TRANSLATE_NOOP3("sb::Message", "server metrics off for '%1' (%2): %3 at the first scrape",
                        "server.reason.switched_off"),
+    // The Results' Server tab (ui/serverevidenceview.cpp): a target's fate, where a value came
+    // from, and why a chart over the run is empty. A target's name is a name, set in quotation
+    // marks, never a word of the sentence.
+    QT_TRANSLATE_NOOP3("sb::Message", "Target '%1' (%2): %3, %4 scrapes, %5 successful",
+                       "server.target.ok"),
+    QT_TRANSLATE_NOOP3("sb::Message", "Target '%1' (%2): not available: %3", "server.target.na"),
+    QT_TRANSLATE_NOOP3("sb::Message", "target '%1', series %2", "server.source"),
+    QT_TRANSLATE_NOOP3("sb::Message", "no data: no scraped target exports it",
+                       "server.chart.not_exported"),
+    QT_TRANSLATE_NOOP3("sb::Message", "no data in the run's scrapes (the table says why)",
+                       "server.chart.no_data"),
     QT_TRANSLATE_NOOP3("sb::Message", "Server", "cmp.group.server"),
     QT_TRANSLATE_NOOP3("sb::Message", "no server metrics were scraped for this run",
                        "cmp.note.no_server_metrics"),

@@ -153,6 +153,40 @@ Message serverReasonMessage(const QString &english)
     return Message::fromEnglish(english);
 }
 
+Message serverTargetMessage(const QJsonObject &t)
+{
+    const QString name = t.value("name"_L1).toString();
+    const QString url = t.value("url"_L1).toString();
+    const int ok = t.value("ok"_L1).toInt();
+    if (ok == 0)
+        return Message("server.target.na",
+                       QList<Message>{Message::literal(name), Message::literal(url),
+                                      serverReasonMessage(t.value("reason"_L1).toString())});
+    return Message("server.target.ok",
+                   {name, url, t.value("engine"_L1).toString(),
+                    QString::number(t.value("scrapes"_L1).toInt()), QString::number(ok)});
+}
+
+Message serverSourceMessage(const QString &source)
+{
+    const qsizetype colon = source.indexOf(": "_L1);
+    if (colon <= 0)
+        return Message::literal(source);
+    return Message("server.source", {source.left(colon), source.mid(colon + 2)});
+}
+
+Message serverChartEmptyNote(const EvidenceItem *item)
+{
+    // The one reason a reader can act on without the table: the server does not export it (a
+    // host without a DCGM exporter has no GPU power). Any other reason is in the table.
+    if (item && !item->available) {
+        const Message reason = serverReasonMessage(item->reason);
+        if (reason.id() && qstrcmp(reason.id(), "server.reason.not_exported") == 0)
+            return Message("server.chart.not_exported");
+    }
+    return Message("server.chart.no_data");
+}
+
 QString formatServerValue(const EvidenceItem &item, bool translate)
 {
     if (!item.available)

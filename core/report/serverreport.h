@@ -50,6 +50,15 @@ Message serverFigureDefinition(const QString &name);
 // Why a figure or target is not available, found in the catalogue (server.reason.*) when the
 // evidence's English reason is one of its texts; the text itself otherwise.
 Message serverReasonMessage(const QString &english);
+// One target of ServerEvidence::toJson()'s "targets", its name quoted as a name:
+// "Target 'sut' (URL): vllm, 19 scrapes, 19 successful", or "…: not available: reason".
+Message serverTargetMessage(const QJsonObject &target);
+// Where a value came from (EvidenceItem::source, "target: series"): "target 'sut', series
+// vllm:num_requests_running"; the text itself when it is not of that form.
+Message serverSourceMessage(const QString &source);
+// Why a chart of a figure's quantity over the run has no point, from that figure's item (null:
+// none): no scraped target exports it, or the scrapes carried none (the item's reason says why).
+Message serverChartEmptyNote(const EvidenceItem *item);
 // "12.5 %" / "n/a (reason)" for one item, English or translated.
 QString formatServerValue(const EvidenceItem &item, bool translate = false);
 

@@ -13,7 +13,9 @@
 
 #include "../uiviews/comparefixture.h"
 #include "../uiviews/uiviewstestutil.h"
+#include "serverrun.h"
 
+#include "charts/chartview.h"
 #include "compare/comparisonview.h"
 #include "costpage.h"
 #include "editors/dataseteditor.h"
@@ -24,6 +26,7 @@
 #include "keychainunavailablebackend.h"
 #include "resultsview.h"
 #include "rundashboard.h"
+#include "serverevidenceview.h"
 #include "settingslanguage.h"
 
 #include <QAbstractButton>
@@ -52,10 +55,14 @@
 #include <QStyleOptionButton>
 #include <QStyleOptionFrame>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocumentFragment>
 #include <QTreeView>
 #include <QValueAxis>
+
+#include <optional>
 
 using namespace Qt::StringLiterals;
 using namespace sb;
@@ -301,6 +308,9 @@ private slots:
     // The SUT, dataset and load-profile editors, filled with realistic values (below).
     void editorsFit_data();
     void editorsFit();
+    // The Results' Server tab of a run with its server scraped, with and without GPU power.
+    void serverTabFits_data();
+    void serverTabFits();
 
     void fits_data()
     {
@@ -602,6 +612,155 @@ void TestViewsFit::editorsFit()
     problems.removeDuplicates();
     QVERIFY2(problems.isEmpty(),
              qPrintable(u"%1 clipped:\n"_s.arg(problems.size()) + problems.join(u'\n')));
+}
+
+// The Results' Server tab after a run whose server was scraped (serverrun.h), shown as the
+// workbench shows a finished run: its records and its scraped targets (docs/server-metrics.md,
+// "In a run"). Once with the simulated GPU exporter and once without any GPU power. Besides what
+// clipped() measures, on this tab:
+//   - every column of the evidence table lies inside the table's viewport: a reader sees a
+//     figure's definition beside its value without scrolling sideways (a column that starts past
+//     the viewport's right edge is off-screen, not "reachable" as in clipped());
+//   - the table wraps its cells (a definition is a sentence): a cell is cut when its text, wrapped
+//     at the cell's width less its margins, is wider or taller than the cell;
+//   - a chart without points says why under its title.
+namespace {
+
+const serverrun::Run &scrapedRun(bool withGpu)
+{
+    static std::optional<serverrun::Run> runs[2];
+    std::optional<serverrun::Run> &run = runs[withGpu ? 1 : 0];
+    if (!run) {
+        serverrun::Run made;
+        QString error;
+        if (!serverrun::make(withGpu, &made, &error))
+            qFatal("the scraped run failed: %s", qPrintable(error));
+        run = made;
+    }
+    return *run;
+}
+
+QStringList wrappedCellsCut(QTableView *v)
+{
+    QStringList out;
+    const int margin = (v->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, v) + 1) * 2;
+    const QFontMetrics fm(v->font());
+    for (int r = 0; r < v->model()->rowCount(); ++r)
+        for (int c = 0; c < v->model()->columnCount(); ++c) {
+            const QModelIndex i = v->model()->index(r, c);
+            const QString text = i.data(Qt::DisplayRole).toString();
+            const QRect rect = v->visualRect(i);
+            if (text.isEmpty() || !rect.isValid() || v->isColumnHidden(c))
+                continue;
+            const int room = rect.width() - margin;
+            const QRect need =
+                v->wordWrap() ? fm.boundingRect(QRect(0, 0, room, 1 << 20), Qt::TextWordWrap, text)
+                              : QRect(0, 0, fm.horizontalAdvance(text), fm.height());
+            if (need.width() > room + 1 || need.height() > rect.height() + 1)
+                out << u"%1: cell (%2, %3) '%4' needs %5×%6 px, has %7×%8"_s.arg(where(v))
+                           .arg(r)
+                           .arg(c)
+                           .arg(text.left(60))
+                           .arg(need.width() + margin)
+                           .arg(need.height())
+                           .arg(rect.width())
+                           .arg(rect.height());
+        }
+    return out;
+}
+
+QStringList columnsOffScreen(QTableView *v)
+{
+    QStringList out;
+    QHeaderView *h = v->horizontalHeader();
+    for (int s = 0; s < h->count(); ++s) {
+        if (h->isSectionHidden(s))
+            continue;
+        const int x = h->sectionViewportPosition(s);
+        if (x < 0 || x + h->sectionSize(s) > v->viewport()->width() + 1)
+            out << u"%1: column '%2' spans x %3 to %4, the table shows 0 to %5"_s.arg(where(v))
+                       .arg(v->model()->headerData(s, Qt::Horizontal).toString())
+                       .arg(x)
+                       .arg(x + h->sectionSize(s))
+                       .arg(v->viewport()->width());
+    }
+    return out;
+}
+
+QStringList emptyChartsUnexplained(const QList<ChartView *> &charts)
+{
+    QStringList out;
+    for (ChartView *c : charts) {
+        qsizetype points = 0;
+        for (int k = 0; k < c->chart()->series().size(); ++k)
+            points += c->pointCount(k);
+        const QStringList lines = QTextDocumentFragment::fromHtml(c->chart()->title())
+                                      .toPlainText()
+                                      .split(QRegularExpression(u"[\\n\\x{2028}\\x{2029}]"_s));
+        if (points == 0 && (lines.size() < 2 || lines.at(1).trimmed().isEmpty()))
+            out << u"%1: chart '%2' has no points and does not say why"_s.arg(where(c),
+                                                                              c->chart()->title());
+    }
+    return out;
+}
+
+} // namespace
+
+void TestViewsFit::serverTabFits_data()
+{
+    QTest::addColumn<bool>("gpu");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("language");
+    // The Results view's share of the window, as in fits().
+    for (const bool gpu : {true, false})
+        for (const auto &[name, size] : {std::pair{u"1280x800"_s, QSize(1020, 710)},
+                                         std::pair{u"1920x1080"_s, QSize(1660, 990)}})
+            for (const QString &lang : {u"en"_s, u"zh_CN"_s})
+                QTest::addRow("%s %s %s", gpu ? "gpu" : "no-gpu", qPrintable(name),
+                              qPrintable(lang))
+                    << gpu << size << lang;
+}
+
+void TestViewsFit::serverTabFits()
+{
+    QFETCH(bool, gpu);
+    QFETCH(QSize, size);
+    QFETCH(QString, language);
+    const serverrun::Run &run = scrapedRun(gpu);
+    QVERIFY(m_lang.apply(language));
+    ResultsView v;
+    v.resize(size);
+    v.show();
+    QSignalSpy charts(&v, &ResultsView::chartsShown);
+    v.showRun(run.plan, run.records, run.serverMetrics);
+    QTRY_VERIFY_WITH_TIMEOUT(!charts.isEmpty(), 30000);
+    ServerEvidenceView *server = v.serverView();
+    QVERIFY(v.tabs()->isTabVisible(v.tabs()->indexOf(server)));
+    v.tabs()->setCurrentWidget(server);
+    QTest::qWait(150);
+    if (const QString shots = qEnvironmentVariable("SB_FIT_SHOTS"); !shots.isEmpty())
+        v.grab().save(u"%1/server-%2.png"_s.arg(
+            shots, QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-')));
+    // The fixture is what it says: the GPU's power is drawn, or there is none.
+    QCOMPARE(server->charts().at(2)->pointCount(0) > 0, gpu);
+    QTableWidget *table = server->table();
+    QVERIFY(table->rowCount() > 20);
+    // The table's cells are measured below as it draws them: wrapped.
+    const QString cell = where(table) + u": cell ("_s;
+    QStringList problems = clipped(server);
+    problems.removeIf([&](const QString &p) { return p.startsWith(cell); });
+    problems << wrappedCellsCut(table) << columnsOffScreen(table)
+             << emptyChartsUnexplained(server->charts());
+    // The tab asks for no more than the view's share. (The view as a whole is wider still at
+    // 1280x800: its Distributions tab asks for 1058 px; not this tab's to fix.)
+    if (server->minimumSizeHint().width() > size.width())
+        problems << u"the Server tab asks for %1 px of the view's %2 px"_s
+                        .arg(server->minimumSizeHint().width())
+                        .arg(size.width());
+    for (const QString &p : std::as_const(problems))
+        qInfo("%s", qPrintable(p)); // a failure message is cut short
+    QVERIFY2(problems.isEmpty(),
+             qPrintable(u"%1 problem(s):\n"_s.arg(problems.size()) + problems.join(u'\n')));
 }
 
 QTEST_MAIN(TestViewsFit)
