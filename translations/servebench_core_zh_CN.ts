@@ -1911,12 +1911,67 @@
     <message>
         <source>%1 %2/%3 × %4, billed per started %5</source>
         <comment>cost.pricing.time</comment>
-        <translation>%1 %2/%3 × %4，每开始一个 %5 即计费</translation>
+        <translation>%1 %2/%3 × %4，不足 %5 按 %5 计费</translation>
     </message>
     <message>
         <source>%1 %2/%3 × %4 %3(s), billed in steps of %5</source>
         <comment>cost.pricing.count</comment>
         <translation>%1 %2/%3 × %4 个 %3，按 %5 的步长计费</translation>
+    </message>
+    <message>
+        <source>d</source>
+        <comment>cost.unit.d</comment>
+        <translation>天</translation>
+    </message>
+    <message>
+        <source>h</source>
+        <comment>cost.unit.h</comment>
+        <translation>小时</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <comment>cost.unit.min</comment>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <source>second</source>
+        <comment>cost.unit.second</comment>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>minute</source>
+        <comment>cost.unit.minute</comment>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <source>hour</source>
+        <comment>cost.unit.hour</comment>
+        <translation>小时</translation>
+    </message>
+    <message>
+        <source>month</source>
+        <comment>cost.unit.month</comment>
+        <translation>月</translation>
+    </message>
+    <message>
+        <source>request</source>
+        <comment>cost.unit.request</comment>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <comment>cost.unit.token</comment>
+        <translation>token</translation>
+    </message>
+    <message>
+        <source>request(s)</source>
+        <comment>cost.unit.requests</comment>
+        <translation>个请求</translation>
+    </message>
+    <message>
+        <source>token(s)</source>
+        <comment>cost.unit.tokens</comment>
+        <translation>个 token</translation>
     </message>
     <message>
         <source>ServeBench run report: %1</source>
@@ -3546,7 +3601,7 @@
     <message>
         <source>Time-weighted mean of the waiting requests, as running_mean.</source>
         <comment>server.def.waiting_mean</comment>
-        <translation>等待中请求数的时间加权均值，算法同 running_mean。</translation>
+        <translation>等待中请求数的时间加权均值，算法同“运行中请求（均值）”。</translation>
     </message>
     <message>
         <source>Largest KV-cache usage (0..1) reported at a scrape inside the window; the mean over engines when the server runs several.</source>
@@ -3566,17 +3621,17 @@
     <message>
         <source>Increase of the engine&apos;s prompt-token counter, as preemptions.</source>
         <comment>server.def.server_prompt_tokens</comment>
-        <translation>引擎提示 token 计数器的增量，算法同 preemptions。</translation>
+        <translation>引擎提示 token 计数器的增量，算法同“抢占次数”。</translation>
     </message>
     <message>
         <source>Increase of the engine&apos;s generated-token counter, as preemptions; beside it the client&apos;s output tokens and the difference server - client.</source>
         <comment>server.def.server_generation_tokens</comment>
-        <translation>引擎生成 token 计数器的增量，算法同 preemptions；旁边给出客户端的输出 token 数及差值（服务器 - 客户端）。</translation>
+        <translation>引擎生成 token 计数器的增量，算法同“抢占次数”；旁边给出客户端的输出 token 数及差值（服务器 - 客户端）。</translation>
     </message>
     <message>
         <source>Increase of the engine&apos;s finished-request counter, as preemptions; beside it the client&apos;s successful requests.</source>
         <comment>server.def.server_requests</comment>
-        <translation>引擎完成请求计数器的增量，算法同 preemptions；旁边给出客户端的成功请求数。</translation>
+        <translation>引擎完成请求计数器的增量，算法同“抢占次数”；旁边给出客户端的成功请求数。</translation>
     </message>
     <message>
         <source>Increase of the prefix-cache hit counter divided by the increase of the query counter over the same scrapes.</source>
@@ -3671,12 +3726,12 @@
     <message>
         <source>energy_j divided by the client&apos;s output tokens in the window.</source>
         <comment>server.def.joules_per_output_token</comment>
-        <translation>energy_j 除以时间窗内客户端的输出 token 数。</translation>
+        <translation>“时间窗内的 GPU 能耗”除以时间窗内客户端的输出 token 数。</translation>
     </message>
     <message>
         <source>Largest framebuffer memory in use at a scrape inside the window, summed over GPUs.</source>
         <comment>server.def.fb_used_peak_bytes</comment>
-        <translation>时间窗内某次采集时显存（framebuffer）占用的最大值，多 GPU 求和。</translation>
+        <translation>时间窗内某次采集时显存（帧缓冲）占用的最大值，多 GPU 求和。</translation>
     </message>
     <message>
         <source>n/a (%1)</source>
@@ -3822,6 +3877,31 @@
         <source>server metrics off for &apos;%1&apos; (%2): %3 at the first scrape</source>
         <comment>server.reason.switched_off</comment>
         <translation>已关闭 “%1”（%2）的服务器指标：首次采集时 %3</translation>
+    </message>
+    <message>
+        <source>Target &apos;%1&apos; (%2): %3, %4 scrapes, %5 successful</source>
+        <comment>server.target.ok</comment>
+        <translation>目标 “%1”（%2）：%3，采集 %4 次，成功 %5 次</translation>
+    </message>
+    <message>
+        <source>Target &apos;%1&apos; (%2): not available: %3</source>
+        <comment>server.target.na</comment>
+        <translation>目标 “%1”（%2）：不可用：%3</translation>
+    </message>
+    <message>
+        <source>target &apos;%1&apos;, series %2</source>
+        <comment>server.source</comment>
+        <translation>目标 “%1”，序列 %2</translation>
+    </message>
+    <message>
+        <source>no data: no scraped target exports it</source>
+        <comment>server.chart.not_exported</comment>
+        <translation>无数据：所采集的目标均未导出此值</translation>
+    </message>
+    <message>
+        <source>no data in the run&apos;s scrapes (the table says why)</source>
+        <comment>server.chart.no_data</comment>
+        <translation>运行期间的采集中没有此数据（原因见上表）</translation>
     </message>
     <message>
         <source>Server</source>

@@ -693,6 +693,18 @@
         <source>%1 — over-saturated</source>
         <translation>%1 — 过饱和</translation>
     </message>
+    <message>
+        <source>Nothing to compare: %1</source>
+        <translation>没有可比较的内容：%1</translation>
+    </message>
+    <message>
+        <source>Tick two or more runs to compare them: this table then lists every metric of each run and its difference from the baseline.</source>
+        <translation>勾选两个或更多运行来比较它们：此表随后列出每个运行的每项指标及其与基线的差异。</translation>
+    </message>
+    <message>
+        <source>Tick two or more runs to compare them: their latency distributions, throughput and latency-versus-throughput curves then show here.</source>
+        <translation>勾选两个或更多运行来比较它们：它们的延迟分布、吞吐量以及延迟-吞吐量曲线随后显示在这里。</translation>
+    </message>
 </context>
 <context>
     <name>sb::ConnectionProbe</name>
@@ -3288,14 +3300,6 @@ Requests: %4</source>
     <message>
         <source>No server metrics were scraped during this run (the SUT&apos;s scrape setting was off, or the run predates them).</source>
         <translation>此运行期间未采集服务器指标（被测系统的采集设置为关闭，或该运行早于此功能）。</translation>
-    </message>
-    <message>
-        <source>Target %1 (%2): not available: %3</source>
-        <translation>目标 %1（%2）：不可用：%3</translation>
-    </message>
-    <message>
-        <source>Target %1 (%2): %3, %4 scrapes, %5 successful</source>
-        <translation>目标 %1（%2）：%3，采集 %4 次，成功 %5 次</translation>
     </message>
     <message>
         <source>No server metrics target.</source>

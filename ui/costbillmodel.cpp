@@ -1,6 +1,7 @@
 #include "costbillmodel.h"
 
 #include "common/message.h"
+#include "cost/costattribution.h"
 
 #include <QBrush>
 #include <QColor>
@@ -70,7 +71,7 @@ QVariant CostBillModel::data(const QModelIndex &index, int role) const
     if (role == AttributionRole)
         return a ? QString::fromLatin1(itemAttributionName(a->attribution)) : QString();
     if (role == Qt::ToolTipRole)
-        return a ? QVariant(Message::fromEnglish(a->why).translated()) : QVariant();
+        return a ? QVariant(costText(a->why)) : QVariant();
     if (role == Qt::TextAlignmentRole &&
         (index.column() == TotalColumn || index.column() == CountedColumn))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -96,7 +97,7 @@ QVariant CostBillModel::data(const QModelIndex &index, int role) const
     case EndColumn:
         return formatUtcTimestamp(b.end);
     case PricingColumn:
-        return Message::fromEnglish(b.pricingText()).translated();
+        return costText(b.pricingText());
     case TotalColumn: {
         const auto total = b.total();
         return total ? total->toString() + u' ' + b.currency : tr("invalid");

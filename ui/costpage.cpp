@@ -1,7 +1,9 @@
 #include "costpage.h"
 
 #include "billimportdialog.h"
+#include "common/displaywidth.h"
 #include "common/message.h"
+#include "cost/costattribution.h"
 #include "cost/costbreakdown.h"
 #include "costbillmodel.h"
 #include "costproject/billfileimport.h"
@@ -22,6 +24,8 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
+#include <QTextCharFormat>
+#include <QTextCursor>
 #include <QThread>
 #include <QVBoxLayout>
 
@@ -40,6 +44,46 @@ struct CostPage::Data
     SutRunSpans runsBySut; // finished runs, for a new window's default bounds
     QString error;         // the project could not be opened
 };
+
+namespace {
+
+// The breakdown is laid out in display columns (core/common/displaywidth.h): a Chinese
+// character counts two. No font on the machine draws it so: the fixed font (DejaVu Sans Mono on
+// Debian) has no Chinese, and the CJK font Qt falls back to draws a character 1.7 of its columns
+// wide (12 px against 7.2 px at 9 pt; WenQuanYi Micro Hei Mono too), so each Chinese character of
+// a label moved its value a third of a column left of an English label's. Letter spacing after
+// each wide character makes up the difference on screen; the text (and what is copied) keeps its
+// spaces.
+void widenWideCharacters(QPlainTextEdit *edit)
+{
+    const QFontMetricsF fm(edit->font());
+    const qreal twoColumns = 2 * fm.horizontalAdvance(u"0"_s);
+    const QString text = edit->toPlainText(); // one position per QChar, a line break one too
+    QTextCursor cursor(edit->document());
+    for (qsizetype i = 0; i < text.size();) {
+        qsizetype len = 1;
+        char32_t c = text.at(i).unicode();
+        if (text.at(i).isHighSurrogate() && i + 1 < text.size() &&
+            text.at(i + 1).isLowSurrogate()) {
+            c = QChar::surrogateToUcs4(text.at(i), text.at(i + 1));
+            len = 2;
+        }
+        if (displayWidth(c) == 2) {
+            const qreal extra = twoColumns - fm.horizontalAdvance(text.mid(i, len));
+            if (qAbs(extra) > 0.01) {
+                cursor.setPosition(int(i));
+                cursor.setPosition(int(i + len), QTextCursor::KeepAnchor);
+                QTextCharFormat f;
+                f.setFontLetterSpacingType(QFont::AbsoluteSpacing);
+                f.setFontLetterSpacing(extra);
+                cursor.mergeCharFormat(f);
+            }
+        }
+        i += len;
+    }
+}
+
+} // namespace
 
 // What a write on the worker thread did, handed back to the GUI thread.
 struct CostPage::WriteResult
@@ -400,8 +444,10 @@ void CostPage::updateBreakdownText()
                  "servebench-cli window create); unit costs need one.")
             : QString();
     // Setting the same text again would scroll the breakdown back to its top.
-    if (m_text->toPlainText() != text)
+    if (m_text->toPlainText() != text) {
         m_text->setPlainText(text);
+        widenWideCharacters(m_text);
+    }
 }
 
 void CostPage::updateRuleCombo()
@@ -423,7 +469,7 @@ void CostPage::updateRuleCombo()
     }
     const OverlapRule rule = m_data->windows.at(m_windowIndex).window.ruleFor(a->item.id);
     m_ruleCombo->setCurrentIndex(m_ruleCombo->findData(QString::fromLatin1(overlapRuleName(rule))));
-    m_ruleHint->setText(Message::fromEnglish(a->why).translated());
+    m_ruleHint->setText(costText(a->why));
 }
 
 void CostPage::ruleChosen(int comboIndex)

@@ -4,6 +4,8 @@
 
 #include "args.h"
 
+#include "common/displaywidth.h"
+
 #include "cost/costbreakdown.h"
 #include "costproject/billfileimport.h"
 #include "costproject/coststore.h"
@@ -151,24 +153,40 @@ int billsList(const QStringList &argv)
         }
         out << QJsonDocument(arr).toJson(QJsonDocument::Indented);
     } else {
-        out << u"%1  %2  %3  %4  %5  %6  %7  %8\n"_s.arg(u"row"_s, 4)
-                   .arg(u"id"_s, -16)
-                   .arg(u"SUT"_s, -14)
-                   .arg(u"category"_s, -8)
-                   .arg(u"start (UTC)"_s, -24)
-                   .arg(u"end (UTC)"_s, -24)
-                   .arg(u"total"_s, 16)
-                   .arg(u"pricing"_s);
+        // Columns by display width (common/displaywidth.h): an id or a SUT name in Chinese
+        // takes two columns a character, and padding by characters pushed the rest of its row
+        // to the right of the header's columns.
+        // Per column: its width (negative: right-aligned), and whether a longer text is cut
+        // (the id and the SUT, as before); the last column (pricing) as it is.
+        const auto row = [](const QStringList &cells) {
+            static const struct
+            {
+                int width;
+                bool cut;
+            } columns[] = {{-4, false}, {16, true},  {14, true},  {8, false},
+                           {24, false}, {24, false}, {-16, false}};
+            QStringList out;
+            for (qsizetype i = 0; i < cells.size(); ++i) {
+                if (i >= qsizetype(std::size(columns))) {
+                    out << cells.at(i);
+                    continue;
+                }
+                const auto [w, cut] = columns[i];
+                out << (w < 0 ? padLeftToWidth(cells.at(i), -w)
+                              : padToWidth(cut ? truncateToWidth(cells.at(i), w) : cells.at(i), w));
+            }
+            return out.join(u"  "_s) + u'\n';
+        };
+        out << row({u"row"_s, u"id"_s, u"SUT"_s, u"category"_s, u"start (UTC)"_s, u"end (UTC)"_s,
+                    u"total"_s, u"pricing"_s});
         for (const ProjectBillItem &p : items) {
             const auto total = p.item.total();
-            out << u"%1  %2  %3  %4  %5  %6  %7  %8\n"_s.arg(p.rowId, 4)
-                       .arg(p.item.id.left(16), -16)
-                       .arg((p.sut.isEmpty() ? u"(shared)"_s : p.sut).left(14), -14)
-                       .arg(QString::fromLatin1(billCategoryName(p.item.category)), -8)
-                       .arg(formatUtcTimestamp(p.item.start), -24)
-                       .arg(formatUtcTimestamp(p.item.end), -24)
-                       .arg(total ? total->toString() + u' ' + p.item.currency : u"invalid"_s, 16)
-                       .arg(p.item.pricingText());
+            out << row({QString::number(p.rowId), p.item.id,
+                        p.sut.isEmpty() ? u"(shared)"_s : p.sut,
+                        QString::fromLatin1(billCategoryName(p.item.category)),
+                        formatUtcTimestamp(p.item.start), formatUtcTimestamp(p.item.end),
+                        total ? total->toString() + u' ' + p.item.currency : u"invalid"_s,
+                        p.item.pricingText()});
         }
         out << items.size() << " bill item(s)\n";
     }

@@ -608,6 +608,20 @@ const MessageEntry kEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "%1 %2/%3 × %4, billed per started %5", "cost.pricing.time"),
     QT_TRANSLATE_NOOP3("sb::Message", "%1 %2/%3 × %4 %3(s), billed in steps of %5",
                        "cost.pricing.count"),
+    // Units in cost texts (core/cost/costattribution.cpp, costText()): durations and billing
+    // units are words in Chinese; s, ms and kWh are symbols and are not here. One word each, so
+    // Message::fromEnglish() matches them only as a whole text.
+    QT_TRANSLATE_NOOP3("sb::Message", "d", "cost.unit.d"),
+    QT_TRANSLATE_NOOP3("sb::Message", "h", "cost.unit.h"),
+    QT_TRANSLATE_NOOP3("sb::Message", "min", "cost.unit.min"),
+    QT_TRANSLATE_NOOP3("sb::Message", "second", "cost.unit.second"),
+    QT_TRANSLATE_NOOP3("sb::Message", "minute", "cost.unit.minute"),
+    QT_TRANSLATE_NOOP3("sb::Message", "hour", "cost.unit.hour"),
+    QT_TRANSLATE_NOOP3("sb::Message", "month", "cost.unit.month"),
+    QT_TRANSLATE_NOOP3("sb::Message", "request", "cost.unit.request"),
+    QT_TRANSLATE_NOOP3("sb::Message", "token", "cost.unit.token"),
+    QT_TRANSLATE_NOOP3("sb::Message", "request(s)", "cost.unit.requests"),
+    QT_TRANSLATE_NOOP3("sb::Message", "token(s)", "cost.unit.tokens"),
     // --- the HTML/PDF report (core/report/htmlreport.cpp) ---
     QT_TRANSLATE_NOOP3("sb::Message", "ServeBench run report: %1", "report.title.run"),
     QT_TRANSLATE_NOOP3("sb::Message", "ServeBench comparison: %1", "report.title.comparison"),

@@ -4,6 +4,9 @@
 #include "cost/costbreakdown.h"
 #include "cost/testwindow.h"
 
+#include "common/message.h"
+
+#include <QRegularExpression>
 #include <QSet>
 
 #include <cmath>
@@ -100,6 +103,96 @@ QString formatDurationMs(qint64 ms)
         }
     }
     return (negative ? u"-"_s : QString()) + parts.join(u' ');
+}
+
+namespace {
+
+// The words of durations and billing units the cost texts write, with their catalogue entries
+// (cost.unit.*). "s", "ms" and "kWh" are symbols: not listed, so they stay as written.
+const char *unitMessageId(QStringView word)
+{
+    static const QHash<QString, const char *> ids = {
+        {u"d"_s, "cost.unit.d"},
+        {u"h"_s, "cost.unit.h"},
+        {u"min"_s, "cost.unit.min"},
+        {u"second"_s, "cost.unit.second"},
+        {u"minute"_s, "cost.unit.minute"},
+        {u"hour"_s, "cost.unit.hour"},
+        {u"month"_s, "cost.unit.month"},
+        {u"request"_s, "cost.unit.request"},
+        {u"token"_s, "cost.unit.token"},
+        {u"request(s)"_s, "cost.unit.requests"},
+        {u"token(s)"_s, "cost.unit.tokens"},
+    };
+    return ids.value(word.toString(), nullptr);
+}
+
+bool isUnitWord(QStringView word)
+{
+    return unitMessageId(word) || word == u"s" || word == u"ms" || word == u"kWh";
+}
+
+// "hour", "1 h", "39 s 124 ms", "0.5 min", "1 request(s)": a unit alone, or numbers each
+// followed by its unit. Anything else (an id, a provider's name) is not touched.
+std::optional<Message> unitMessage(const QString &text)
+{
+    static const QRegularExpression number(u"^-?\\d+(\\.\\d+)?$"_s);
+    const QStringList words = text.split(u' ');
+    if (words.size() == 1) {
+        if (const char *id = unitMessageId(words.first()))
+            return Message(id);
+        return std::nullopt;
+    }
+    if (words.size() % 2 != 0)
+        return std::nullopt;
+    QList<Message> parts;
+    for (qsizetype i = 0; i < words.size(); i += 2) {
+        if (!number.match(words.at(i)).hasMatch() || !isUnitWord(words.at(i + 1)))
+            return std::nullopt;
+        const char *id = unitMessageId(words.at(i + 1));
+        parts << Message::join(
+            {Message::literal(words.at(i)), id ? Message(id) : Message::literal(words.at(i + 1))},
+            u" "_s);
+    }
+    return Message::join(parts, u" "_s);
+}
+
+// `m` with the units among its literal arguments as messages. Only cost messages: their
+// arguments are amounts, currencies, durations and units; the ids of bill items are left alone.
+Message withUnits(const Message &m)
+{
+    if (!m.id() || qstrncmp(m.id(), "cost.", 5) != 0 || qstrcmp(m.id(), "cost.why.item_id") == 0 ||
+        qstrcmp(m.id(), "cost.item.id") == 0)
+        return m;
+    QList<Message> args;
+    for (const Message &a : m.argMessages()) {
+        if (a.isLiteral())
+            args << unitMessage(a.text()).value_or(a);
+        else
+            args << withUnits(a);
+    }
+    return Message(m.id(), args);
+}
+
+} // namespace
+
+QString formatDurationMs(qint64 ms, bool translate)
+{
+    const QString english = formatDurationMs(ms);
+    if (!translate)
+        return english;
+    const auto m = unitMessage(english);
+    return m ? m->translated() : english;
+}
+
+QString costText(const QString &english, bool translate)
+{
+    if (!translate)
+        return english;
+    const Message m = Message::fromEnglish(english);
+    if (m.isLiteral())
+        return unitMessage(english).value_or(m).translated();
+    return withUnits(m).translated();
 }
 
 CostBreakdown attributeCosts(const TestWindow &window, const QList<BillItem> &items,

@@ -36,5 +36,15 @@ CostBreakdown attributeCosts(const TestWindow &window, const QList<BillItem> &it
 
 // "1 h 30 min", "90 ms": exact durations for the reasons in a breakdown.
 QString formatDurationMs(qint64 ms);
+// The same in the reader's language when `translate`: d, h and min are words in Chinese
+// (天, 小时, 分钟); s and ms are SI symbols, kept in every language (docs/translations.md).
+QString formatDurationMs(qint64 ms, bool translate);
+
+// An English text of the cost module (an attribution's `why`, BillItem::pricingText(), a
+// reason) in the reader's language when `translate`: its catalogue message is recognised
+// (Message::fromEnglish()), and the durations, billing units and increments among its
+// arguments ("1 min", "hour", "1 h", "1 request(s)") are translated too, so "2.5 USD/hour"
+// reads "2.5 USD/小时" in Chinese. Currency codes and numbers stay as they are.
+QString costText(const QString &english, bool translate = true);
 
 } // namespace sb

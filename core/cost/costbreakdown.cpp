@@ -1,5 +1,6 @@
 #include "costbreakdown.h"
 
+#include "common/displaywidth.h"
 #include "common/message.h"
 #include "cost/costattribution.h"
 
@@ -13,13 +14,15 @@ namespace sb {
 namespace {
 
 // vLLM prints "{:<40} {:<10}": the label padded to 40, a space, the value. Same here so the
-// cost block lines up under the benchmark summary.
+// cost block lines up under the benchmark summary. Widths are display columns, not characters:
+// a Chinese label's characters take two columns each on screen, and padding it by its
+// character count put its value further right than an English label's (displaywidth.h).
 constexpr int kLabelWidth = 40;
 constexpr int kRuleWidth = 50;
 
 QString line(const QString &label, const QString &value)
 {
-    return (label + u':').leftJustified(kLabelWidth) + u' ' + value + u'\n';
+    return padToWidth(label + u':', kLabelWidth) + u' ' + value + u'\n';
 }
 
 QString billCategoryText(BillCategory c, bool translate)
@@ -32,8 +35,8 @@ QString billCategoryText(BillCategory c, bool translate)
 QString heading(const QString &title, QChar fill)
 {
     const QString t = title.isEmpty() ? QString() : u' ' + title + u' ';
-    const qsizetype left = qMax<qsizetype>(0, (kRuleWidth - t.size()) / 2);
-    return (QString(left, fill) + t).leftJustified(kRuleWidth, fill) + u'\n';
+    const int left = qMax(0, (kRuleWidth - displayWidth(t)) / 2);
+    return padToWidth(QString(left, fill) + t, kRuleWidth, fill) + u'\n';
 }
 
 QJsonValue figureJson(const CostFigure &f)
@@ -44,10 +47,10 @@ QJsonValue figureJson(const CostFigure &f)
 }
 
 // An English text of the cost module in the reader's language when `translate`: its catalogue
-// entry (cost.*) is found from the English wording the attribution wrote.
+// entry (cost.*) is found from the English wording the attribution wrote, its units too.
 QString tx(const QString &english, bool translate)
 {
-    return translate ? Message::fromEnglish(english).translated() : english;
+    return costText(english, translate);
 }
 
 QString say(const char *id, bool translate, const QStringList &args = {})
@@ -208,8 +211,9 @@ QString CostBreakdown::formatText(bool translate) const
     s += line(say("cost.line.from", t), formatUtcTimestamp(windowStart));
     s += line(say("cost.line.to", t), formatUtcTimestamp(windowEnd));
     if (windowStart.isValid() && windowEnd.isValid())
-        s += line(say("cost.line.duration", t), formatDurationMs(windowEnd.toMSecsSinceEpoch() -
-                                                                 windowStart.toMSecsSinceEpoch()));
+        s += line(
+            say("cost.line.duration", t),
+            formatDurationMs(windowEnd.toMSecsSinceEpoch() - windowStart.toMSecsSinceEpoch(), t));
     s += line(say("cost.line.runs", t),
               runIds.isEmpty() ? say("cost.none", t) : runIds.join(u", "_s));
     s += line(say("cost.line.currency", t), currency.isEmpty() ? u"-"_s : currency);

@@ -4,6 +4,7 @@
 // same stored rows as `servebench-cli bills import` / `window create`), and the page following
 // the CLI writing into the open project (docs/cost-project.md, "The cost page").
 #include "clirun.h"
+#include "common/displaywidth.h"
 #include "costbillmodel.h"
 #include "costpage.h"
 #include "costtimeline.h"
@@ -29,10 +30,15 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextCursor>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 using namespace sb;
@@ -448,6 +454,98 @@ private slots:
         QCOMPARE(texts(), english);
         QCOMPARE(timeline->grab().toImage(), englishTimeline);
         QCOMPARE(page.findChild<QPlainTextEdit *>(u"breakdownText"_s)->toPlainText(), breakdown);
+    }
+
+    // The breakdown's "label: value" lines put every value in one column, in Chinese too,
+    // where each character of a label is two columns wide (core/common/displaywidth.h); and its
+    // durations and billing units are in the reader's language: "30 分钟", "USD/小时", with
+    // the SI symbols s and ms and the currency code kept (docs/translations.md).
+    void breakdownColumnsAlignInChinese()
+    {
+        const QString path = freshProject(u"columns"_s);
+        QVERIFY(!path.isEmpty());
+        {
+            // An hourly rate overlapping the window: its pricing names the unit.
+            ProjectStore store;
+            QVERIFY(store.open(path));
+            BillItem host = item(u"host"_s, BillCategory::Cpu, "2024-05-01T09:00:00Z",
+                                 "2024-05-01T12:00:00Z", "0.50");
+            host.amountKind = AmountKind::Rate;
+            host.billingUnit = BillingUnit::Hour;
+            QList<BillImportProblem> problems;
+            QVERIFY(!CostStore(&store).importBillItems({host}, u"A"_s, &problems).isEmpty());
+        }
+        CostPage page;
+        page.resize(1000, 700);
+        page.show();
+        QSignalSpy loaded(&page, &CostPage::loaded);
+        page.setProject(path);
+        QVERIFY(loaded.wait(30000));
+        auto *text = page.findChild<QPlainTextEdit *>(u"breakdownText"_s);
+        QVERIFY(text);
+
+        // Where each "label: value" line of the block above the bill items starts its value:
+        // the display column, and the x position in the font the page shows it in.
+        const auto valueColumns = [&](QList<int> *columns, QList<qreal> *xs) {
+            const QStringList lines = text->toPlainText().split(u'\n');
+            int headings = 0;
+            for (int n = 0; n < lines.size(); ++n) {
+                const QString &l = lines.at(n);
+                if (l.startsWith(u'-') && ++headings == 3)
+                    break; // by category, unit cost, then the bill items
+                if (l.isEmpty() || l.startsWith(u' ') || l.startsWith(u'=') || l.startsWith(u'-'))
+                    continue;
+                qsizetype v = l.indexOf(u':');
+                if (v < 0)
+                    continue;
+                ++v;
+                while (v < l.size() && l.at(v) == u' ')
+                    ++v;
+                columns->append(displayWidth(l.left(v)));
+                // Where the page draws it: the cursor's x before the value's first character.
+                QTextCursor c(text->document()->findBlockByNumber(n));
+                c.setPosition(c.block().position() + int(v));
+                xs->append(text->cursorRect(c).x());
+            }
+        };
+        QList<int> english;
+        QList<qreal> englishX;
+        valueColumns(&english, &englishX);
+        QVERIFY2(english.size() >= 15, qPrintable(text->toPlainText()));
+        QCOMPARE(QSet<int>(english.cbegin(), english.cend()), QSet<int>{41});
+        const QString englishText = text->toPlainText();
+        QVERIFY(englishText.contains(u"0.5 USD/hour"_s));
+        QVERIFY(englishText.contains(u"30 min"_s));
+
+        LanguageSwitcher lang;
+        QVERIFY(lang.apply(u"zh_CN"_s));
+        QTRY_VERIFY(text->toPlainText().contains(u"成本明细"_s));
+        const QString zh = text->toPlainText();
+        QList<int> chinese;
+        QList<qreal> chineseX;
+        valueColumns(&chinese, &chineseX);
+        QCOMPARE(chinese.size(), english.size());
+        for (qsizetype i = 0; i < chinese.size(); ++i)
+            QVERIFY2(chinese.at(i) == 41,
+                     qPrintable(u"line %1 of the block puts its value at display column %2, "
+                                "not 41:\n%3"_s.arg(i)
+                                    .arg(chinese.at(i))
+                                    .arg(zh)));
+        // On screen as well: the page draws a Chinese character two columns wide (the CJK font
+        // Qt falls back to draws it 1.7), so the values line up there too.
+        const auto [minX, maxX] = std::minmax_element(chineseX.cbegin(), chineseX.cend());
+        QVERIFY2(
+            *maxX - *minX < 1.0,
+            qPrintable(
+                u"values start between x = %1 and %2 px in font '%3'"_s.arg(*minX).arg(*maxX).arg(
+                    text->font().family())));
+        // Minutes and hours are words: in Chinese. USD stays, and so do s and ms.
+        for (const QString &english : {u" min"_s, u"hour"_s, u" h "_s, u" h)"_s})
+            QVERIFY2(!zh.contains(english),
+                     qPrintable(u"'%1' in the Chinese breakdown:\n%2"_s.arg(english, zh)));
+        QVERIFY2(zh.contains(u"30 分钟"_s) && zh.contains(u"0.5 USD/小时"_s), qPrintable(zh));
+        QVERIFY(lang.apply(u"en"_s));
+        QTRY_COMPARE(text->toPlainText(), englishText);
     }
 
     void statusIsRetranslatedFromItsData()

@@ -12,11 +12,13 @@
 // The same views in English must show English words that are not allowed (the check bites).
 
 #include "../uiviews/comparefixture.h"
+#include "serverrun.h"
 #include "viewtexts.h"
 
 #include "compare/comparisonview.h"
 #include "costpage.h"
 #include "resultsview.h"
+#include "serverevidenceview.h"
 #include "settingslanguage.h"
 
 #include <QRegularExpression>
@@ -54,9 +56,9 @@ const QSet<QString> kData = {
     u"req"_s, u"meta"_s, u"llama"_s, u"instruct"_s, u"it"_s, u"quoted"_s, u"bold"_s, u"synthetic"_s,
     u"poisson"_s, u"window"_s, u"cloud"_s, u"co"_s, u"inv"_s, u"gpu"_s, u"node"_s, u"usd"_s,
     u"plan"_s, u"rate"_s, u"limited"_s, u"slow"_s, u"upstream"_s, u"said"_s, u"no"_s, u"answer"_s,
-    u"in"_s, u"time"_s, u"down"_s, u"env"_s, u"key"_s,
-    // the bill's billing unit as its CSV gives it
-    u"hour"_s};
+    u"in"_s, u"time"_s, u"down"_s, u"env"_s, u"key"_s};
+// Not "hour" (the bill's billing unit): a unit is shown in the reader's language, "USD/小时"
+// (core/cost costText(); docs/translations.md).
 
 // Words of two or more Latin letters (digits may follow: a100, p99), outside what is code and
 // stays as written in every language: URLs, command lines (servebench-cli …, --flags), formula
@@ -80,6 +82,59 @@ QStringList latinWords(const QString &text)
         t.remove(c);
     for (auto it = word.globalMatch(t); it.hasNext();)
         out << it.next().captured(0);
+    return out;
+}
+
+// The Results' Server tab is read more strictly (serverTabWords): no identifier passes as code
+// because it has an underscore (a figure's internal name such as running_mean is not a label),
+// and no fixture data is allowed wholesale. What stays in Latin letters there:
+//   - a Prometheus series name, marked as one by its engine's prefix (vllm:num_preemptions_total,
+//     DCGM_FI_DEV_POWER_USAGE; docs/server-metrics.md, "What each engine's names mean"), and
+//     Prometheus' histogram_quantile, which the definitions name as Prometheus' own;
+//   - a name set in quotation marks (a target's name, a series the reason names);
+//   - URLs, and the terms above (kTerms) and the unit symbol GiB.
+// A scraped target's name (sut, dcgm-simulated) shown outside quotation marks is reported too: in
+// "目标 sut" it reads as an untranslated word.
+QMap<QString, QString> serverTabDisallowed(const QStringList &texts, const QStringList &targetNames)
+{
+    static const QList<QRegularExpression> code = {
+        QRegularExpression(u"\\b[a-z]+://\\S+"_s),
+        QRegularExpression(u"“[^”]*”|‘[^’]*’|'[^']*'|「[^」]*」"_s),
+        QRegularExpression(u"\\b(?:vllm|sglang):[A-Za-z0-9_:]+(?:\\{[^}]*\\})?"_s),
+        QRegularExpression(u"\\bDCGM_FI_[A-Z0-9_]+(?:\\{[^}]*\\})?"_s),
+        QRegularExpression(u"\\bhistogram_quantile\\b"_s)};
+    static const QRegularExpression word(u"[A-Za-z][A-Za-z0-9]+"_s);
+    static const QSet<QString> units = {u"gib"_s};
+    QMap<QString, QString> out; // word → the line it is in
+    const auto add = [&](const QString &key, const QString &text, const QString &what) {
+        if (out.contains(key))
+            return;
+        for (const QString &line : text.split(u'\n'))
+            if (line.contains(what)) {
+                out.insert(key, line.left(160));
+                return;
+            }
+        out.insert(key, text.left(160));
+    };
+    for (const QString &text : texts) {
+        QString t = text;
+        for (const QRegularExpression &c : code.mid(0, 2))
+            t.remove(c);
+        for (const QString &name : targetNames) {
+            const QRegularExpression bare(
+                u"(?<![\\w-])%1(?![\\w-])"_s.arg(QRegularExpression::escape(name)));
+            if (t.contains(bare))
+                add(u"target name '%1' unquoted"_s.arg(name), text, name);
+        }
+        for (const QRegularExpression &c : code.mid(2))
+            t.remove(c);
+        for (auto it = word.globalMatch(t); it.hasNext();) {
+            const QString w = it.next().captured(0);
+            const QString l = w.toLower();
+            if (!kTerms.contains(l) && !units.contains(l))
+                add(l, text, w);
+        }
+    }
     return out;
 }
 
@@ -175,6 +230,44 @@ private slots:
         }
         QVERIFY2(left.isEmpty(),
                  qPrintable(u"%1 English word(s) in the Chinese view:\n"_s.arg(left.size()) +
+                            report.join(u'\n')));
+    }
+
+    // The Results' Server tab of a run whose server was scraped (serverrun.h), with the simulated
+    // GPU exporter and without any GPU power, read by the stricter rule above.
+    void serverTabWords_data()
+    {
+        QTest::addColumn<bool>("gpu");
+        QTest::newRow("gpu") << true;
+        QTest::newRow("no-gpu") << false;
+    }
+    void serverTabWords()
+    {
+        QFETCH(bool, gpu);
+        serverrun::Run run;
+        QString error;
+        QVERIFY2(serverrun::make(gpu, &run, &error), qPrintable(error));
+        ResultsView v;
+        v.resize(1300, 850);
+        v.show();
+        QSignalSpy charts(&v, &ResultsView::chartsShown);
+        v.showRun(run.plan, run.records, run.serverMetrics);
+        QTRY_VERIFY_WITH_TIMEOUT(!charts.isEmpty(), 30000);
+        v.tabs()->setCurrentWidget(v.serverView());
+        QStringList names;
+        for (const MetricSeriesStore &s : std::as_const(run.serverMetrics))
+            names << s.targetName();
+        QStringList english, chinese;
+        both(v.serverView(), &english, &chinese);
+        QVERIFY(serverTabDisallowed(english, names).size() > 20); // the check bites
+        const QMap<QString, QString> left = serverTabDisallowed(chinese, names);
+        QStringList report;
+        for (auto it = left.cbegin(); it != left.cend(); ++it) {
+            report << u"'%1' in: %2"_s.arg(it.key(), it.value());
+            qInfo("%s", qPrintable(report.constLast())); // a failure message is cut short
+        }
+        QVERIFY2(left.isEmpty(),
+                 qPrintable(u"%1 English word(s) on the Chinese Server tab:\n"_s.arg(left.size()) +
                             report.join(u'\n')));
     }
 

@@ -490,6 +490,34 @@ void TestComparisonView::fewerThanTwoRunsClears()
     QCOMPARE(m_view->tableModel()->rowCount(), 0);
     QVERIFY(m_view->verdictText().contains(u"Tick two or more runs"_s));
     QCOMPARE(m_view->cdfChart(u"ttft"_s)->chart()->series().size(), 0);
+    // Neither an empty grey table nor empty 0–1 axes: each pane says what to do instead.
+    const auto panesSay = [this](const QString &text) {
+        auto *table = m_view->findChild<QLabel *>(u"tableEmptyNote"_s);
+        auto *charts = m_view->findChild<QLabel *>(u"chartsEmptyNote"_s);
+        if (!table || !charts)
+            return u"no note in place of the table or the charts"_s;
+        QStringList wrong;
+        if (m_view->tableView()->isVisible() || !table->isVisible() ||
+            !table->text().contains(text))
+            wrong << u"table pane: '%1'"_s.arg(table->text());
+        if (m_view->findChild<QTabWidget *>(u"chartTabs"_s)->isVisible() ||
+            m_view->cdfChart(u"ttft"_s)->isVisible() || !charts->isVisible() ||
+            !charts->text().contains(text))
+            wrong << u"charts pane: '%1'"_s.arg(charts->text());
+        return wrong.join(u"; "_s);
+    };
+    QString wrong = panesSay(u"Tick two or more runs"_s);
+    QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+    // Two ticked again: the table and the charts come back, the notes go.
+    select({m_project.runA, m_project.runB});
+    QVERIFY(m_view->comparison());
+    QVERIFY(m_view->tableView()->isVisible());
+    QVERIFY(m_view->cdfChart(u"ttft"_s)->isVisible());
+    QVERIFY(!m_view->findChild<QLabel *>(u"tableEmptyNote"_s)->isVisible());
+    QVERIFY(!m_view->findChild<QLabel *>(u"chartsEmptyNote"_s)->isVisible());
+    select({});
+    wrong = panesSay(u"Tick two or more runs"_s);
+    QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
 
     // A project without a file has nothing to compare; the picker empties.
     QSignalSpy listed(m_view, &ComparisonView::runsListed);
@@ -498,6 +526,8 @@ void TestComparisonView::fewerThanTwoRunsClears()
     waitIdle();
     QVERIFY(m_view->listedRuns().isEmpty());
     QVERIFY(m_view->verdictText().contains(u"Save the project"_s));
+    wrong = panesSay(u"Save the project"_s);
+    QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
 }
 
 void TestComparisonView::retranslates()

@@ -28,6 +28,7 @@
 #include <QScatterSeries>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTextDocumentFragment>
@@ -145,9 +146,28 @@ ComparisonView::ComparisonView(QWidget *parent)
     upper->addWidget(buildVerdict());
     upper->setStretchFactor(0, 3);
     upper->setStretchFactor(1, 2);
+    // Until two runs are ticked there is no table and no chart to show: an empty grid and four
+    // empty 0–1 plots told a new user nothing. Each pane then says what to do (showPanes()).
+    const auto notePane = [this](QLabel **label, const QString &name) {
+        *label = new QLabel(this);
+        (*label)->setObjectName(name);
+        (*label)->setWordWrap(true);
+        (*label)->setAlignment(Qt::AlignCenter);
+        (*label)->setMargin(24);
+        (*label)->setFrameShape(QFrame::StyledPanel);
+        return *label;
+    };
+    m_tableStack = new QStackedWidget(this);
+    m_tableStack->setObjectName(u"tableStack"_s);
+    m_tableStack->addWidget(notePane(&m_tableEmpty, u"tableEmptyNote"_s));
+    m_tableStack->addWidget(m_table);
+    m_chartStack = new QStackedWidget(this);
+    m_chartStack->setObjectName(u"chartStack"_s);
+    m_chartStack->addWidget(notePane(&m_chartsEmpty, u"chartsEmptyNote"_s));
+    m_chartStack->addWidget(buildCharts());
     auto *lower = m_lower = new QSplitter(Qt::Horizontal, this);
-    lower->addWidget(m_table);
-    lower->addWidget(buildCharts());
+    lower->addWidget(m_tableStack);
+    lower->addWidget(m_chartStack);
     lower->setStretchFactor(0, 3);
     lower->setStretchFactor(1, 2);
     m_upper->setObjectName(u"upperSplitter"_s);
@@ -459,6 +479,7 @@ void ComparisonView::retranslateUi()
     } else {
         showHint();
     }
+    showPanes();
     rebuildCharts();
 }
 
@@ -796,6 +817,7 @@ void ComparisonView::startComparison()
     }
     m_pendingCompare = true;
     setStatus(tr("Comparing %n run(s) …", nullptr, int(ids.size())));
+    showPanes();
     const ComparisonOptions opts = options();
     const LatencyCurveOptions curve = curveOptions();
     const auto done = [this, generation](CompareOutcome outcome) {
@@ -828,6 +850,7 @@ void ComparisonView::applyOutcome(quint64 generation, const CompareOutcome &outc
     updateExportEnabled();
     m_hint.clear();
     showOutcome();
+    showPanes();
     emit comparisonShown();
     readSettled();
 }
@@ -875,7 +898,38 @@ void ComparisonView::clearComparison(const QString &hint)
     m_significanceNote->clear();
     m_table->clearSpans();
     showHint();
+    showPanes();
     rebuildCharts();
+}
+
+void ComparisonView::showPanes()
+{
+    const bool shown = m_outcome != nullptr;
+    m_tableStack->setCurrentIndex(shown ? 1 : 0);
+    m_chartStack->setCurrentIndex(shown ? 1 : 0);
+    if (shown) {
+        // Hidden, and holding nothing a language switch could leave stale.
+        m_tableEmpty->clear();
+        m_chartsEmpty->clear();
+        return;
+    }
+    QString table, charts;
+    if (m_path.isEmpty()) {
+        table = charts = tr("Save the project to compare its runs: the comparison reads them from "
+                            "the project file.");
+    } else if (!m_hint.isEmpty()) {
+        // Core's reason (a run that cannot be read), as the verdict box shows it.
+        table = charts = tr("Nothing to compare: %1").arg(m_hint);
+    } else if (selectedRuns().size() < 2) {
+        table = tr("Tick two or more runs to compare them: this table then lists every metric "
+                   "of each run and its difference from the baseline.");
+        charts = tr("Tick two or more runs to compare them: their latency distributions, "
+                    "throughput and latency-versus-throughput curves then show here.");
+    } else {
+        table = charts = tr("Comparing %n run(s) …", nullptr, int(selectedRuns().size()));
+    }
+    m_tableEmpty->setText(table);
+    m_chartsEmpty->setText(charts);
 }
 
 void ComparisonView::showHint()

@@ -13,6 +13,7 @@ class QComboBox;
 class QLabel;
 class QMenu;
 class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 class QTimer;
 class QToolButton;
@@ -144,6 +145,9 @@ private:
     enum class ExportKind { Html, Pdf, Csv, Json, Bundle };
     void chooseExport(ExportKind kind);
     void updateExportEnabled();
+    // The table and the charts when a comparison is shown; otherwise, in their place, what to do
+    // to see them (or why there is nothing), never an empty grid or empty 0–1 axes.
+    void showPanes();
 
     QString m_path;
     BackgroundJobs *m_jobs;
@@ -184,6 +188,10 @@ private:
     ComparisonTableModel *m_model = nullptr;
     CopyableTableView *m_table = nullptr;
     QTabWidget *m_chartTabs = nullptr;
+    QStackedWidget *m_tableStack = nullptr; // a note, or the table
+    QStackedWidget *m_chartStack = nullptr; // a note, or the chart tabs
+    QLabel *m_tableEmpty = nullptr;
+    QLabel *m_chartsEmpty = nullptr;
     QTabWidget *m_cdfPage = nullptr; // one latency distribution per tab
     QList<ChartView *> m_cdfCharts;  // ttft, tpot, itl, e2el; recreated per comparison
     BarChartView *m_requestBars = nullptr;
