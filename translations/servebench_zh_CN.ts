@@ -4074,7 +4074,7 @@ Requests: %4</source>
     </message>
     <message>
         <source>Workers per container:</source>
-        <translation>每容器 worker 数：</translation>
+        <translation>每容器工作进程数：</translation>
     </message>
     <message>
         <source>Region:</source>
@@ -4114,7 +4114,7 @@ Requests: %4</source>
     </message>
     <message>
         <source>OpenAI chat (/v1/chat/completions)</source>
-        <translation>OpenAI chat（/v1/chat/completions）</translation>
+        <translation>OpenAI 对话（/v1/chat/completions）</translation>
     </message>
     <message>
         <source>empty: the flavour&apos;s default path</source>

@@ -12,12 +12,19 @@
 // The same views in English must show English words that are not allowed (the check bites).
 
 #include "../uiviews/comparefixture.h"
+#include "../uiviews/uiviewstestutil.h"
 #include "serverrun.h"
 #include "viewtexts.h"
 
 #include "compare/comparisonview.h"
 #include "costpage.h"
+#include "editors/dataseteditor.h"
+#include "editors/loadprofileeditor.h"
+#include "editors/suteditor.h"
+#include "keychainstore.h"
+#include "keychainunavailablebackend.h"
 #include "resultsview.h"
+#include "rundashboard.h"
 #include "serverevidenceview.h"
 #include "settingslanguage.h"
 
@@ -48,15 +55,24 @@ const QSet<QString> kTerms = {
     // the project's own short names: SUT (system under test), TTFCT
     u"sut"_s, u"suts"_s, u"ttfct"_s,
     // names of the OpenAI API and of vLLM's result file that the definitions refer to
-    u"usage"_s, u"completions"_s, u"failed"_s, u"ddof"_s};
+    u"usage"_s, u"completions"_s, u"failed"_s, u"ddof"_s,
+    // engines, libraries and file formats the editors name (product names stay as they are)
+    u"tgi"_s, u"tensorrt"_s, u"llm"_s, u"hugging"_s, u"face"_s, u"tiktoken"_s, u"mooncake"_s,
+    u"qt"_s, u"pem"_s, u"ca"_s, u"eos"_s, u"gamma"_s, u"sxm"_s, u"pcie"_s, u"gb"_s,
+    // request fields and values the editors say are sent as written ("seed", true, none)
+    u"seed"_s, u"prompt"_s, u"timestamp"_s, u"true"_s, u"false"_s, u"none"_s, u"socket"_s,
+    u"qnam"_s};
 
 // The fixture's data (tests/report/reportfixture.h, tests/uiviews/comparefixture.h).
 const QSet<QString> kData = {
-    u"run"_s, u"script"_s, u"alert"_s, u"pwned"_s, u"a100"_s, u"h100"_s, u"rate"_s, u"sweep"_s,
-    u"req"_s, u"meta"_s, u"llama"_s, u"instruct"_s, u"it"_s, u"quoted"_s, u"bold"_s, u"synthetic"_s,
-    u"poisson"_s, u"window"_s, u"cloud"_s, u"co"_s, u"inv"_s, u"gpu"_s, u"node"_s, u"usd"_s,
-    u"plan"_s, u"rate"_s, u"limited"_s, u"slow"_s, u"upstream"_s, u"said"_s, u"no"_s, u"answer"_s,
-    u"in"_s, u"time"_s, u"down"_s, u"env"_s, u"key"_s};
+    // tests/uiviews/uiviewstestutil.h's plan ("ui views test") against the built-in simulator
+    u"ui"_s,      u"views"_s,     u"test"_s,     u"simulator"_s, u"run"_s,   u"script"_s,
+    u"alert"_s,   u"pwned"_s,     u"a100"_s,     u"h100"_s,      u"rate"_s,  u"sweep"_s,
+    u"req"_s,     u"meta"_s,      u"llama"_s,    u"instruct"_s,  u"it"_s,    u"quoted"_s,
+    u"bold"_s,    u"synthetic"_s, u"poisson"_s,  u"window"_s,    u"cloud"_s, u"co"_s,
+    u"inv"_s,     u"gpu"_s,       u"node"_s,     u"usd"_s,       u"plan"_s,  u"rate"_s,
+    u"limited"_s, u"slow"_s,      u"upstream"_s, u"said"_s,      u"no"_s,    u"answer"_s,
+    u"in"_s,      u"time"_s,      u"down"_s,     u"env"_s,       u"key"_s};
 // Not "hour" (the bill's billing unit): a unit is shown in the reader's language, "USD/小时"
 // (core/cost costText(); docs/translations.md).
 
@@ -74,7 +90,12 @@ QStringList latinWords(const QString &text)
         QRegularExpression(u"--[a-z][a-z0-9-]*"_s),
         QRegularExpression(u"\\b\\w*_\\w*\\b"_s),
         QRegularExpression(u"\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z?"_s),
-        QRegularExpression(u"\\[DONE\\]"_s)};
+        QRegularExpression(u"\\[DONE\\]"_s),
+        QRegularExpression(u"/v\\d(/[a-z/]+)?\\b|/metrics\\b"_s),         // endpoint paths
+        QRegularExpression(u"\\b[\\w.-]+/[\\w./-]+(:[\\w.-]+)?"_s),       // images, model ids
+        QRegularExpression(u"\\[[^\\]\\x{3000}-\\x{9fff}]*\\]"_s),        // bracketed formulas
+        QRegularExpression(u"\\b[0-9a-f]{16,}\\b"_s),                     // digests
+        QRegularExpression(u"\\b[A-Za-z0-9.]+(?:-[A-Za-z0-9.]+)+\\b"_s)}; // ids: single-stream
     static const QRegularExpression word(u"[A-Za-z][A-Za-z0-9]+"_s);
     QStringList out;
     QString t = text;
@@ -204,33 +225,73 @@ private slots:
             QVERIFY(p.selectWindow(u"window A"_s));
             both(&p, &english, &chinese);
         }
-        const auto disallowed = [](const QStringList &texts) {
-            QMap<QString, QString> out; // word → a text it is in
-            for (const QString &t : texts)
-                for (const QString &w : latinWords(t)) {
-                    const QString l = w.toLower();
-                    if (!kTerms.contains(l) && !kData.contains(l) && !out.contains(l)) {
-                        // The line of the text that holds it.
-                        for (const QString &line : t.split(u'\n'))
-                            if (line.contains(w)) {
-                                out.insert(l, line.left(160));
-                                break;
-                            }
-                    }
-                }
-            return out;
-        };
-        // The check bites: English shows words it does not allow.
-        QVERIFY(disallowed(english).size() > 20);
-        const QMap<QString, QString> left = disallowed(chinese);
-        QStringList report;
-        for (auto it = left.cbegin(); it != left.cend(); ++it) {
-            report << u"'%1' in: %2"_s.arg(it.key(), it.value());
-            qInfo("%s", qPrintable(report.constLast())); // a failure message is cut short
+        check(english, chinese, 20);
+    }
+
+    // The editors (SUT, dataset, load profile) filled as the fixture's entities are, and the
+    // dashboard during a run against the simulator with its server scraped.
+    void editorsAndDashboard_data()
+    {
+        QTest::addColumn<QString>("view");
+        for (const char *v : {"sut", "dataset", "profile", "dashboard"})
+            QTest::newRow(v) << QString::fromLatin1(v);
+    }
+    void editorsAndDashboard()
+    {
+        QFETCH(QString, view);
+        QStringList english, chinese;
+        const RunPlan plan = fixture::plan(u"vllm-a100"_s, u"vllm"_s, u"A100"_s);
+        if (view == "sut"_L1) {
+            ApiKeyStore keys(new KeychainUnavailableBackend);
+            SutEditor e;
+            e.setKeyStore(&keys);
+            e.resize(1300, 850);
+            e.show();
+            SutConfig c = plan.sut;
+            c.apiKeyRef.clear(); // the fixture's env reference names a variable: data
+            e.setConfig(c);
+            both(&e, &english, &chinese);
+        } else if (view == "dataset"_L1) {
+            DatasetEditor e;
+            e.resize(1300, 850);
+            e.show();
+            QSignalSpy hashes(&e, &DatasetEditor::hashComputed);
+            e.setDataset(u"synthetic"_s, plan.dataset);
+            QTRY_VERIFY_WITH_TIMEOUT(!hashes.isEmpty(), 20000);
+            // The preview's prompts are the dataset's own words: data.
+            both(&e, &english, &chinese, {e.findChild<QWidget *>(u"previewTable"_s)});
+        } else if (view == "profile"_L1) {
+            LoadProfileEditor e;
+            e.resize(1300, 850);
+            e.show();
+            e.setProfile(u"poisson"_s, plan.profile, {}, {});
+            both(&e, &english, &chinese);
+        } else {
+            SimConfig cfg;
+            cfg.ttftMs = 10;
+            cfg.itlMs = 2;
+            Simulator sim(cfg);
+            QVERIFY(sim.start());
+            const RunPlan run = uitest::simPlan(sim, 60, 6, 0);
+            RunController controller;
+            controller.configure(run, uitest::promptItems(8, 8), {});
+            MetricsScraper scraper;
+            uitest::setUpScraper(&scraper, sim.baseUrl().toString(), 100);
+            controller.setMetricsScraper(&scraper);
+            RunDashboard d;
+            d.resize(1300, 850);
+            d.show();
+            d.attach(&controller, run);
+            QSignalSpy finished(&controller, &RunController::finished);
+            QString error;
+            QVERIFY2(scraper.start(&error), qPrintable(error));
+            QVERIFY2(controller.start(&error), qPrintable(error));
+            QVERIFY(finished.wait(60000));
+            scraper.stop();
+            QTest::qWait(600);
+            both(&d, &english, &chinese);
         }
-        QVERIFY2(left.isEmpty(),
-                 qPrintable(u"%1 English word(s) in the Chinese view:\n"_s.arg(left.size()) +
-                            report.join(u'\n')));
+        check(english, chinese, 5);
     }
 
     // The Results' Server tab of a run whose server was scraped (serverrun.h), with the simulated
@@ -272,6 +333,37 @@ private slots:
     }
 
 private:
+    // English must show more than `bites` words the rule does not allow (the check is not
+    // vacuous); Chinese none.
+    void check(const QStringList &english, const QStringList &chinese, int bites)
+    {
+        const auto disallowed = [](const QStringList &texts) {
+            QMap<QString, QString> out; // word → the line of a text it is in
+            for (const QString &t : texts)
+                for (const QString &w : latinWords(t)) {
+                    const QString l = w.toLower();
+                    if (!kTerms.contains(l) && !kData.contains(l) && !out.contains(l)) {
+                        for (const QString &line : t.split(u'\n'))
+                            if (line.contains(w)) {
+                                out.insert(l, line.left(160));
+                                break;
+                            }
+                    }
+                }
+            return out;
+        };
+        QVERIFY(disallowed(english).size() > bites);
+        const QMap<QString, QString> left = disallowed(chinese);
+        QStringList report;
+        for (auto it = left.cbegin(); it != left.cend(); ++it) {
+            report << u"'%1' in: %2"_s.arg(it.key(), it.value());
+            qInfo("%s", qPrintable(report.constLast())); // a failure message is cut short
+        }
+        QVERIFY2(left.isEmpty(),
+                 qPrintable(u"%1 English word(s) in the Chinese view:\n"_s.arg(left.size()) +
+                            report.join(u'\n')));
+    }
+
     void both(QWidget *w, QStringList *english, QStringList *chinese,
               const QList<QWidget *> &skip = {})
     {

@@ -316,6 +316,11 @@ void DatasetEditor::retranslateUi()
     m_maxTurns->setToolTip(tr("ShareGPT and custom sessions: cut longer conversations"));
     m_inputHist->setTitle(tr("Input tokens"));
     m_outputHist->setTitle(tr("Output tokens"));
+    // Set at load time, in that time's language.
+    if (m_sampleLoaded)
+        m_status->setText(tr("Sample loaded."));
+    else if (m_loading)
+        m_status->setText(tr("Loading sample …"));
     holdComboWidths(m_scroll->widget());
     validate();
     showInfo();
@@ -497,10 +502,12 @@ void DatasetEditor::startLoad()
     const bool fieldsOk = m_errors.allClear();
     if (!fieldsOk) {
         m_loading = false;
+        m_sampleLoaded = false;
         m_status->clear();
         return;
     }
     m_loading = true;
+    m_sampleLoaded = false;
     m_status->setText(tr("Loading sample …"));
     const DatasetSpec d = spec();
     const int n = d.multiTurn ? m_numSessions : m_numPrompts;
@@ -534,6 +541,7 @@ void DatasetEditor::startLoad()
                 m_model->clear();
                 m_inputHist->clear();
                 m_outputHist->clear();
+                m_sampleLoaded = false;
                 m_status->clear();
                 showInfo();
                 validate();
@@ -571,6 +579,7 @@ void DatasetEditor::showLoaded(const LoadedDataset &loaded)
     }
     m_inputHist->setValues(in);
     m_outputHist->setValues(out);
+    m_sampleLoaded = true;
     m_status->setText(tr("Sample loaded."));
     showInfo();
     emit hashComputed(m_info.sha256);

@@ -142,6 +142,7 @@ private:
     DatasetPreviewModel *m_model;
     LengthHistogram *m_inputHist;
     LengthHistogram *m_outputHist;
+    bool m_sampleLoaded = false; // the status line says so (retranslated with the rest)
 };
 
 } // namespace sb

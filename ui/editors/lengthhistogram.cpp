@@ -1,5 +1,7 @@
 #include "lengthhistogram.h"
 
+#include <QAbstractSeries>
+
 #include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
@@ -29,6 +31,10 @@ void LengthHistogram::setTitle(const QString &title)
 {
     m_title = title;
     m_chart->setTitle(title);
+    // The drawn series carries the title as its name: renamed too, or a language switch left
+    // the old language's name on it.
+    for (QAbstractSeries *series : m_chart->series())
+        series->setName(title);
 }
 
 QList<int> LengthHistogram::binCounts(const QList<qint32> &values, int bins, QList<double> *edges)
