@@ -1,6 +1,7 @@
 #include "costtimeline.h"
 
 #include <QFontMetrics>
+#include <QFontMetricsF>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QPalette>
@@ -171,13 +172,31 @@ void CostTimeline::paintEvent(QPaintEvent *)
     // Axis: the window's start and end, in UTC.
     p.setPen(palette().color(QPalette::Text));
     p.drawLine(QPointF(plot.left(), plot.bottom()), QPointF(plot.right(), plot.bottom()));
+    for (const AxisLabel &l : axisLabels())
+        p.drawText(l.rect, l.alignment, l.text);
+}
+
+QList<CostTimeline::AxisLabel> CostTimeline::axisLabels() const
+{
+    if (!m_hasWindow)
+        return {};
+    const QRectF plot = plotRect();
     const QRectF w = windowRect();
     const QString from = m_window.start.toString(u"HH:mm:ss"_s);
     const QString to = m_window.end.toString(u"HH:mm:ss' UTC'"_s);
-    p.drawText(QRectF(w.left() - 80, plot.bottom() + 2, 160, kAxisHeight - 4),
-               Qt::AlignHCenter | Qt::AlignTop, from);
-    p.drawText(QRectF(w.right() - 80, plot.bottom() + 2, 160, kAxisHeight - 4),
-               Qt::AlignHCenter | Qt::AlignTop, to);
+    const QFontMetricsF fm(font());
+    const qreal a = fm.horizontalAdvance(from) + 2;
+    const qreal b = fm.horizontalAdvance(to) + 2;
+    const qreal top = plot.bottom() + 2;
+    const qreal h = kAxisHeight - 4;
+    // Each time centred under its edge while the window is wide enough for both; a short window
+    // (seconds against a bill's hours) puts them beside it, start to the left and end to the
+    // right, where they were drawn over each other.
+    if (w.width() >= (a + b) / 2 + 8)
+        return {{QRectF(w.left() - a / 2, top, a, h), from, Qt::AlignHCenter | Qt::AlignTop},
+                {QRectF(w.right() - b / 2, top, b, h), to, Qt::AlignHCenter | Qt::AlignTop}};
+    return {{QRectF(w.left() - 4 - a, top, a, h), from, Qt::AlignRight | Qt::AlignTop},
+            {QRectF(w.right() + 4, top, b, h), to, Qt::AlignLeft | Qt::AlignTop}};
 }
 
 } // namespace sb

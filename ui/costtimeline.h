@@ -27,6 +27,14 @@ public:
     QRectF windowRect() const;
     QRectF runBar(int runIndex) const;
     QRectF itemBar(const QString &itemId) const; // empty when the item is not shown
+    // Where the axis writes the window's start and end times, and with which alignment.
+    struct AxisLabel
+    {
+        QRectF rect;
+        QString text;
+        Qt::Alignment alignment;
+    };
+    QList<AxisLabel> axisLabels() const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;

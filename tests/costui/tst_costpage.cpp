@@ -229,6 +229,41 @@ class TestCostPage : public QObject
     QString m_path;
 
 private slots:
+    // A window of seconds on an axis padded by a minute either side: the window's start and end
+    // times go beside it instead of being drawn over each other (seen in the Cost tab: a 4 s
+    // window read "10̶0̶0̶0̶4 UTC"); a wide window keeps them centred under its edges.
+    void timelineAxisTimesNeverOverlap_data()
+    {
+        QTest::addColumn<int>("seconds");
+        QTest::newRow("4 s") << 4;
+        QTest::newRow("1 h") << 3600;
+    }
+    void timelineAxisTimesNeverOverlap()
+    {
+        QFETCH(int, seconds);
+        CostTimeline t;
+        t.resize(1000, 120);
+        TestWindow w;
+        w.name = u"w"_s;
+        w.start = QDateTime(QDate(2024, 5, 1), QTime(10, 0), Qt::UTC);
+        w.end = w.start.addSecs(seconds);
+        t.setData(w, {});
+        t.show();
+        const QList<CostTimeline::AxisLabel> labels = t.axisLabels();
+        QCOMPARE(labels.size(), 2);
+        QVERIFY2(!labels[0].rect.intersects(labels[1].rect),
+                 qPrintable(u"start %1-%2 px, end %3-%4 px"_s.arg(labels[0].rect.left())
+                                .arg(labels[0].rect.right())
+                                .arg(labels[1].rect.left())
+                                .arg(labels[1].rect.right())));
+        const QRectF win = t.windowRect();
+        // Each time by its own edge: the start's text ends at or before the end's begins.
+        QVERIFY(labels[0].rect.center().x() <= win.left() + 1);
+        QVERIFY(labels[1].rect.center().x() >= win.right() - 1);
+        for (const CostTimeline::AxisLabel &l : labels)
+            QVERIFY(l.rect.width() >= QFontMetricsF(t.font()).horizontalAdvance(l.text));
+    }
+
     // A new fixture project of its own, for a test that writes.
     QString freshProject(const QString &name)
     {
