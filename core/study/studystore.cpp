@@ -16,6 +16,17 @@ using namespace Qt::StringLiterals;
 namespace sb {
 
 namespace {
+// Links a run to its study, version and cell (study_runs), in the caller's transaction.
+bool linkRun(QSqlQuery *q, qint64 studyId, const StoredStudyCell &cell, qint64 runId)
+{
+    q->prepare(u"INSERT OR REPLACE INTO study_runs (run_id, study_id, version_id, cell_id) "_s
+               "VALUES (?, ?, ?, ?)"_s);
+    q->addBindValue(runId);
+    q->addBindValue(studyId);
+    q->addBindValue(cell.versionId);
+    q->addBindValue(cell.id);
+    return q->exec();
+}
 
 QString nowUtc()
 {
@@ -239,13 +250,7 @@ bool StudyStore::beginAttempt(const StoredStudyCell &cell, qint64 studyId, qint6
     q.addBindValue(cell.id);
     bool ok = q.exec();
     if (ok && runId > 0) {
-        q.prepare(u"INSERT OR REPLACE INTO study_runs (run_id, study_id, version_id, cell_id) "_s
-                  "VALUES (?, ?, ?, ?)"_s);
-        q.addBindValue(runId);
-        q.addBindValue(studyId);
-        q.addBindValue(cell.versionId);
-        q.addBindValue(cell.id);
-        ok = q.exec();
+        ok = linkRun(&q, studyId, cell, runId);
     }
     if (!ok) {
         const QString e = q.lastError().text();
@@ -266,13 +271,7 @@ bool StudyStore::addAttemptRun(const StoredStudyCell &cell, qint64 studyId, qint
     q.addBindValue(cell.id);
     bool ok = q.exec();
     if (ok) {
-        q.prepare(u"INSERT OR REPLACE INTO study_runs (run_id, study_id, version_id, cell_id) "_s
-                  "VALUES (?, ?, ?, ?)"_s);
-        q.addBindValue(runId);
-        q.addBindValue(studyId);
-        q.addBindValue(cell.versionId);
-        q.addBindValue(cell.id);
-        ok = q.exec();
+        ok = linkRun(&q, studyId, cell, runId);
     }
     if (!ok) {
         const QString e = q.lastError().text();

@@ -95,24 +95,13 @@ private slots:
                              3, true)));
         QElapsedTimer wall;
         wall.start();
-        // Killed (SIGKILL, no chance to clean up) once the fifth cell has started.
+        // Killed (SIGKILL, no chance to clean up) once the fifth cell has started; the fifth
+        // run is under way after 200 ms.
         {
-            QProcess p;
-            p.start(QString::fromUtf8(SB_CLI),
-                    {u"study"_s, u"run"_s, file, u"--project"_s, project});
-            QVERIFY(p.waitForStarted());
-            QByteArray out;
-            QElapsedTimer t;
-            t.start();
-            while (!out.contains("cell 5/18 started") && t.elapsed() < 60000) {
-                p.waitForReadyRead(100);
-                out += p.readAllStandardOutput();
-            }
-            QVERIFY2(out.contains("cell 5/18 started"), out.constData());
-            QTest::qWait(200); // the fifth run is under way
-            p.kill();
-            QVERIFY(p.waitForFinished());
-            QVERIFY2(out.contains("cell 4 completed"), out.constData());
+            const studytest::KilledRun k =
+                studytest::killStudyRunAt(file, project, "cell 5/18 started", 200);
+            QVERIFY2(k.sawMarker, (k.out + k.err).constData());
+            QVERIFY2(k.out.contains("cell 4 completed"), k.out.constData());
         }
         // Run again: it resumes at the fifth cell.
         const test::CliResult resumed =

@@ -215,23 +215,10 @@ private slots:
         wall.start();
         // Killed (SIGKILL) during the first cell's search, once its second point is under way.
         {
-            QProcess p;
-            p.start(QString::fromUtf8(SB_CLI),
-                    {u"study"_s, u"run"_s, file, u"--project"_s, project});
-            QVERIFY(p.waitForStarted());
-            QByteArray out;
-            QElapsedTimer t;
-            t.start();
-            while (!out.contains("cell 1 search point throughput") && t.elapsed() < 60000) {
-                p.waitForReadyRead(100);
-                out += p.readAllStandardOutput();
-            }
-            QVERIFY2(out.contains("cell 1 search point throughput"),
-                     (out + p.readAllStandardError()).constData());
-            QVERIFY2(out.contains("cell 1/4 started"), out.constData());
-            QTest::qWait(100);
-            p.kill();
-            QVERIFY(p.waitForFinished());
+            const studytest::KilledRun k =
+                studytest::killStudyRunAt(file, project, "cell 1 search point throughput", 100);
+            QVERIFY2(k.sawMarker, (k.out + k.err).constData());
+            QVERIFY2(k.out.contains("cell 1/4 started"), k.out.constData());
         }
         const test::CliResult resumed =
             test::runCli({u"study"_s, u"run"_s, file, u"--project"_s, project}, 120000);

@@ -127,14 +127,16 @@ void StudyEditor::buildUi()
         scheduleValidate();
     };
 
-    m_name = new QLineEdit(page);
-    m_name->setObjectName(u"name"_s);
-    connect(m_name, &QLineEdit::textChanged, this, changed);
-    addRow(u"name"_s, m_name);
-    m_question = new QLineEdit(page);
-    m_question->setObjectName(u"question"_s);
-    connect(m_question, &QLineEdit::textChanged, this, changed);
-    addRow(u"question"_s, m_question);
+    // A text field that revalidates as it is typed in, in the row its key names.
+    const auto textField = [&](const QString &objectName, const QString &row) {
+        auto *e = new QLineEdit(page);
+        e->setObjectName(objectName);
+        connect(e, &QLineEdit::textChanged, this, changed);
+        addRow(row, e);
+        return e;
+    };
+    m_name = textField(u"name"_s, u"name"_s);
+    m_question = textField(u"question"_s, u"question"_s);
 
     const auto makeTable = [page](const QString &name, int columns) {
         auto *t = new QTableWidget(0, columns, page);
@@ -181,10 +183,7 @@ void StudyEditor::buildUi()
     connect(m_seed, &QLineEdit::textChanged, this, changed);
     addRow(u"seed"_s, m_seed);
 
-    m_model = new QLineEdit(page);
-    m_model->setObjectName(u"model"_s);
-    connect(m_model, &QLineEdit::textChanged, this, changed);
-    addRow(u"model"_s, m_model);
+    m_model = textField(u"model"_s, u"model"_s);
     m_dataset = new QComboBox(page);
     m_dataset->setObjectName(u"dataset"_s);
     m_dataset->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -194,18 +193,9 @@ void StudyEditor::buildUi()
         scheduleValidate();
     });
     addRow(u"dataset"_s, m_dataset);
-    m_datasetSha = new QLineEdit(page);
-    m_datasetSha->setObjectName(u"datasetSha256"_s);
-    connect(m_datasetSha, &QLineEdit::textChanged, this, changed);
-    addRow(u"datasetSha256"_s, m_datasetSha);
-    m_requestFlags = new QLineEdit(page);
-    m_requestFlags->setObjectName(u"requestFlags"_s);
-    connect(m_requestFlags, &QLineEdit::textChanged, this, changed);
-    addRow(u"request"_s, m_requestFlags);
-    m_tokenizer = new QLineEdit(page);
-    m_tokenizer->setObjectName(u"tokenizer"_s);
-    connect(m_tokenizer, &QLineEdit::textChanged, this, changed);
-    addRow(u"tokenizer"_s, m_tokenizer);
+    m_datasetSha = textField(u"datasetSha256"_s, u"datasetSha256"_s);
+    m_requestFlags = textField(u"requestFlags"_s, u"request"_s);
+    m_tokenizer = textField(u"tokenizer"_s, u"tokenizer"_s);
     m_connection = new QComboBox(page);
     m_connection->setObjectName(u"connectionMode"_s);
     for (const QString &m : {u"warm"_s, u"per-request"_s, u"lazy"_s})
