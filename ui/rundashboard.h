@@ -157,7 +157,7 @@ private:
     qint64 m_succeeded = 0;
     qint64 m_failed = 0;
     qint64 m_warmup = 0;
-    std::array<qint64, 16> m_failedByClass{};
+    std::array<qint64, 32> m_failedByClass{}; // by ErrorClass value
 
     // Plot data, appended per batch.
     std::vector<double> m_ttftX, m_ttftY; // t_send (s), TTFT (ms)

@@ -95,7 +95,8 @@ int auditCacheCommand(const QStringList &argv)
     SutConfig &sut = request.sut;
     if (a.has(u"backend"_s) && !apiFlavourFromName(a.value(u"backend"_s), &sut.flavour))
         return fail(
-            u"--backend must be openai, openai-chat or vllm, got '%1'"_s.arg(a.value(u"backend"_s)),
+            u"--backend must be openai, openai-chat, openai-responses, anthropic-messages or "
+            "vllm, got '%1'"_s.arg(a.value(u"backend"_s)),
             2);
     const bool endpointGiven = a.has(u"base-url"_s) || a.has(u"host"_s) || a.has(u"port"_s);
     sut.builtInSimulator = !endpointGiven;

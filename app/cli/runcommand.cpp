@@ -182,7 +182,11 @@ int runCommand(const QStringList &argv)
     err.flush();
 
     PrepareContext context;
-    context.apiKey = qgetenv("OPENAI_API_KEY");
+    // The variable the plan's key reference names (runflags: OPENAI_API_KEY, or
+    // ANTHROPIC_API_KEY for a Messages SUT); the key itself is never part of the plan.
+    const QString keyRef = request.plan.sut.apiKeyRef;
+    context.apiKey = qgetenv(keyRef.startsWith("env:"_L1) ? keyRef.mid(4).toLocal8Bit().constData()
+                                                          : "OPENAI_API_KEY");
     PreparedRun prepared;
     PlanIssue issue;
     if (!prepareRun(request, context, &prepared, &issue))

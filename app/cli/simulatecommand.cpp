@@ -85,9 +85,10 @@ int simulateCommand(const QStringList &args)
     QCommandLineParser p;
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     p.setApplicationDescription(
-        u"Serve the built-in OpenAI-compatible streaming simulator "
-        "(/v1/completions, /v1/chat/completions, /v1/models, /tokenize), with Prometheus "
-        "metrics in vLLM's names at /metrics and a simulated DCGM exporter at /dcgm/metrics."_s);
+        u"Serve the built-in streaming simulator (/v1/completions, /v1/chat/completions, "
+        "/v1/responses as OpenAI's Responses API, /v1/messages as Anthropic's Messages API, "
+        "/v1/models, /tokenize), with Prometheus metrics in vLLM's names at /metrics and a "
+        "simulated DCGM exporter at /dcgm/metrics."_s);
     const QCommandLineOption help(QStringList{u"h"_s, u"help"_s}, u"Show this help."_s);
     p.addOption(help);
     p.addOptions({
@@ -129,14 +130,17 @@ int simulateCommand(const QStringList &args)
         {u"model"_s, u"Model name served (default %1)."_s.arg(c.modelName), u"NAME"_s},
         {u"unpaced"_s, u"Write each whole response at once (client parse-ceiling tests)."_s},
         {u"reasoning-tokens"_s,
-         u"Reasoning mode: the first N tokens of a streamed chat answer are reasoning deltas "
-         "(counted in max_tokens and completion_tokens; at most max_tokens - 1) (default 0)."_s,
+         u"Reasoning mode: the first N tokens of a streamed chat or Responses answer are "
+         "reasoning deltas, and of a Messages answer whose request enables thinking a thinking "
+         "block (at most its budget_tokens) (counted in max_tokens and the output tokens; at "
+         "most max_tokens - 1) (default 0)."_s,
          u"N"_s},
         {u"reasoning-field"_s,
          u"The delta field of reasoning text: reasoning_content (default) or reasoning."_s,
          u"NAME"_s},
         {u"reasoning-usage"_s,
-         u"Report usage.completion_tokens_details.reasoning_tokens (reasoning mode)."_s},
+         u"Report usage.completion_tokens_details.reasoning_tokens (chat) and "
+         "usage.output_tokens_details.thinking_tokens (Messages) (reasoning mode)."_s},
         {u"no-usage"_s,
          u"Never send a usage object, even when the request asks for one (a server without "
          "token counts)."_s},

@@ -31,6 +31,18 @@ void mergeInto(QJsonObject &base, const QJsonObject &extra)
     }
 }
 
+// The sampling fields every flavour sends when the plan sets them (as given: a server that does
+// not know one answers with its own error, which the run records).
+void appendCommonParams(const RequestParams &params, QJsonObject *body)
+{
+    if (params.ignoreEos)
+        body->insert("ignore_eos"_L1, true);
+    if (params.temperature >= 0)
+        body->insert("temperature"_L1, params.temperature);
+    if (params.seed >= 0)
+        body->insert("seed"_L1, params.seed);
+}
+
 } // namespace
 
 QByteArray buildRequestBody(const SutConfig &sut, const RequestParams &params,
@@ -39,6 +51,46 @@ QByteArray buildRequestBody(const SutConfig &sut, const RequestParams &params,
     QJsonObject body;
     if (!sut.model.isEmpty())
         body.insert("model"_L1, sut.model);
+    const QJsonArray userOnly{QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, prompt}}};
+    if (sut.flavour == ApiFlavour::Responses) {
+        // input is the prompt as a string, or the conversation as messages (role and content,
+        // system messages included: the Responses API takes them in input).
+        body.insert("input"_L1, messages.isEmpty() ? QJsonValue(prompt) : QJsonValue(messages));
+        if (maxTokens >= 0)
+            body.insert("max_output_tokens"_L1, maxTokens);
+        body.insert("stream"_L1, true);
+        appendCommonParams(params, &body);
+        mergeInto(body, params.extraBody);
+        return QJsonDocument(body).toJson(QJsonDocument::Compact);
+    }
+    if (sut.flavour == ApiFlavour::Messages) {
+        // Anthropic takes the system prompt as a top-level field, not as a message, and
+        // requires max_tokens.
+        QJsonArray turns;
+        QString system;
+        for (const QJsonValue &m : messages.isEmpty() ? userOnly : messages) {
+            const QJsonObject o = m.toObject();
+            if (o.value("role"_L1).toString() == "system"_L1) {
+                if (!system.isEmpty())
+                    system += u"\n\n"_s;
+                system += o.value("content"_L1).toString();
+            } else {
+                turns.append(o);
+            }
+        }
+        if (!system.isEmpty())
+            body.insert("system"_L1, system);
+        body.insert("messages"_L1, turns);
+        body.insert("max_tokens"_L1, maxTokens >= 0 ? maxTokens : kMessagesDefaultMaxTokens);
+        body.insert("stream"_L1, true);
+        if (params.thinkingBudgetTokens > 0)
+            body.insert("thinking"_L1,
+                        QJsonObject{{"type"_L1, "enabled"_L1},
+                                    {"budget_tokens"_L1, params.thinkingBudgetTokens}});
+        appendCommonParams(params, &body);
+        mergeInto(body, params.extraBody);
+        return QJsonDocument(body).toJson(QJsonDocument::Compact);
+    }
     if (sut.flavour == ApiFlavour::Chat) {
         body.insert("messages"_L1,
                     messages.isEmpty()
@@ -53,12 +105,7 @@ QByteArray buildRequestBody(const SutConfig &sut, const RequestParams &params,
         body.insert("max_tokens"_L1, maxTokens);
     body.insert("stream"_L1, true);
     body.insert("stream_options"_L1, QJsonObject{{"include_usage"_L1, true}});
-    if (params.ignoreEos)
-        body.insert("ignore_eos"_L1, true);
-    if (params.temperature >= 0)
-        body.insert("temperature"_L1, params.temperature);
-    if (params.seed >= 0)
-        body.insert("seed"_L1, params.seed);
+    appendCommonParams(params, &body);
     mergeInto(body, params.extraBody);
     return QJsonDocument(body).toJson(QJsonDocument::Compact);
 }
@@ -76,8 +123,14 @@ buildRequestHeaders(const SutConfig &sut, const QByteArray &apiKey, const QStrin
     const bool keyPlacedByHeader =
         std::any_of(sut.extraHeaders.cbegin(), sut.extraHeaders.cend(),
                     [](const auto &hv) { return isApiKeyReference(hv.second); });
-    if (!apiKey.isEmpty() && !keyPlacedByHeader)
+    if (sut.flavour == ApiFlavour::Messages) {
+        // Anthropic's API takes the key as x-api-key and no Authorization header.
+        if (!apiKey.isEmpty() && !keyPlacedByHeader)
+            h.append({"x-api-key"_ba, apiKey});
+        h.append({"anthropic-version"_ba, QByteArray(kAnthropicVersion)});
+    } else if (!apiKey.isEmpty() && !keyPlacedByHeader) {
         h.append({"Authorization"_ba, "Bearer "_ba + apiKey});
+    }
     if (!requestId.isEmpty())
         h.append({"x-request-id"_ba, requestId.toUtf8()});
     for (const auto &[name, value] : sut.extraHeaders) {
@@ -186,7 +239,17 @@ bool validateSutRequest(const SutConfig &sut, QString *error)
 
 QString defaultEndpoint(const SutConfig &sut)
 {
-    return sut.flavour == ApiFlavour::Chat ? u"/v1/chat/completions"_s : u"/v1/completions"_s;
+    switch (sut.flavour) {
+    case ApiFlavour::Chat:
+        return u"/v1/chat/completions"_s;
+    case ApiFlavour::Responses:
+        return u"/v1/responses"_s;
+    case ApiFlavour::Messages:
+        return u"/v1/messages"_s;
+    case ApiFlavour::Completions:
+        break;
+    }
+    return u"/v1/completions"_s;
 }
 
 QUrl endpointUrl(const SutConfig &sut)

@@ -18,16 +18,27 @@ struct RequestParams;
 // The request side of the OpenAI streaming protocol (docs/design.md, "Wire protocol"), shared by
 // every transport.
 
+// The anthropic-version header Messages requests carry.
+inline constexpr char kAnthropicVersion[] = "2023-06-01";
+// max_tokens of a Messages request when the dataset gives no output length (Anthropic requires
+// the field; AIPerf's default).
+inline constexpr int kMessagesDefaultMaxTokens = 1024;
+
 // JSON body of one streamed request. Completions send `prompt`; chat sends `messages` (the given
 // ones, or one user message holding prompt) with `max_completion_tokens` and, for older servers,
-// `max_tokens`. maxTokens < 0 leaves the length to the server. params.extraBody is merged on top
-// last, recursively into nested objects, so the user can override any field; a null value there
-// removes the field (for servers that reject one).
+// `max_tokens`, and asks for usage (stream_options.include_usage). Responses sends `input` (prompt
+// as a string, or the messages) and `max_output_tokens`. Messages (Anthropic) sends `messages`
+// without the system messages, which go to a top-level `system`, `max_tokens` (always: the API
+// requires it; kMessagesDefaultMaxTokens when maxTokens < 0) and, with
+// params.thinkingBudgetTokens > 0, `thinking`. maxTokens < 0 leaves the length to the server.
+// params.extraBody is merged on top last, recursively into nested objects, so the user can
+// override any field; a null value there removes the field (for servers that reject one).
 QByteArray buildRequestBody(const SutConfig &sut, const RequestParams &params,
                             const QString &prompt, const QJsonArray &messages, int maxTokens);
 
 // Request headers: Content-Type, Accept: text/event-stream, Accept-Encoding: identity (so Qt does
-// not ask for compression and buffer the stream), Authorization only when apiKey is non-empty,
+// not ask for compression and buffer the stream), Authorization only when apiKey is non-empty
+// (Messages: x-api-key instead, and anthropic-version always),
 // x-request-id when requestId is non-empty, then sut.extraHeaders, each of which replaces a
 // default of the same name (case-insensitive).
 QList<QPair<QByteArray, QByteArray>>
@@ -51,7 +62,8 @@ bool validateSutRequest(const SutConfig &sut, QString *error);
 // that is a full http(s) URL is used as it is.
 QUrl endpointUrl(const SutConfig &sut);
 
-// The path used when SutConfig::endpoint is empty: /v1/completions or /v1/chat/completions.
+// The path used when SutConfig::endpoint is empty: /v1/completions, /v1/chat/completions,
+// /v1/responses or /v1/messages.
 QString defaultEndpoint(const SutConfig &sut);
 
 } // namespace sb

@@ -1,5 +1,6 @@
 #include "streamaccumulator.h"
 
+#include "apievents.h"
 #include "chunkscanner.h"
 #include "sseparser.h"
 
@@ -81,8 +82,21 @@ bool isErrorObject(const QJsonObject &o)
     return o.value("object"_L1).toString() == "error"_L1;
 }
 
+// Code points, as ChunkScanner counts a chunk's text.
+qsizetype codePoints(QStringView s)
+{
+    qsizetype n = s.size();
+    for (QChar c : s) {
+        if (c.isLowSurrogate())
+            --n;
+    }
+    return n;
+}
+
 ErrorClass classForStatus(int status)
 {
+    if (status == 529)
+        return ErrorClass::Overloaded; // Anthropic's "overloaded", before any 5xx
     if (status == 429)
         return ErrorClass::Http429;
     if (status >= 400 && status < 500)
@@ -163,8 +177,8 @@ void StreamAccumulator::finish(ErrorClass transportError, const QString &message
         r.errorMessage = truncated(message);
     } else if (!m_done) {
         r.error = ErrorClass::Incomplete;
-        r.errorMessage =
-            u"stream ended without data: [DONE] after %1 token chunks"_s.arg(r.chunkTimes.size());
+        r.errorMessage = u"stream ended without %1 after %2 token chunks"_s.arg(
+            apiFlavourEndMarker(m_flavour)).arg(r.chunkTimes.size());
         if (m_events == 0 && !m_head.isEmpty())
             r.errorMessage += u"; no SSE data event, body began "_s + quoted(m_head);
     } else if (r.chunkTimes.isEmpty()) {
@@ -208,7 +222,7 @@ void StreamAccumulator::onEvent(QByteArrayView data, qint64 tRecvNs)
         m_done = true;
         return;
     }
-    if (m_fastScan && !m_captureText) {
+    if (m_fastScan && !m_captureText && !apiFlavourHasTypedEvents(m_flavour)) {
         ChunkFields fields;
         ChunkText text;
         if (ChunkScanner::scan(payload, m_flavour, &fields, m_tokenizer ? &text : nullptr)) {
@@ -238,6 +252,10 @@ void StreamAccumulator::onEvent(QByteArrayView data, qint64 tRecvNs)
 
 void StreamAccumulator::onChunk(const QJsonObject &chunk, qint64 tRecvNs)
 {
+    if (apiFlavourHasTypedEvents(m_flavour)) {
+        onApiEvent(chunk, tRecvNs);
+        return;
+    }
     if (isErrorObject(chunk)) {
         fail(ErrorClass::StreamError, truncated(errorMessageOf(chunk)));
         return;
@@ -252,6 +270,50 @@ void StreamAccumulator::onChunk(const QJsonObject &chunk, qint64 tRecvNs)
                 ? choice.value("delta"_L1).toObject().value("content"_L1).toString()
                 : choice.value("text"_L1).toString();
     }
+}
+
+void StreamAccumulator::onApiEvent(const QJsonObject &event, qint64 tRecvNs)
+{
+    const ApiEventFields e = readApiEvent(event, m_flavour);
+    if (e.error != ErrorClass::None) {
+        fail(e.error, truncated(e.errorMessage));
+        return;
+    }
+    RequestRecord &r = *m_record;
+    ChunkFields f;
+    f.completionTokens = e.outputTokens;
+    f.reasoningTokens = e.reasoningTokens;
+    if (e.cachedTokens >= 0)
+        r.cachedTokens = e.cachedTokens;
+    if (e.cacheCreationTokens >= 0)
+        r.cacheCreationTokens = e.cacheCreationTokens;
+    if (m_flavour == ApiFlavour::Messages) {
+        // Anthropic's input_tokens leaves out the tokens read from or written to the prompt
+        // cache; the record's input is the whole prompt, as every other flavour reports it
+        // (docs/metrics.md, "Fields per API").
+        if (e.inputTokens >= 0)
+            m_uncachedInput = e.inputTokens;
+        if (m_uncachedInput >= 0 &&
+            (e.inputTokens >= 0 || e.cachedTokens >= 0 || e.cacheCreationTokens >= 0))
+            f.promptTokens = m_uncachedInput + std::max(r.cachedTokens, 0) +
+                             std::max(r.cacheCreationTokens, 0);
+    } else {
+        f.promptTokens = e.inputTokens;
+    }
+    if (!e.finishReason.isEmpty())
+        r.finishReason = e.finishReason;
+    f.reasoningChars = codePoints(e.reasoning);
+    f.chars = codePoints(e.content) + f.reasoningChars;
+    f.hasChoices = f.chars > 0;
+    applyChunk(f, tRecvNs);
+    if (m_tokenizer) {
+        m_contentText += e.content.toUtf8();
+        m_reasoningText += e.reasoning.toUtf8();
+    }
+    if (m_captureText)
+        r.outputText += e.content;
+    if (e.done)
+        m_done = true;
 }
 
 void StreamAccumulator::applyChunk(const ChunkFields &f, qint64 tRecvNs)

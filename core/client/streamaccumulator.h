@@ -20,8 +20,9 @@ struct ChunkFields;
 struct ChunkText;
 
 // Turns the bytes of one streamed HTTP response into a RequestRecord, whatever transport
-// delivered them. It knows the OpenAI streaming protocol (docs/design.md, "Wire protocol");
-// transports know sockets.
+// delivered them. It knows the streaming protocols (docs/design.md, "Wire protocol"): OpenAI
+// chunks (completions, chat) and the typed events of the Responses and Messages APIs
+// (apievents.h); transports know sockets.
 //
 // Call order: onHttpStatus() once when headers arrive, onBytes() for every body read (already
 // de-chunked: the transport removes HTTP chunked framing), then finish() exactly once.
@@ -43,7 +44,8 @@ public:
     // transportError: None when the transport saw a clean end of the response body.
     void finish(ErrorClass transportError, const QString &message, qint64 tEndNs);
 
-    // True once [DONE] or a stream error arrived: the transport may stop reading.
+    // True once the stream's end ([DONE], response.completed or .incomplete, message_stop) or a
+    // stream error arrived: the transport may stop reading.
     bool complete() const;
     // The response broke a cap (ErrorClass::Oversize): the transport should close at once.
     bool oversize() const { return m_failed && m_record->error == ErrorClass::Oversize; }
@@ -55,7 +57,7 @@ public:
     // parser — for tests that prove both paths give the same record.
     void setFastScan(bool on) { m_fastScan = on; }
     // Keeps the generated text (completions: choices[0].text; chat: delta.content, not the
-    // reasoning) in the record's outputText, for a session's history. Every event then goes to
+    // reasoning; Responses and Messages: the content deltas) in the record's outputText, for a session's history. Every event then goes to
     // the full parser: the scanner counts characters without decoding them.
     void setCaptureText(bool on) { m_captureText = on; }
     // The model's tokenizer (docs/tokenizers.md), or null. With one, the generated text
@@ -68,6 +70,7 @@ public:
 private:
     void onEvent(QByteArrayView data, qint64 tRecvNs);
     void onChunk(const QJsonObject &chunk, qint64 tRecvNs);
+    void onApiEvent(const QJsonObject &event, qint64 tRecvNs);
     void applyChunk(const ChunkFields &fields, qint64 tRecvNs);
     void keepText(const ChunkText &text);
     void keepText(const QJsonObject &chunk);
@@ -85,7 +88,8 @@ private:
     qint64 m_events = 0;            // data events seen
     qint32 m_runningCompletion = 0; // last usage.completion_tokens seen on a token chunk
     bool m_httpError = false;
-    bool m_done = false;   // data: [DONE] arrived
+    bool m_done = false;   // data: [DONE] (or the flavour's end event) arrived
+    qint32 m_uncachedInput = -1; // Messages: the last usage.input_tokens
     bool m_failed = false; // a stream error or invalid JSON was seen
     bool m_finished = false;
     bool m_fastScan = true;

@@ -37,7 +37,16 @@ bool valueFor(const NameOf<E> (&table)[N], const QString &name, E *out)
 }
 
 constexpr NameOf<ApiFlavour> kFlavours[] = {{ApiFlavour::Completions, "openai"},
-                                            {ApiFlavour::Chat, "openai-chat"}};
+                                            {ApiFlavour::Chat, "openai-chat"},
+                                            {ApiFlavour::Responses, "openai-responses"},
+                                            {ApiFlavour::Messages, "anthropic-messages"}};
+// Other names for the same flavours: vLLM's default backend, and AIPerf's --endpoint-type.
+constexpr NameOf<ApiFlavour> kFlavourAliases[] = {{ApiFlavour::Completions, "vllm"},
+                                                  {ApiFlavour::Completions, "openai-completions"},
+                                                  {ApiFlavour::Completions, "completions"},
+                                                  {ApiFlavour::Chat, "chat"},
+                                                  {ApiFlavour::Responses, "responses"},
+                                                  {ApiFlavour::Messages, "messages"}};
 constexpr NameOf<DatasetKind> kKinds[] = {{DatasetKind::Random, "random"},
                                           {DatasetKind::ShareGpt, "sharegpt"},
                                           {DatasetKind::Custom, "custom"}};
@@ -126,11 +135,7 @@ const char *apiFlavourName(ApiFlavour f)
 }
 bool apiFlavourFromName(const QString &name, ApiFlavour *out)
 {
-    if (name == "vllm"_L1 || name == "openai-completions"_L1) { // vLLM's default backend name
-        *out = ApiFlavour::Completions;
-        return true;
-    }
-    return valueFor(kFlavours, name, out);
+    return valueFor(kFlavours, name, out) || valueFor(kFlavourAliases, name, out);
 }
 const char *datasetKindName(DatasetKind k)
 {
@@ -487,6 +492,8 @@ QJsonObject RequestParams::toJson() const
         o[u"temperature"_s] = temperature;
     if (seed >= 0)
         o[u"seed"_s] = QString::number(seed);
+    if (thinkingBudgetTokens > 0)
+        o[u"thinking_budget_tokens"_s] = thinkingBudgetTokens;
     return o;
 }
 
@@ -499,6 +506,7 @@ RequestParams RequestParams::fromJson(const QJsonObject &o)
     r.seed = seed.isString()   ? seed.toString().toLongLong()
              : seed.isDouble() ? seed.toInteger()
                                : -1;
+    r.thinkingBudgetTokens = o.value(u"thinking_budget_tokens"_s).toInt(-1);
     r.extraBody = o.value(u"extra_body"_s).toObject();
     return r;
 }

@@ -8,9 +8,20 @@
 
 namespace sb {
 
-enum class ApiFlavour { Completions, Chat };
-const char *apiFlavourName(ApiFlavour f); // "openai" | "openai-chat" (vLLM's backend names)
+// The API a SUT speaks (docs/design.md, "Wire protocol"; docs/metrics.md, "Fields per API").
+// Completions and Chat stream OpenAI chunks; Responses streams the OpenAI Responses API's typed
+// events (/v1/responses); Messages streams Anthropic's Messages API events (/v1/messages).
+enum class ApiFlavour { Completions, Chat, Responses, Messages };
+// "openai" | "openai-chat" (vLLM's backend names) | "openai-responses" | "anthropic-messages"
+// (vLLM's benchmark has no name for these two); apiFlavourFromName also takes "vllm",
+// "openai-completions" and AIPerf's endpoint types "completions", "chat", "responses", "messages".
+const char *apiFlavourName(ApiFlavour f);
 bool apiFlavourFromName(const QString &name, ApiFlavour *out);
+// Every flavour but Completions sends its prompt as messages.
+inline bool apiFlavourTakesMessages(ApiFlavour f)
+{
+    return f != ApiFlavour::Completions;
+}
 
 using HeaderList = QList<QPair<QString, QString>>;
 
@@ -258,6 +269,8 @@ struct RequestParams
     bool ignoreEos = false;
     double temperature = -1; // < 0: not sent
     qint64 seed = -1;        // < 0: not sent
+    // Anthropic Messages only: > 0 sends thinking {type: "enabled", budget_tokens: N}.
+    int thinkingBudgetTokens = -1;
     QJsonObject extraBody;
 
     QJsonObject toJson() const;

@@ -7,7 +7,7 @@ namespace sb {
 
 // A field added to RequestRecord must be packed below (and compared in tst_packedrecords):
 // this trips when the struct's size changes.
-static_assert(sizeof(RequestRecord) == 368, "RequestRecord changed: update packedrecords.cpp");
+static_assert(sizeof(RequestRecord) == 376, "RequestRecord changed: update packedrecords.cpp");
 
 namespace {
 
@@ -21,13 +21,14 @@ constexpr std::array<qint64 RequestRecord::*, 14> kTimes = {
     &RequestRecord::tFirstReasoning, &RequestRecord::tFirstContent,
     &RequestRecord::tLast,           &RequestRecord::tEnd};
 
-constexpr std::array<qint32 RequestRecord::*, 12> kInts = {
+constexpr std::array<qint32 RequestRecord::*, 13> kInts = {
     &RequestRecord::datasetItem,         &RequestRecord::inputTokens,
     &RequestRecord::outputTokens,        &RequestRecord::cachedTokens,
     &RequestRecord::reasoningTokens,     &RequestRecord::clientOutputTokens,
     &RequestRecord::expectedInputTokens, &RequestRecord::expectedOutputTokens,
     &RequestRecord::httpStatus,          &RequestRecord::turnIndex,
-    &RequestRecord::sessionTurns,        &RequestRecord::historyTokens};
+    &RequestRecord::sessionTurns,        &RequestRecord::historyTokens,
+    &RequestRecord::cacheCreationTokens};
 
 constexpr std::array<qint64 RequestRecord::*, 3> kLongs = {
     &RequestRecord::outputChars, &RequestRecord::sessionId, &RequestRecord::thinkNs};

@@ -27,6 +27,7 @@ constexpr ErrorName kErrorNames[] = {
     {ErrorClass::Cancelled, "cancelled"},
     {ErrorClass::Transport, "transport"},
     {ErrorClass::Oversize, "oversize"},
+    {ErrorClass::Overloaded, "overloaded"},
 };
 } // namespace
 

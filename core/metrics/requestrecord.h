@@ -30,6 +30,7 @@ enum class ErrorClass : quint8 {
     Cancelled,   // the run was stopped while the request was in flight
     Transport,   // any other transport failure
     Oversize,    // the response exceeded a size cap (head, one SSE line/event, the body)
+    Overloaded,  // the server said it is overloaded: Anthropic's HTTP 529 or overloaded_error event
 };
 
 const char *errorClassName(ErrorClass c);
@@ -100,7 +101,12 @@ struct RequestRecord
 
     qint32 inputTokens = -1;
     qint32 outputTokens = -1;
-    qint32 cachedTokens = -1; // usage.prompt_tokens_details.cached_tokens, -1 when not reported
+    // Prompt tokens served from the server's prompt cache (OpenAI cached_tokens, Anthropic
+    // cache_read_input_tokens), part of inputTokens; -1 when not reported.
+    qint32 cachedTokens = -1;
+    // Prompt tokens written to the prompt cache (Anthropic cache_creation_input_tokens), part of
+    // inputTokens; -1 when not reported (docs/metrics.md, "Fields per API").
+    qint32 cacheCreationTokens = -1;
     TokenSource inputSource = TokenSource::Unknown;
     TokenSource outputSource = TokenSource::Unknown;
     // Reasoning tokens: usage.completion_tokens_details.reasoning_tokens when the server sends

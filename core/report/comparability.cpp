@@ -102,6 +102,28 @@ QString sloText(const Slo &s)
     return parts.join(u", "_s);
 }
 
+// What an API's runs measure. Completions, chat, Responses and Messages all stream generated
+// text and give the same metrics (TTFT, ITL, TPOT, token throughput; docs/metrics.md), so their
+// runs rank against each other: a hosted Messages endpoint beside a self-hosted chat one is what
+// a selection compares. A backend this build does not know keeps its own name, so it never ranks
+// against a generation run.
+Value apiKind(const RunView &r)
+{
+    const QString backend =
+        r.snapshot.value(u"sut"_s).toObject().value(u"backend"_s).toString();
+    ApiFlavour f = ApiFlavour::Completions;
+    if (!backend.isEmpty() && !apiFlavourFromName(backend, &f))
+        return text(backend);
+    switch (f) {
+    case ApiFlavour::Completions:
+    case ApiFlavour::Chat:
+    case ApiFlavour::Responses:
+    case ApiFlavour::Messages:
+        return said("cmp.value.api_generation");
+    }
+    return text(backend);
+}
+
 const QList<FieldSpec> &fieldSpecs()
 {
     using R = RunView;
@@ -131,6 +153,7 @@ const QList<FieldSpec> &fieldSpecs()
              return p.durationS > 0 ? said("cmp.value.seconds", {num(p.durationS)})
                                     : said("cmp.value.requests", {QString::number(p.numPrompts)});
          }},
+        {"api_kind", "API kind", FieldRole::Workload, true, nullptr, apiKind},
         {"scenario", "scenario", FieldRole::Workload, true, nullptr,
          [](const R &r) {
              return text(QString::fromLatin1(scenarioName(r.plan.profile.scenario)));
@@ -248,6 +271,12 @@ const QList<FieldSpec> &fieldSpecs()
          [](const R &r) {
              return r.plan.params.temperature >= 0 ? text(num(r.plan.params.temperature))
                                                    : said("cmp.value.server_default");
+         }},
+        {"thinking_budget", "thinking budget", FieldRole::Workload, false, nullptr,
+         [](const R &r) {
+             return r.plan.params.thinkingBudgetTokens > 0
+                        ? text(QString::number(r.plan.params.thinkingBudgetTokens))
+                        : said("cmp.value.not_sent");
          }},
         {"request_seed", "sampling seed", FieldRole::Workload, false, "request_seed",
          [](const R &r) {
@@ -583,6 +612,8 @@ Comparability checkComparability(const QList<QJsonObject> &snapshots, const QStr
             c.refusalMessages << Message("cmp.refusal.session", {f.labelMessage, versus(f)});
         else if (f.key == "dataset_hash"_L1)
             c.refusalMessages << Message("cmp.refusal.dataset", {versus(f)});
+        else if (f.key == "api_kind"_L1)
+            c.refusalMessages << Message("cmp.refusal.api_kind", {versus(f)});
     }
     if (c.variableCount() > 1)
         c.warningMessages << Message("cmp.warning.variables", {QString::number(c.variableCount())});

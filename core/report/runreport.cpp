@@ -319,7 +319,7 @@ QByteArray requestsCsv(const RunReportInput &in)
                   "itl_mean_ms,chunks,input_tokens,input_source,output_tokens,output_source,"
                   "cached_tokens,schedule_lag_ms,client_queue_ms,ttfct_ms,reasoning_ms,"
                   "reasoning_tokens,reasoning_source,client_output_tokens,connection,setup_ms,"
-                  "ttft_without_setup_ms"_s;
+                  "ttft_without_setup_ms,cache_creation_tokens,output_chars"_s;
     // A session workload's requests also say where they belong (docs/sessions.md).
     const bool sessions = std::any_of(in.records.cbegin(), in.records.cend(),
                                       [](const RequestRecord &r) { return r.inSession(); });
@@ -376,6 +376,8 @@ QByteArray requestsCsv(const RunReportInput &in)
             QString::fromLatin1(connectionUseName(r.connection)),
             msOrEmpty(setupNs, setupNs > 0),
             msOrEmpty(hasFirst ? ttftWithoutSetupNs(r) : 0, hasFirst),
+            r.cacheCreationTokens >= 0 ? QString::number(r.cacheCreationTokens) : QString(),
+            QString::number(r.outputChars),
         };
         out += row.join(u',');
         if (sessions && r.inSession())

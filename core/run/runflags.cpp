@@ -42,8 +42,16 @@ QList<OptionSpec> runSpecs()
         {u"base-url"_s, K::Value, u"server base URL, e.g. http://127.0.0.1:8000"_s, {}},
         {u"host"_s, K::Value, u"server host (with --port; default 127.0.0.1)"_s, {}},
         {u"port"_s, K::Value, u"server port (default 8000)"_s, {}},
-        {u"endpoint"_s, K::Value, u"API path (default by backend: /v1/completions)"_s, {}},
-        {u"backend"_s, K::Value, u"openai | openai-chat (vllm = openai)"_s, {}},
+        {u"endpoint"_s,
+         K::Value,
+         u"API path (default by backend: /v1/completions, /v1/chat/completions, /v1/responses, "
+         "/v1/messages)"_s,
+         {}},
+        {u"backend"_s,
+         K::Value,
+         u"openai | openai-chat | openai-responses | anthropic-messages (vllm = openai; "
+         "AIPerf's completions, chat, responses, messages)"_s,
+         {}},
         {u"model"_s, K::Value, u"model id (default: first of /v1/models)"_s, {}},
         {u"dataset-name"_s, K::Value, u"random | sharegpt | custom"_s, {}},
         {u"dataset-path"_s,
@@ -88,6 +96,10 @@ QList<OptionSpec> runSpecs()
         {u"ignore-eos"_s, K::Flag, u"ask the server to ignore EOS"_s, {}},
         {u"temperature"_s, K::Value, u"sampling temperature"_s, {}},
         {u"request-seed"_s, K::Value, u"sampling seed sent with every request"_s, {}},
+        {u"thinking-budget"_s,
+         K::Value,
+         u"anthropic-messages: send thinking {type: enabled, budget_tokens: N}"_s,
+         {}},
         {u"top-p"_s, K::Value, u"sent as top_p"_s, {}},
         {u"top-k"_s, K::Value, u"sent as top_k"_s, {}},
         {u"min-p"_s, K::Value, u"sent as min_p"_s, {}},
@@ -389,7 +401,8 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
 
     if (a.has(u"backend"_s) && !apiFlavourFromName(a.value(u"backend"_s), &sut.flavour)) {
         *error =
-            u"--backend must be openai, openai-chat or vllm, got '%1'"_s.arg(a.value(u"backend"_s));
+            u"--backend must be openai, openai-chat, openai-responses, anthropic-messages or "
+            "vllm, got '%1'"_s.arg(a.value(u"backend"_s));
         return false;
     }
     opts->endpointGiven = a.has(u"base-url"_s) || a.has(u"host"_s) || a.has(u"port"_s);
@@ -410,8 +423,18 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
     if (!sut.endpoint.isEmpty() && !sut.endpoint.startsWith(u'/') &&
         !sut.endpoint.startsWith("http://"_L1) && !sut.endpoint.startsWith("https://"_L1))
         sut.endpoint.prepend(u'/');
-    if (sut.endpoint.contains("chat/completions"_L1) && !a.has(u"backend"_s))
-        sut.flavour = ApiFlavour::Chat; // the endpoint says which flavour it speaks
+    if (!a.has(u"backend"_s)) {
+        // The endpoint says which flavour it speaks.
+        QString path = sut.endpoint;
+        while (path.endsWith(u'/'))
+            path.chop(1);
+        if (path.contains("chat/completions"_L1))
+            sut.flavour = ApiFlavour::Chat;
+        else if (path.endsWith("/responses"_L1))
+            sut.flavour = ApiFlavour::Responses;
+        else if (path.endsWith("/messages"_L1))
+            sut.flavour = ApiFlavour::Messages;
+    }
     sut.model = a.value(u"model"_s);
     sut.name = a.value(u"sut-name"_s);
     for (const QString &f : a.values(u"sut"_s))
@@ -449,7 +472,10 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
             return false;
         sut.serverMetrics.targets.append(target);
     }
-    if (qEnvironmentVariableIsSet("OPENAI_API_KEY"))
+    // Anthropic's SDKs read ANTHROPIC_API_KEY; a Messages SUT takes it when it is set.
+    if (sut.flavour == ApiFlavour::Messages && qEnvironmentVariableIsSet("ANTHROPIC_API_KEY"))
+        sut.apiKeyRef = u"env:ANTHROPIC_API_KEY"_s;
+    else if (qEnvironmentVariableIsSet("OPENAI_API_KEY"))
         sut.apiKeyRef = u"env:OPENAI_API_KEY"_s;
 
     if (a.has(u"dataset-name"_s) && !datasetKindFromName(a.value(u"dataset-name"_s), &d.kind)) {
@@ -621,6 +647,15 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
         if (!ok || rp.seed < 0) {
             *error = u"--request-seed expects a non-negative integer, got '%1'"_s.arg(
                 a.value(u"request-seed"_s));
+            return false;
+        }
+    }
+    if (a.has(u"thinking-budget"_s)) {
+        bool ok = false;
+        rp.thinkingBudgetTokens = a.value(u"thinking-budget"_s).toInt(&ok);
+        if (!ok || rp.thinkingBudgetTokens < 1) {
+            *error = u"--thinking-budget expects a positive number of tokens, got '%1'"_s.arg(
+                a.value(u"thinking-budget"_s));
             return false;
         }
     }
@@ -1026,6 +1061,8 @@ QStringList runFlags(const RunRequest &request)
         add("temperature", number(rp.temperature));
     if (rp.seed >= 0)
         add("request-seed", QString::number(rp.seed));
+    if (rp.thinkingBudgetTokens > 0)
+        add("thinking-budget", QString::number(rp.thinkingBudgetTokens));
     if (!rp.extraBody.isEmpty())
         add("extra-body",
             QString::fromUtf8(

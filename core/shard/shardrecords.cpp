@@ -44,6 +44,7 @@ constexpr IntField kInts[] = {
     {"http_status", &RequestRecord::httpStatus},
     {"reasoning_tokens", &RequestRecord::reasoningTokens},
     {"client_output_tokens", &RequestRecord::clientOutputTokens},
+    {"cache_creation_tokens", &RequestRecord::cacheCreationTokens},
 };
 
 } // namespace

@@ -156,6 +156,16 @@ void SimMetrics::finished(qint64 arrivalNs, qint64 lastTokenNs)
     m_e2e.observe(double(lastTokenNs - arrivalNs) / 1e9);
 }
 
+void SimMetrics::httpRequest(const QByteArray &handler, const QByteArray &method, int status)
+{
+    if (status <= 0)
+        return; // never answered
+    const QByteArray labels = "handler=\"" + escapeLabel(QString::fromUtf8(handler)) +
+                              "\",method=\"" + escapeLabel(QString::fromUtf8(method)) +
+                              "\",status=\"" + QByteArray::number(status / 100) + "xx\"";
+    ++m_http[labels];
+}
+
 void SimMetrics::load(int running, int waiting, qint64 kvTokensHeld, qint64 nowNs)
 {
     // Power is constant between load changes: the energy counter is its exact integral.
@@ -228,6 +238,14 @@ QByteArray SimMetrics::renderVllm() const
               "Histogram of inter-token latency in seconds.", m_labels, m_itl);
     histogram(out, "vllm:e2e_request_latency_seconds",
               "Histogram of e2e request latency in seconds.", m_labels, m_e2e);
+    if (!m_http.isEmpty()) {
+        // vLLM's API server exports this through prometheus-fastapi-instrumentator: requests
+        // per endpoint, so a run of any API (completions, chat, responses, messages) shows up.
+        family(out, "http_requests_total", "counter",
+               "Total number of requests by method, status and handler.");
+        for (auto it = m_http.cbegin(); it != m_http.cend(); ++it)
+            sample(out, "http_requests_total", it.key(), double(it.value()));
+    }
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QMap>
 #include <QString>
 #include <QtGlobal>
 
@@ -40,6 +41,9 @@ public:
     void tokens(int count);
     void interTokenGap(qint64 gapNs);
     void finished(qint64 arrivalNs, qint64 lastTokenNs);
+    // A request answered (any path, any status), for http_requests_total by handler, method and
+    // status class, as vLLM's server exports it.
+    void httpRequest(const QByteArray &handler, const QByteArray &method, int status);
     // The running set or queue changed: the power integral advances with the old load first.
     void load(int running, int waiting, qint64 kvTokensHeld, qint64 nowNs);
 
@@ -70,6 +74,7 @@ private:
     quint64 m_prefixQueries = 0;
     quint64 m_prefixHits = 0;
     quint64 m_success = 0;
+    QMap<QByteArray, quint64> m_http; // the sample's labels → requests
     Histogram m_ttft;
     Histogram m_itl;
     Histogram m_e2e;

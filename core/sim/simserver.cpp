@@ -1,6 +1,7 @@
 #include "simserver.h"
 
 #include "common/clock.h"
+#include "simapistream.h"
 #include "simconnection.h"
 #include "simhttprequest.h"
 #include "simlogentry.h"
@@ -80,8 +81,11 @@ struct SimServer::Stream
     quint64 seq = 0;
     SimConnection *connection = nullptr;
     SimRenderer renderer;
+    // Responses and Messages: their typed events (null for completions and chat).
+    std::unique_ptr<SimApiStream> typed;
     SimLogEntry log;
     QByteArray requestId;
+    SimApi api = SimApi::Completions;
     bool chat = false;
     bool streamed = false;
     bool includeUsage = false;
@@ -250,6 +254,8 @@ void SimServer::respondNow(SimConnection *connection, const SimHttpRequest &requ
     SimLogEntry e = baseEntry(request, seq, connection->id());
     const qint64 now = monotonicNs();
     e.httpStatus = status;
+    m_metrics->httpRequest(status == 404 ? QByteArray("none") : request.path, request.method,
+                           status);
     e.tFirstWrite = now;
     e.tEnd = now;
     m_stats->log(std::move(e));
@@ -272,10 +278,15 @@ void SimServer::onRequest(SimConnection *connection, const SimHttpRequest &reque
     const QByteArray &path = request.path;
     const QByteArray &method = request.method;
 
-    if (path == "/v1/completions" || path == "/v1/chat/completions") {
+    const SimApi api = path == "/v1/completions"        ? SimApi::Completions
+                       : path == "/v1/chat/completions" ? SimApi::Chat
+                       : path == "/v1/responses"        ? SimApi::Responses
+                       : path == "/v1/messages"         ? SimApi::Messages
+                                                        : SimApi(-1);
+    if (api != SimApi(-1)) {
         if (method != "POST")
             return respondError(connection, request, seq, 405, u"use POST"_s, "allow: POST\r\n");
-        return handleCompletion(connection, request, path == "/v1/chat/completions", seq);
+        return handleCompletion(connection, request, api, seq);
     }
     if (path == "/v1/models") {
         if (method != "GET")
@@ -363,8 +374,10 @@ double SimServer::jitteredMs(double ms)
 }
 
 void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest &request,
-                                 bool chat, quint64 seq)
+                                 SimApi api, quint64 seq)
 {
+    const bool chat = api == SimApi::Chat;
+    const bool typed = api == SimApi::Responses || api == SimApi::Messages;
     QJsonParseError err;
     const QJsonDocument doc = QJsonDocument::fromJson(request.body, &err);
     if (err.error != QJsonParseError::NoError || !doc.isObject()) {
@@ -377,7 +390,24 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
 
     QString promptText;
     QList<qint64> promptIds;
-    if (chat) {
+    if (api == SimApi::Responses) {
+        // input: a string, or messages whose content is a string or input_text parts;
+        // instructions: the system prompt.
+        appendMessageContent(o.value("instructions"_L1), &promptText);
+        const QJsonValue input = o.value("input"_L1);
+        if (input.isString()) {
+            appendMessageContent(input, &promptText);
+        } else if (input.isArray() && !input.toArray().isEmpty()) {
+            const QJsonArray a = input.toArray();
+            for (const QJsonValue &m : a)
+                appendMessageContent(m.toObject().value("content"_L1), &promptText);
+        } else {
+            return respondError(connection, request, seq, 400,
+                                u"'input' must be a string or a non-empty array"_s);
+        }
+    } else if (chat || api == SimApi::Messages) {
+        if (api == SimApi::Messages)
+            appendMessageContent(o.value("system"_L1), &promptText);
         const QJsonValue messages = o.value("messages"_L1);
         if (!messages.isArray() || messages.toArray().isEmpty())
             return respondError(connection, request, seq, 400,
@@ -393,9 +423,13 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     }
     const int promptTokens = SimRenderer::countTokens(promptText) + int(promptIds.size());
 
-    QJsonValue maxValue = chat ? o.value("max_completion_tokens"_L1) : QJsonValue();
-    if (maxValue.isUndefined() || maxValue.isNull())
+    QJsonValue maxValue = chat                      ? o.value("max_completion_tokens"_L1)
+                          : api == SimApi::Responses ? o.value("max_output_tokens"_L1)
+                                                     : QJsonValue();
+    if ((maxValue.isUndefined() || maxValue.isNull()) && api != SimApi::Responses)
         maxValue = o.value("max_tokens"_L1);
+    if (api == SimApi::Messages && (maxValue.isUndefined() || maxValue.isNull()))
+        return respondError(connection, request, seq, 400, u"max_tokens: Field required"_s);
     int maxTokens = m_config.defaultMaxTokens;
     if (!maxValue.isUndefined() && !maxValue.isNull()) {
         const double d = maxValue.toDouble(-1);
@@ -442,9 +476,11 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     const QString modelName = o.value("model"_L1).toString();
     SimRenderer::Context ctx;
     ctx.chat = chat;
+    const QByteArray model =
+        SimRenderer::jsonString(modelName.isEmpty() ? m_config.modelName : modelName);
     ctx.id =
         (chat ? QByteArray("chatcmpl-sim-") : QByteArray("cmpl-sim-")) + QByteArray::number(seq);
-    ctx.model = SimRenderer::jsonString(modelName.isEmpty() ? m_config.modelName : modelName);
+    ctx.model = model;
     ctx.created = QDateTime::currentSecsSinceEpoch();
     ctx.promptTokens = promptTokens;
     ctx.cachedTokens = m_config.prefixCache ? 0 : -1;
@@ -459,13 +495,35 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     s->seq = seq;
     s->connection = connection;
     s->requestId = request.header("x-request-id");
+    s->api = api;
     s->chat = chat;
     s->streamed = o.value("stream"_L1).toBool(false);
+    if (typed) {
+        SimApiStream::Context t;
+        t.api = api;
+        t.id = (api == SimApi::Responses ? QByteArray("resp_sim_") : QByteArray("msg_sim_")) +
+               QByteArray::number(seq);
+        t.model = model;
+        t.created = ctx.created;
+        t.maxTokens = maxTokens;
+        t.promptTokens = promptTokens;
+        t.usage = m_config.usage || api == SimApi::Messages; // Anthropic always sends usage
+        t.reasoningUsageDetails = m_config.reasoningUsageDetails;
+        s->typed = std::make_unique<SimApiStream>(t);
+    }
     s->includeUsage = m_config.usage && streamOptions.value("include_usage"_L1).toBool();
     s->keepAlive = request.keepAlive;
     s->maxTokens = maxTokens;
-    if (chat && s->streamed)
+    if ((chat || api == SimApi::Responses) && s->streamed)
         s->reasoningTokens = qBound(0, m_config.reasoningTokens, maxTokens - 1);
+    if (api == SimApi::Messages && s->streamed) {
+        // Anthropic's models think only when the request enables it, within its budget.
+        const QJsonObject thinking = o.value("thinking"_L1).toObject();
+        if (thinking.value("type"_L1).toString() == "enabled"_L1)
+            s->reasoningTokens =
+                qBound(0, qMin(m_config.reasoningTokens, thinking.value("budget_tokens"_L1).toInt()),
+                       maxTokens - 1);
+    }
     s->tokensPerChunk = m_config.tokensPerChunk;
     s->fault = fault;
     s->faultAfter = faultAfter;
@@ -559,6 +617,10 @@ void SimServer::admit(Stream *s)
     s->kvHeld = s->log.promptTokens;
     m_kvHeld += s->kvHeld;
     updateLoad(now);
+    // Responses and Messages open the answer as soon as the engine takes it (the head went out
+    // at arrival); its first token follows at TTFT.
+    if (s->typed && s->streamed)
+        s->connection->write(SimRenderer::chunk(s->typed->start()));
     // Cached tokens skip prefill; the rest of the prompt is computed.
     const double ttft =
         m_config.ttftMs + m_config.prefillMsPerToken * (s->log.promptTokens - s->log.cachedTokens);
@@ -585,6 +647,12 @@ void SimServer::applyPrefixCache(Stream *s)
     const int cached = qMin(s->log.promptTokens, blocks * m_prefixCache->blockTokens());
     s->log.cachedTokens = cached;
     s->renderer.setCachedTokens(cached);
+    if (s->typed) {
+        // The blocks not found are cached from now on: Anthropic's cache_creation_input_tokens.
+        const int created = qMin(s->log.promptTokens - cached,
+                                 int(s->blockKeys.size() - blocks) * m_prefixCache->blockTokens());
+        s->typed->setCache(cached, qMax(0, created));
+    }
 }
 
 void SimServer::cacheAnswer(Stream *s)
@@ -635,6 +703,7 @@ void SimServer::logEntry(Stream *s, qint64 tEnd)
 {
     s->logged = true;
     s->log.tEnd = tEnd;
+    m_metrics->httpRequest(s->log.path.toUtf8(), s->log.method.toUtf8(), s->log.httpStatus);
     s->log.completionTokens = s->written;
     m_stats->log(std::move(s->log));
 }
@@ -660,6 +729,13 @@ SimServer::After SimServer::step(Stream *s, qint64 now, QByteArray *out)
         case SimFault::Stall:
             return After::Stall;
         case SimFault::ErrorEvent:
+            if (s->typed) {
+                // These APIs end a failed stream with the error event itself.
+                *out += SimRenderer::chunk(s->typed->error(SimRenderer::jsonString(
+                    u"simulated engine failure after %1 tokens"_s.arg(s->written))));
+                *out += SimRenderer::lastChunk();
+                return After::Finish;
+            }
             if (s->chat && s->written == 0)
                 *out += SimRenderer::chunk(r.roleEvent());
             *out += SimRenderer::chunk(SimRenderer::errorEvent(
@@ -689,7 +765,9 @@ SimServer::After SimServer::step(Stream *s, qint64 now, QByteArray *out)
     const bool last = s->written + tokens >= s->maxTokens;
     if (s->chat && s->written == 0)
         SimRenderer::appendChunk(out, r.roleEvent());
-    if (reasoning)
+    if (s->typed)
+        SimRenderer::appendChunk(out, s->typed->delta(text, reasoning));
+    else if (reasoning)
         SimRenderer::appendChunk(out, r.reasoningEvent(text, s->written + tokens));
     else
         SimRenderer::appendChunk(out,
@@ -712,6 +790,11 @@ SimServer::After SimServer::step(Stream *s, qint64 now, QByteArray *out)
         s->log.tFirstWrite = now;
     if (!last)
         return After::Continue;
+    if (s->typed) {
+        *out += SimRenderer::chunk(s->typed->finish(s->written, s->reasoningTokens));
+        *out += SimRenderer::lastChunk();
+        return After::Finish;
+    }
     if (s->includeUsage)
         *out += SimRenderer::chunk(r.usageEvent(s->written, s->reasoningTokens));
     *out += SimRenderer::chunk(SimRenderer::doneEvent());
@@ -737,6 +820,8 @@ void SimServer::runUnpaced(Stream *s)
 {
     QByteArray out =
         SimRenderer::head(200, "text/event-stream; charset=utf-8", -1, s->keepAlive, s->requestId);
+    if (s->typed)
+        SimRenderer::appendChunk(&out, s->typed->start());
     const qint64 now = monotonicNs();
     After how = After::Continue;
     while (how == After::Continue)
@@ -771,7 +856,8 @@ void SimServer::completeNonStreamed(Stream *s)
     m_metrics->tokens(s->maxTokens);
     m_metrics->firstToken(s->log.tAccept, qMin(s->firstDue, now), s->log.promptTokens);
     s->lastChunkNs = now;
-    QByteArray body = s->renderer.fullResponse(text, s->written);
+    QByteArray body = s->typed ? s->typed->fullBody(text, s->written)
+                               : s->renderer.fullResponse(text, s->written);
     if (s->fault == SimFault::MalformedJson)
         body.chop(body.size() / 2);
     s->log.httpStatus = 200;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "simconfig.h"
+#include "simapistream.h"
 
 #include <QHash>
 #include <QObject>
@@ -49,7 +50,7 @@ private:
     void onConnectionClosed(SimConnection *connection);
     void onDue(quint64 streamId, qint64 dueNs);
 
-    void handleCompletion(SimConnection *connection, const SimHttpRequest &request, bool chat,
+    void handleCompletion(SimConnection *connection, const SimHttpRequest &request, SimApi api,
                           quint64 seq);
     void respondNow(SimConnection *connection, const SimHttpRequest &request, quint64 seq,
                     int status, const QByteArray &contentType, const QByteArray &body,

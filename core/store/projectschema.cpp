@@ -247,6 +247,13 @@ const char *const kVersionStudies[] = {
     "CREATE INDEX study_runs_by_cell ON study_runs(cell_id)",
 };
 
+// Prompt-cache writes (Anthropic's cache_creation_input_tokens; docs/metrics.md, "Fields per
+// API"). Rows written before it read as "not reported" (-1). A step of its own so it can be
+// renumbered when other steps land before it.
+const char *const kVersionCacheCreation[] = {
+    "ALTER TABLE requests ADD COLUMN cache_creation_tokens INTEGER NOT NULL DEFAULT -1",
+};
+
 struct Migration
 {
     const char *const *statements;
@@ -262,7 +269,7 @@ template <int N> constexpr Migration step(const char *const (&s)[N])
 const Migration kMigrations[] = {step(kVersion1),         step(kVersion2),
                                  step(kVersion3),         step(kVersionSessions),
                                  step(kVersionReasoning), step(kVersionServerMetrics),
-                                 step(kVersionStudies)};
+                                 step(kVersionStudies),   step(kVersionCacheCreation)};
 
 int versionAfter(const char *const *statements)
 {
@@ -308,6 +315,11 @@ int ProjectSchema::serverMetricsVersion()
 int ProjectSchema::studiesVersion()
 {
     return versionAfter(kVersionStudies);
+}
+
+int ProjectSchema::cacheCreationVersion()
+{
+    return versionAfter(kVersionCacheCreation);
 }
 
 int ProjectSchema::minimumReadableVersion()

@@ -36,6 +36,9 @@ public:
     // The first version with the study tables (docs/study.md); an older file opened read-only
     // reads as having no study.
     static int studiesVersion();
+    // The first version whose requests table has cache_creation_tokens; an older file reads it
+    // as not reported (-1).
+    static int cacheCreationVersion();
 
     // Brings a file at version `from` (0 = new, no tables) up to `to`. Stamps application_id on
     // a new file. Each step commits separately, so a failure leaves a consistent older version.

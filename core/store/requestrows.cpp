@@ -43,6 +43,10 @@ constexpr const char *kReasoningColumns =
     "client_output_tokens";
 constexpr int kReasoningColumnCount = 5;
 constexpr const char *kReasoningDefaults = ", 0, 0, -1, 'unknown', -1";
+// Appended after the reasoning columns, from ProjectSchema::cacheCreationVersion() on.
+constexpr const char *kCacheCreationColumns = ", cache_creation_tokens";
+constexpr int kCacheCreationColumnCount = 1;
+constexpr const char *kCacheCreationDefaults = ", -1";
 
 // Chunk times are relative to tSend: that keeps the first delta (TTFT) small. Records that were
 // never sent have no chunks.
@@ -62,6 +66,7 @@ QString RequestRows::insertSql(int schemaVersion)
     const bool phases = schemaVersion >= ProjectSchema::connectionPhasesVersion;
     const bool sessions = schemaVersion >= ProjectSchema::sessionColumnsVersion();
     const bool reasoning = schemaVersion >= ProjectSchema::reasoningColumnsVersion();
+    const bool cacheCreation = schemaVersion >= ProjectSchema::cacheCreationVersion();
     QString columns = QString::fromLatin1(kColumns);
     if (!phases)
         columns.truncate(columns.indexOf(u", t_connect_start"));
@@ -69,9 +74,12 @@ QString RequestRows::insertSql(int schemaVersion)
         columns += QLatin1StringView(kSessionColumns);
     if (reasoning)
         columns += QLatin1StringView(kReasoningColumns);
+    if (cacheCreation)
+        columns += QLatin1StringView(kCacheCreationColumns);
     const int count = (phases ? kColumnCount : kColumnCountBeforeConnectionPhases) +
                       (sessions ? kSessionColumnCount : 0) +
-                      (reasoning ? kReasoningColumnCount : 0);
+                      (reasoning ? kReasoningColumnCount : 0) +
+                      (cacheCreation ? kCacheCreationColumnCount : 0);
     QString marks = u"?"_s;
     for (int i = 0; i < count; ++i)
         marks += u", ?"_s;
@@ -130,6 +138,9 @@ void RequestRows::bind(QSqlQuery &q, qint64 runId, const RequestRecord &r, int s
     q.bindValue(i++, r.reasoningTokens);
     q.bindValue(i++, QString::fromLatin1(tokenSourceName(r.reasoningSource)));
     q.bindValue(i++, r.clientOutputTokens);
+    if (schemaVersion < ProjectSchema::cacheCreationVersion())
+        return;
+    q.bindValue(i++, r.cacheCreationTokens);
 }
 
 QString RequestRows::selectColumns(int schemaVersion)
@@ -142,7 +153,10 @@ QString RequestRows::selectColumns(int schemaVersion)
                                  : kSessionDefaults) +
            QLatin1StringView(schemaVersion >= ProjectSchema::reasoningColumnsVersion()
                                  ? kReasoningColumns
-                                 : kReasoningDefaults);
+                                 : kReasoningDefaults) +
+           QLatin1StringView(schemaVersion >= ProjectSchema::cacheCreationVersion()
+                                 ? kCacheCreationColumns
+                                 : kCacheCreationDefaults);
 }
 
 namespace {
@@ -222,6 +236,7 @@ bool RequestRows::read(sqlite3_stmt *st, RequestRecord *r, QString *error, bool 
     r->reasoningTokens = sqlite3_column_int(st, i++);
     r->reasoningSource = tokenSourceFromName(nameColumn(st, i++));
     r->clientOutputTokens = sqlite3_column_int(st, i++);
+    r->cacheCreationTokens = sqlite3_column_int(st, i++);
     return true;
 }
 

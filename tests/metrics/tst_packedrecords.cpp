@@ -57,6 +57,7 @@ bool sameRecord(const RequestRecord &a, const RequestRecord &b, QString *why)
     SB_SAME(inputTokens);
     SB_SAME(outputTokens);
     SB_SAME(cachedTokens);
+    SB_SAME(cacheCreationTokens);
     SB_SAME(inputSource);
     SB_SAME(outputSource);
     SB_SAME(reasoningTokens);
@@ -122,6 +123,7 @@ QList<RequestRecord> variedRecords(int n)
         r.inputTokens = qint32(draw(-1, 200'000));
         r.outputTokens = qint32(draw(-1, 100'000));
         r.cachedTokens = qint32(draw(-1, 1000));
+        r.cacheCreationTokens = qint32(draw(-1, 1000));
         r.inputSource = TokenSource(draw(0, 4));
         r.outputSource = TokenSource(draw(0, 4));
         r.reasoningTokens = qint32(draw(-1, 1000));

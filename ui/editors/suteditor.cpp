@@ -129,6 +129,8 @@ void SutEditor::buildUi()
     m_flavour->setObjectName(u"flavour"_s);
     m_flavour->addItem({}, int(ApiFlavour::Completions));
     m_flavour->addItem({}, int(ApiFlavour::Chat));
+    m_flavour->addItem({}, int(ApiFlavour::Responses));
+    m_flavour->addItem({}, int(ApiFlavour::Messages));
     addRow(u"flavour"_s, m_flavour, false);
     m_endpoint = new QLineEdit(page);
     m_endpoint->setObjectName(u"endpoint"_s);
@@ -353,6 +355,8 @@ void SutEditor::retranslateUi()
     m_simulator->setText(tr("Start ServeBench's own simulator for runs (no server needed)"));
     m_flavour->setItemText(0, tr("OpenAI completions (/v1/completions)"));
     m_flavour->setItemText(1, tr("OpenAI chat (/v1/chat/completions)"));
+    m_flavour->setItemText(2, tr("OpenAI Responses (/v1/responses)"));
+    m_flavour->setItemText(3, tr("Anthropic Messages (/v1/messages)"));
     m_endpoint->setPlaceholderText(tr("empty: the flavour's default path"));
     m_model->setPlaceholderText(tr("model id as the server lists it in /v1/models"));
     m_revision->setPlaceholderText(tr("e.g. a Hugging Face commit hash"));
@@ -460,7 +464,7 @@ void SutEditor::setConfig(const SutConfig &c)
     m_baseUrl->setEnabled(!c.builtInSimulator);
     m_baseUrl->setText(c.baseUrl);
     m_endpoint->setText(c.endpoint);
-    m_flavour->setCurrentIndex(c.flavour == ApiFlavour::Chat ? 1 : 0);
+    m_flavour->setCurrentIndex(qMax(0, m_flavour->findData(int(c.flavour))));
     m_model->setText(c.model);
     m_revision->setText(c.weightsRevision);
     m_engine->setText(c.engine);
