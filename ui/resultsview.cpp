@@ -761,7 +761,10 @@ void ResultsView::showStoredRun(const RunPlan &plan, const QString &storePath, q
             if (!store.visitRequestIndex(
                     storeRunId, [&](qint64 index, qint64 tSched, qint64 tSend, ErrorClass error) {
                         order->push_back(index);
-                        failed += error == ErrorClass::None ? 0 : 1;
+                        failed += error == ErrorClass::None ||
+                                          error == ErrorClass::CancelledByLoad
+                                      ? 0
+                                      : 1;
                         if (tSched > 0)
                             minSched = std::min(minSched, tSched);
                         if (tSend > 0)
@@ -1041,8 +1044,10 @@ void ResultsView::applySummary(quint64 generation, const ResultsSummaryStage &st
         m_sessions->clear();
     m_tabs->setTabVisible(kSessionsTab, stage.sessions.present);
     // The server's side, on the Over time tab's axis (the run's first scheduled request).
-    if (stage.hasServer)
+    if (stage.hasServer) {
         m_server->setEvidence(stage.server, stage.serverSeries, stage.zeroNs);
+        m_server->setCancellationRecovery(stage.cancellation);
+    }
     m_tabs->setTabVisible(kServerTab, stage.hasServer);
     // A paged run's table is already there; its charts come next.
     m_stage = m_paged ? Stage::Charts : Stage::Requests;
@@ -1056,7 +1061,7 @@ void ResultsView::applyRows(quint64 generation, const QList<RequestRow> &rows)
         return;
     m_failedRows = 0;
     for (const RequestRow &r : rows)
-        m_failedRows += r.ok() ? 0 : 1;
+        m_failedRows += r.failed() ? 1 : 0;
     m_requestModel->setRows(rows);
     updateFailedCount();
     m_stage = Stage::Charts;

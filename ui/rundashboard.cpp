@@ -104,7 +104,7 @@ RunDashboard::Batch RunDashboard::Batch::reduce(const QList<RequestRecord> &reco
             b.itlX.push_back(row.endS);
             b.itlY.push_back(row.itlMeanMs);
         }
-        if (!std::isnan(row.endS))
+        if (!std::isnan(row.endS) && !row.cancelledByLoad())
             (row.ok() ? b.ok : b.errors).emplace_back(bucket(row.endS), 1.0);
         if (row.ok() && zeroNs > 0) {
             const qint64 *ct = record.chunkTimes.constData();
@@ -474,6 +474,9 @@ void RunDashboard::onRecord(const RequestRecord &record)
         ++m_warmup;
     if (record.ok()) {
         ++m_succeeded;
+    } else if (record.cancelledByLoad()) {
+        // Not a failure (docs/metrics.md): kept by class, shown beside the received count.
+        ++m_failedByClass[size_t(ErrorClass::CancelledByLoad)];
     } else {
         ++m_failed;
         ++m_failedByClass[std::min<size_t>(size_t(record.error), m_failedByClass.size() - 1)];
@@ -624,7 +627,7 @@ RunDashboard::Counters RunDashboard::counters() const
     c.failed = m_failed;
     c.warmup = m_warmup;
     for (size_t i = 0; i < m_failedByClass.size(); ++i)
-        if (m_failedByClass[i] > 0)
+        if (m_failedByClass[i] > 0 && ErrorClass(i) != ErrorClass::CancelledByLoad)
             c.failedByClass.insert(QString::fromLatin1(errorClassName(ErrorClass(i))),
                                    m_failedByClass[i]);
     if (!m_lagSorted.empty())
@@ -636,7 +639,11 @@ void RunDashboard::updateCounterLabels(double elapsed)
 {
     const Counters c = counters();
     m_sentLabel->setText(QString::number(c.sent));
-    m_receivedLabel->setText(QString::number(c.received));
+    QString received = QString::number(c.received);
+    if (const qint64 cancelled = m_failedByClass[size_t(ErrorClass::CancelledByLoad)]; cancelled > 0)
+        received += u"  <span style='font-size:small; font-weight:normal'>(%1)</span>"_s.arg(
+            tr("%n cancelled by the load", nullptr, int(cancelled)));
+    m_receivedLabel->setText(received);
     m_succeededLabel->setText(QString::number(c.succeeded));
     QString failed = QString::number(c.failed);
     QStringList byClass;

@@ -110,10 +110,17 @@ void ServerEvidenceView::setEvidence(const ServerEvidence &evidence,
     render();
 }
 
+void ServerEvidenceView::setCancellationRecovery(const CancellationRecovery &recovery)
+{
+    m_cancellation = recovery;
+    render();
+}
+
 void ServerEvidenceView::clear()
 {
     m_has = false;
     m_evidence = ServerEvidence();
+    m_cancellation = CancellationRecovery();
     m_series.clear();
     for (ChartView *c : charts())
         c->clearPoints();
@@ -220,6 +227,18 @@ void ServerEvidenceView::render()
         lines << tr("No server metrics target.");
     lines << tr("Window: the measured requests' first send to last completion. Counters use the "
                 "scrapes just before and just after it; gauges the scrapes inside it.");
+    // After a cancellation load: did the server free what the client closed?
+    if (const CancellationRecovery &c = m_cancellation; c.configured || c.cancelled > 0) {
+        if (c.available)
+            lines << tr("Server running requests %1 s after the last cancellation: %2; client in "
+                        "flight: %3")
+                         .arg(QString::number(c.afterS(), 'f', 2),
+                              QString::number(c.serverRunning, 'g', 6))
+                         .arg(c.clientInFlight);
+        else
+            lines << tr("Server running requests after the last cancellation: %1")
+                         .arg(Message::fromEnglish(c.reason).translated());
+    }
     m_targets->setText(lines.join(u'\n'));
 
     const QList<EvidenceItem> &items = m_evidence.items();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "report/cancellationrecovery.h"
 #include "servermetrics/serverevidence.h"
 #include "servermetrics/servertimeline.h"
 
@@ -28,6 +29,10 @@ public:
     // on the same clock (the Time tab's zero).
     void setEvidence(const ServerEvidence &evidence, const QList<ServerTimelineSeries> &series,
                      qint64 zeroNs);
+    // The cancellation load's aftermath (docs/metrics.md): the server's running requests after
+    // the last cancel beside the client's in flight, said under the targets; set after
+    // setEvidence(), cleared by clear().
+    void setCancellationRecovery(const CancellationRecovery &recovery);
     void clear();
     bool hasEvidence() const { return m_has; }
 
@@ -49,6 +54,7 @@ private:
 
     bool m_has = false;
     ServerEvidence m_evidence;
+    CancellationRecovery m_cancellation;
     QList<ServerTimelineSeries> m_series;
     qint64 m_zeroNs = 0;
 

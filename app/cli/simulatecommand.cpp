@@ -4,6 +4,10 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSocketNotifier>
 #include <QTextStream>
 #include <QTimer>
@@ -153,6 +157,12 @@ int simulateCommand(const QStringList &args)
         {u"seed"_s, u"Seed for jitter and fault draws (default 0)."_s, u"SEED"_s},
         {u"duration"_s, u"Serve this many seconds; 0 = until SIGINT/SIGTERM (default 0)."_s,
          u"S"_s},
+        {u"request-log"_s,
+         u"Append one JSON line per finished request to FILE: request_id, path, status, "
+         "t_accept_ns, t_admit_ns, t_end_ns (CLOCK_MONOTONIC), chunk_times_ns, "
+         "completion_tokens (tokens written), prompt_tokens, cancelled (the client closed the "
+         "connection before the response ended)."_s,
+         u"FILE"_s},
     });
 
     auto fail = [&err](const QString &message) {
@@ -245,7 +255,36 @@ int simulateCommand(const QStringList &args)
 #ifdef Q_OS_UNIX
     raiseDescriptorLimit();
 #endif
+    // The request log, written by the simulator's thread as each request finishes: a test in
+    // another process reads what the server did (cancellations included) beside its client.
+    // Declared first: it outlives the simulator that writes it.
+    QFile requestLog;
     sb::Simulator sim(c);
+    if (p.isSet(u"request-log"_s)) {
+        requestLog.setFileName(p.value(u"request-log"_s));
+        if (!requestLog.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text))
+            return fail(u"--request-log: cannot open %1: %2"_s.arg(requestLog.fileName(),
+                                                                    requestLog.errorString()));
+        sim.setRequestLogSink([&requestLog](const sb::SimLogEntry &e) {
+            QJsonArray chunks;
+            for (const qint64 t : e.chunkWriteNs)
+                chunks.append(t);
+            const QJsonObject o{{u"request_id"_s, e.requestId},
+                                {u"seq"_s, qint64(e.seq)},
+                                {u"path"_s, e.path},
+                                {u"status"_s, e.httpStatus},
+                                {u"stream"_s, e.stream},
+                                {u"t_accept_ns"_s, e.tAccept},
+                                {u"t_admit_ns"_s, e.tAdmit},
+                                {u"t_end_ns"_s, e.tEnd},
+                                {u"chunk_times_ns"_s, chunks},
+                                {u"completion_tokens"_s, e.completionTokens},
+                                {u"prompt_tokens"_s, e.promptTokens},
+                                {u"cancelled"_s, e.clientClosed}};
+            requestLog.write(QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n');
+            requestLog.flush();
+        });
+    }
     if (!sim.start()) {
         err << "servebench-cli simulate: " << sim.errorString() << "\n";
         return 1;

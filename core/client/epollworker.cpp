@@ -749,6 +749,9 @@ void EpollWorker::trySend(Conn *c)
     c->lastActivityNs = beforeSend;
     c->ex->releaseRequestBytes();
     watch(c, EPOLLIN);
+    // The cancellation load's delay counts from the request being written.
+    if (const qint64 cancelAt = c->ex->cancelAtNs(); cancelAt > 0)
+        addDeadline(c, cancelAt, DeadlineKind::Cancel);
 }
 
 void EpollWorker::onReadable(Conn *c)
@@ -817,6 +820,12 @@ void EpollWorker::onReadable(Conn *c)
                 }
                 break;
             case HttpExchange::Progress::More:
+                // The cancellation load's token count: closed now, with what arrived so far.
+                if (c->ex->cancelDue()) {
+                    endExchange(c, ErrorClass::CancelledByLoad, c->ex->cancelMessage(),
+                                monotonicNs());
+                    return;
+                }
                 break;
             }
             // Level-triggered: a short read means the socket is drained for now, and epoll
@@ -926,6 +935,11 @@ void EpollWorker::expire(const Deadline &d, qint64 now)
                         u"no complete response within the request timeout (%1 s)"_s.arg(
                             seconds(c->ex->timeoutNs())),
                         now);
+        return;
+    case DeadlineKind::Cancel:
+        // A stream that already said [DONE] only waits for its end: it completed.
+        if (c->state == Conn::State::Active && c->ex->cancelAllowed())
+            endExchange(c, ErrorClass::CancelledByLoad, c->ex->cancelMessage(), now);
         return;
     case DeadlineKind::Prewarm:
         return;

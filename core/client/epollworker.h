@@ -77,7 +77,7 @@ private:
     struct Host;
     struct Deadline;
     struct Inbox;
-    enum class DeadlineKind : quint8 { Total, Idle, Drain, Prewarm };
+    enum class DeadlineKind : quint8 { Total, Idle, Drain, Prewarm, Cancel };
 
     void run();
     void drainInbox();

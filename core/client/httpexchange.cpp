@@ -24,7 +24,8 @@ HttpExchange::HttpExchange(RequestJob &&job, const ResponseLimits &limits,
                            const Tokenizer *tokenizer)
     : m_url(std::move(job.url)), m_proxy(std::move(job.proxy)), m_timeoutNs(job.timeoutNs),
       m_idleTimeoutNs(job.idleTimeoutNs), m_limits(limits), m_record(std::move(job.record)),
-      m_acc(job.flavour, &m_record)
+      m_acc(job.flavour, &m_record), m_cancelAfterNs(job.cancelAfterNs),
+      m_cancelAfterChunks(job.cancelAfterChunks)
 {
     for (const auto &[name, value] : std::as_const(job.headers)) {
         if (!validateHeader(QByteArrayView(name), QByteArrayView(value), &m_invalid)) {
@@ -84,6 +85,19 @@ HttpExchange::Progress HttpExchange::onEof()
     if (m_parser.onEof())
         return Progress::Done;
     return failWith(ErrorClass::Reset, {});
+}
+
+QString loadCancelMessage(qint64 cancelAfterNs, int cancelAfterChunks)
+{
+    if (cancelAfterChunks > 0)
+        return u"cancelled by the load after %1 token chunks"_s.arg(cancelAfterChunks);
+    return u"cancelled by the load %1 s after the request was written"_s.arg(
+        double(cancelAfterNs) / 1e9, 0, 'g', 6);
+}
+
+QString HttpExchange::cancelMessage() const
+{
+    return loadCancelMessage(m_cancelAfterNs, m_cancelAfterChunks);
 }
 
 RequestRecord HttpExchange::finish(ErrorClass transportError, const QString &message, qint64 tEndNs)

@@ -72,6 +72,26 @@ public:
     bool mayRetry() const { return !m_retried && m_responseBytes == 0; }
     void markRetried() { m_retried = true; }
 
+    // The cancellation load (RequestJob::cancelAfterNs, cancelAfterChunks): when this exchange
+    // is to be closed by the client. cancelAtNs() is t_request_written + the delay once the
+    // request is written (0 before, or without a delay); cancelDue() says the chunk count is
+    // reached while the stream still goes on. A stream that said [DONE] is never cancelled.
+    qint64 cancelAtNs() const
+    {
+        return m_cancelAfterNs >= 0 && m_record.tRequestWritten > 0
+                   ? m_record.tRequestWritten + m_cancelAfterNs
+                   : 0;
+    }
+    bool cancelDue() const
+    {
+        return m_cancelAfterChunks > 0 && m_record.chunkTimes.size() >= m_cancelAfterChunks &&
+               !m_acc.complete();
+    }
+    bool cancelAllowed() const { return !m_acc.complete(); }
+    // The record's message for a cancelled exchange ("cancelled by the load after 5 token
+    // chunks" / "… 0.2 s after the request was written").
+    QString cancelMessage() const;
+
     // Ends the exchange; transportError None when the response ended properly.
     RequestRecord finish(ErrorClass transportError, const QString &message, qint64 tEndNs);
 
@@ -93,6 +113,8 @@ private:
     ErrorClass m_failureClass = ErrorClass::None;
     QString m_failureMessage;
     bool m_retried = false;
+    qint64 m_cancelAfterNs = -1;
+    int m_cancelAfterChunks = 0;
 };
 
 } // namespace sb

@@ -48,6 +48,19 @@ struct QnamWorker::Stream
     qint64 idleTimeoutNs = 0;
     qint64 lastActivityNs = 0;
     QTimer *timer = nullptr;
+    // The cancellation load (RequestJob::cancelAfterNs, cancelAfterChunks).
+    qint64 cancelAfterNs = -1;
+    int cancelAfterChunks = 0;
+    // When the delay starts: the request written (Qt's upload progress), else — a reply whose
+    // upload Qt never reported — its head's arrival; 0 until then.
+    qint64 cancelAtNs() const
+    {
+        if (cancelAfterNs < 0)
+            return 0;
+        const qint64 from = record.tRequestWritten > 0 ? record.tRequestWritten
+                                                       : record.tHeadReceived;
+        return from > 0 ? from + cancelAfterNs : 0;
+    }
 };
 
 QnamWorker::QnamWorker(int managers, const TransportOptions &options, QObject *parent)
@@ -125,6 +138,8 @@ void QnamWorker::start(RequestJob job)
     s->timeoutNs = job.timeoutNs;
     s->idleTimeoutNs = job.idleTimeoutNs > 0 ? job.idleTimeoutNs : m_options.idleTimeoutNs;
     s->acc->setCaptureText(job.captureText);
+    s->cancelAfterNs = job.cancelAfterNs;
+    s->cancelAfterChunks = job.cancelAfterChunks;
 
     s->record.tSend = monotonicNs();
     s->lastActivityNs = s->record.tSend;
@@ -143,15 +158,20 @@ void QnamWorker::start(RequestJob job)
     m_streams.insert(reply, s);
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
-    connect(reply, &QNetworkReply::metaDataChanged, this, [s, reply] {
+    connect(reply, &QNetworkReply::metaDataChanged, this, [this, s, reply] {
         if (s->record.tHeadReceived == 0)
             s->record.tHeadReceived = monotonicNs();
         // Again now that Qt's HTTP thread has the reply it limits: before, it drops the size.
         reply->setReadBufferSize(kReplyBuffer);
+        if (s->cancelAfterNs >= 0)
+            armTimer(s);
     });
-    connect(reply, &QNetworkReply::uploadProgress, this, [s](qint64 sent, qint64 total) {
-        if (total > 0 && sent == total && s->record.tRequestWritten == 0)
+    connect(reply, &QNetworkReply::uploadProgress, this, [this, s](qint64 sent, qint64 total) {
+        if (total > 0 && sent == total && s->record.tRequestWritten == 0) {
             s->record.tRequestWritten = monotonicNs();
+            if (s->cancelAfterNs >= 0)
+                armTimer(s); // the cancellation load's delay counts from now
+        }
     });
     s->timer = new QTimer(reply);
     s->timer->setSingleShot(true);
@@ -167,6 +187,8 @@ void QnamWorker::armTimer(Stream *s)
         next = s->record.tSend + s->timeoutNs;
     if (s->idleTimeoutNs > 0)
         next = std::min(next, s->lastActivityNs + s->idleTimeoutNs);
+    if (const qint64 cancelAt = s->cancelAtNs(); cancelAt > 0 && !s->acc->complete())
+        next = std::min(next, cancelAt);
     if (next == kNever)
         return;
     const qint64 left = next - monotonicNs();
@@ -200,6 +222,14 @@ void QnamWorker::onReadyRead(QNetworkReply *reply)
             reply->abort(); // emits finished synchronously: s is gone
             return;
         }
+        // The cancellation load's token count: closed now, with what arrived so far.
+        if (s->cancelAfterChunks > 0 && s->record.chunkTimes.size() >= s->cancelAfterChunks &&
+            !s->acc->complete()) {
+            s->forced = ErrorClass::CancelledByLoad;
+            s->forcedMessage = loadCancelMessage(s->cancelAfterNs, s->cancelAfterChunks);
+            reply->abort(); // emits finished synchronously: s is gone
+            return;
+        }
     }
     if (reply->bytesAvailable() > 0 && !s->readQueued) {
         // The rest on the next turn of the event loop, after timers and other replies.
@@ -225,7 +255,11 @@ void QnamWorker::onTimeout(QNetworkReply *reply)
     if (!s)
         return;
     const qint64 now = monotonicNs();
-    if (s->timeoutNs > 0 && now >= s->record.tSend + s->timeoutNs) {
+    if (const qint64 cancelAt = s->cancelAtNs();
+        cancelAt > 0 && now >= cancelAt && !s->acc->complete()) {
+        s->forced = ErrorClass::CancelledByLoad;
+        s->forcedMessage = loadCancelMessage(s->cancelAfterNs, s->cancelAfterChunks);
+    } else if (s->timeoutNs > 0 && now >= s->record.tSend + s->timeoutNs) {
         s->forced = ErrorClass::Timeout;
         s->forcedMessage =
             u"no complete response within the request timeout (%1 s)"_s.arg(seconds(s->timeoutNs));

@@ -201,6 +201,8 @@ void SslWorker::send(Conn *c)
     c->ex->markRequestWritten(before);
     c->lastActivityNs = before;
     c->ex->releaseRequestBytes();
+    if (c->ex->cancelAtNs() > 0)
+        armTimer(c); // the cancellation load's delay counts from now
 }
 
 void SslWorker::armTimer(Conn *c)
@@ -215,6 +217,8 @@ void SslWorker::armTimer(Conn *c)
             next = std::min(next, c->lastActivityNs + idle);
         if (c->complete)
             next = std::min(next, c->drainUntil);
+        else if (const qint64 cancelAt = c->ex->cancelAtNs(); cancelAt > 0)
+            next = std::min(next, cancelAt);
     }
     if (next == kNever) {
         c->timer->stop();
@@ -257,6 +261,12 @@ bool SslWorker::onReadyRead(Conn *c)
             }
             break;
         case HttpExchange::Progress::More:
+            // The cancellation load's token count: closed now, with what arrived so far.
+            if (c->ex->cancelDue()) {
+                endExchange(c, ErrorClass::CancelledByLoad, c->ex->cancelMessage(), monotonicNs(),
+                            false);
+                return false; // c is gone
+            }
             break;
         }
         budget -= n;
@@ -303,6 +313,11 @@ void SslWorker::onTimer(Conn *c)
         return;
     if (c->complete && now >= c->drainUntil) {
         endExchange(c, ErrorClass::None, {}, now, false);
+        return;
+    }
+    if (const qint64 cancelAt = c->ex->cancelAtNs();
+        !c->complete && cancelAt > 0 && now >= cancelAt && c->ex->cancelAllowed()) {
+        endExchange(c, ErrorClass::CancelledByLoad, c->ex->cancelMessage(), now, false);
         return;
     }
     const qint64 timeout = c->ex->timeoutNs();

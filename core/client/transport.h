@@ -29,8 +29,18 @@ struct RequestJob
     qint64 idleTimeoutNs = 0; // between response bytes (and until the first); 0 = the options'
     QUrl proxy;               // the HTTP proxy to go through; empty: direct (set by the transport)
     bool captureText = false; // keep the generated text in record.outputText (session history)
+    // Cancellation load (LoadProfile::cancelRatePct): the transport closes the stream
+    // cancelAfterNs after the request was fully written (t_request_written; >= 0), or once
+    // cancelAfterChunks token chunks arrived (> 0), and finishes the record with
+    // ErrorClass::CancelledByLoad. A response that ends first completes normally.
+    qint64 cancelAfterNs = -1;
+    int cancelAfterChunks = 0;
     RequestRecord record;     // index, datasetItem, warmup, requestId, tSched, tQueued, expected*
 };
+
+// The message a transport gives a record it closed for the cancellation load: "cancelled by the
+// load after 5 token chunks" or "cancelled by the load 0.2 s after the request was written".
+QString loadCancelMessage(qint64 cancelAfterNs, int cancelAfterChunks);
 
 // What every transport honours besides the request itself: certificates to trust besides the
 // system's, the proxy to use per target, when connections are opened, the caps on a response,

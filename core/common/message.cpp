@@ -121,6 +121,26 @@ const Entry kCatalogue[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "must be a fraction from 0 to below 1, e.g. 0.1",
                        "plan.max_error_rate.range"),
     QT_TRANSLATE_NOOP3("sb::Message", "must be between 1 and %1", "plan.num_runs.range"),
+    // --- cancellation load (docs/metrics.md, "Cancelled by the load") ---
+    QT_TRANSLATE_NOOP3("sb::Message", "must be a percentage from 0 to 100", "plan.cancel.rate"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be 0 or more seconds, at most %1",
+                       "plan.cancel.delay"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 1 and %1 token chunks",
+                       "plan.cancel.tokens"),
+    QT_TRANSLATE_NOOP3("sb::Message", "needs --request-cancellation-rate above 0",
+                       "plan.cancel.needs_rate"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "excludes --request-cancellation-delay: a request is cancelled after a "
+                       "delay or after tokens, not both",
+                       "plan.cancel.both"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "does not apply to a session workload: a cancelled turn would cut its "
+                       "conversation's history",
+                       "plan.cancel.sessions"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "cannot be combined with an MLPerf scenario: MLPerf judges every query's "
+                       "latency, and a cancelled query has none",
+                       "plan.cancel.mlperf"),
     QT_TRANSLATE_NOOP3("sb::Message", "must be warm, per-request or lazy, got '%1'",
                        "plan.connection_mode.name"),
     QT_TRANSLATE_NOOP3("sb::Message", "must be 0 (none) or more than 0 and at most %1 seconds",

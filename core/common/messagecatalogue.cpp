@@ -437,6 +437,7 @@ const MessageEntry kEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "response too large", "error_class.oversize"),
     QT_TRANSLATE_NOOP3("sb::Message", "server overloaded", "error_class.overloaded"),
     QT_TRANSLATE_NOOP3("sb::Message", "transport failure", "error_class.transport"),
+    QT_TRANSLATE_NOOP3("sb::Message", "cancelled by the load", "error_class.cancelled_by_load"),
     QT_TRANSLATE_NOOP3("sb::Message", "none", "token_source.none"),
     QT_TRANSLATE_NOOP3("sb::Message", "server usage", "token_source.server_usage"),
     QT_TRANSLATE_NOOP3("sb::Message", "chunk count", "token_source.chunk_count"),

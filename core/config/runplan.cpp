@@ -375,7 +375,7 @@ QJsonObject LoadProfile::toJson() const
     QJsonArray metrics;
     for (const auto &m : percentileMetrics)
         metrics.append(m);
-    return QJsonObject{
+    QJsonObject o{
         {u"scenario"_s, QString::fromLatin1(scenarioName(scenario))},
         {u"arrival"_s, QString::fromLatin1(arrivalName(arrival))},
         {u"request_rate"_s, rateToJson(requestRate)},
@@ -422,6 +422,16 @@ QJsonObject LoadProfile::toJson() const
                      {u"affinity_header"_s, sessionHeader}}},
         {u"metrics_interval_s"_s, metricsIntervalS},
     };
+    // Only when set: plans without a cancellation load keep their content (and its hash).
+    if (cancels()) {
+        QJsonObject c{{u"rate_percent"_s, cancelRatePct}};
+        if (cancelAfterTokens > 0)
+            c.insert(u"after_tokens"_s, cancelAfterTokens);
+        else
+            c.insert(u"delay_s"_s, cancelDelayS);
+        o.insert(u"request_cancellation"_s, c);
+    }
+    return o;
 }
 
 LoadProfile LoadProfile::fromJson(const QJsonObject &o)
@@ -456,6 +466,12 @@ LoadProfile LoadProfile::fromJson(const QJsonObject &o)
     p.maxBodyBytes = caps.value(u"body_bytes"_s).toInteger(-1);
     p.maxErrorRate = o.value(u"max_error_rate"_s).toDouble(-1);
     p.cacheBust = o.value(u"cache_bust"_s).toBool();
+    if (o.contains(u"request_cancellation"_s)) {
+        const QJsonObject c = o.value(u"request_cancellation"_s).toObject();
+        p.cancelRatePct = c.value(u"rate_percent"_s).toDouble();
+        p.cancelDelayS = c.value(u"delay_s"_s).toDouble();
+        p.cancelAfterTokens = c.value(u"after_tokens"_s).toInt();
+    }
     if (o.contains(u"metric_percentiles"_s)) {
         p.metricPercentiles.clear();
         for (const auto &v : o.value(u"metric_percentiles"_s).toArray())
@@ -531,6 +547,34 @@ RunPlan RunPlan::fromJson(const QJsonObject &o)
     p.profile = LoadProfile::fromJson(o.value(u"load_profile"_s).toObject());
     p.params = RequestParams::fromJson(o.value(u"request_params"_s).toObject());
     return p;
+}
+
+bool requestCancelledByLoad(const LoadProfile &profile, qint64 index)
+{
+    if (!profile.cancels() || index < 0)
+        return false;
+    if (profile.cancelRatePct >= 100)
+        return true;
+    // splitmix64 over (seed, index): a pure function of the two, independent of the schedule's
+    // and the dataset's draws from the same seed (the salt keeps the streams apart).
+    quint64 z = profile.seed ^ 0xC2B2AE3D27D4EB4Full;
+    z += 0x9E3779B97F4A7C15ull * (quint64(index) + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    const double u = double(z >> 11) * 0x1.0p-53; // uniform in [0, 1)
+    return u * 100.0 < profile.cancelRatePct;
+}
+
+QString cancellationPointText(const LoadProfile &profile)
+{
+    if (!profile.cancels())
+        return {};
+    if (profile.cancelAfterTokens > 0)
+        return profile.cancelAfterTokens == 1
+                   ? u"after 1 token"_s
+                   : u"after %1 tokens"_s.arg(profile.cancelAfterTokens);
+    return u"%1 s after the request was written"_s.arg(profile.cancelDelayS, 0, 'g', 6);
 }
 
 bool looksLikeSecretKey(const QString &key)

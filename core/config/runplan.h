@@ -229,6 +229,15 @@ struct LoadProfile
     // (ErrorRateStopper over the last 50); < 0: never.
     double maxErrorRate = -1;
     bool cacheBust = false;
+    // Cancellation load (docs/metrics.md, "Cancelled by the load"): cancelRatePct percent of
+    // the measured requests, chosen from the seed by request index (requestCancelledByLoad()),
+    // are closed by the client cancelDelayS seconds after the request was fully written, or
+    // (cancelAfterTokens > 0) once that many token chunks arrived. AIPerf's
+    // --request-cancellation-rate and --request-cancellation-delay. 0 = no cancellation.
+    double cancelRatePct = 0;
+    double cancelDelayS = 0;
+    int cancelAfterTokens = 0;
+    bool cancels() const { return cancelRatePct > 0; }
     QList<double> metricPercentiles = {99};
     QList<QString> percentileMetrics = {QStringLiteral("ttft"), QStringLiteral("tpot"),
                                         QStringLiteral("itl")};
@@ -263,6 +272,14 @@ struct LoadProfile
     QJsonObject toJson() const;
     static LoadProfile fromJson(const QJsonObject &o);
 };
+
+// Whether the cancellation load closes request `index` of a run (docs/metrics.md, "Cancelled
+// by the load"): a draw from (seed, index) alone, so the same seed chooses the same requests on
+// every run whatever the order requests finish in; false when the profile cancels nothing.
+bool requestCancelledByLoad(const LoadProfile &profile, qint64 index);
+// When a chosen request is closed, in words: "after 5 tokens" or "0.2 s after the request was
+// written"; empty when the profile cancels nothing.
+QString cancellationPointText(const LoadProfile &profile);
 
 struct RequestParams
 {

@@ -12,7 +12,8 @@ ErrorRateStopper::ErrorRateStopper(double maxErrorRate, qint64 window)
 
 bool ErrorRateStopper::add(const RequestRecord &r)
 {
-    const bool failed = !r.ok();
+    // A request the cancellation load closed is no error (docs/metrics.md).
+    const bool failed = r.failed();
     ++m_finished;
     m_recent.push_back(failed);
     m_windowFailures += failed ? 1 : 0;

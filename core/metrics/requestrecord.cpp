@@ -28,6 +28,7 @@ constexpr ErrorName kErrorNames[] = {
     {ErrorClass::Transport, "transport"},
     {ErrorClass::Oversize, "oversize"},
     {ErrorClass::Overloaded, "overloaded"},
+    {ErrorClass::CancelledByLoad, "cancelled_by_load"},
 };
 } // namespace
 

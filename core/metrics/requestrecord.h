@@ -31,6 +31,10 @@ enum class ErrorClass : quint8 {
     Transport,   // any other transport failure
     Oversize,    // the response exceeded a size cap (head, one SSE line/event, the body)
     Overloaded,  // the server said it is overloaded: Anthropic's HTTP 529 or overloaded_error event
+    // The cancellation load closed it on purpose (LoadProfile::cancelRatePct; docs/metrics.md,
+    // "Cancelled by the load"): a class of its own, neither a failure nor a completed request.
+    // Not Cancelled, which is the user stopping the run.
+    CancelledByLoad,
 };
 
 const char *errorClassName(ErrorClass c);
@@ -140,6 +144,10 @@ struct RequestRecord
     bool inSession() const { return sessionId >= 0; }
 
     bool ok() const { return error == ErrorClass::None; }
+    // Closed by the cancellation load: kept with what arrived before (TTFT, chunks), t_end is
+    // when the client closed it; counted apart from failures and latency (docs/metrics.md).
+    bool cancelledByLoad() const { return error == ErrorClass::CancelledByLoad; }
+    bool failed() const { return error != ErrorClass::None && !cancelledByLoad(); }
 };
 
 // The connection-phase times under the names the store's columns, raw-record JSON and CSV use,

@@ -362,6 +362,15 @@ void SummaryBuilder::add(const RequestRecord &r)
             st.queue.push_back(nsToMsD(r.tDispatch - r.tQueued));
     }
 
+    if (r.cancelledByLoad()) {
+        // Its own class (docs/metrics.md, "Cancelled by the load"): counted, its send and end
+        // inside the window, nothing else.
+        ++s.cancelledByLoad;
+        if (firstTokenNs(r) > 0)
+            ++s.cancelledWithFirstToken;
+        s.cancelledChunks += r.chunkTimes.size();
+        return;
+    }
     if (!r.ok()) {
         ++s.failed;
         ++s.failedByClass[QString::fromLatin1(errorClassName(r.error))];

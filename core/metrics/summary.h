@@ -72,6 +72,13 @@ struct RunSummary
     qint64 completed = 0; // successful measured requests (vLLM's "completed")
     qint64 failed = 0;    // failed measured requests
     QMap<QString, qint64> failedByClass; // errorClassName() -> count, failed requests only
+    // Measured requests the cancellation load closed (ErrorClass::CancelledByLoad): neither
+    // completed nor failed, in no latency statistic, token total or throughput; their sends
+    // and ends are inside the window (docs/metrics.md, "Cancelled by the load"). Of them, those
+    // that had a first token, and the token chunks they received.
+    qint64 cancelledByLoad = 0;
+    qint64 cancelledWithFirstToken = 0;
+    qint64 cancelledChunks = 0;
 
     // --- window (monotonic ns) and throughput ---
     qint64 windowStartNs = 0;        // earliest t_send of the measured requests

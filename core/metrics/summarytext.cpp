@@ -20,6 +20,9 @@ SummaryTextOptions SummaryTextOptions::forProfile(const LoadProfile &profile)
     o.maxConcurrency = profile.maxConcurrency;
     o.requestRate =
         profile.unlimitedRate() ? std::numeric_limits<double>::infinity() : profile.requestRate;
+    if (profile.cancels())
+        o.cancellation = u"rate %1 %, %2"_s.arg(QString::number(profile.cancelRatePct, 'g', 6),
+                                                cancellationPointText(profile));
     return o;
 }
 
@@ -152,6 +155,18 @@ QString formatServeBenchAdditions(const RunSummary &s, const SummaryTextOptions 
         out += line(u"Failed requests:"_s, s.failed);
     for (auto it = s.failedByClass.cbegin(); it != s.failedByClass.cend(); ++it)
         out += line(u"  "_s + it.key() + u':', it.value());
+    if (!o.cancellation.isEmpty() || s.cancelledByLoad > 0) {
+        // Neither failed nor completed (docs/metrics.md, "Cancelled by the load").
+        QString value = u"%1 of %2"_s.arg(s.cancelledByLoad).arg(s.measured);
+        if (!o.cancellation.isEmpty())
+            value += u" ("_s + o.cancellation + u')';
+        out += line(u"Cancelled by the load:"_s, value);
+        if (s.cancelledByLoad > 0)
+            out += line(u"  before the cancel:"_s,
+                        u"%1 had a first token, %2 token chunks received"_s
+                            .arg(s.cancelledWithFirstToken)
+                            .arg(s.cancelledChunks));
+    }
     if (s.warmup > 0)
         out += line(s.warmupIncluded ? u"Warm-up requests (included):"_s
                                      : u"Warm-up requests (excluded):"_s,

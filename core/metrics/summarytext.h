@@ -41,6 +41,10 @@ struct SummaryTextOptions
     QString datasetHash;              // printed in the additions when set
     QString tokenizer;                // the run's tokenizer (Tokenizer::describe()), when set
     QStringList clientHealthWarnings; // each printed as "WARNING: ..." in the additions
+    // The cancellation load as configured, "rate 30 %, after 5 tokens" (forProfile); empty
+    // without one. With it (or any request cancelled by the load) the additions print
+    // "Cancelled by the load: N of M (rate …)".
+    QString cancellation;
 
     static SummaryTextOptions forProfile(const LoadProfile &profile);
 };

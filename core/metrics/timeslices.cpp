@@ -127,6 +127,8 @@ TimeSlices timeSlices(const RecordSet &records, const TimeSliceOptions &opts)
             continue;
         ++sl[size_t(sliceOf(r.tSend))].sent;
         const qint64 done = std::max(completionTimeNs(r), r.tSend);
+        if (r.cancelledByLoad())
+            continue; // neither completed nor failed (docs/metrics.md)
         if (!r.ok()) {
             ++sl[size_t(sliceOf(done))].failed;
             continue;

@@ -138,7 +138,7 @@ QJsonObject writeBundleRun(BundleWriter &w, const ReportRun &r)
     }
     QJsonArray failed;
     for (const RequestRecord &rec : r.input.records)
-        if (!rec.ok())
+        if (rec.failed()) // not those the cancellation load closed (docs/metrics.md)
             failed.append(recordJson(rec));
     QJsonObject byClass;
     for (auto it = r.summary.failedByClass.cbegin(); it != r.summary.failedByClass.cend(); ++it)

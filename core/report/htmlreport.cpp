@@ -506,7 +506,7 @@ QString failuresSection(const ReportContent &c, const Words &w)
         // Every failed request, grouped by class, with its message.
         QMap<QString, QList<const RequestRecord *>> byClass;
         for (const RequestRecord &rec : r.input.records)
-            if (!rec.ok())
+            if (rec.failed())
                 byClass[QString::fromLatin1(errorClassName(rec.error))].append(&rec);
         h += tableOpen(u"wide"_s) + u"<tr>"_s + th(esc(w("report.col.class"))) +
              th(esc(w("report.col.index"))) + th(esc(w("report.col.warmup"))) + th(u"HTTP"_s) +
@@ -762,7 +762,7 @@ QByteArray failedRequestsCsv(const ReportContent &c)
     QString out = u"run_id,index,request_id,warmup,error_class,http_status,message\n"_s;
     for (const ReportRun &r : c.runs)
         for (const RequestRecord &rec : r.input.records)
-            if (!rec.ok())
+            if (rec.failed())
                 out += QStringList{QString::number(r.id),
                                    QString::number(rec.index),
                                    field(rec.requestId),

@@ -136,6 +136,7 @@ RunDerivation deriveRun(const RunReportInput &in)
         d.hasServerMetrics = true;
         d.server = deriveServerEvidence(in.serverMetrics, d.summary);
     }
+    d.cancellation = cancellationRecovery(in.plan.profile, in.records, in.serverMetrics);
     if (in.plan.profile.scenario != Scenario::None) {
         MlperfConstraints c;
         if (mlperfConstraintsForProfile(in.plan.profile, &c, &d.mlperfError)) {
@@ -227,6 +228,8 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &d)
                               QString::fromLatin1(historyModeName(in.plan.profile.history)));
     if (d.hasServerMetrics)
         out += formatServerMetricsBlock(d.server);
+    if (const QString recovery = d.cancellation.text(); !recovery.isEmpty())
+        out += recovery + u'\n';
     if (d.statisticsComputed) {
         out += u"------95 % confidence intervals [low, high]-------\n"_s;
         out += formatIntervals(d);
@@ -299,6 +302,14 @@ QJsonObject runResultJson(const RunReportInput &in, const RunDerivation &d, bool
     }
     if (d.hasServerMetrics)
         o[u"server_metrics"_s] = d.server.toJson();
+    // The cancellation load's requests, their own class (docs/metrics.md), and the server's
+    // recovery after them.
+    if (in.plan.profile.cancels() || d.summary.cancelledByLoad > 0) {
+        QJsonObject c = cancelledByLoadJson(in.plan.profile, in.records, d.summary.measured,
+                                            in.runStartNs);
+        c[u"server_recovery"_s] = d.cancellation.toJson();
+        o[u"cancelled_by_load"_s] = c;
+    }
     if (d.sessions.present) {
         // ServeBench's own keys for the session view; the flat per-request view above keeps
         // vLLM's keys (its totals count every turn's input, history included).
@@ -346,7 +357,7 @@ QByteArray requestsCsv(const RunReportInput &in)
             csvField(r.requestId),
             QString::number(r.datasetItem),
             r.warmup ? u"1"_s : u"0"_s,
-            r.ok() ? u"ok"_s : u"failed"_s,
+            r.ok() ? u"ok"_s : r.cancelledByLoad() ? u"cancelled_by_load"_s : u"failed"_s,
             r.ok() ? QString() : QString::fromLatin1(errorClassName(r.error)),
             csvField(r.errorMessage),
             QString::number(r.httpStatus),

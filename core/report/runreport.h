@@ -9,6 +9,7 @@
 #include "metrics/saturation.h"
 #include "metrics/sessionsummary.h"
 #include "metrics/steadystate.h"
+#include "report/cancellationrecovery.h"
 #include "metrics/summary.h"
 #include "metrics/timeslices.h"
 #include "servermetrics/metricseriesstore.h"
@@ -89,6 +90,9 @@ struct RunDerivation
     // scraped targets.
     bool hasServerMetrics = false;
     ServerEvidence server;
+    // The cancellation load's aftermath: the server's running requests after the last
+    // cancellation beside the client's in flight (docs/metrics.md, "Cancelled by the load").
+    CancellationRecovery cancellation;
 };
 RunDerivation deriveRun(const RunReportInput &in);
 

@@ -158,6 +158,24 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
         is.add("max-error-rate", "plan.max_error_rate.range");
     if (std::isnan(p.maxErrorRate))
         is.add("max-error-rate", "plan.max_error_rate.range");
+    // The cancellation load (docs/metrics.md, "Cancelled by the load").
+    if (!finiteIn(p.cancelRatePct, 0, 100))
+        is.add("request-cancellation-rate", "plan.cancel.rate");
+    if (!finiteIn(p.cancelDelayS, 0, limits::kMaxTimeoutS))
+        is.add("request-cancellation-delay", "plan.cancel.delay", {num(limits::kMaxTimeoutS)});
+    if (p.cancelAfterTokens < 0 || p.cancelAfterTokens > limits::kMaxTokens)
+        is.add("request-cancellation-after-tokens", "plan.cancel.tokens",
+               {QString::number(limits::kMaxTokens)});
+    if (p.cancelAfterTokens > 0 && p.cancelDelayS > 0)
+        is.add("request-cancellation-after-tokens", "plan.cancel.both");
+    if (!p.cancels()) {
+        if (p.cancelDelayS > 0)
+            is.add("request-cancellation-delay", "plan.cancel.needs_rate");
+        if (p.cancelAfterTokens > 0)
+            is.add("request-cancellation-after-tokens", "plan.cancel.needs_rate");
+    } else if (p.scenario != Scenario::None) {
+        is.add("request-cancellation-rate", "plan.cancel.mlperf");
+    }
     if (!finiteIn(p.timeoutS, 0.001, limits::kMaxTimeoutS))
         is.add("timeout", "plan.timeout.range", {num(limits::kMaxTimeoutS)});
     if (ConnectionMode mode; !connectionModeFromName(p.connectionMode, &mode))
@@ -302,6 +320,8 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
         // MLPerf scenarios, sweeps and rate searches are about single requests at a rate.
         if (p.scenario != Scenario::None)
             is.add("scenario", "plan.sessions.mlperf");
+        if (p.cancels())
+            is.add("request-cancellation-rate", "plan.cancel.sessions");
         if (request.mode == RunMode::Sweep)
             is.add("sweep", "plan.sessions.search");
         if (searching)

@@ -343,6 +343,15 @@ RequestJob RunController::makeJob(qint64 i, bool warmup) const
     r.requestId = requestId;
     r.expectedInputTokens = item.inputTokens;
     r.expectedOutputTokens = item.outputTokens;
+    // The cancellation load chooses among the measured requests by schedule index and seed, so
+    // the same requests are chosen on every run with the same seed (docs/metrics.md).
+    const LoadProfile &p = m_plan.profile;
+    if (!warmup && requestCancelledByLoad(p, i)) {
+        if (p.cancelAfterTokens > 0)
+            job.cancelAfterChunks = p.cancelAfterTokens;
+        else
+            job.cancelAfterNs = qint64(std::llround(p.cancelDelayS * 1e9));
+    }
     return job;
 }
 

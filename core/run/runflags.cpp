@@ -128,6 +128,19 @@ QList<OptionSpec> runSpecs()
          K::Value,
          u"stop a run once more than this fraction of its last 50 requests failed (e.g. 0.1)"_s,
          {}},
+        {u"request-cancellation-rate"_s,
+         K::Value,
+         u"percent of the requests (0-100) the client cancels, chosen from --seed by request "
+         "(AIPerf's name; docs/metrics.md, cancelled by the load)"_s,
+         {}},
+        {u"request-cancellation-delay"_s,
+         K::Value,
+         u"cancel a chosen request this many seconds after it was fully written (default 0)"_s,
+         {}},
+        {u"request-cancellation-after-tokens"_s,
+         K::Value,
+         u"cancel a chosen request once this many token chunks arrived (instead of a delay)"_s,
+         {}},
         {u"stop-when-saturated"_s,
          K::Flag,
          u"stop an open-loop run early once it over-saturates the server (always on for sweeps)"_s,
@@ -570,6 +583,15 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
     bytes("max-event-bytes", &p.maxEventBytes);
     bytes("max-body-bytes", &p.maxBodyBytes);
     p.maxErrorRate = a.doubleValue(u"max-error-rate"_s, -1, &e);
+    // The cancellation load; its ranges and combinations are validateRunRequest()'s.
+    p.cancelRatePct = a.doubleValue(u"request-cancellation-rate"_s, 0, &e);
+    p.cancelDelayS = a.doubleValue(u"request-cancellation-delay"_s, 0, &e);
+    p.cancelAfterTokens = a.intValue(u"request-cancellation-after-tokens"_s, 0, &e);
+    if (a.has(u"request-cancellation-delay"_s) && a.has(u"request-cancellation-after-tokens"_s)) {
+        *error = u"--request-cancellation-delay and --request-cancellation-after-tokens exclude "
+                 "each other: a request is cancelled after a delay or after tokens"_s;
+        return false;
+    }
     request->numRuns = a.intValue(u"num-runs"_s, 1, &e);
     request->stopWhenSaturated = a.has(u"stop-when-saturated"_s);
     request->saturationWindowS = a.doubleValue(u"saturation-window"_s, 60, &e);
@@ -1022,6 +1044,13 @@ QStringList runFlags(const RunRequest &request)
         add("max-body-bytes", QString::number(p.maxBodyBytes));
     if (p.maxErrorRate >= 0)
         add("max-error-rate", number(p.maxErrorRate));
+    if (p.cancels()) {
+        add("request-cancellation-rate", number(p.cancelRatePct));
+        if (p.cancelAfterTokens > 0)
+            add("request-cancellation-after-tokens", QString::number(p.cancelAfterTokens));
+        else if (p.cancelDelayS > 0)
+            add("request-cancellation-delay", number(p.cancelDelayS));
+    }
     if (p.cacheBust)
         flag("cache-bust");
     if (p.goodput.any()) {

@@ -2,6 +2,7 @@
 
 #include "common/backgroundjobs.h"
 #include "common/clock.h"
+#include "report/cancellationrecovery.h"
 #include "report/serverreport.h"
 #include "run/runcontroller.h"
 #include "run/runflags.h"
@@ -13,6 +14,7 @@
 #include <QTimer>
 
 #include <QSysInfo>
+#include <QThread>
 
 #include <cmath>
 #include <limits>
@@ -400,6 +402,17 @@ void RunSession::onControllerFinished()
         [o = std::move(o), status, server, recorder, scraper]() mutable {
             Stored s;
             if (scraper) {
+                // After a cancellation load the server gets kCancellationSettleNs from the last
+                // cancellation to free its slots before the "after" scrape reads its running
+                // requests (docs/metrics.md, "Cancelled by the load"); this is a worker thread.
+                if (const qint64 last = lastLoadCancellationNs(o.input.records); last > 0)
+                    for (qint64 now = monotonicNs(); now < last + kCancellationSettleNs;
+                         now = monotonicNs())
+                        QThread::usleep(
+                            quint64(std::min<qint64>(last + kCancellationSettleNs - now,
+                                                     50'000'000) /
+                                        1000 +
+                                    1));
                 // The "after" scrape, then the samples: they belong to this run's outcome.
                 scraper->stop();
                 o.input.serverMetrics = scraper->stores();

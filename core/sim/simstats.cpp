@@ -60,6 +60,8 @@ void SimStats::requestParsed()
 
 void SimStats::log(SimLogEntry &&entry)
 {
+    if (m_sink)
+        m_sink(entry);
     QMutexLocker lock(&m_mutex);
     ++m_loggedSinceReset;
     if (m_recordLog) {

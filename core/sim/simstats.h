@@ -6,6 +6,7 @@
 #include <QWaitCondition>
 #include <atomic>
 #include <deque>
+#include <functional>
 
 namespace sb {
 
@@ -42,6 +43,9 @@ public:
     void dequeued();
     void requestParsed();
     void log(SimLogEntry &&entry);
+    // Called in the simulator's thread with every entry as it is logged, whether or not the
+    // log keeps it (servebench-cli simulate --request-log). Set before the simulator starts.
+    void setSink(std::function<void(const SimLogEntry &)> sink) { m_sink = std::move(sink); }
 
     SimCounters counters() const;
     QList<SimLogEntry> entries() const;
@@ -65,6 +69,7 @@ private:
     bool m_recordLog = true;
     int m_maxEntries = 100000;
     qsizetype m_loggedSinceReset = 0;
+    std::function<void(const SimLogEntry &)> m_sink;
 };
 
 } // namespace sb

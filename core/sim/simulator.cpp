@@ -76,6 +76,12 @@ void Simulator::stop()
     m_port = 0;
 }
 
+void Simulator::setRequestLogSink(std::function<void(const SimLogEntry &)> sink)
+{
+    QMutexLocker lock(&m_mutex);
+    m_stats->setSink(std::move(sink));
+}
+
 bool Simulator::isRunning() const
 {
     QMutexLocker lock(&m_mutex);

@@ -58,6 +58,9 @@ public:
     bool waitForLogEntries(qsizetype count, int timeoutMs) const;
     // Clears the log and totals; the maxima restart from the current values.
     void reset();
+    // Before start(): called in the simulator's thread with every request's entry when it is
+    // logged (SimStats::setSink), also when the bounded log is off.
+    void setRequestLogSink(std::function<void(const SimLogEntry &)> sink);
 
     // The prefix cache (SimConfig::prefixCache): emptied so a run starts cold, and its state.
     struct PrefixCacheState

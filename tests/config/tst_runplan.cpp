@@ -42,6 +42,27 @@ private slots:
         QCOMPARE(q.params.temperature, 0.0);
     }
 
+    // The cancellation load in a snapshot (docs/metrics.md, "Cancelled by the load"): stored
+    // only when set, so plans without one keep their JSON (and hash); back as it was.
+    void cancellationLoadRoundTrip()
+    {
+        LoadProfile p;
+        QVERIFY(!p.toJson().contains(u"request_cancellation"_s));
+        p.cancelRatePct = 30;
+        p.cancelAfterTokens = 5;
+        LoadProfile q = LoadProfile::fromJson(p.toJson());
+        QCOMPARE(q.cancelRatePct, 30.0);
+        QCOMPARE(q.cancelAfterTokens, 5);
+        QCOMPARE(q.cancelDelayS, 0.0);
+        QCOMPARE(q.toJson(), p.toJson());
+        p.cancelAfterTokens = 0;
+        p.cancelDelayS = 0.2;
+        q = LoadProfile::fromJson(p.toJson());
+        QCOMPARE(q.cancelDelayS, 0.2);
+        QCOMPARE(q.cancelAfterTokens, 0);
+        QCOMPARE(cancellationPointText(q), u"0.2 s after the request was written"_s);
+    }
+
     void infiniteRateIsTheStringInf()
     {
         LoadProfile p;

@@ -1,6 +1,7 @@
 #include "exactstats.h"
 #include "metrics/prng.h"
 #include "metrics/statsparts.h"
+#include "metrics/errorrate.h"
 #include "metrics/summary.h"
 #include "syntheticrun.h"
 
@@ -130,6 +131,7 @@ private slots:
     void includeWarmup();
     void empty();
     void allFailed();
+    void cancelledByLoadIsItsOwnClass();
     void forProfile();
     void noMultiTokenSharesItl();
     void unknownIsNotZero_data();
@@ -364,6 +366,66 @@ void TestSummary::allFailed()
     QCOMPARE(s.itl.count, 0);
     QCOMPARE(s.scheduleLag.count, 5); // client lateness is still measured
     QCOMPARE(s.peakConcurrentRequests, 0);
+}
+
+// A request the cancellation load closed (docs/metrics.md, "Cancelled by the load") is counted
+// in a class of its own: not failed, not completed, in no latency statistic, token total or
+// throughput numerator; its send and end are part of the window like any sent request's.
+void TestSummary::cancelledByLoadIsItsOwnClass()
+{
+    QList<RequestRecord> recs = synthetic::records();
+    // R6: sent at 150, two token chunks (160, 170), closed by the client at 205 (after R5's 202).
+    RequestRecord c = synthetic::rec(6, 148, 148, 150, {{160, 1}, {170, 1}}, 205);
+    c.error = ErrorClass::CancelledByLoad;
+    c.errorMessage = u"cancelled by the load after 2 token chunks"_s;
+    c.outputTokens = 2;
+    c.outputSource = TokenSource::ChunkCount;
+    c.inputTokens = 40;
+    c.inputSource = TokenSource::Dataset;
+    recs.append(c);
+    // And one chosen but closed before any token arrived (a delay shorter than the TTFT).
+    RequestRecord early = synthetic::rec(7, 149, 149, 151, {}, 171);
+    early.error = ErrorClass::CancelledByLoad;
+    recs.append(early);
+
+    const RunSummary base = summarize(synthetic::records());
+    const RunSummary s = summarize(recs);
+    QCOMPARE(s.measured, 7);
+    QCOMPARE(s.sent, 7);
+    QCOMPARE(s.completed, 3);
+    QCOMPARE(s.failed, 2);
+    QVERIFY(!s.failedByClass.contains(u"cancelled_by_load"_s));
+    QCOMPARE(s.cancelledByLoad, 2);
+    QCOMPARE(s.cancelledWithFirstToken, 1);
+    QCOMPARE(s.cancelledChunks, 2);
+    // Latency statistics are the completed requests' only: those of the run without them.
+    for (const char *key : {"ttft", "tpot", "itl", "e2el", "itl_per_token", "ttft_from_sched",
+                            "e2el_from_sched"}) {
+        const QString k = QString::fromLatin1(key);
+        QCOMPARE(s.stats(k)->count, base.stats(k)->count);
+        QCOMPARE(s.stats(k)->mean, base.stats(k)->mean);
+        QCOMPARE(s.stats(k)->percentile(99), base.stats(k)->percentile(99));
+    }
+    QCOMPARE(s.totalInputTokens, 60);
+    QCOMPARE(s.totalOutputTokens, 11);
+    QCOMPARE(s.peakOutputTokensPerS, 11.0);
+    QCOMPARE(s.peakConcurrentRequests, 3);
+    // The window runs to the cancelled request's end (205): 103 ms; throughput counts the
+    // three completed requests and their tokens over it.
+    QCOMPARE(s.windowEndNs, synthetic::ms(205));
+    QCOMPARE(s.durationS, 0.103);
+    QCOMPARE(s.requestThroughput, 3 / 0.103);
+    QCOMPARE(s.outputThroughput, 11 / 0.103);
+    // Schedule lag is the client's lateness: every sent request's, these included.
+    QCOMPARE(s.scheduleLag.count, base.scheduleLag.count + 2);
+    // Goodput counts completed requests within the SLOs only.
+    SummaryOptions slo;
+    slo.goodput.ttftMs = 1000;
+    QCOMPARE(summarize(recs, slo).goodRequests, summarize(synthetic::records(), slo).goodRequests);
+    // The error-rate stop (--max-error-rate) does not take them for failures either.
+    ErrorRateStopper stopper(0.5, 2);
+    QVERIFY(!stopper.add(c));
+    QVERIFY(!stopper.add(early));
 }
 
 void TestSummary::forProfile()

@@ -79,6 +79,7 @@ private slots:
     void benchServeBlock();
     void goodputLineOnlyWithSlo();
     void additions();
+    void cancelledByLoadLine();
     void forProfile();
     void unknownPrintsNotAvailableWithTheReason();
     void pythonFixed_data();
@@ -122,6 +123,35 @@ void TestSummaryText::goodputLineOnlyWithSlo()
     // Classic style never prints the lines vLLM 0.10 added.
     QVERIFY(!text.contains(u"Failed requests:"_s));
     QVERIFY(!text.contains(u"Peak"_s));
+}
+
+// The cancellation load's class in the additions: counted apart from the failures, with the
+// configuration it ran under (docs/metrics.md, "Cancelled by the load").
+void TestSummaryText::cancelledByLoadLine()
+{
+    QList<RequestRecord> recs = synthetic::records();
+    RequestRecord c = synthetic::rec(6, 148, 148, 150, {{160, 1}, {170, 1}}, 205);
+    c.error = ErrorClass::CancelledByLoad;
+    recs.append(c);
+    const RunSummary s = summarize(recs);
+    LoadProfile p;
+    p.cancelRatePct = 30;
+    p.cancelAfterTokens = 5;
+    const QString text = formatServeBenchAdditions(s, SummaryTextOptions::forProfile(p));
+    const QStringList lines = text.split(u'\n');
+    QVERIFY(lines.contains(u"Failed requests:                         2         "_s));
+    QVERIFY2(lines.contains(u"Cancelled by the load:                   1 of 6 (rate 30 %, after 5 tokens)"_s),
+             qPrintable(text));
+    QVERIFY(lines.contains(
+        u"  before the cancel:                     1 had a first token, 2 token chunks received"_s));
+    QVERIFY(!text.contains(u"cancelled_by_load"_s)); // not among the failures by class
+    // After a delay, as configured; and nothing at all without a cancellation load.
+    p.cancelAfterTokens = 0;
+    p.cancelDelayS = 0.2;
+    QVERIFY(formatServeBenchAdditions(s, SummaryTextOptions::forProfile(p))
+                .contains(u"1 of 6 (rate 30 %, 0.2 s after the request was written)"_s));
+    QVERIFY(!formatServeBenchAdditions(summarize(synthetic::records()), SummaryTextOptions())
+                 .contains(u"Cancelled"_s));
 }
 
 void TestSummaryText::additions()

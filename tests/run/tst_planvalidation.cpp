@@ -97,6 +97,53 @@ private slots:
             "--ramp-up-start-rps");
         row("trace scale negative", {u"--trace-time-scale"_s, u"-1"_s}, "--trace-time-scale");
         row("max error rate one", {u"--max-error-rate"_s, u"1"_s}, "--max-error-rate");
+        // The cancellation load (docs/metrics.md, "Cancelled by the load").
+        row("cancel rate 30 after 5 tokens",
+            {u"--request-cancellation-rate"_s, u"30"_s, u"--request-cancellation-after-tokens"_s,
+             u"5"_s},
+            "");
+        row("cancel rate 100 after 0.2 s",
+            {u"--request-cancellation-rate"_s, u"100"_s, u"--request-cancellation-delay"_s,
+             u"0.2"_s},
+            "");
+        row("cancel rate above 100", {u"--request-cancellation-rate"_s, u"100.5"_s},
+            "--request-cancellation-rate");
+        row("cancel rate negative", {u"--request-cancellation-rate"_s, u"-1"_s},
+            "--request-cancellation-rate");
+        row("cancel rate nan", {u"--request-cancellation-rate"_s, u"nan"_s},
+            "--request-cancellation-rate");
+        row("cancel rate not a number", {u"--request-cancellation-rate"_s, u"thirty"_s},
+            "--request-cancellation-rate");
+        row("cancel delay negative",
+            {u"--request-cancellation-rate"_s, u"30"_s, u"--request-cancellation-delay"_s,
+             u"-0.1"_s},
+            "--request-cancellation-delay");
+        row("cancel delay inf",
+            {u"--request-cancellation-rate"_s, u"30"_s, u"--request-cancellation-delay"_s,
+             u"inf"_s},
+            "--request-cancellation-delay");
+        row("cancel tokens negative",
+            {u"--request-cancellation-rate"_s, u"30"_s, u"--request-cancellation-after-tokens"_s,
+             u"-5"_s},
+            "--request-cancellation-after-tokens");
+        row("cancel tokens not whole",
+            {u"--request-cancellation-rate"_s, u"30"_s, u"--request-cancellation-after-tokens"_s,
+             u"2.5"_s},
+            "--request-cancellation-after-tokens");
+        row("cancel delay and tokens",
+            {u"--request-cancellation-rate"_s, u"30"_s, u"--request-cancellation-delay"_s,
+             u"0.2"_s, u"--request-cancellation-after-tokens"_s, u"5"_s},
+            "--request-cancellation-delay");
+        row("cancel delay without a rate", {u"--request-cancellation-delay"_s, u"0.2"_s},
+            "--request-cancellation-delay");
+        row("cancel tokens without a rate", {u"--request-cancellation-after-tokens"_s, u"5"_s},
+            "--request-cancellation-after-tokens");
+        row("cancel with an MLPerf scenario",
+            {u"--request-cancellation-rate"_s, u"30"_s, u"--scenario"_s, u"offline"_s},
+            "--request-cancellation-rate");
+        row("cancel with sessions",
+            {u"--request-cancellation-rate"_s, u"30"_s, u"--multi-turn"_s},
+            "--request-cancellation-rate");
         row("num runs zero", {u"--num-runs"_s, u"0"_s}, "--num-runs");
         row("num runs and sweep", {u"--num-runs"_s, u"3"_s, u"--sweep"_s, u"2"_s}, "--num-runs");
         row("sweep huge", {u"--sweep"_s, u"1000"_s}, "--sweep");

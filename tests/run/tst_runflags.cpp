@@ -58,6 +58,9 @@ private slots:
         QTest::newRow("tokenizer") << u"tokenizer"_s;
         QTest::newRow("server metrics off") << u"metrics off"_s;
         QTest::newRow("server metrics targets") << u"metrics targets"_s;
+        QTest::newRow("cancellation after tokens") << u"cancel tokens"_s;
+        QTest::newRow("cancellation after a delay") << u"cancel delay"_s;
+        QTest::newRow("cancellation when written") << u"cancel at once"_s;
     }
 
     void planSurvivesTheCommandLine()
@@ -153,6 +156,15 @@ private slots:
             p.sut.baseUrl = u"http://10.0.0.5:8000"_s;
             r.shard = {2, 4};
             r.startAtMs = 1'900'000'000'000;
+        } else if (name == "cancel tokens"_L1) {
+            p.profile.cancelRatePct = 30;
+            p.profile.cancelAfterTokens = 5;
+            p.profile.seed = 7;
+        } else if (name == "cancel delay"_L1) {
+            p.profile.cancelRatePct = 12.5;
+            p.profile.cancelDelayS = 0.2;
+        } else if (name == "cancel at once"_L1) {
+            p.profile.cancelRatePct = 100;
         } else if (name == "metrics off"_L1) {
             p.sut.serverMetrics.sut = u"off"_s;
             p.profile.metricsIntervalS = 2.5;

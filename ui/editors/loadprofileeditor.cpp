@@ -187,6 +187,18 @@ void LoadProfileEditor::buildUi()
     m_cacheBust = new QCheckBox(page);
     m_cacheBust->setObjectName(u"cacheBust"_s);
     addRow(u"cache"_s, m_cacheBust);
+    // The cancellation load: a share of the requests the client closes on purpose, after a
+    // delay from the request being written or after a number of token chunks (docs/metrics.md).
+    m_cancelRate = dspin(0, 100, 1);
+    m_cancelRate->setObjectName(u"cancelRate"_s);
+    addRow(u"cancelRate"_s, m_cancelRate, u"cancel"_s);
+    m_cancelDelay = dspin(0, 86400, 3);
+    m_cancelDelay->setObjectName(u"cancelDelay"_s);
+    m_cancelDelay->setSingleStep(0.1);
+    addRow(u"cancelDelay"_s, m_cancelDelay);
+    m_cancelTokens = ispin(0, 1000000);
+    m_cancelTokens->setObjectName(u"cancelTokens"_s);
+    addRow(u"cancelTokens"_s, m_cancelTokens);
 
     auto sectionTitle = [&] {
         auto *l = new QLabel(page);
@@ -326,11 +338,12 @@ void LoadProfileEditor::buildUi()
          {m_rate,          m_burstiness,      m_rampStart,   m_rampEnd,       m_duration,
           m_warmupSeconds, m_metricsInterval, m_sloTtft,     m_sloTpot,       m_sloE2el,
           m_timeout,       m_boundTtft,       m_boundTpot,   m_sloPercentile, m_minDuration,
-          m_traceScale,    m_tolerance,       m_sessionRate, m_thinkMs,       m_idleTimeout})
+          m_traceScale,    m_tolerance,       m_sessionRate, m_thinkMs,       m_idleTimeout,
+          m_cancelRate,    m_cancelDelay})
         connect(s, &QDoubleSpinBox::valueChanged, this, changed);
     for (QSpinBox *s :
          {m_maxConcurrency, m_closedLoop, m_numPrompts, m_warmupRequests, m_minQueryCount,
-          m_sweepRates, m_numRuns, m_traceBlock, m_numSessions, m_users})
+          m_sweepRates, m_numRuns, m_traceBlock, m_numSessions, m_users, m_cancelTokens})
         connect(s, &QSpinBox::valueChanged, this, changed);
     connect(m_cacheBust, &QCheckBox::toggled, this, changed);
 }
@@ -385,6 +398,9 @@ void LoadProfileEditor::retranslateUi()
         {u"tolerance"_s, tr("Search tolerance:")},
         {u"transport"_s, tr("HTTP client:")},
         {u"cache"_s, tr("Cache policy:")},
+        {u"cancelRate"_s, tr("Cancel requests (%):")},
+        {u"cancelDelay"_s, tr("Cancel delay (s):")},
+        {u"cancelTokens"_s, tr("Or cancel after tokens:")},
         {u"ignoreEos"_s, tr("End of sequence:")},
         {u"temperature"_s, tr("Temperature:")},
         {u"requestSeed"_s, tr("Sampling seed:")},
@@ -411,6 +427,14 @@ void LoadProfileEditor::retranslateUi()
     m_seed->setPlaceholderText(tr("0 … 18446744073709551615"));
     m_percentiles->setPlaceholderText(tr("e.g. 50, 90, 99"));
     m_cacheBust->setText(tr("Cache bust (random prefix per run)"));
+    m_cancelRate->setSpecialValueText(tr("none"));
+    m_cancelRate->setToolTip(
+        tr("This share of the requests, chosen from the seed, is cancelled by the client: counted "
+           "apart, neither a failure nor part of the latency statistics"));
+    m_cancelDelay->setToolTip(tr("Seconds from the request being fully written to its cancel"));
+    m_cancelTokens->setSpecialValueText(tr("off (after the delay)"));
+    m_cancelTokens->setToolTip(
+        tr("Cancel once this many token chunks arrived, instead of after the delay"));
     m_cacheBust->setToolTip(
         tr("Cache bust: a random prefix per run keeps repeated runs independent "
            "of the server's prefix cache"));
@@ -516,6 +540,8 @@ void LoadProfileEditor::updateWidgets()
     const bool trace = !m_tracePath->text().trimmed().isEmpty();
     m_rate->setEnabled(!ramp && !closed && !trace);
     m_traceScale->setEnabled(trace);
+    m_cancelDelay->setEnabled(m_cancelRate->value() > 0 && m_cancelTokens->value() == 0);
+    m_cancelTokens->setEnabled(m_cancelRate->value() > 0);
     m_traceFormat->setEnabled(trace);
     m_traceBlock->setEnabled(trace && TraceFormat(m_traceFormat->currentData().toInt()) ==
                                           TraceFormat::Mooncake);
@@ -592,6 +618,9 @@ void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p,
     m_tolerance->setValue(execution.rateTolerance * 100);
     m_transport->setCurrentIndex(m_transport->findData(int(execution.transport)));
     m_cacheBust->setChecked(p.cacheBust);
+    m_cancelRate->setValue(p.cancelRatePct);
+    m_cancelDelay->setValue(p.cancelDelayS);
+    m_cancelTokens->setValue(p.cancelAfterTokens);
     m_ignoreEos->setChecked(params.ignoreEos);
     m_temperature->setText(params.temperature >= 0 ? QString::number(params.temperature)
                                                    : QString());
@@ -664,6 +693,9 @@ LoadProfile LoadProfileEditor::profile() const
     p.minQueryCount = m_minQueryCount->value();
     p.minDurationS = m_minDuration->value();
     p.cacheBust = m_cacheBust->isChecked();
+    p.cancelRatePct = m_cancelRate->value();
+    p.cancelAfterTokens = p.cancelRatePct > 0 ? m_cancelTokens->value() : 0;
+    p.cancelDelayS = p.cancelRatePct > 0 && p.cancelAfterTokens == 0 ? m_cancelDelay->value() : 0;
     return p;
 }
 
@@ -770,6 +802,9 @@ void LoadProfileEditor::validate()
         {u"rate-tolerance"_s, u"execution"_s},
         {u"find-max-valid-rate"_s, u"execution"_s},
         {u"num-runs"_s, u"numRuns"_s},
+        {u"request-cancellation-rate"_s, u"cancel"_s},
+        {u"request-cancellation-delay"_s, u"cancel"_s},
+        {u"request-cancellation-after-tokens"_s, u"cancel"_s},
     };
     static const QHash<QString, QString> sessionKeys = {
         {u"session-rate"_s, u"sessions"_s},  {u"users"_s, u"sessions"_s},

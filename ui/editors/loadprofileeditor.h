@@ -103,6 +103,10 @@ private:
     QComboBox *m_connectionMode;
     QDoubleSpinBox *m_idleTimeout;
     QCheckBox *m_cacheBust;
+    // The cancellation load (--request-cancellation-*; docs/metrics.md).
+    QDoubleSpinBox *m_cancelRate;
+    QDoubleSpinBox *m_cancelDelay;
+    QSpinBox *m_cancelTokens;
     QLabel *m_requestTitle;
     QCheckBox *m_ignoreEos;
     QLineEdit *m_temperature;

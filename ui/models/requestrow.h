@@ -47,6 +47,9 @@ struct RequestRow
     TokenSource outputSource = TokenSource::Unknown;
 
     bool ok() const { return error == ErrorClass::None; }
+    // Closed by the cancellation load: neither ok nor failed (docs/metrics.md).
+    bool cancelledByLoad() const { return error == ErrorClass::CancelledByLoad; }
+    bool failed() const { return !ok() && !cancelledByLoad(); }
 
     // runStartNs: zero point of sendS/endS (0 = leave them NaN).
     static RequestRow fromRecord(const RequestRecord &record, qint64 runStartNs);

@@ -251,7 +251,7 @@ QVariant RequestTableModel::cell(const RequestRow &row, int col, int role)
     case SortRole:
         return rawValue(row, col);
     case FailedRole:
-        return !row.ok();
+        return row.failed();
     case WarmupRole:
         return row.warmup;
     case Qt::ToolTipRole:
@@ -266,15 +266,18 @@ QVariant RequestTableModel::cell(const RequestRow &row, int col, int role)
             return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
-        if (!row.ok() && col == StatusColumn)
+        if (row.failed() && col == StatusColumn)
             return QColor(0xb0, 0x1c, 0x1c);
         if (row.warmup)
             return QColor(0x80, 0x80, 0x80);
         return {};
     case Qt::BackgroundRole:
-        // Failed requests stand out in the table instead of hiding in a count.
-        if (!row.ok())
+        // Failed requests stand out in the table instead of hiding in a count; those the
+        // cancellation load closed are no failure (docs/metrics.md).
+        if (row.failed())
             return QColor(0xfd, 0xe8, 0xe8);
+        if (row.cancelledByLoad())
+            return QColor(0xee, 0xee, 0xee);
         return {};
     default:
         return {};

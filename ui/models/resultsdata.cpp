@@ -46,6 +46,7 @@ ResultsSummaryStage resultsSummaryFrom(const RunReportInput &in, const RunDeriva
     st.connections = d.connections;
     st.historyMode = QString::fromLatin1(historyModeName(plan.profile.history));
     st.hasServer = d.hasServerMetrics;
+    st.cancellation = d.cancellation;
     st.zeroNs = runZeroNs(records);
     if (d.hasServerMetrics) {
         st.server = d.server;
@@ -162,8 +163,8 @@ void ResultsChartBuilder::add(const RequestRecord &r, const RequestRow &row)
     const qint64 done = r.tEnd > 0 ? r.tEnd : (r.tLast > 0 ? r.tLast : r.tSend);
     m_edges.emplace_back(r.tSend, +1);
     m_edges.emplace_back(done, -1);
-    if (r.warmup)
-        return;
+    if (r.warmup || r.cancelledByLoad())
+        return; // a request the cancellation load closed is neither ok nor an error
     if (!r.ok()) {
         bump(m_errPerBucket, done, 1);
         return;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "report/cancellationrecovery.h"
 #include "charts/thinning.h"
 #include "load/mlperf.h"
 #include "metrics/clienthealth.h"
@@ -52,6 +53,8 @@ struct ResultsSummaryStage
     ServerEvidence server;
     QList<ServerTimelineSeries> serverSeries;
     qint64 zeroNs = 0; // runZeroNs(records): the Over time tab's zero, on the scrapes' clock
+    // The server's running requests after the cancellation load's last cancel (docs/metrics.md).
+    CancellationRecovery cancellation;
 };
 
 struct ResultsChartStage

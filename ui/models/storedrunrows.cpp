@@ -87,7 +87,7 @@ void StoredRunRows::add(const RequestRow &r)
     c.outputSource = quint8(r.outputSource);
     m_rows.push_back(c);
     m_index.push_back(r.index);
-    m_failed += r.ok() ? 0 : 1;
+    m_failed += r.failed() ? 1 : 0;
 }
 
 bool StoredRunRows::needsTexts(int column)
@@ -103,7 +103,8 @@ std::vector<qint64> StoredRunRows::order(int column, bool descending, bool faile
     std::vector<qsizetype> rows;
     rows.reserve(m_rows.size());
     for (size_t i = 0; i < m_rows.size(); ++i) {
-        if (failedOnly && ErrorClass(m_rows[i].error) == ErrorClass::None)
+        if (failedOnly && (ErrorClass(m_rows[i].error) == ErrorClass::None ||
+                           ErrorClass(m_rows[i].error) == ErrorClass::CancelledByLoad))
             continue;
         if (textMatch && (i >= textMatch->size() || !(*textMatch)[i]))
             continue;
