@@ -1161,7 +1161,8 @@ void MainWindow::onRunFinished(const FinishedRun &run)
 #ifdef SB_HAVE_RESULTSVIEW
     if (large)
         static_cast<ResultsView *>(m_results)->showStoredRun(
-            run.plan, m_doc->storePath(), run.info.id, run.records.size(), run.serverMetrics);
+            run.plan, m_doc->storePath(), run.info.id, run.records.size(), run.serverMetrics,
+            clientLoadOfSummary(run.info.summary));
     else
         static_cast<ResultsView *>(m_results)->showRun(
             run.plan, run.records, run.serverMetrics,
@@ -1183,9 +1184,10 @@ void MainWindow::onLargeRunReady(int runId, const RunPlan &plan, const QString &
         return;
 #ifdef SB_HAVE_RESULTSVIEW
     const DocRun *docRun = m_doc->run(runId);
-    static_cast<ResultsView *>(m_results)->showStoredRun(plan, storePath, storeRunId, requestCount,
-                                                         docRun ? docRun->serverMetrics
-                                                                : QList<MetricSeriesStore>());
+    static_cast<ResultsView *>(m_results)->showStoredRun(
+        plan, storePath, storeRunId, requestCount,
+        docRun ? docRun->serverMetrics : QList<MetricSeriesStore>(),
+        docRun ? clientLoadOfSummary(docRun->info.summary) : ClientLoadSamples());
 #else
     Q_UNUSED(plan);
     Q_UNUSED(storePath);
@@ -1212,7 +1214,8 @@ void MainWindow::onRunRecordsLoaded(int runId, const RunPlan &plan,
 #ifdef SB_HAVE_RESULTSVIEW
     const DocRun *docRun = m_doc->run(runId);
     static_cast<ResultsView *>(m_results)->showRun(
-        plan, records, docRun ? docRun->serverMetrics : QList<MetricSeriesStore>());
+        plan, records, docRun ? docRun->serverMetrics : QList<MetricSeriesStore>(), {},
+        docRun ? clientLoadOfSummary(docRun->info.summary) : ClientLoadSamples());
 #else
     const RunSummary summary = summarize(records, SummaryOptions::forProfile(plan.profile));
     static_cast<QPlainTextEdit *>(m_results)->setPlainText(

@@ -670,7 +670,8 @@ void ResultsView::clear()
 
 void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &records,
                           const QList<MetricSeriesStore> &serverMetrics,
-                          std::shared_ptr<const RunDerivation> derived)
+                          std::shared_ptr<const RunDerivation> derived,
+                          const ClientLoadSamples &clientLoad)
 {
     beginShowing(plan, records.size(), Stage::Summary);
     const quint64 gen = m_generation;
@@ -682,7 +683,7 @@ void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &recor
     // QList copies share the records (implicit sharing): handing them over costs nothing.
     QMetaObject::invokeMethod(
         m_worker,
-        [this, latest, gen, plan, records, columns, serverMetrics, derived] {
+        [this, latest, gen, plan, records, columns, serverMetrics, derived, clientLoad] {
             const auto cancelled = [latest, gen] {
                 return latest->load() != gen;
             };
@@ -692,6 +693,7 @@ void ResultsView::showRun(const RunPlan &plan, const QList<RequestRecord> &recor
             in.plan = plan;
             in.records = records;
             in.serverMetrics = serverMetrics;
+            in.clientLoad = clientLoad;
             const ResultsSummaryStage summary =
                 derived ? resultsSummaryFrom(in, *derived) : computeResultsSummary(in);
             if (cancelled())
@@ -725,7 +727,8 @@ void ResultsView::beginShowing(const RunPlan &plan, qsizetype records, Stage sta
 }
 
 void ResultsView::showStoredRun(const RunPlan &plan, const QString &storePath, qint64 storeRunId,
-                                qint64 requestCount, const QList<MetricSeriesStore> &serverMetrics)
+                                qint64 requestCount, const QList<MetricSeriesStore> &serverMetrics,
+                                const ClientLoadSamples &clientLoad)
 {
     beginShowing(plan, requestCount, Stage::Requests);
     const quint64 gen = m_generation;
@@ -740,7 +743,7 @@ void ResultsView::showStoredRun(const RunPlan &plan, const QString &storePath, q
     const std::shared_ptr<std::atomic<quint64>> latest = m_latest;
     QMetaObject::invokeMethod(
         m_worker,
-        [this, latest, gen, plan, storePath, storeRunId, columns, serverMetrics] {
+        [this, latest, gen, plan, storePath, storeRunId, columns, serverMetrics, clientLoad] {
             const auto cancelled = [latest, gen] {
                 return latest->load() != gen;
             };
@@ -792,6 +795,7 @@ void ResultsView::showStoredRun(const RunPlan &plan, const QString &storePath, q
             RunReportInput in;
             in.plan = plan;
             in.serverMetrics = serverMetrics;
+            in.clientLoad = clientLoad;
             auto rows = std::make_shared<StoredRunRows>();
             rows->reserve(count);
             auto charts = std::make_unique<ResultsChartBuilder>(zero, false);

@@ -3,6 +3,7 @@
 #include "common/message.h"
 #include "config/runplan.h"
 #include "load/mlperf.h"
+#include "metrics/clientload.h"
 #include "metrics/requestrecord.h"
 
 #include <QList>
@@ -59,16 +60,19 @@ public:
 
     // serverMetrics: the targets scraped beside the run (the Server tab), empty when none were.
     // derived: the run pipeline's derivation of these records when it has one (a run that just
-    // finished), so the view does not derive them a second time.
+    // finished), so the view does not derive them a second time. clientLoad: the client's thread
+    // samples stored with the run (clientLoadOfSummary), judged with the records.
     void showRun(const sb::RunPlan &plan, const QList<sb::RequestRecord> &records,
                  const QList<sb::MetricSeriesStore> &serverMetrics = {},
-                 std::shared_ptr<const sb::RunDerivation> derived = {});
+                 std::shared_ptr<const sb::RunDerivation> derived = {},
+                 const sb::ClientLoadSamples &clientLoad = {});
     // A stored run too large to hold (docs/uiviews.md, "Large runs"): the summary and the charts
     // are computed from the project file in two streamed passes, and the request table is paged
     // (its rows read on demand, sorted and filtered in the worker). requestCount: the stored
     // count, for the header until the file has been read.
     void showStoredRun(const sb::RunPlan &plan, const QString &storePath, qint64 storeRunId,
-                       qint64 requestCount, const QList<sb::MetricSeriesStore> &serverMetrics = {});
+                       qint64 requestCount, const QList<sb::MetricSeriesStore> &serverMetrics = {},
+                       const sb::ClientLoadSamples &clientLoad = {});
     void clear();
     // Whether the shown run's request table is paged (showStoredRun()).
     bool isPaged() const { return m_paged; }

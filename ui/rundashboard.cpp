@@ -178,6 +178,12 @@ RunDashboard::RunDashboard(QWidget *parent)
     m_stop->setEnabled(false);
     connect(m_stop, &QPushButton::clicked, this, &RunDashboard::onStopClicked);
 
+    m_clientWarning = new QLabel(this);
+    m_clientWarning->setObjectName(u"clientBottleneck"_s);
+    m_clientWarning->setWordWrap(true);
+    m_clientWarning->setStyleSheet(u"color: #b00020;"_s);
+    m_clientWarning->hide();
+
     auto *progressRow = new QHBoxLayout();
     progressRow->addWidget(m_progress, 1);
     progressRow->addWidget(m_etaLabel);
@@ -241,6 +247,7 @@ RunDashboard::RunDashboard(QWidget *parent)
     layout->addWidget(m_title);
     layout->addLayout(counters);
     layout->addLayout(progressRow);
+    layout->addWidget(m_clientWarning);
     layout->addLayout(charts, 1);
     layout->addWidget(m_sessions, 1);
     retranslateUi();
@@ -360,6 +367,8 @@ void RunDashboard::reset()
     m_endNs = 0;
     m_received = m_succeeded = m_failed = m_warmup = 0;
     m_failedByClass.fill(0);
+    m_clientWarning->clear();
+    m_clientWarning->hide();
     for (auto *v : {&m_ttftX, &m_ttftY, &m_itlX, &m_itlY, &m_okPerS, &m_errPerS, &m_tokPerS,
                     &m_flightX, &m_flightY, &m_ttftSorted, &m_e2elSorted, &m_lagSorted})
         v->clear();
@@ -399,6 +408,8 @@ void RunDashboard::attach(RunController *controller, const RunPlan &plan)
     m_connections << connect(controller, &RunController::requestCompleted, this,
                              &RunDashboard::onRecord);
     m_connections << connect(controller, &RunController::finished, this, &RunDashboard::onFinished);
+    m_connections << connect(controller, &RunController::clientLoadSampled, this,
+                             &RunDashboard::onClientLoad);
     // The scraper posts from its own thread: the connection queues, the GUI never waits on it.
     if (MetricsScraper *scraper = controller->metricsScraper()) {
         m_serverShown = true;
@@ -424,6 +435,20 @@ void RunDashboard::attach(RunController *controller, const RunPlan &plan)
         onFinished(controller->status());
     }
     refresh();
+}
+
+void RunDashboard::onClientLoad(const ClientLoadTick &tick)
+{
+    if (!(tick.share > kMaxThreadBusyShare))
+        return;
+    m_clientWarning->setText(
+        tr("The client is the bottleneck: its thread %1 wanted the CPU %2 % of the second "
+           "ending at %3 s (waiting for one %4 %). This run measures the client, not the server.")
+            .arg(tick.thread)
+            .arg(qRound(tick.share * 100))
+            .arg(tick.endS, 0, 'f', 1)
+            .arg(qRound(tick.waitShare * 100)));
+    m_clientWarning->show();
 }
 
 void RunDashboard::detach()

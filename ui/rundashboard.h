@@ -25,6 +25,7 @@ namespace sb {
 class ChartView;
 class RunController;
 class SessionTurnsView;
+struct ClientLoadTick;
 struct SessionSummary;
 enum class RunStatus;
 
@@ -126,6 +127,9 @@ private:
     void onRecord(const sb::RequestRecord &record);
     void onGaugeSample(int target, const sb::ServerGaugeSample &sample);
     void onFinished(sb::RunStatus status);
+    // A second of the client's own thread samples (docs/performance.md, "The client checks
+    // itself"): a thread above 90 % of a core shows the warning for the rest of the run.
+    void onClientLoad(const sb::ClientLoadTick &tick);
     void onStopClicked();
     void readZero();
     double elapsedS() const;
@@ -194,6 +198,7 @@ private:
     QLabel *m_lagLabel;
     QLabel *m_elapsedLabel;
     QLabel *m_etaLabel;
+    QLabel *m_clientWarning;
     QProgressBar *m_progress;
     QPushButton *m_stop;
     ChartView *m_ttftChart;

@@ -80,6 +80,7 @@ bool loadRunInput(const Args &a, const QString &command, const ProjectStore &sto
     in->statusMessage = run->statusMessage;
     in->transport = run->summary.value(u"transport"_s).toString();
     in->transportCounters = run->summary.value(u"transport_counters"_s).toObject();
+    in->clientLoad = clientLoadOfSummary(run->summary);
     in->wallStart = run->startedUtc;
     in->runStartNs = run->startedMonoNs;
     QString why;

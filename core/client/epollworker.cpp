@@ -4,6 +4,7 @@
 #include "client/httprequestwriter.h"
 #include "client/readstamp.h"
 #include "common/clock.h"
+#include "common/threadcensus.h"
 
 #include <QDeadlineTimer>
 #include <QUrl>
@@ -263,6 +264,8 @@ void EpollWorker::run()
     // Named so profiles and `top -H` tell the transport's threads apart.
     const QByteArray name = "sb-socket-" + QByteArray::number(m_index);
     pthread_setname_np(pthread_self(), name.constData());
+    // Sampled through the run (docs/performance.md, "The client checks itself").
+    enrollThisThread(u"socket-worker-%1"_s.arg(m_index));
     std::vector<epoll_event> events(kMaxEvents);
     while (!m_stop.load(std::memory_order_relaxed)) {
         // Work left over from the last iteration (a connection at its read budget, requests

@@ -3,6 +3,7 @@
 #include "client/qnamworker.h"
 #include "client/socketcensus.h"
 #include "common/clock.h"
+#include "common/threadcensus.h"
 
 #include <QHostInfo>
 #include <QThread>
@@ -44,6 +45,10 @@ void QnamTransport::prepare(int maxConcurrentStreams)
         auto *worker = new QnamWorker(managers, m_options);
         worker->moveToThread(thread);
         connect(thread, &QThread::finished, worker, &QObject::deleteLater);
+        // Emitted in the new thread: it registers itself for the run's sampler.
+        connect(
+            thread, &QThread::started, thread,
+            [t] { enrollThisThread(u"qnam-worker-%1"_s.arg(t)); }, Qt::DirectConnection);
         // Records cross back to this object's thread by a queued connection, then out.
         connect(worker, &QnamWorker::finished, this, &Transport::requestFinished,
                 Qt::DirectConnection);

@@ -4,6 +4,7 @@
 #include "client/httpexchange.h"
 #include "client/sslworker.h"
 #include "common/clock.h"
+#include "common/threadcensus.h"
 
 #include <QThread>
 #include <QUrl>
@@ -107,6 +108,10 @@ SslWorker *SocketTransport::sslWorker()
     m_sslThread->setObjectName(u"sb-socket-tls"_s);
     m_ssl = new SslWorker([this](RequestRecord &&r) { finished(std::move(r)); }, m_options);
     m_ssl->moveToThread(m_sslThread);
+    // Emitted in the new thread: it registers itself for the run's sampler.
+    connect(
+        m_sslThread, &QThread::started, m_sslThread, [] { enrollThisThread(u"socket-tls"_s); },
+        Qt::DirectConnection);
     m_sslThread->start();
     return m_ssl;
 }

@@ -455,6 +455,16 @@ const MessageEntry kEntries[] = {
                        "the client sent at %1 req/s, below 95 % of the scheduled %2 req/s — the "
                        "client, not the SUT, limited this run",
                        "health.rate"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "the client was the bottleneck: its thread %1 wanted the CPU %2 % of the "
+                       "window ending at %3 s (on a CPU %4 %, waiting for one %5 %; limit %6 %) — "
+                       "the client, not the SUT, limited this run",
+                       "health.thread_busy"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "the client was the bottleneck: its lateness grew through the run (p99 "
+                       "per second from %1 ms to %2 ms, %3 ms per s) — the client, not the SUT, "
+                       "limited this run",
+                       "health.lag_growing"),
     // --- MLPerf failed constraints and constraint errors (core/load/mlperf.cpp, mlperfprofile.cpp)
     // ---
     QT_TRANSLATE_NOOP3("sb::Message", "no measured requests", "mlperf.no_measured"),

@@ -125,6 +125,10 @@ const MessageEntry kStudyEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "test window", "study.report.window"),
     QT_TRANSLATE_NOOP3("sb::Message", "Cost source: %1", "study.report.cost_source"),
     QT_TRANSLATE_NOOP3("sb::Message", "client saturated: %1", "study.reason.client"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "completed, but left out of the decision: the client, not the candidate, "
+                       "was measured (%1)",
+                       "study.reason.client_left_out"),
     QT_TRANSLATE_NOOP3("sb::Message", "cache state not as the study says (%1)",
                        "study.reason.cache"),
     QT_TRANSLATE_NOOP3("sb::Message",

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/message.h"
+#include "metrics/clientload.h"
 #include "metrics/recordset.h"
 
 #include <QJsonObject>
@@ -26,10 +27,20 @@ struct ClientHealth
     double scheduledRate = 0; // (n − 1) / (last t_sched − first t_sched); 0 for closed loops
     double achievedRate = 0;  // (n − 1) / (last t_send − first t_send)
     bool openLoop = false;
+    // The achieved rate is below kMinRateRatio of the scheduled one (open loop, no cap).
+    bool fellBehind = false;
+    // From the samples of the client's own threads (docs/performance.md, "The client checks
+    // itself"): the busiest thread-window, and whether the lateness grew through the run.
+    ThreadBusyVerdict threadBusy;
+    LagTrend lag;
     QStringList warnings;           // empty when the client kept up
     QList<Message> warningMessages; // the same for display (warnings = their English text)
 
     bool ok() const { return warnings.isEmpty(); }
+    // The client, not the SUT, limited the run: a thread busy above 90 % of a core over a
+    // sample window, lateness growing through the run, or the scheduled rate not met. Late
+    // sends alone (lateness p99 above 10 ms, flat) are a warning, not this.
+    bool bottleneck() const { return threadBusy.busy || lag.growing || fellBehind; }
     QJsonObject toJson() const;
 };
 
@@ -38,6 +49,8 @@ struct ClientHealth
 inline constexpr double kMaxLatenessP99Ms = 10.0;
 inline constexpr double kMinRateRatio = 0.95;
 
-ClientHealth assessClientHealth(const RecordSet &records, const LoadProfile &profile);
+// samples: what the run's sampler stored (empty for runs without: then only the records judge).
+ClientHealth assessClientHealth(const RecordSet &records, const LoadProfile &profile,
+                                const ClientLoadSamples &samples = {});
 
 } // namespace sb

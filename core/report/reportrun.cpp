@@ -45,6 +45,7 @@ bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QStr
     in.statusMessage = run->statusMessage;
     in.transport = run->summary.value(u"transport"_s).toString();
     in.transportCounters = run->summary.value(u"transport_counters"_s).toObject();
+    in.clientLoad = clientLoadOfSummary(run->summary);
     in.wallStart = run->startedUtc;
     in.runStartNs = run->startedMonoNs;
     in.records = store.loadRequests(runId);

@@ -105,6 +105,11 @@ QJsonObject intervalsJson(const RunDerivation &d)
 
 } // namespace
 
+ClientLoadSamples clientLoadOfSummary(const QJsonObject &storedSummary)
+{
+    return ClientLoadSamples::fromJson(storedSummary.value(u"client_load"_s).toObject());
+}
+
 QString formatIntervals(const RunDerivation &d)
 {
     // TTFT and E2EL only: they need no per-chunk data, so `show` (which streams a stored run
@@ -128,7 +133,7 @@ RunDerivation deriveRun(const RunReportInput &in)
                            : summarize(in.records, SummaryOptions::forProfile(in.plan.profile));
     // An imported run's records cannot tell what the import lost (send times, queueing).
     markImportedUnavailable(in.snapshot, &d.summary);
-    d.health = assessClientHealth(in.records, in.plan.profile);
+    d.health = assessClientHealth(in.records, in.plan.profile, in.clientLoad);
     deriveStatistics(in, &d);
     d.sessions = summarizeSessions(in.records, SummaryOptions::forProfile(in.plan.profile));
     d.connections = connectionStats(in.records);
@@ -269,6 +274,8 @@ QJsonObject runResultJson(const RunReportInput &in, const RunDerivation &d, bool
     jo.dataset = in.datasetInfo;
     QJsonObject o = vllmResultJson(d.summary, in.records, jo);
     o[u"client_health"_s] = d.health.toJson();
+    // The samples the health's thread verdict was judged on, so a stored run judges the same.
+    o[u"client_load"_s] = in.clientLoad.toJson();
     o[u"status"_s] = in.status;
     if (!in.statusMessage.isEmpty())
         o[u"status_message"_s] = in.statusMessage;

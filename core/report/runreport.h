@@ -60,7 +60,13 @@ struct RunReportInput
     // What was scraped from the server during the run, one store per target (the SUT's own
     // endpoint first): empty when nothing was (docs/server-metrics.md).
     QList<MetricSeriesStore> serverMetrics;
+    // The client's own threads sampled through the run (docs/performance.md, "The client checks
+    // itself"); a stored run's come from its summary's "client_load" (clientLoadOfSummary).
+    ClientLoadSamples clientLoad;
 };
+
+// The samples a stored run's summary JSON holds (empty for a run stored without them).
+ClientLoadSamples clientLoadOfSummary(const QJsonObject &storedSummary);
 
 // What a run's raw records mean, derived once and used everywhere a run is shown (the CLI's
 // summary, the stored summary, `show`, the Results tab, comparisons and reports): the summary,

@@ -4,9 +4,11 @@
 #include "client/requestbuilder.h"
 #include "client/sockettransport.h"
 #include "common/clock.h"
+#include "common/threadcensus.h"
 #include "data/dataset.h"
 #include "data/mooncaketrace.h"
 #include "load/schedule.h"
+#include "run/clientloadsampler.h"
 #include "run/planvalidation.h"
 #include "run/runpreparation.h"
 #include "run/runrequest.h"
@@ -88,6 +90,7 @@ RunController::~RunController()
     m_stopRequested = true;
     if (m_dispatcher.joinable())
         m_dispatcher.join();
+    m_sampler.reset();
     if (m_transport)
         m_transport->disconnect(this);
     m_transport.reset();
@@ -251,8 +254,23 @@ bool RunController::start(QString *error)
     m_status = RunStatus::Running;
     m_wallStart = QDateTime::currentDateTimeUtc();
     m_runStartNs = std::max(m_startAt, monotonicNs() + kStartLeadNs);
+    startClientSampler();
     m_dispatcher = std::thread([this] { dispatchLoop(); });
     return true;
+}
+
+void RunController::startClientSampler()
+{
+    if (!m_sampler) {
+        m_sampler = std::make_unique<ClientLoadSampler>();
+        // From the sampler's thread to this object's: a display reads it in its own thread.
+        m_sampler->setOnTick([this](const ClientLoadTick &tick) {
+            QMetaObject::invokeMethod(
+                this, [this, tick] { emit clientLoadSampled(tick); }, Qt::QueuedConnection);
+        });
+    }
+    m_clientLoad = {};
+    m_sampler->start(m_runStartNs);
 }
 
 void RunController::stopBecause(const QString &reason)
@@ -357,6 +375,8 @@ RequestJob RunController::makeJob(qint64 i, bool warmup) const
 
 void RunController::dispatchLoop()
 {
+    enrollThisThread(u"dispatcher"_s);
+    ClientLoadSampler *sampler = m_sampler.get();
     const LoadProfile &p = m_plan.profile;
     const qint64 durationEnd = p.durationS > 0 ? m_runStartNs + qint64(p.durationS * 1e9) : 0;
     const qint64 warmupEnd = p.warmupSeconds > 0 ? m_runStartNs + qint64(p.warmupSeconds * 1e9) : 0;
@@ -380,6 +400,8 @@ void RunController::dispatchLoop()
                 break;
         }
         const qint64 tQueued = monotonicNs();
+        if (!m_closedLoop && sampler)
+            sampler->noteWake(tQueued - tSched);
         bool gotSlot = false;
         while (!(gotSlot = m_slots->tryAcquire(1, 20))) {
             if (m_stopRequested.load(std::memory_order_relaxed))
@@ -447,6 +469,8 @@ void RunController::maybeFinish()
         return;
     m_runEndNs = monotonicNs();
     m_wallEnd = QDateTime::currentDateTimeUtc();
+    if (m_sampler)
+        m_clientLoad = m_sampler->stop();
     m_status = m_stopRequested ? RunStatus::Interrupted : RunStatus::Completed;
     // Records arrive sorted by completion; the schedule's order is what users expect.
     std::sort(m_records.begin(), m_records.end(),

@@ -2,6 +2,7 @@
 
 #include "client/transport.h"
 #include "config/runplan.h"
+#include "metrics/clientload.h"
 #include "metrics/errorrate.h"
 #include "metrics/requestrecord.h"
 #include "servermetrics/metricsscraper.h"
@@ -19,6 +20,7 @@ class QSemaphore;
 
 namespace sb {
 
+class ClientLoadSampler;
 class Transport;
 struct PromptItem;
 
@@ -104,9 +106,14 @@ public:
     // set by the pipeline (RunSession), read by observers that draw the server's side live.
     void setMetricsScraper(MetricsScraper *scraper) { m_scraper = scraper; }
     MetricsScraper *metricsScraper() const { return m_scraper.data(); }
+    // The client's own threads sampled once a second through the last run (docs/performance.md,
+    // "The client checks itself"); complete when finished() is emitted.
+    const ClientLoadSamples &clientLoad() const { return m_clientLoad; }
 
 signals:
     void requestCompleted(const sb::RequestRecord &record);
+    // Once a second while the run goes on: its busiest client thread (for a live display).
+    void clientLoadSampled(const sb::ClientLoadTick &tick);
     void finished(sb::RunStatus status);
 
 protected:
@@ -116,6 +123,8 @@ protected:
     void maybeFinish();
     // The transport of the plan's kind with the resolved options, prepared for m_cap streams.
     bool createTransport(QString *error);
+    // Starts sampling the client's threads from m_runStartNs (before the dispatcher starts).
+    void startClientSampler();
 
 private:
     bool isClosedLoop() const;
@@ -157,6 +166,8 @@ protected:
     QDateTime m_wallStart;
     QDateTime m_wallEnd;
     QPointer<MetricsScraper> m_scraper;
+    std::unique_ptr<ClientLoadSampler> m_sampler;
+    ClientLoadSamples m_clientLoad;
 };
 
 } // namespace sb

@@ -372,6 +372,7 @@ void RunSession::onControllerFinished()
     in.status = QString::fromLatin1(runStatusName(c->status()));
     in.transport = c->transportName();
     in.transportCounters = c->transportCounters();
+    in.clientLoad = c->clientLoad();
     in.runStartNs = c->runStartNs();
     in.wallStart = c->wallStart();
     in.snapshot = m_currentSnapshot;

@@ -3,6 +3,7 @@
 #include "client/requestbuilder.h"
 #include "client/transport.h"
 #include "common/clock.h"
+#include "common/threadcensus.h"
 #include "data/sessiondataset.h"
 #include "load/rng.h"
 #include "load/schedule.h"
@@ -175,6 +176,7 @@ bool SessionController::start(QString *error)
         }
     }
     m_status = RunStatus::Running;
+    startClientSampler();
     m_dispatcher = std::thread([this] { dispatchLoop(); });
     return true;
 }
@@ -281,6 +283,7 @@ RequestJob SessionController::makeTurnJob(const Event &e)
 
 void SessionController::dispatchLoop()
 {
+    enrollThisThread(QStringLiteral("dispatcher"));
     std::unique_lock lock(m_mutex);
     for (;;) {
         if (m_stopRequested)

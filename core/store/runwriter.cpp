@@ -1,6 +1,7 @@
 #include "runwriter.h"
 
 #include "common/clock.h"
+#include "common/threadcensus.h"
 #include "common/version.h"
 #include "metrics/definitions.h"
 #include "metrics/requestrecord.h"
@@ -278,6 +279,9 @@ bool RunWriter::finishRun(StoredRunStatus status, const QJsonObject &summary,
 void RunWriter::threadMain()
 {
     State &s = *m_state;
+    // It takes every record of a run: sampled through the run with the client's other threads
+    // (docs/performance.md, "The client checks itself").
+    enrollThisThread(u"store-writer"_s);
     s.connection = u"sb-run-writer-%1"_s.arg(++g_writerSerial);
     const QString file = QFileInfo(s.path).fileName();
 

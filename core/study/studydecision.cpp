@@ -288,23 +288,23 @@ bool buildStudyDecision(ProjectStore *store, const QString &studyName, int versi
                 c.state,        u"its run #%1 cannot be read: %2"_s.arg(c.runId).arg(why)};
             continue;
         }
-        // A cell whose client could not keep up measured the client, not the candidate: the
-        // load it offered fell behind the scenario's (achieved rate below 95 % of the scheduled
-        // one — the lag grew). Late sends alone (lateness p99 above 10 ms on a busy machine, the
-        // rate still met) leave the offered load as the scenario says and TTFT counts from the
-        // send: the cell stays, with a note. One whose cache state is not the study's measured
-        // another boundary.
+        // A cell whose client was the bottleneck measured the client, not the candidate
+        // (ClientHealth::bottleneck(), recomputed from the run's stored records and thread
+        // samples; docs/performance.md): the load it offered fell behind the scenario's
+        // (achieved rate below 95 % of the scheduled one), its lateness grew through the run,
+        // or one of its threads wanted the CPU more than 90 % of a sample window. Late sends
+        // alone (lateness p99 above 10 ms on a busy machine, flat, the rate still met) leave
+        // the offered load as the scenario says and TTFT counts from the send: the cell stays,
+        // with a note. One whose cache state is not the study's measured another boundary.
         const ClientHealth &health = r.derived.health;
-        const bool fellBehind = health.openLoop && health.scheduledRate > 0 &&
-                                health.achievedRate < kMinRateRatio * health.scheduledRate;
-        if (r.rawRecords && fellBehind) {
+        if (r.rawRecords && health.bottleneck()) {
             dec.leftOut << StudyLeftOut{
                 c.position + 1,
                 c.candidate,
                 c.scenario,
                 c.repeat + 1,
                 u"client-saturated"_s,
-                u"client saturated: %1"_s.arg(health.warnings.join(u"; "_s))};
+                Message("study.reason.client", {health.warnings.join(u"; "_s)}).text()};
             continue;
         }
         if (r.rawRecords && !health.ok())

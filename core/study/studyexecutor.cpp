@@ -209,6 +209,13 @@ void StudyExecutor::onRunFinished(const RunOutcome &o)
     if (m_datasetHash.isEmpty())
         m_datasetHash = o.input.datasetHash;
     m_cellState = u"completed"_s;
+    // Its run is kept, but the decision leaves it out (buildStudyDecision recomputes the same
+    // verdict from the stored run): `study status` says so beside the cell. A search's points
+    // are judged by the decision on the point the cell stands for.
+    const ClientHealth &health = o.derived.health;
+    if (!m_search && health.bottleneck())
+        m_cellReason =
+            Message("study.reason.client_left_out", {health.warnings.join(u"; "_s)}).text();
 }
 
 void StudyExecutor::onSessionFinished(const SessionResult &result)

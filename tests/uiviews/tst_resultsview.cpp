@@ -5,6 +5,7 @@
 
 #include "charts/chartview.h"
 #include "load/mlperfprofile.h"
+#include "metrics/clientload.h"
 #include "metrics/definitions.h"
 #include "metrics/summary.h"
 #include "models/requestfilterproxy.h"
@@ -130,6 +131,30 @@ private slots:
         view.clear();
         QVERIFY(!note->isVisibleTo(&view));
         QVERIFY(!show->isVisibleTo(&view));
+    }
+
+    void clientBottleneckInTheSummary()
+    {
+        // A run's thread samples (a stored run's summary "client_load", docs/performance.md "The
+        // client checks itself") are judged with its records: a client thread that wanted the
+        // CPU 98 % of a window is named above the summary; without samples it is not.
+        ClientLoadSamples busy;
+        busy.intervalMs = 1000;
+        busy.windows.append({1.0, 1.0, 0, 0, 0});
+        busy.threads.append({u"socket-worker-0"_s, 1, 0, {300}, {680}, u"schedstat"_s});
+        for (const bool withSamples : {false, true}) {
+            ResultsView view;
+            view.resize(1300, 850);
+            view.show();
+            view.showRun(m_plan, m_records, {}, {}, withSamples ? busy : ClientLoadSamples());
+            QVERIFY(waitShown(view));
+            const auto *label = view.findChild<QLabel *>(u"clientHealth"_s);
+            QVERIFY(label);
+            const bool says =
+                label->isVisible() &&
+                label->text().contains(u"its thread socket-worker-0 wanted the CPU 98 %"_s);
+            QVERIFY2(says == withSamples, qPrintable(label->text()));
+        }
     }
 
     void summaryModelShowsSummarize()
