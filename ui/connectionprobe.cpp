@@ -23,6 +23,8 @@ ConnectionProbeResult::Verdict toVerdict(StreamProbe::Verdict v)
         return V::Buffers;
     case StreamProbe::Verdict::Inconclusive:
         return V::Inconclusive;
+    case StreamProbe::Verdict::Answers:
+        return V::Answers;
     case StreamProbe::Verdict::Failed:
         break;
     }
@@ -165,6 +167,12 @@ QString ConnectionProbe::describe(const ConnectionProbeResult &r)
         break;
     case V::Inconclusive:
         lines << tr("Only one token chunk arrived: cannot tell whether the endpoint streams.");
+        break;
+    case V::Answers:
+        lines << tr("The endpoint answered in %1 ms (embeddings or rerank: not streamed, so "
+                    "there is no TTFT or ITL; model %2).")
+                     .arg(r.totalMs, 0, 'f', 1)
+                     .arg(r.model);
         break;
     case V::Failed:
         lines << tr("The streamed request failed: %1")

@@ -15,7 +15,7 @@ class EndpointProbe;
 
 struct ConnectionProbeResult
 {
-    enum class Verdict { Failed, Streams, Buffers, Inconclusive };
+    enum class Verdict { Failed, Streams, Buffers, Inconclusive, Answers };
 
     QStringList models; // ids listed by GET /v1/models
     int modelsStatus = 0;

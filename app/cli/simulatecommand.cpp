@@ -91,7 +91,7 @@ int simulateCommand(const QStringList &args)
     p.setApplicationDescription(
         u"Serve the built-in streaming simulator (/v1/completions, /v1/chat/completions, "
         "/v1/responses as OpenAI's Responses API, /v1/messages as Anthropic's Messages API, "
-        "/v1/models, /tokenize), with Prometheus metrics in vLLM's names at /metrics and a "
+        "/v1/embeddings, /v1/rerank and /rerank (not streamed), /v1/models, /tokenize), with Prometheus metrics in vLLM's names at /metrics and a "
         "simulated DCGM exporter at /dcgm/metrics."_s);
     const QCommandLineOption help(QStringList{u"h"_s, u"help"_s}, u"Show this help."_s);
     p.addOption(help);
@@ -154,6 +154,16 @@ int simulateCommand(const QStringList &args)
          u"KIND=RATE"_s},
         {u"fault-after"_s, u"Tokens before a mid-stream fault (default: half of max_tokens)."_s,
          u"N"_s},
+        {u"pooling-ms"_s,
+         u"Embeddings and rerank: time from admission to the answer in ms, besides "
+         "--pooling-ms-per-token (default %1)."_s.arg(c.poolingMs),
+         u"MS"_s},
+        {u"pooling-ms-per-token"_s,
+         u"Embeddings and rerank: extra time per prompt token in ms (default %1)."_s.arg(
+             c.poolingMsPerToken),
+         u"MS"_s},
+        {u"embedding-dim"_s,
+         u"Floats per embedding vector (default %1)."_s.arg(c.embeddingDimensions), u"N"_s},
         {u"seed"_s, u"Seed for jitter and fault draws (default 0)."_s, u"SEED"_s},
         {u"duration"_s, u"Serve this many seconds; 0 = until SIGINT/SIGTERM (default 0)."_s,
          u"S"_s},
@@ -161,7 +171,9 @@ int simulateCommand(const QStringList &args)
          u"Append one JSON line per finished request to FILE: request_id, path, status, "
          "t_accept_ns, t_admit_ns, t_end_ns (CLOCK_MONOTONIC), chunk_times_ns, "
          "completion_tokens (tokens written), prompt_tokens, cancelled (the client closed the "
-         "connection before the response ended)."_s,
+         "connection before the response ended), input_items (embeddings inputs, rerank "
+         "documents), images and image_bytes (a prompt's images, bytes after base64 "
+         "decoding)."_s,
          u"FILE"_s},
     });
 
@@ -211,6 +223,9 @@ int simulateCommand(const QStringList &args)
         !parseInt(p, u"prefix-block-tokens"_s, 1, 1 << 20, &c.prefixBlockTokens, &error) ||
         !parseInt(p, u"prefix-cache-blocks"_s, 0, 1 << 30, &c.prefixCacheBlocks, &error) ||
         !parseInt(p, u"reasoning-tokens"_s, 0, 1 << 24, &c.reasoningTokens, &error) ||
+        !parseDouble(p, u"pooling-ms"_s, 0, &c.poolingMs, &error) ||
+        !parseDouble(p, u"pooling-ms-per-token"_s, 0, &c.poolingMsPerToken, &error) ||
+        !parseInt(p, u"embedding-dim"_s, 1, 1 << 16, &c.embeddingDimensions, &error) ||
         !parseDouble(p, u"duration"_s, 0, &duration, &error))
         return fail(error);
     c.port = quint16(port);
@@ -280,7 +295,10 @@ int simulateCommand(const QStringList &args)
                                 {u"chunk_times_ns"_s, chunks},
                                 {u"completion_tokens"_s, e.completionTokens},
                                 {u"prompt_tokens"_s, e.promptTokens},
-                                {u"cancelled"_s, e.clientClosed}};
+                                {u"cancelled"_s, e.clientClosed},
+                                {u"input_items"_s, e.inputItems},
+                                {u"images"_s, e.images},
+                                {u"image_bytes"_s, e.imageBytes}};
             requestLog.write(QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n');
             requestLog.flush();
         });

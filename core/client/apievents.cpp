@@ -157,6 +157,9 @@ QString apiFlavourEndMarker(ApiFlavour f)
         return u"response.completed"_s;
     case ApiFlavour::Messages:
         return u"message_stop"_s;
+    case ApiFlavour::Embeddings:
+    case ApiFlavour::Rerank:
+        return u"the end of the JSON body"_s;
     case ApiFlavour::Completions:
     case ApiFlavour::Chat:
         break;

@@ -66,7 +66,9 @@ double StreamProbe::spreadMs() const
 
 double StreamProbe::totalMs() const
 {
-    return record.tLast > 0 ? nsToMs(record.tLast - record.tSend) : -1;
+    // A non-streamed answer (embeddings, rerank) has no last token: its end is the body's.
+    const qint64 end = record.tLast > 0 ? record.tLast : record.batchItems > 0 ? record.tEnd : 0;
+    return end > 0 ? nsToMs(end - record.tSend) : -1;
 }
 
 EndpointProbe::EndpointProbe(const SutConfig &sut, const QByteArray &apiKey,
@@ -287,6 +289,8 @@ StreamProbe EndpointProbe::stream(const QString &model, int maxTokens)
         sut, params, u"Count from one to one hundred, separated by spaces."_s, {}, maxTokens);
     RequestRecord &rec = p.record;
     rec.index = 0;
+    if (apiFlavourIsPooling(sut.flavour))
+        rec.batchItems = 1; // buildRequestBody() sends the prompt as the one input
     StreamAccumulator acc(sut.flavour, &rec);
     bool statusSeen = false;
     qint64 lastReadWithToken = -1;
@@ -318,8 +322,11 @@ StreamProbe EndpointProbe::stream(const QString &model, int maxTokens)
         : r.answered ? ErrorClass::Reset
                      : ErrorClass::Connect;
     acc.finish(transportError, r.error, r.recvNs);
-    p.verdict = rec.ok() || !rec.chunkTimes.isEmpty() ? judge(rec.chunkTimes)
-                                                      : StreamProbe::Verdict::Failed;
+    if (apiFlavourIsPooling(sut.flavour))
+        p.verdict = rec.ok() ? StreamProbe::Verdict::Answers : StreamProbe::Verdict::Failed;
+    else
+        p.verdict = rec.ok() || !rec.chunkTimes.isEmpty() ? judge(rec.chunkTimes)
+                                                          : StreamProbe::Verdict::Failed;
     return p;
 }
 

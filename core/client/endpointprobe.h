@@ -48,7 +48,9 @@ struct ModelList
 // One short streamed request, read by the same StreamAccumulator as the runs.
 struct StreamProbe
 {
-    enum class Verdict { Failed, Streams, Buffers, Inconclusive };
+    // Answers: an embeddings or rerank endpoint gave its (non-streamed) answer, one result per
+    // input (docs/metrics.md, "Embeddings and rerank").
+    enum class Verdict { Failed, Streams, Buffers, Inconclusive, Answers };
     QString model;
     RequestRecord record; // as a run would have recorded it
     int reads = 0;        // reads that brought at least one token chunk

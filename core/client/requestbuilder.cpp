@@ -8,6 +8,7 @@
 #include <QString>
 #include <QUrl>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace Qt::StringLiterals;
@@ -43,25 +44,132 @@ void appendCommonParams(const RequestParams &params, QJsonObject *body)
         body->insert("seed"_L1, params.seed);
 }
 
+// Where image k's data URL goes while the body is written: a string no prompt holds (NUL
+// characters, which the JSON writer escapes as \u0000), replaced by the URL's bytes afterwards.
+QString imageMarker(qsizetype k)
+{
+    return QChar(0) + u"sb-image-%1"_s.arg(k) + QChar(0);
+}
+
+QByteArray writtenImageMarker(qsizetype k)
+{
+    return "\\u0000sb-image-"_ba + QByteArray::number(k) + "\\u0000"_ba;
+}
+
+// The messages with the images appended to the last user message as content parts (chat
+// image_url, Responses input_image) after its text; urls are the images' URLs (or markers).
+QJsonArray withImages(QJsonArray messages, ApiFlavour flavour, const QStringList &urls)
+{
+    qsizetype at = messages.size() - 1;
+    while (at >= 0 && messages.at(at).toObject().value("role"_L1).toString() != "user"_L1)
+        --at;
+    if (at < 0) {
+        messages.append(QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, QString()}});
+        at = messages.size() - 1;
+    }
+    QJsonObject message = messages.at(at).toObject();
+    const bool responses = flavour == ApiFlavour::Responses;
+    QJsonArray parts;
+    const QJsonValue content = message.value("content"_L1);
+    if (content.isArray()) {
+        parts = content.toArray();
+    } else if (!content.toString().isEmpty()) {
+        parts.append(QJsonObject{{"type"_L1, responses ? "input_text"_L1 : "text"_L1},
+                                 {"text"_L1, content.toString()}});
+    }
+    for (const QString &url : urls) {
+        if (responses)
+            parts.append(QJsonObject{{"type"_L1, "input_image"_L1}, {"image_url"_L1, url}});
+        else
+            parts.append(QJsonObject{{"type"_L1, "image_url"_L1},
+                                     {"image_url"_L1, QJsonObject{{"url"_L1, url}}}});
+    }
+    message.insert("content"_L1, parts);
+    messages[at] = message;
+    return messages;
+}
+
+// The body's JSON with each image marker replaced by its data URL; null when a marker is not
+// found exactly once (a prompt that holds one, or an extra body that removed the messages): the
+// caller then writes the body again with the URLs as ordinary strings (slower, never wrong).
+QByteArray spliceImages(const QByteArray &json, const QList<QByteArray> &images)
+{
+    QList<qsizetype> at;
+    for (qsizetype k = 0; k < images.size(); ++k) {
+        const QByteArray marker = writtenImageMarker(k);
+        const qsizetype i = json.indexOf(marker);
+        if (i < 0 || json.indexOf(marker, i + 1) >= 0)
+            return QByteArray();
+        at.append(i);
+    }
+    qsizetype size = json.size();
+    for (qsizetype k = 0; k < images.size(); ++k)
+        size += images.at(k).size() - writtenImageMarker(k).size();
+    // In the order the markers appear, so each copy goes once.
+    QList<qsizetype> order(images.size());
+    for (qsizetype k = 0; k < order.size(); ++k)
+        order[k] = k;
+    std::sort(order.begin(), order.end(), [&at](qsizetype a, qsizetype b) { return at[a] < at[b]; });
+    QByteArray out;
+    out.reserve(size);
+    qsizetype from = 0;
+    for (qsizetype k : order) {
+        out.append(json.constData() + from, at[k] - from);
+        out.append(images.at(k));
+        from = at[k] + writtenImageMarker(k).size();
+    }
+    out.append(json.constData() + from, json.size() - from);
+    return out;
+}
+
 } // namespace
 
-QByteArray buildRequestBody(const SutConfig &sut, const RequestParams &params,
-                            const QString &prompt, const QJsonArray &messages, int maxTokens)
+QByteArray buildPoolingBody(const SutConfig &sut, const RequestParams &params,
+                            const QString &query, const QStringList &inputs)
+{
+    QJsonObject body;
+    if (!sut.model.isEmpty())
+        body.insert("model"_L1, sut.model);
+    if (sut.flavour == ApiFlavour::Rerank) {
+        body.insert("query"_L1, query);
+        body.insert("documents"_L1, QJsonArray::fromStringList(inputs));
+        body.insert("top_n"_L1, int(inputs.size()));
+    } else {
+        body.insert("input"_L1, inputs.size() == 1 ? QJsonValue(inputs.constFirst())
+                                                   : QJsonValue(QJsonArray::fromStringList(inputs)));
+        body.insert("encoding_format"_L1, "float"_L1);
+    }
+    mergeInto(body, params.extraBody);
+    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+}
+
+namespace {
+
+// The body of a streamed request as JSON, with imageUrls (chat and Responses only) as the URLs of
+// the images' content parts.
+QJsonObject streamedBody(const SutConfig &sut, const RequestParams &params, const QString &prompt,
+                         const QJsonArray &messages, int maxTokens, const QStringList &imageUrls)
 {
     QJsonObject body;
     if (!sut.model.isEmpty())
         body.insert("model"_L1, sut.model);
     const QJsonArray userOnly{QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, prompt}}};
+    const bool sendImages = !imageUrls.isEmpty() && apiFlavourTakesImages(sut.flavour);
     if (sut.flavour == ApiFlavour::Responses) {
         // input is the prompt as a string, or the conversation as messages (role and content,
         // system messages included: the Responses API takes them in input).
-        body.insert("input"_L1, messages.isEmpty() ? QJsonValue(prompt) : QJsonValue(messages));
+        if (sendImages)
+            body.insert("input"_L1, withImages(messages.isEmpty() ? userOnly : messages,
+                                               sut.flavour, imageUrls));
+        else
+            body.insert("input"_L1,
+                        messages.isEmpty() ? QJsonValue(prompt) : QJsonValue(messages));
         if (maxTokens >= 0)
             body.insert("max_output_tokens"_L1, maxTokens);
         body.insert("stream"_L1, true);
         appendCommonParams(params, &body);
         mergeInto(body, params.extraBody);
-        return QJsonDocument(body).toJson(QJsonDocument::Compact);
+        return body;
     }
     if (sut.flavour == ApiFlavour::Messages) {
         // Anthropic takes the system prompt as a top-level field, not as a message, and
@@ -89,13 +197,11 @@ QByteArray buildRequestBody(const SutConfig &sut, const RequestParams &params,
                                     {"budget_tokens"_L1, params.thinkingBudgetTokens}});
         appendCommonParams(params, &body);
         mergeInto(body, params.extraBody);
-        return QJsonDocument(body).toJson(QJsonDocument::Compact);
+        return body;
     }
     if (sut.flavour == ApiFlavour::Chat) {
-        body.insert("messages"_L1,
-                    messages.isEmpty()
-                        ? QJsonArray{QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, prompt}}}
-                        : messages);
+        const QJsonArray sent = messages.isEmpty() ? userOnly : messages;
+        body.insert("messages"_L1, sendImages ? withImages(sent, sut.flavour, imageUrls) : sent);
         if (maxTokens >= 0)
             body.insert("max_completion_tokens"_L1, maxTokens);
     } else {
@@ -107,7 +213,35 @@ QByteArray buildRequestBody(const SutConfig &sut, const RequestParams &params,
     body.insert("stream_options"_L1, QJsonObject{{"include_usage"_L1, true}});
     appendCommonParams(params, &body);
     mergeInto(body, params.extraBody);
-    return QJsonDocument(body).toJson(QJsonDocument::Compact);
+    return body;
+}
+
+} // namespace
+
+QByteArray buildRequestBody(const SutConfig &sut, const RequestParams &params,
+                            const QString &prompt, const QJsonArray &messages, int maxTokens,
+                            const QList<QByteArray> &images)
+{
+    if (apiFlavourIsPooling(sut.flavour))
+        return buildPoolingBody(sut, params, prompt, QStringList{prompt});
+    if (images.isEmpty() || !apiFlavourTakesImages(sut.flavour))
+        return QJsonDocument(streamedBody(sut, params, prompt, messages, maxTokens, {}))
+            .toJson(QJsonDocument::Compact);
+    QStringList markers;
+    for (qsizetype k = 0; k < images.size(); ++k)
+        markers.append(imageMarker(k));
+    const QByteArray spliced = spliceImages(
+        QJsonDocument(streamedBody(sut, params, prompt, messages, maxTokens, markers))
+            .toJson(QJsonDocument::Compact),
+        images);
+    if (!spliced.isNull())
+        return spliced;
+    // A marker was not found exactly once: the URLs go through the JSON writer as strings.
+    QStringList urls;
+    for (const QByteArray &url : images)
+        urls.append(QString::fromLatin1(url));
+    return QJsonDocument(streamedBody(sut, params, prompt, messages, maxTokens, urls))
+        .toJson(QJsonDocument::Compact);
 }
 
 QList<QPair<QByteArray, QByteArray>>
@@ -116,7 +250,8 @@ buildRequestHeaders(const SutConfig &sut, const QByteArray &apiKey, const QStrin
     QList<QPair<QByteArray, QByteArray>> h;
     h.reserve(6 + sut.extraHeaders.size());
     h.append({"Content-Type"_ba, "application/json"_ba});
-    h.append({"Accept"_ba, "text/event-stream"_ba});
+    h.append({"Accept"_ba, apiFlavourIsPooling(sut.flavour) ? "application/json"_ba
+                                                            : "text/event-stream"_ba});
     h.append({"Accept-Encoding"_ba, "identity"_ba});
     // A header that names the key ("X-Api-Key: {api_key}") carries it instead of the default
     // Authorization header: gateways that want the key elsewhere reject a second credential.
@@ -246,6 +381,10 @@ QString defaultEndpoint(const SutConfig &sut)
         return u"/v1/responses"_s;
     case ApiFlavour::Messages:
         return u"/v1/messages"_s;
+    case ApiFlavour::Embeddings:
+        return u"/v1/embeddings"_s;
+    case ApiFlavour::Rerank:
+        return u"/v1/rerank"_s;
     case ApiFlavour::Completions:
         break;
     }

@@ -5,6 +5,7 @@
 #include <QPair>
 
 #include <QByteArrayView>
+#include <QStringList>
 
 class QJsonArray;
 class QString;
@@ -33,10 +34,31 @@ inline constexpr int kMessagesDefaultMaxTokens = 1024;
 // params.thinkingBudgetTokens > 0, `thinking`. maxTokens < 0 leaves the length to the server.
 // params.extraBody is merged on top last, recursively into nested objects, so the user can
 // override any field; a null value there removes the field (for servers that reject one).
+//
+// images (chat and Responses; docs/datasets.md, "Images in prompts"): data URLs
+// ("data:image/png;base64,…") sent after the text of the last user message, whose content
+// becomes a list of parts: chat {"type":"text"} then {"type":"image_url","image_url":{"url"}}
+// per image; Responses {"type":"input_text"} then {"type":"input_image","image_url"}. Other
+// flavours ignore them. The URLs are copied into the body as bytes, not through the JSON
+// writer (base64 needs no escaping), so megabytes of images cost a copy, not a serialisation.
+//
+// Embeddings and Rerank are sent as buildPoolingBody() with prompt as the one input (rerank:
+// the query and its one document), for callers that hold a single prompt (the connection test).
 QByteArray buildRequestBody(const SutConfig &sut, const RequestParams &params,
-                            const QString &prompt, const QJsonArray &messages, int maxTokens);
+                            const QString &prompt, const QJsonArray &messages, int maxTokens,
+                            const QList<QByteArray> &images = {});
 
-// Request headers: Content-Type, Accept: text/event-stream, Accept-Encoding: identity (so Qt does
+// JSON body of one non-streamed request of a pooling endpoint (docs/metrics.md, "Embeddings and
+// rerank"). Embeddings (OpenAI's and vLLM's /v1/embeddings): model, input (the one input as a
+// string, a batch as a list of strings) and encoding_format "float". Rerank (vLLM, Jina, Cohere
+// /v1/rerank and /rerank): model, query, documents (the inputs) and top_n (their number, so
+// every document is scored and returned). params.extraBody is merged on top as for
+// buildRequestBody(); sampling fields are not sent.
+QByteArray buildPoolingBody(const SutConfig &sut, const RequestParams &params,
+                            const QString &query, const QStringList &inputs);
+
+// Request headers: Content-Type, Accept: text/event-stream (application/json for the non-streamed
+// embeddings and rerank), Accept-Encoding: identity (so Qt does
 // not ask for compression and buffer the stream), Authorization only when apiKey is non-empty
 // (Messages: x-api-key instead, and anthropic-version always),
 // x-request-id when requestId is non-empty, then sut.extraHeaders, each of which replaces a
@@ -63,7 +85,7 @@ bool validateSutRequest(const SutConfig &sut, QString *error);
 QUrl endpointUrl(const SutConfig &sut);
 
 // The path used when SutConfig::endpoint is empty: /v1/completions, /v1/chat/completions,
-// /v1/responses or /v1/messages.
+// /v1/responses, /v1/messages, /v1/embeddings or /v1/rerank.
 QString defaultEndpoint(const SutConfig &sut);
 
 } // namespace sb

@@ -13,6 +13,7 @@
 #include <QJsonValue>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -136,6 +137,11 @@ void StreamAccumulator::onBytes(const char *data, qsizetype size, qint64 tRecvNs
     }
     if (m_head.size() < kHeadBytes)
         m_head.append(data, std::min(size, kHeadBytes - m_head.size()));
+    if (apiFlavourIsPooling(m_flavour)) {
+        // One JSON answer, read whole when the body ends (finish()); the body cap bounds it.
+        m_body.append(data, size);
+        return;
+    }
     m_parser->feed(data, size, tRecvNs, [this](QByteArrayView event) {
         // Whatever follows [DONE] or an error in the same read is not part of the response.
         if (!complete())
@@ -151,7 +157,7 @@ void StreamAccumulator::onBytes(const char *data, qsizetype size, qint64 tRecvNs
 
 qsizetype StreamAccumulator::bufferedBytes() const
 {
-    return m_parser->bufferedBytes() + m_errorBody.size();
+    return m_parser->bufferedBytes() + m_errorBody.size() + m_body.size();
 }
 
 void StreamAccumulator::finish(ErrorClass transportError, const QString &message, qint64 tEndNs)
@@ -162,7 +168,8 @@ void StreamAccumulator::finish(ErrorClass transportError, const QString &message
     RequestRecord &r = *m_record;
     r.tEnd = tEndNs;
 
-    if (!m_httpError && !complete()) {
+    const bool pooling = apiFlavourIsPooling(m_flavour);
+    if (!m_httpError && !complete() && !pooling) {
         // A server that closes right after "data: [DONE]\n" without the blank line still said
         // it was done; SseParser::flush only delivers fully terminated lines.
         m_parser->flush([this](QByteArrayView event) { onEvent(event, m_parser->eventTime()); });
@@ -175,6 +182,8 @@ void StreamAccumulator::finish(ErrorClass transportError, const QString &message
     } else if (transportError != ErrorClass::None) {
         r.error = transportError;
         r.errorMessage = truncated(message);
+    } else if (pooling) {
+        readPoolingAnswer();
     } else if (!m_done) {
         r.error = ErrorClass::Incomplete;
         r.errorMessage = u"stream ended without %1 after %2 token chunks"_s.arg(
@@ -188,6 +197,18 @@ void StreamAccumulator::finish(ErrorClass transportError, const QString &message
             r.errorMessage += u" (finish_reason %1)"_s.arg(r.finishReason);
     }
 
+    if (pooling) {
+        // Nothing is generated: no output tokens, from no source (docs/metrics.md, "Embeddings
+        // and rerank"); the input count is the server's usage, else the dataset's.
+        m_body = QByteArray();
+        r.outputTokens = 0;
+        r.outputSource = TokenSource::Unknown;
+        if (r.inputTokens < 0 && r.expectedInputTokens >= 0) {
+            r.inputTokens = r.expectedInputTokens;
+            r.inputSource = TokenSource::Dataset;
+        }
+        return;
+    }
     if (m_tokenizer)
         countText();
     if (r.reasoningTokens < 0 && r.tFirstReasoning > 0) {
@@ -415,6 +436,78 @@ void StreamAccumulator::countText()
     // Counted: the text is not kept beyond the stream.
     m_contentText = QByteArray();
     m_reasoningText = QByteArray();
+}
+
+void StreamAccumulator::readPoolingAnswer()
+{
+    RequestRecord &r = *m_record;
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(m_body, &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject()) {
+        r.error = ErrorClass::InvalidJson;
+        r.errorMessage = err.error != QJsonParseError::NoError
+                             ? u"invalid JSON in the response body (%1 at offset %2): %3"_s
+                                   .arg(err.errorString())
+                                   .arg(err.offset)
+                                   .arg(quoted(m_body))
+                             : u"the response body is not a JSON object: %1"_s.arg(quoted(m_body));
+        return;
+    }
+    const QJsonObject o = doc.object();
+    if (isErrorObject(o)) {
+        r.error = ErrorClass::StreamError;
+        r.errorMessage = truncated(errorMessageOf(o));
+        return;
+    }
+    // usage.prompt_tokens (OpenAI, vLLM), else usage.total_tokens (Jina, Infinity, vLLM's rerank
+    // before it reported prompt_tokens): nothing is generated, so the total is the input.
+    const QJsonObject usage = o.value("usage"_L1).toObject();
+    const QJsonValue tokens = usage.contains("prompt_tokens"_L1) ? usage.value("prompt_tokens"_L1)
+                                                                 : usage.value("total_tokens"_L1);
+    if (tokens.isDouble() && tokens.toDouble() >= 0) {
+        r.inputTokens = qint32(std::min<double>(tokens.toDouble(), INT32_MAX));
+        r.inputSource = TokenSource::ServerUsage;
+    }
+    const qint32 expected = std::max(1, r.batchItems);
+    const bool rerank = m_flavour == ApiFlavour::Rerank;
+    const QLatin1StringView listName = rerank ? "results"_L1 : "data"_L1;
+    const QJsonValue list = o.value(listName);
+    if (!list.isArray()) {
+        r.error = ErrorClass::ResultMismatch;
+        r.errorMessage = u"the answer has no \"%1\" list: %2"_s.arg(listName, quoted(m_body));
+        return;
+    }
+    const QJsonArray items = list.toArray();
+    r.resultItems = qint32(items.size());
+    if (!rerank) {
+        if (items.size() != expected) {
+            r.error = ErrorClass::ResultMismatch;
+            r.errorMessage =
+                u"%1 embeddings for a batch of %2 inputs"_s.arg(items.size()).arg(expected);
+        }
+        return;
+    }
+    // One result per document (top_n was their number), each naming a document that was sent.
+    QList<bool> seen(expected, false);
+    for (const QJsonValue &v : items) {
+        const QJsonObject result = v.toObject();
+        const double index = result.value("index"_L1).toDouble(-1);
+        if (index < 0 || index >= expected || index != std::floor(index) || seen[qsizetype(index)] ||
+            !result.value("relevance_score"_L1).isDouble()) {
+            r.error = ErrorClass::ResultMismatch;
+            r.errorMessage = u"a rerank result is not a relevance_score for one of the %1 "
+                             "documents sent: %2"_s.arg(expected).arg(
+                                 QString::fromUtf8(QJsonDocument(result).toJson(
+                                     QJsonDocument::Compact)).left(kMaxQuoted));
+            return;
+        }
+        seen[qsizetype(index)] = true;
+    }
+    if (items.size() != expected) {
+        r.error = ErrorClass::ResultMismatch;
+        r.errorMessage =
+            u"%1 rerank results for %2 documents (top_n %2)"_s.arg(items.size()).arg(expected);
+    }
 }
 
 void StreamAccumulator::fail(ErrorClass error, const QString &message)

@@ -22,7 +22,10 @@ struct ChunkText;
 // Turns the bytes of one streamed HTTP response into a RequestRecord, whatever transport
 // delivered them. It knows the streaming protocols (docs/design.md, "Wire protocol"): OpenAI
 // chunks (completions, chat) and the typed events of the Responses and Messages APIs
-// (apievents.h); transports know sockets.
+// (apievents.h); transports know sockets. The non-streamed embeddings and rerank answers are
+// read whole when the body ends (docs/metrics.md, "Embeddings and rerank"): usage, and the
+// number of embeddings or results against the record's batchItems (ResultMismatch when they
+// differ); no token chunk, no first token.
 //
 // Call order: onHttpStatus() once when headers arrive, onBytes() for every body read (already
 // de-chunked: the transport removes HTTP chunked framing), then finish() exactly once.
@@ -75,6 +78,8 @@ private:
     void keepText(const ChunkText &text);
     void keepText(const QJsonObject &chunk);
     void countText();
+    // Embeddings and rerank: the whole answer, read when the body ended.
+    void readPoolingAnswer();
     void fail(ErrorClass error, const QString &message);
     void classifyHttpError();
 
@@ -85,6 +90,7 @@ private:
     qint64 m_bodyBytes = 0;
     QByteArray m_errorBody;         // body of a non-2xx response, bounded
     QByteArray m_head;              // the first bytes of the body, quoted when no event ever came
+    QByteArray m_body;              // embeddings and rerank: the whole answer, until finish()
     qint64 m_events = 0;            // data events seen
     qint32 m_runningCompletion = 0; // last usage.completion_tokens seen on a token chunk
     bool m_httpError = false;

@@ -141,6 +141,42 @@ const Entry kCatalogue[] = {
                        "cannot be combined with an MLPerf scenario: MLPerf judges every query's "
                        "latency, and a cancelled query has none",
                        "plan.cancel.mlperf"),
+    // --- embeddings, rerank and images in prompts (docs/metrics.md, docs/datasets.md) ---
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 1 and %1 items", "plan.batch.range"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "applies to embeddings and rerank endpoints only: a generation request "
+                       "sends one prompt",
+                       "plan.batch.not_pooling"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "does not apply to an embeddings or rerank endpoint: it has no "
+                       "conversation to continue",
+                       "plan.pooling.sessions"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "does not apply to an embeddings or rerank endpoint: its answer is not "
+                       "streamed, no token arrives before it ends",
+                       "plan.pooling.streamed"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "cannot judge an embeddings or rerank run: MLPerf's bounds are on TTFT "
+                       "and TPOT, which a non-streamed endpoint does not have",
+                       "plan.pooling.mlperf"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "cannot split batches of more than one item between agents yet",
+                       "plan.pooling.shard"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 0 and %1 images", "plan.images.count"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be between 1 and %1 pixels", "plan.images.size"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be png, got '%1'", "plan.images.format"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "needs a chat or Responses endpoint (openai-chat, openai-responses); %1 "
+                       "takes no images",
+                       "plan.images.flavour"),
+    QT_TRANSLATE_NOOP3("sb::Message", "do not apply to a session workload yet",
+                       "plan.images.sessions"),
+    QT_TRANSLATE_NOOP3("sb::Message", "do not apply to a trace replay yet",
+                       "plan.images.trace"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "would hold about %1 MiB of images in memory (%2 requests, %3 images of "
+                       "%4x%5 each); at most %6 MiB: use fewer requests or smaller images",
+                       "plan.images.memory"),
     QT_TRANSLATE_NOOP3("sb::Message", "must be warm, per-request or lazy, got '%1'",
                        "plan.connection_mode.name"),
     QT_TRANSLATE_NOOP3("sb::Message", "must be 0 (none) or more than 0 and at most %1 seconds",

@@ -39,14 +39,19 @@ bool valueFor(const NameOf<E> (&table)[N], const QString &name, E *out)
 constexpr NameOf<ApiFlavour> kFlavours[] = {{ApiFlavour::Completions, "openai"},
                                             {ApiFlavour::Chat, "openai-chat"},
                                             {ApiFlavour::Responses, "openai-responses"},
-                                            {ApiFlavour::Messages, "anthropic-messages"}};
+                                            {ApiFlavour::Messages, "anthropic-messages"},
+                                            {ApiFlavour::Embeddings, "openai-embeddings"},
+                                            {ApiFlavour::Rerank, "vllm-rerank"}};
 // Other names for the same flavours: vLLM's default backend, and AIPerf's --endpoint-type.
 constexpr NameOf<ApiFlavour> kFlavourAliases[] = {{ApiFlavour::Completions, "vllm"},
                                                   {ApiFlavour::Completions, "openai-completions"},
                                                   {ApiFlavour::Completions, "completions"},
                                                   {ApiFlavour::Chat, "chat"},
                                                   {ApiFlavour::Responses, "responses"},
-                                                  {ApiFlavour::Messages, "messages"}};
+                                                  {ApiFlavour::Messages, "messages"},
+                                                  {ApiFlavour::Embeddings, "infinity-embeddings"},
+                                                  {ApiFlavour::Embeddings, "embeddings"},
+                                                  {ApiFlavour::Rerank, "rerank"}};
 constexpr NameOf<DatasetKind> kKinds[] = {{DatasetKind::Random, "random"},
                                           {DatasetKind::ShareGpt, "sharegpt"},
                                           {DatasetKind::Custom, "custom"}};
@@ -315,7 +320,7 @@ ServerMetricsConfig ServerMetricsConfig::fromJson(const QJsonObject &o)
 
 QJsonObject DatasetSpec::toJson() const
 {
-    return QJsonObject{
+    QJsonObject o{
         {u"kind"_s, QString::fromLatin1(datasetKindName(kind))},
         {u"path"_s, path},
         {u"version_label"_s, versionLabel},
@@ -338,6 +343,14 @@ QJsonObject DatasetSpec::toJson() const
         {u"session_prefix_len"_s, sessionPrefixLen},
         {u"max_turns"_s, maxTurns},
     };
+    // Only when set: datasets without images keep their content (and its hash).
+    if (imageCount > 0)
+        o.insert(u"images"_s, QJsonObject{{u"count"_s, imageCount},
+                                          {u"width"_s, imageWidth},
+                                          {u"height"_s, imageHeight},
+                                          {u"format"_s, imageFormat},
+                                          {u"seed"_s, QString::number(imageSeed)}});
+    return o;
 }
 
 DatasetSpec DatasetSpec::fromJson(const QJsonObject &o)
@@ -364,6 +377,15 @@ DatasetSpec DatasetSpec::fromJson(const QJsonObject &o)
     d.sessionTurns = o.value(u"session_turns"_s).toInt(d.sessionTurns);
     d.sessionPrefixLen = o.value(u"session_prefix_len"_s).toInt();
     d.maxTurns = o.value(u"max_turns"_s).toInt();
+    if (o.contains(u"images"_s)) {
+        const QJsonObject im = o.value(u"images"_s).toObject();
+        d.imageCount = im.value(u"count"_s).toInt();
+        d.imageWidth = im.value(u"width"_s).toInt(d.imageWidth);
+        d.imageHeight = im.value(u"height"_s).toInt(d.imageHeight);
+        d.imageFormat = im.value(u"format"_s).toString(d.imageFormat);
+        const QJsonValue seed = im.value(u"seed"_s);
+        d.imageSeed = seed.isString() ? seed.toString().toLongLong() : seed.toInteger(-1);
+    }
     return d;
 }
 
@@ -422,6 +444,9 @@ QJsonObject LoadProfile::toJson() const
                      {u"affinity_header"_s, sessionHeader}}},
         {u"metrics_interval_s"_s, metricsIntervalS},
     };
+    // Only when set: profiles of one item per request keep their content (and its hash).
+    if (batchSize != 1)
+        o.insert(u"batch_size"_s, batchSize);
     // Only when set: plans without a cancellation load keep their content (and its hash).
     if (cancels()) {
         QJsonObject c{{u"rate_percent"_s, cancelRatePct}};
@@ -450,6 +475,7 @@ LoadProfile LoadProfile::fromJson(const QJsonObject &o)
     p.traceBlockSize = o.value(u"trace_block_size"_s).toInt(p.traceBlockSize);
     p.maxConcurrency = o.value(u"max_concurrency"_s).toInt();
     p.closedLoopConcurrency = o.value(u"closed_loop_concurrency"_s).toInt();
+    p.batchSize = o.value(u"batch_size"_s).toInt(1);
     p.numPrompts = o.value(u"num_prompts"_s).toInt(p.numPrompts);
     p.durationS = o.value(u"duration_s"_s).toDouble();
     p.warmupRequests = o.value(u"warmup_requests"_s).toInt();

@@ -11,16 +11,30 @@ namespace sb {
 // The API a SUT speaks (docs/design.md, "Wire protocol"; docs/metrics.md, "Fields per API").
 // Completions and Chat stream OpenAI chunks; Responses streams the OpenAI Responses API's typed
 // events (/v1/responses); Messages streams Anthropic's Messages API events (/v1/messages).
-enum class ApiFlavour { Completions, Chat, Responses, Messages };
+// Embeddings (/v1/embeddings) and Rerank (/v1/rerank, /rerank) are not streamed: one JSON answer
+// per request, no tokens generated (docs/metrics.md, "Embeddings and rerank").
+enum class ApiFlavour { Completions, Chat, Responses, Messages, Embeddings, Rerank };
 // "openai" | "openai-chat" (vLLM's backend names) | "openai-responses" | "anthropic-messages"
-// (vLLM's benchmark has no name for these two); apiFlavourFromName also takes "vllm",
-// "openai-completions" and AIPerf's endpoint types "completions", "chat", "responses", "messages".
+// (vLLM's benchmark has no name for these two) | "openai-embeddings" | "vllm-rerank" (vLLM's);
+// apiFlavourFromName also takes "vllm", "openai-completions", vLLM's "infinity-embeddings" (the
+// same body) and AIPerf's endpoint types "completions", "chat", "responses", "messages",
+// "embeddings", "rerank".
 const char *apiFlavourName(ApiFlavour f);
 bool apiFlavourFromName(const QString &name, ApiFlavour *out);
-// Every flavour but Completions sends its prompt as messages.
+// Every generation flavour but Completions sends its prompt as messages.
 inline bool apiFlavourTakesMessages(ApiFlavour f)
 {
-    return f != ApiFlavour::Completions;
+    return f == ApiFlavour::Chat || f == ApiFlavour::Responses || f == ApiFlavour::Messages;
+}
+// Embeddings and rerank: a batch of inputs per request, one non-streamed JSON answer.
+inline bool apiFlavourIsPooling(ApiFlavour f)
+{
+    return f == ApiFlavour::Embeddings || f == ApiFlavour::Rerank;
+}
+// Chat and Responses take images in the prompt (docs/datasets.md, "Images in prompts").
+inline bool apiFlavourTakesImages(ApiFlavour f)
+{
+    return f == ApiFlavour::Chat || f == ApiFlavour::Responses;
 }
 
 using HeaderList = QList<QPair<QString, QString>>;
@@ -144,6 +158,16 @@ struct DatasetSpec
     int sessionTurns = 4;
     int sessionPrefixLen = 0;
     int maxTurns = 0;
+    // Images in prompts (docs/datasets.md, "Images in prompts"; chat and Responses only):
+    // imageCount synthetic images of imageWidth x imageHeight pixels in imageFormat ("png") per
+    // request, drawn from imageSeed (< 0: the run's seed), sent as data URLs after the text.
+    // They are part of the dataset's identity (its hash). A custom JSONL line may name image
+    // files of its own ("images"), sent besides these.
+    int imageCount = 0;
+    int imageWidth = 512;
+    int imageHeight = 512;
+    QString imageFormat = QStringLiteral("png");
+    qint64 imageSeed = -1;
 
     QJsonObject toJson() const;
     static DatasetSpec fromJson(const QJsonObject &o);
@@ -206,6 +230,11 @@ struct LoadProfile
     double traceTimeScale = 1.0; // trace offsets are multiplied by this (0.5 = twice as fast)
     TraceFormat traceFormat = TraceFormat::ServeBench;
     int traceBlockSize = 512;      // Mooncake: tokens per hash id (the published traces use 512)
+    // Embeddings and rerank (docs/metrics.md, "Embeddings and rerank"): dataset items per
+    // request (vLLM's --random-batch-size): an embeddings request embeds batchSize inputs, a
+    // rerank request scores batchSize documents against one more item as its query. 1 for
+    // generation endpoints.
+    int batchSize = 1;
     int maxConcurrency = 0;        // 0 = unlimited (open loop)
     int closedLoopConcurrency = 0; // > 0: keep exactly C in flight
     int numPrompts = 1000;
@@ -307,6 +336,15 @@ struct RunPlan
     static RunPlan fromJson(const QJsonObject &o);
 
     bool isSessionWorkload() const { return dataset.multiTurn; }
+    // Dataset items one request takes (docs/metrics.md, "Embeddings and rerank"): an embeddings
+    // request its batch, a rerank request its documents and one query, any other request one.
+    int itemsPerRequest() const
+    {
+        if (!apiFlavourIsPooling(sut.flavour))
+            return 1;
+        const int batch = profile.batchSize > 0 ? profile.batchSize : 1;
+        return sut.flavour == ApiFlavour::Rerank ? batch + 1 : batch;
+    }
 };
 
 // Removes Authorization / api-key-like headers and values from a snapshot (recursively).

@@ -4,6 +4,8 @@
 #include "sourcetext.h"
 #include "tokencount.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
@@ -118,6 +120,7 @@ bool CustomJsonlReader::parseLine(qint64 lineNumber, qint64 offset, qint64 lengt
     out->prompt.clear();
     out->messages = QJsonArray();
     out->outputTokens = -1;
+    out->images.clear();
 
     const QJsonValue messages = o.value(u"messages"_s);
     const QJsonValue prompt = o.value(u"prompt"_s);
@@ -177,6 +180,34 @@ bool CustomJsonlReader::parseLine(qint64 lineNumber, qint64 offset, qint64 lengt
             return false;
         }
         out->outputTokens = qint32(v);
+    }
+
+    // Image files, relative to the dataset's folder (docs/datasets.md, "Images in prompts").
+    const QJsonValue images = o.value(u"images"_s);
+    if (!images.isUndefined() && !images.isNull()) {
+        if (!images.isArray()) {
+            *error = u"%1: field \"images\" must be an array of image file names, found %2"_s.arg(
+                where, kindOf(images));
+            return false;
+        }
+        const QDir folder = QFileInfo(m_path).absoluteDir();
+        const QJsonArray list = images.toArray();
+        for (qsizetype i = 0; i < list.size(); ++i) {
+            const QString name = list.at(i).toString();
+            if (!list.at(i).isString() || name.isEmpty()) {
+                *error = u"%1: field \"images[%2]\" must be an image file name, found %3"_s.arg(
+                    where, QString::number(i),
+                    list.at(i).isString() ? u"an empty string"_s : kindOf(list.at(i)));
+                return false;
+            }
+            const QString path = QDir::cleanPath(folder.absoluteFilePath(name));
+            if (!QFileInfo(path).isFile()) {
+                *error = u"%1: image file \"%2\" not found (looked for %3)"_s.arg(where, name,
+                                                                                   path);
+                return false;
+            }
+            out->images.append(path);
+        }
     }
     return true;
 }

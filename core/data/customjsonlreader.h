@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 #include <QString>
+#include <QStringList>
 #include <functional>
 
 namespace sb {
@@ -15,7 +16,10 @@ class MappedFile;
 //   {"messages": [{"role": "system", "content": "…"}, {"role": "user", "content": "…"}]}
 // "prompt" (a non-empty string) or "messages" (a non-empty array of {role, content} string
 // pairs) is required; with both, messages are what a chat request sends. "output_tokens" is an
-// optional positive integer. Other fields are ignored.
+// optional positive integer. "images" is an optional list of image files (PNG, JPEG, GIF, WebP)
+// sent with the prompt to a chat or Responses endpoint, each relative to the JSONL file's folder
+// (docs/datasets.md, "Images in prompts"); a missing file is an error naming the file and line.
+// Other fields are ignored.
 struct CustomLine
 {
     qint64 line = 0;   // 1-based
@@ -26,6 +30,7 @@ struct CustomLine
     // TokenCounter::count() of prompt, or the sum of countPart() over the message contents
     qint32 inputTokens = 0;
     qint32 outputTokens = -1; // -1: not given
+    QStringList images;       // absolute paths of the line's image files, in order
 };
 
 // Reads a JSONL file line by line over a mapped file; blank lines are ignored. Errors name the

@@ -6,6 +6,7 @@
 #include "mappedfile.h"
 #include "seededrng.h"
 #include "sharegptreader.h"
+#include "syntheticimage.h"
 #include "syntheticprompt.h"
 #include "syntheticvocabulary.h"
 #include "tokencount.h"
@@ -15,6 +16,8 @@
 #include "tokenizer/tokenizer.h"
 
 #include <QCryptographicHash>
+#include <QFile>
+#include <QHash>
 #include <QJsonDocument>
 #include <cmath>
 
@@ -254,6 +257,17 @@ bool loadCustom(const DatasetSpec &spec, int numPrompts, quint64 seed, const Tok
         return false;
     ds->items.reserve(picks.size());
     CustomLine line;
+    // Image files (docs/datasets.md, "Images in prompts"): read once each, sent as data URLs,
+    // and their bytes hashed with the dataset in the order the request list sends them.
+    struct ImageFile
+    {
+        QByteArray url;
+        QByteArray sha256;
+        qint64 bytes = 0;
+    };
+    QHash<QString, ImageFile> files;
+    QCryptographicHash imageHash(QCryptographicHash::Sha256);
+    bool anyImage = false;
     for (qint32 k : picks) {
         const Candidate &c = candidates[k];
         if (!reader.parseLine(c.sourceIndex, c.offset, c.length, &line, error))
@@ -264,9 +278,59 @@ bool loadCustom(const DatasetSpec &spec, int numPrompts, quint64 seed, const Tok
         item.inputTokens = c.inputTokens;
         item.outputTokens = c.outputTokens;
         item.sourceIndex = c.sourceIndex;
+        for (const QString &path : std::as_const(line.images)) {
+            auto it = files.find(path);
+            if (it == files.end()) {
+                QFile f(path);
+                if (!f.open(QIODevice::ReadOnly)) {
+                    *error = u"%1:%2: image file %3: %4"_s.arg(spec.path)
+                                 .arg(c.sourceIndex)
+                                 .arg(path, f.errorString());
+                    return false;
+                }
+                const QByteArray bytes = f.readAll();
+                const char *mime = imageMimeType(bytes);
+                if (!mime) {
+                    *error = u"%1:%2: image file %3 is not a PNG, JPEG, GIF or WebP image"_s
+                                 .arg(spec.path)
+                                 .arg(c.sourceIndex)
+                                 .arg(path);
+                    return false;
+                }
+                it = files.insert(
+                    path, ImageFile{imageDataUrl(bytes, mime),
+                                    QCryptographicHash::hash(bytes, QCryptographicHash::Sha256),
+                                    bytes.size()});
+            }
+            item.images.append(it->url);
+            item.imageBytes += it->bytes;
+            imageHash.addData(it->sha256);
+            anyImage = true;
+        }
         ds->items.append(item);
     }
+    if (anyImage)
+        info.imageFilesSha256 = QString::fromLatin1(imageHash.result().toHex());
     return true;
+}
+
+// Synthetic images (docs/datasets.md, "Images in prompts"): spec.imageCount PNGs of seeded
+// noise appended to every item of the request list, image k of item i drawn from
+// syntheticImageSeed(seed, i, k).
+void attachSyntheticImages(const DatasetSpec &spec, quint64 seed, QList<PromptItem> *items)
+{
+    if (spec.imageCount <= 0)
+        return;
+    const quint64 imageSeed = spec.imageSeed >= 0 ? quint64(spec.imageSeed) : seed;
+    for (qsizetype i = 0; i < items->size(); ++i) {
+        PromptItem &item = (*items)[i];
+        for (int k = 0; k < spec.imageCount; ++k) {
+            const QByteArray png = syntheticPng(spec.imageWidth, spec.imageHeight,
+                                                syntheticImageSeed(imageSeed, i, k));
+            item.images.append(imageDataUrl(png, "image/png"));
+            item.imageBytes += png.size();
+        }
+    }
 }
 
 } // namespace
@@ -308,6 +372,8 @@ QJsonObject DatasetInfo::toJson() const
         o.insert(u"sessions"_s, QJsonObject{{u"count"_s, sampled}, {u"turns"_s, turns}});
     if (!traceReuse.isEmpty())
         o.insert(u"trace_prefix_reuse"_s, traceReuse);
+    if (!imageFilesSha256.isEmpty())
+        o.insert(u"image_files_sha256"_s, imageFilesSha256);
     return o;
 }
 
@@ -358,6 +424,19 @@ QJsonObject canonicalDatasetParameters(const DatasetSpec &spec, int numPrompts, 
             p.insert(u"output_max"_s, spec.randomOutputMax);
         }
         break;
+    }
+    if (spec.imageCount > 0) {
+        // Only images add keys: a dataset without them keeps the identity it always had. The
+        // generator's version, size and seed determine every image's bytes.
+        p.insert(u"images"_s,
+                 QJsonObject{{u"generator"_s, QString::fromLatin1(kSyntheticImageGenerator)},
+                             {u"count"_s, spec.imageCount},
+                             {u"width"_s, spec.imageWidth},
+                             {u"height"_s, spec.imageHeight},
+                             {u"format"_s, spec.imageFormat},
+                             {u"seed"_s, QString::number(spec.imageSeed >= 0
+                                                             ? quint64(spec.imageSeed)
+                                                             : seed)}});
     }
     if (spec.multiTurn) {
         // Only sessions add keys: a single-request dataset keeps the identity it always had.
@@ -430,7 +509,20 @@ bool loadDataset(const DatasetSpec &spec, int numPrompts, quint64 seed, LoadedDa
         return false;
     }
     DatasetInfo &info = ds.info;
+    if (spec.imageCount > 0 && !spec.multiTurn) {
+        if (spec.imageWidth < 1 || spec.imageHeight < 1 || spec.imageFormat != "png"_L1) {
+            if (error)
+                *error = u"images must be png of at least 1x1 pixels, got %1 %2x%3"_s.arg(
+                    spec.imageFormat, QString::number(spec.imageWidth),
+                    QString::number(spec.imageHeight));
+            return false;
+        }
+        attachSyntheticImages(spec, seed, &ds.items);
+    }
     info.parameters = canonicalDatasetParameters(spec, numPrompts, seed, tokenizer);
+    // Image files a custom dataset names are part of its identity by their bytes.
+    if (!info.imageFilesSha256.isEmpty())
+        info.parameters.insert(u"image_files_sha256"_s, info.imageFilesSha256);
     info.sha256 = datasetIdentityHash(info.sourceSha256, info.parameters);
     info.sampled = spec.multiTurn ? ds.sessions.size() : ds.items.size();
     QList<qint32> in, outLens;

@@ -29,6 +29,11 @@ struct PromptItem
     // so a long trace's prompts are never all in memory at once.
     QList<qint64> hashIds;
     qint32 hashBlockTokens = 0;
+    // Images sent with the prompt (docs/datasets.md, "Images in prompts"): data URLs
+    // ("data:image/png;base64,…"), made when the dataset is loaded so no image is drawn or
+    // encoded on the dispatch path, and the bytes of the image files they hold (decoded).
+    QList<QByteArray> images;
+    qint64 imageBytes = 0;
 };
 
 // What was loaded and how; stored with every run. sha256 is the dataset's identity: two loads
@@ -66,6 +71,9 @@ struct DatasetInfo
     qint64 turns = 0;
     // A Mooncake trace: the prefix reuse its hash ids imply (mooncakePrefixReuse()).
     QJsonObject traceReuse;
+    // A custom dataset's image files (docs/datasets.md, "Images in prompts"): sha256 over each
+    // sent file's sha256, in request-list order; empty without image files. Part of sha256.
+    QString imageFilesSha256;
 
     QJsonObject toJson() const;
 };

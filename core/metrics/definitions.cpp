@@ -13,7 +13,8 @@ const QList<MetricDefinition> &metricDefinitions()
          u"Time to first token; successful measured requests only."_s},
         {u"e2el"_s, u"E2EL"_s, u"ms"_s,
          u"t_last − t_send (the usage chunk and [DONE] do not count)"_s,
-         u"End-to-end latency; successful measured requests only."_s},
+         u"End-to-end latency; successful measured requests only. An embeddings or rerank answer "
+         "is not streamed: its E2EL is t_end − t_send, to the end of its body."_s},
         {u"tpot"_s, u"TPOT"_s, u"ms"_s,
          u"(E2EL − TTFT) / (n_out − 1), only for n_out > 1; excludes the first token"_s,
          u"Time per output token; n_out is the request's output token count (server usage when "
@@ -56,13 +57,21 @@ const QList<MetricDefinition> &metricDefinitions()
          u"t_first − t_sched; successful measured requests only."_s},
         {u"e2el_from_sched"_s, u"E2EL from schedule"_s, u"ms"_s,
          u"MLPerf-style latency is measured from t_sched (LoadGen's rule)"_s,
-         u"t_last − t_sched; successful measured requests only."_s},
+         u"t_last − t_sched (t_end − t_sched for an embeddings or rerank answer); successful "
+         "measured requests only."_s},
         {u"request_throughput"_s, u"Request throughput"_s, u"req/s"_s,
          u"successful requests / duration"_s, QString()},
         {u"output_throughput"_s, u"Output token throughput"_s, u"tok/s"_s,
          u"Σ n_out of successful requests / duration"_s, QString()},
         {u"total_token_throughput"_s, u"Total token throughput"_s, u"tok/s"_s,
          u"Σ (n_in + n_out) of successful requests / duration"_s, QString()},
+        {u"input_throughput"_s, u"Input token throughput"_s, u"tok/s"_s,
+         u"Σ n_in of successful requests / duration"_s,
+         u"Reported for embeddings and rerank runs, whose n_in is usage.prompt_tokens, else "
+         "usage.total_tokens, else the dataset's count."_s},
+        {u"item_throughput"_s, u"Item throughput"_s, u"items/s"_s,
+         u"Σ items (embeddings inputs, rerank documents) of successful requests / duration"_s,
+         u"Embeddings and rerank runs: a request's items are its batch (--random-batch-size)."_s},
         {u"request_goodput"_s, u"Request goodput"_s, u"req/s"_s,
          u"successful requests meeting every SLO (e.g. TTFT ≤ 200 ms and TPOT ≤ 50 ms) / "
          "duration"_s,

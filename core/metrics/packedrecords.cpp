@@ -7,7 +7,7 @@ namespace sb {
 
 // A field added to RequestRecord must be packed below (and compared in tst_packedrecords):
 // this trips when the struct's size changes.
-static_assert(sizeof(RequestRecord) == 376, "RequestRecord changed: update packedrecords.cpp");
+static_assert(sizeof(RequestRecord) == 392, "RequestRecord changed: update packedrecords.cpp");
 
 namespace {
 
@@ -21,17 +21,19 @@ constexpr std::array<qint64 RequestRecord::*, 14> kTimes = {
     &RequestRecord::tFirstReasoning, &RequestRecord::tFirstContent,
     &RequestRecord::tLast,           &RequestRecord::tEnd};
 
-constexpr std::array<qint32 RequestRecord::*, 13> kInts = {
+constexpr std::array<qint32 RequestRecord::*, 15> kInts = {
     &RequestRecord::datasetItem,         &RequestRecord::inputTokens,
     &RequestRecord::outputTokens,        &RequestRecord::cachedTokens,
     &RequestRecord::reasoningTokens,     &RequestRecord::clientOutputTokens,
     &RequestRecord::expectedInputTokens, &RequestRecord::expectedOutputTokens,
     &RequestRecord::httpStatus,          &RequestRecord::turnIndex,
     &RequestRecord::sessionTurns,        &RequestRecord::historyTokens,
-    &RequestRecord::cacheCreationTokens};
+    &RequestRecord::cacheCreationTokens, &RequestRecord::batchItems,
+    &RequestRecord::resultItems};
 
-constexpr std::array<qint64 RequestRecord::*, 3> kLongs = {
-    &RequestRecord::outputChars, &RequestRecord::sessionId, &RequestRecord::thinkNs};
+constexpr std::array<qint64 RequestRecord::*, 4> kLongs = {
+    &RequestRecord::outputChars, &RequestRecord::sessionId, &RequestRecord::thinkNs,
+    &RequestRecord::imageBytes};
 
 constexpr std::array<QString RequestRecord::*, 3> kTexts = {
     &RequestRecord::requestId, &RequestRecord::errorMessage, &RequestRecord::outputText};

@@ -29,6 +29,7 @@ constexpr ErrorName kErrorNames[] = {
     {ErrorClass::Oversize, "oversize"},
     {ErrorClass::Overloaded, "overloaded"},
     {ErrorClass::CancelledByLoad, "cancelled_by_load"},
+    {ErrorClass::ResultMismatch, "result_mismatch"},
 };
 } // namespace
 

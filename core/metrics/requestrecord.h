@@ -35,6 +35,11 @@ enum class ErrorClass : quint8 {
     // "Cancelled by the load"): a class of its own, neither a failure nor a completed request.
     // Not Cancelled, which is the user stopping the run.
     CancelledByLoad,
+    // A non-streamed endpoint's answer does not match its request: an embeddings response
+    // whose number of embeddings is not the batch size, a rerank response whose results are not
+    // one per document or name a document that was not sent (docs/metrics.md, "Embeddings and
+    // rerank").
+    ResultMismatch,
 };
 
 const char *errorClassName(ErrorClass c);
@@ -130,6 +135,16 @@ struct RequestRecord
     ErrorClass error = ErrorClass::None;
     QString errorMessage;
     qint64 outputChars = 0; // characters of generated text (reasoning included)
+
+    // Non-streamed endpoints (embeddings, rerank; docs/metrics.md, "Embeddings and rerank"):
+    // the inputs the request carried (embeddings: its batch; rerank: its documents), 0 for a
+    // generation request, and the results the response held (embeddings in data[], rerank
+    // results[]), -1 when none was read.
+    qint32 batchItems = 0;
+    qint32 resultItems = -1;
+    // Images in the prompt (docs/datasets.md, "Images in prompts"): the bytes of the image
+    // files the request carried (decoded, not their base64 text); 0 without images.
+    qint64 imageBytes = 0;
 
     // Sessions (docs/sessions.md); -1 outside a session workload.
     qint64 sessionId = -1;     // the session's position in the run (0-based)

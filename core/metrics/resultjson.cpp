@@ -115,7 +115,7 @@ QJsonObject vllmResultJson(const RunSummary &s, const RecordSet &recordSet,
     o.insert(u"completed"_s, s.completed);
     o.insert(u"failed"_s, s.failed);
     insertValue(o, s, u"total_input_tokens"_s, s.totalInputTokens);
-    o.insert(u"total_output_tokens"_s, s.totalOutputTokens);
+    insertValue(o, s, u"total_output_tokens"_s, s.totalOutputTokens);
     insertValue(o, s, u"request_throughput"_s, s.requestThroughput);
     insertValue(o, s, u"request_goodput"_s, s.requestGoodput);
     insertValue(o, s, u"output_throughput"_s, s.outputThroughput);
@@ -128,6 +128,24 @@ QJsonObject vllmResultJson(const RunSummary &s, const RecordSet &recordSet,
     insertVllmStats(o, s, u"e2el"_s, s.e2el);
 
     // ServeBench additions.
+    // Embeddings and rerank (docs/metrics.md, "Embeddings and rerank"): the streaming metrics
+    // above are null with the reason; these are what such a run measures besides E2EL.
+    o.insert(u"non_streamed"_s, s.nonStreamed);
+    if (s.nonStreamed || s.totalItems > 0) {
+        o.insert(u"total_items"_s, s.totalItems);
+        // Unavailable for the duration's reason, written beside it.
+        o.insert(u"item_throughput"_s, s.isAvailable(u"duration"_s) ? QJsonValue(s.itemThroughput)
+                                                                     : QJsonValue());
+        // Unavailable for the reasons of total_input_tokens or duration, written beside them.
+        o.insert(u"input_throughput"_s,
+                 s.isAvailable(u"total_input_tokens"_s) && s.isAvailable(u"duration"_s)
+                     ? QJsonValue(s.inputThroughput)
+                     : QJsonValue());
+    }
+    // Images in prompts (docs/datasets.md): the image files' bytes per request that carried any.
+    o.insert(u"image_requests"_s, s.imageRequests);
+    o.insert(u"image_bytes_per_request"_s,
+             s.imageRequests > 0 ? QJsonValue(s.meanImageBytes()) : QJsonValue());
     o.insert(u"warmup_requests"_s, s.warmup);
     o.insert(u"warmup_included"_s, s.warmupIncluded);
     insertValue(o, s, u"achieved_request_rate"_s, s.achievedRequestRate);
@@ -199,6 +217,7 @@ QJsonObject vllmResultJson(const RunSummary &s, const RecordSet &recordSet,
 
     QJsonArray inputLens, outputLens, ttfts, itls, errors, e2els, starts, scheds;
     QJsonArray ttfcts, reasoningLens;   // ServeBench's
+    QJsonArray batchItems, imageBytes;  // ServeBench's, only when a request had any
     QJsonArray sessionIds, turnIndices; // ServeBench's, only for a session workload
     const bool sessions = std::any_of(records.cbegin(), records.cend(),
                                       [](const RequestRecord &r) { return r.inSession(); });
@@ -209,8 +228,12 @@ QJsonObject vllmResultJson(const RunSummary &s, const RecordSet &recordSet,
         outputLens.append(ok ? effectiveOutputTokens(r) : 0); // vLLM: 0 for a failed request
         const qint64 first =
             r.tFirst > 0 ? r.tFirst : (r.chunkTimes.isEmpty() ? 0 : r.chunkTimes.constFirst());
-        const qint64 last =
-            r.tLast > 0 ? r.tLast : (r.chunkTimes.isEmpty() ? 0 : r.chunkTimes.constLast());
+        // A non-streamed answer ends with its body (docs/metrics.md, "Embeddings and rerank").
+        const qint64 last = r.batchItems > 0 ? r.tEnd
+                            : r.tLast > 0    ? r.tLast
+                                             : (r.chunkTimes.isEmpty() ? 0 : r.chunkTimes.constLast());
+        batchItems.append(r.batchItems);
+        imageBytes.append(r.imageBytes);
         // vLLM keeps the ttft and gaps a failed request got before it failed; latency only on
         // success.
         ttfts.append(r.tSend > 0 && first > 0 ? secondsBetween(r.tSend, first) : 0.0);
@@ -255,6 +278,10 @@ QJsonObject vllmResultJson(const RunSummary &s, const RecordSet &recordSet,
     o.insert(u"scheduled_times"_s, scheds);
     o.insert(u"ttfcts"_s, ttfcts);
     o.insert(u"reasoning_lens"_s, reasoningLens);
+    if (s.totalItems > 0 || s.nonStreamed)
+        o.insert(u"batch_items"_s, batchItems);
+    if (s.imageRequests > 0)
+        o.insert(u"image_bytes"_s, imageBytes);
     return o;
 }
 

@@ -70,6 +70,15 @@ QList<double> requestSamples(const RecordSet &records, QStringView metric, bool 
         }
         if (!r.ok())
             continue;
+        if (r.batchItems > 0) {
+            // A non-streamed answer (docs/metrics.md, "Embeddings and rerank"): E2EL to the end
+            // of its body; no first token, so no TTFT or TPOT sample.
+            if (kind == E2el && r.tSend > 0 && r.tEnd > r.tSend)
+                out.append(ms(r.tEnd - r.tSend));
+            else if (kind == E2elSched && r.tSched > 0 && r.tEnd > 0)
+                out.append(ms(r.tEnd - r.tSched));
+            continue;
+        }
         const qint64 first = firstToken(r);
         const qint64 last = lastToken(r);
         if (first <= 0)

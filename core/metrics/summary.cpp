@@ -207,6 +207,11 @@ inline bool withinSlo(double valueNs, double sloMs)
 
 } // namespace
 
+QString nonStreamedReason()
+{
+    return u"non-streamed endpoint: no tokens are generated"_s;
+}
+
 qint32 effectiveOutputTokens(const RequestRecord &r, TokenSource *source)
 {
     if (r.outputTokens >= 0) {
@@ -253,6 +258,7 @@ struct SummaryBuilder::State
     // Pass 1.
     qsizetype nOk = 0;
     qsizetype nMeasured = 0;
+    qsizetype nPooled = 0; // measured requests to a non-streamed endpoint (batchItems > 0)
     qsizetype nGaps = 0;
     qint64 okMinSend = std::numeric_limits<qint64>::max();
 
@@ -318,6 +324,8 @@ void SummaryBuilder::scan(const RequestRecord &r, qint64 chunkCount)
     if (!d->isMeasured(r))
         return;
     ++d->nMeasured;
+    if (r.batchItems > 0)
+        ++d->nPooled;
     if (!r.ok())
         return;
     ++d->nOk;
@@ -360,6 +368,10 @@ void SummaryBuilder::add(const RequestRecord &r)
         // The wait for a concurrency slot; the hop to the transport is schedule lag.
         if (r.tQueued > 0 && r.tDispatch >= r.tQueued)
             st.queue.push_back(nsToMsD(r.tDispatch - r.tQueued));
+        if (r.imageBytes > 0) {
+            ++s.imageRequests;
+            s.totalImageBytes += r.imageBytes;
+        }
     }
 
     if (r.cancelledByLoad()) {
@@ -413,6 +425,22 @@ void SummaryBuilder::add(const RequestRecord &r)
         st.ttfct.push_back(nsToMsD(r.tFirstContent - r.tSend));
     if (r.tFirstReasoning > 0 && r.tFirstContent >= r.tFirstReasoning)
         st.reasoningTime.push_back(nsToMsD(r.tFirstContent - r.tFirstReasoning));
+
+    if (r.batchItems > 0) {
+        // A non-streamed answer (docs/metrics.md, "Embeddings and rerank"): no first token, no
+        // chunks; its latency is send to the end of the body, and only E2EL can meet an SLO.
+        s.totalItems += r.batchItems;
+        if (r.tSend > 0 && r.tEnd > r.tSend) {
+            st.e2el.push_back(nsToMsD(r.tEnd - r.tSend));
+            st.okStarts.push_back(r.tSend);
+            st.okEnds.push_back(r.tEnd);
+            if (r.tSched > 0)
+                st.e2elSched.push_back(nsToMsD(r.tEnd - r.tSched));
+            if (s.goodputSet && withinSlo(double(r.tEnd - r.tSend), s.slo.e2elMs))
+                ++s.goodRequests;
+        }
+        return;
+    }
 
     const qint64 first = firstTokenNs(r);
     const qint64 last = lastTokenNs(r);
@@ -518,6 +546,7 @@ RunSummary SummaryBuilder::finish()
     State &st = *d;
     RunSummary s = std::move(st.s);
     s.measured = st.nMeasured;
+    s.nonStreamed = st.nPooled > 0 && st.nPooled == st.nMeasured;
     s.multiTokenChunks = st.multi;
     if (s.sent > 0) {
         s.windowStartNs = st.minSend;
@@ -533,6 +562,8 @@ RunSummary SummaryBuilder::finish()
         s.outputThroughput = double(s.totalOutputTokens) / s.durationS;
         s.totalTokenThroughput = double(s.totalInputTokens + s.totalOutputTokens) / s.durationS;
         s.requestGoodput = double(s.goodRequests) / s.durationS;
+        s.itemThroughput = double(s.totalItems) / s.durationS;
+        s.inputThroughput = double(s.totalInputTokens) / s.durationS;
     }
     if (!s.goodputSet)
         s.goodRequests = 0;
@@ -606,13 +637,26 @@ void markUnavailableQuantities(RunSummary *summary, bool sendsAtOneInstant)
         s.markUnavailable(u"max_concurrent_requests"_s, oneInstant);
     }
 
+    if (s.nonStreamed) {
+        // Embeddings and rerank generate no tokens (docs/metrics.md, "Embeddings and rerank"):
+        // what only a stream of tokens can tell is not zero but unavailable, with this reason.
+        const QString why = nonStreamedReason();
+        for (const char *k :
+             {"ttft", "tpot", "itl", "itl_per_token", "ttft_from_sched", "ttfct", "reasoning_time",
+              "reasoning_tokens", "total_reasoning_tokens", "output_throughput",
+              "max_output_tokens_per_s", "total_output_tokens", "output_token_mismatch"})
+            s.markUnavailable(QString::fromLatin1(k), why);
+    }
+
     const QString noSuccess = s.measured == 0 ? noRecords : u"no request succeeded"_s;
     const auto latency = [&](const char *key, const MetricStats &st, const QString &why) {
         if (st.isEmpty())
             s.markUnavailable(QString::fromLatin1(key), s.completed == 0 ? noSuccess : why);
     };
     latency("ttft", s.ttft, u"no successful request has both a send time and a first token"_s);
-    latency("e2el", s.e2el, u"no successful request has both a send time and a first token"_s);
+    latency("e2el", s.e2el,
+            s.nonStreamed ? u"no successful request has both a send time and an end"_s
+                          : u"no successful request has both a send time and a first token"_s);
     latency("tpot", s.tpot, u"no successful request produced more than one output token"_s);
     latency("itl", s.itl, u"no successful request streamed more than one chunk"_s);
     latency("itl_per_token", s.itlPerToken,

@@ -126,6 +126,24 @@ struct RunSummary
         return outputCountCompared > 0 ? double(outputCountMismatched) / outputCountCompared : 0;
     }
 
+    // --- non-streamed endpoints (docs/metrics.md, "Embeddings and rerank") ---
+    // Every measured request went to an embeddings or rerank endpoint (its record carries
+    // batchItems > 0): nothing is generated, so TTFT, TPOT, ITL, output tokens and the rates of
+    // them are unavailable ("non-streamed endpoint: no tokens are generated"); E2EL is send to
+    // the end of the answer's body.
+    bool nonStreamed = false;
+    qint64 totalItems = 0;       // Σ batchItems of the successful requests
+    double itemThroughput = 0;   // totalItems / duration
+    double inputThroughput = 0;  // totalInputTokens / duration
+    // --- images in prompts (docs/datasets.md, "Images in prompts") ---
+    // Measured sent requests that carried images, and the image bytes they carried.
+    qint64 imageRequests = 0;
+    qint64 totalImageBytes = 0;
+    double meanImageBytes() const
+    {
+        return imageRequests > 0 ? double(totalImageBytes) / double(imageRequests) : 0;
+    }
+
     // --- reasoning (docs/metrics.md, reasoning) ---
     // Successful requests that streamed reasoning, and Σ of their reasoning tokens (part of
     // totalOutputTokens) with where the counts came from.
@@ -162,7 +180,8 @@ struct RunSummary
     // Keys: the result JSON's names — "duration", "request_throughput", "output_throughput",
     // "total_token_throughput", "request_goodput", "total_input_tokens",
     // "max_output_tokens_per_s", "max_concurrent_requests", "achieved_request_rate",
-    // "cached_tokens", "output_token_mismatch", and the stats keys above. summarize() fills
+    // "cached_tokens", "output_token_mismatch", "total_output_tokens" and
+    // "total_reasoning_tokens" (non-streamed runs), and the stats keys above. summarize() fills
     // what the records show; an importer may add what it knows was lost.
     QMap<QString, QString> unavailable;
     bool isAvailable(const QString &key) const { return !unavailable.contains(key); }
@@ -177,6 +196,10 @@ struct RunSummary
 qint32 effectiveOutputTokens(const RequestRecord &r, TokenSource *source = nullptr);
 // Input count: usage when reported, else the dataset's length, else 0 (source Unknown).
 qint32 effectiveInputTokens(const RequestRecord &r, TokenSource *source = nullptr);
+
+// The reason every streaming metric of an embeddings or rerank run is unavailable:
+// "non-streamed endpoint: no tokens are generated" (docs/metrics.md, "Embeddings and rerank").
+QString nonStreamedReason();
 
 // Fills summary->unavailable from its own counts (SummaryBuilder::finish() calls it):
 // sendsAtOneInstant says every sent request had the same t_send.

@@ -102,8 +102,48 @@ QString percentileLines(const RunSummary &s, const QString &key, const MetricSta
 
 } // namespace
 
+// The block of a run against an embeddings or rerank endpoint (docs/metrics.md, "Embeddings and
+// rerank"), in the order of vLLM's own pooling printout (requests, duration, input tokens,
+// throughputs, then E2EL only). The streaming metrics are said to be unavailable once, with the
+// reason, instead of a line of n/a per percentile.
+QString formatNonStreamedBlock(const RunSummary &s, const SummaryTextOptions &o)
+{
+    const bool benchServe = o.style == VllmTextStyle::BenchServe;
+    QString out;
+    out += summaryHeading(u" Serving Benchmark Result "_s, u'=');
+    out += line(u"Successful requests:"_s, s.completed);
+    if (benchServe) {
+        out += line(u"Failed requests:"_s, s.failed);
+        if (o.maxConcurrency > 0)
+            out += line(u"Maximum request concurrency:"_s, qint64(o.maxConcurrency));
+        if (!std::isinf(o.requestRate))
+            out += lineF(u"Request rate configured (RPS):"_s, o.requestRate);
+    }
+    out += lineF(s, u"duration"_s, u"Benchmark duration (s):"_s, s.durationS);
+    out += line(s, u"total_input_tokens"_s, u"Total input tokens:"_s, s.totalInputTokens);
+    out += line(u"Total items (inputs, documents):"_s, s.totalItems);
+    out += lineF(s, u"request_throughput"_s, u"Request throughput (req/s):"_s, s.requestThroughput);
+    if (s.goodputSet)
+        out += lineF(s, u"request_goodput"_s, u"Request goodput (req/s):"_s, s.requestGoodput);
+    out += lineF(s, u"total_input_tokens"_s, u"Input token throughput (tok/s):"_s,
+                 s.inputThroughput);
+    // Rates over the window: unknown when the duration is.
+    out += lineF(s, u"duration"_s, u"Item throughput (items/s):"_s, s.itemThroughput);
+    out += lineF(s, u"total_token_throughput"_s, u"Total Token throughput (tok/s):"_s,
+                 s.totalTokenThroughput);
+    out += line(u"Generated tokens, TTFT, TPOT, ITL:"_s, notAvailable(s, u"ttft"_s));
+    out += summaryHeading(u"End-to-end Latency"_s, u'-');
+    out += lineF(s, u"e2el"_s, u"Mean E2EL (ms):"_s, s.e2el.mean);
+    out += lineF(s, u"e2el"_s, u"Median E2EL (ms):"_s, s.e2el.median);
+    out += percentileLines(s, u"e2el"_s, s.e2el, u"E2EL"_s, o.metricPercentiles);
+    out += QString(kWidth, u'=') + u'\n';
+    return out;
+}
+
 QString formatVllmBlock(const RunSummary &s, const SummaryTextOptions &o)
 {
+    if (s.nonStreamed)
+        return formatNonStreamedBlock(s, o);
     const bool benchServe = o.style == VllmTextStyle::BenchServe;
     QString out;
     out += summaryHeading(u" Serving Benchmark Result "_s, u'=');
@@ -187,8 +227,9 @@ QString formatServeBenchAdditions(const RunSummary &s, const SummaryTextOptions 
     statsSection(u"Schedule Lag"_s, u"schedule_lag"_s, u"schedule lag"_s, s.scheduleLag, false);
     statsSection(u"Client Queue Time"_s, u"client_queue_time"_s, u"client queue time"_s,
                  s.clientQueueTime, false);
-    statsSection(u"Inter-token Latency per Token"_s, u"itl_per_token"_s, u"ITL per token"_s,
-                 s.itlPerToken, true);
+    if (!s.nonStreamed)
+        statsSection(u"Inter-token Latency per Token"_s, u"itl_per_token"_s, u"ITL per token"_s,
+                     s.itlPerToken, true);
     if (s.reasoningRequests > 0) {
         // Only reasoning streams make these differ from TTFT (docs/metrics.md, reasoning).
         statsSection(u"Time to First Content Token"_s, u"ttfct"_s, u"TTFCT"_s, s.ttfct, true);
@@ -203,7 +244,10 @@ QString formatServeBenchAdditions(const RunSummary &s, const SummaryTextOptions 
 
     out += summaryHeading(u"Token Counts"_s, u'-');
     out += line(u"Input token count source:"_s, s.inputSources.describe());
-    out += line(u"Output token count source:"_s, s.outputSources.describe());
+    if (s.nonStreamed)
+        out += line(u"Output tokens:"_s, notAvailable(s, u"total_output_tokens"_s));
+    else
+        out += line(u"Output token count source:"_s, s.outputSources.describe());
     if (s.reasoningRequests > 0)
         out += line(u"Reasoning token count source:"_s, s.reasoningSources.describe());
     if (s.outputCountCompared > 0) {
@@ -220,6 +264,11 @@ QString formatServeBenchAdditions(const RunSummary &s, const SummaryTextOptions 
         out += line(u"Cached prompt tokens:"_s, s.cachedTokens);
     if (s.multiTokenChunks)
         out += line(u"Multi-token chunks:"_s, u"yes (ITL per token differs from ITL)"_s);
+    if (s.imageRequests > 0)
+        // The image files' bytes, not their base64 text (docs/datasets.md, "Images in prompts").
+        out += line(u"Image bytes per request:"_s,
+                    u"mean %1 (%2 requests with images)"_s.arg(pythonFixed(s.meanImageBytes(), 0))
+                        .arg(s.imageRequests));
 
     out += QString(kWidth, u'-') + u'\n';
     if (!o.tokenizer.isEmpty())

@@ -38,7 +38,10 @@ QList<double> latencySamples(const ReportRun &run, const QString &metric)
             if (r.tFirst > 0)
                 out.append(double(r.tFirst - r.tSend) / 1e6);
         } else if (metric == "e2el"_L1) {
-            if (r.tLast > 0)
+            // A non-streamed answer (embeddings, rerank) ends with its body.
+            if (r.batchItems > 0 && r.tEnd > 0)
+                out.append(double(r.tEnd - r.tSend) / 1e6);
+            else if (r.tLast > 0)
                 out.append(double(r.tLast - r.tSend) / 1e6);
         } else if (metric == "tpot"_L1) {
             const qint32 n = effectiveOutputTokens(r);

@@ -105,8 +105,10 @@ QString sloText(const Slo &s)
 // What an API's runs measure. Completions, chat, Responses and Messages all stream generated
 // text and give the same metrics (TTFT, ITL, TPOT, token throughput; docs/metrics.md), so their
 // runs rank against each other: a hosted Messages endpoint beside a self-hosted chat one is what
-// a selection compares. A backend this build does not know keeps its own name, so it never ranks
-// against a generation run.
+// a selection compares. Embeddings and rerank runs generate nothing (no TTFT, ITL or output
+// tokens; docs/metrics.md, "Embeddings and rerank"): each kind ranks only against its own, on
+// latency and throughput, never against a generation run. A backend this build does not know
+// keeps its own name, so it never ranks against a generation run.
 Value apiKind(const RunView &r)
 {
     const QString backend =
@@ -120,6 +122,10 @@ Value apiKind(const RunView &r)
     case ApiFlavour::Responses:
     case ApiFlavour::Messages:
         return said("cmp.value.api_generation");
+    case ApiFlavour::Embeddings:
+        return said("cmp.value.api_embeddings");
+    case ApiFlavour::Rerank:
+        return said("cmp.value.api_rerank");
     }
     return text(backend);
 }

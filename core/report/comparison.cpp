@@ -134,6 +134,8 @@ bool RankBy::parse(const QString &text, RankBy *out, QString *error)
         static const QStringList rates = {u"request_throughput"_s,
                                           u"output_throughput"_s,
                                           u"total_token_throughput"_s,
+                                          u"input_throughput"_s,
+                                          u"item_throughput"_s,
                                           u"request_goodput"_s,
                                           u"failed"_s,
                                           u"cost_per_request"_s,
@@ -184,6 +186,29 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
     c.comparability = checkComparability(snapshots, c.columns);
     c.baseline = std::clamp(options.baseline, 0, std::max(0, int(runs.size()) - 1));
     c.rankBy = options.rankBy;
+    // Embeddings and rerank runs have no TTFT, TPOT, ITL or output tokens (docs/metrics.md,
+    // "Embeddings and rerank"): a ranking asked for by one of them is by E2EL (latency) or
+    // request throughput instead, and says so.
+    const bool allNonStreamed =
+        !runs.isEmpty() &&
+        std::all_of(runs.cbegin(), runs.cend(), [](const ReportRun &r) {
+            return r.summary.nonStreamed;
+        });
+    const bool anyNonStreamed = std::any_of(runs.cbegin(), runs.cend(), [](const ReportRun &r) {
+        return r.summary.nonStreamed || r.summary.totalItems > 0;
+    });
+    std::optional<RankBy> askedRank;
+    if (allNonStreamed) {
+        static const QStringList streamed = {u"ttft"_s, u"tpot"_s, u"itl"_s};
+        if (streamed.contains(c.rankBy.metric)) {
+            askedRank = c.rankBy;
+            c.rankBy.metric = u"e2el"_s;
+        } else if (c.rankBy.metric == "output_throughput"_L1 ||
+                   c.rankBy.metric == "total_token_throughput"_L1) {
+            askedRank = c.rankBy;
+            c.rankBy.metric = u"request_throughput"_s;
+        }
+    }
 
     const auto addRow =
         [&](ComparisonRow row,
@@ -274,6 +299,12 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
          [](const ReportRun &r) { return r.summary.outputThroughput; });
     rate("total_token_throughput", "cmp.row.total_token_throughput", "tok/s",
          [](const ReportRun &r) { return r.summary.totalTokenThroughput; });
+    if (anyNonStreamed) {
+        rate("input_throughput", "cmp.row.input_throughput", "tok/s",
+             [](const ReportRun &r) { return r.summary.inputThroughput; });
+        rate("item_throughput", "cmp.row.item_throughput", "items/s",
+             [](const ReportRun &r) { return r.summary.itemThroughput; });
+    }
     {
         ComparisonRow row;
         row.key = u"request_goodput"_s;
@@ -479,6 +510,9 @@ Comparison buildComparison(const QList<ReportRun> &runs, const QList<RunCost> &c
             c.rankNoteMessage = Message(
                 "cmp.rank.missing", {c.rankNoteMessage, Message::literal(missing.join(u", "_s))});
     }
+    if (askedRank && c.comparability.rankable())
+        c.rankNoteMessage = Message("cmp.rank.non_streamed",
+                                    {c.rankNoteMessage, Message::literal(askedRank->rowKey())});
     addComparisonStatistics(&c, runs, options);
     // Repeats of one candidate (the picked runs all belong to one series) are replicates, not
     // competitors: their differences are run-to-run noise, so they are pooled, never ranked

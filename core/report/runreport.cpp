@@ -31,8 +31,12 @@ void deriveStatistics(const RunReportInput &in, RunDerivation *d)
     if (in.records.isEmpty())
         return;
     const SummaryOptions opts = SummaryOptions::forProfile(in.plan.profile);
+    // Embeddings and rerank have no TTFT or TPOT to give an interval for (docs/metrics.md).
+    const bool nonStreamed = d->summary.nonStreamed;
     for (const char *metric : {"ttft", "tpot", "e2el"}) {
         const QString key = QString::fromLatin1(metric);
+        if (nonStreamed && key != "e2el"_L1)
+            continue;
         const QList<double> samples = requestSamples(in.records, key);
         QList<QPair<QString, Interval>> stats;
         stats.append({u"mean"_s, meanInterval(samples)});
@@ -238,15 +242,20 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &d)
     if (d.statisticsComputed) {
         out += u"------95 % confidence intervals [low, high]-------\n"_s;
         out += formatIntervals(d);
+        // A non-streamed run's steady state reads its E2EL: it has no TTFT.
+        const bool e2el = d.summary.nonStreamed;
         if (d.steady.available)
             out += u"%1 %2\n"_s.arg(u"Steady state (s from first send):"_s, -40)
-                       .arg(u"%1 to %2 (warm-up %3 s, drain %4 s); %5 req/s, p99 TTFT %6 ms"_s
+                       .arg(u"%1 to %2 (warm-up %3 s, drain %4 s); %5 req/s, p99 %6 %7 ms"_s
                                 .arg(d.steady.warmupSeconds(), 0, 'f', 2)
                                 .arg(d.steady.warmupSeconds() + d.steady.seconds(), 0, 'f', 2)
                                 .arg(d.steady.warmupSeconds(), 0, 'f', 2)
                                 .arg(d.steady.drainSeconds(), 0, 'f', 2)
                                 .arg(d.steadySummary.requestThroughput, 0, 'f', 2)
-                                .arg(d.steadySummary.ttft.percentile(99), 0, 'f', 2));
+                                .arg(e2el ? u"E2EL"_s : u"TTFT"_s)
+                                .arg((e2el ? d.steadySummary.e2el : d.steadySummary.ttft)
+                                         .percentile(99),
+                                     0, 'f', 2));
         else
             out += u"%1 n/a (%2)\n"_s.arg(u"Steady state:"_s, -40).arg(d.steady.reason);
         if (d.saturation.evaluated && d.saturation.saturated)
@@ -337,7 +346,8 @@ QByteArray requestsCsv(const RunReportInput &in)
                   "itl_mean_ms,chunks,input_tokens,input_source,output_tokens,output_source,"
                   "cached_tokens,schedule_lag_ms,client_queue_ms,ttfct_ms,reasoning_ms,"
                   "reasoning_tokens,reasoning_source,client_output_tokens,connection,setup_ms,"
-                  "ttft_without_setup_ms,cache_creation_tokens,output_chars"_s;
+                  "ttft_without_setup_ms,cache_creation_tokens,output_chars,batch_items,"
+                  "result_items,image_bytes"_s;
     // A session workload's requests also say where they belong (docs/sessions.md).
     const bool sessions = std::any_of(in.records.cbegin(), in.records.cend(),
                                       [](const RequestRecord &r) { return r.inSession(); });
@@ -374,7 +384,9 @@ QByteArray requestsCsv(const RunReportInput &in)
             msOrEmpty(r.tFirst - r.tSend, hasFirst),
             hasTpot ? QString::number(double(r.tLast - r.tFirst) / 1e6 / (nOut - 1), 'f', 3)
                     : QString(),
-            msOrEmpty(r.tLast - r.tSend, r.ok() && r.tLast > 0 && r.tSend > 0),
+            // A non-streamed answer ends with its body (docs/metrics.md, "Embeddings and rerank").
+            r.batchItems > 0 ? msOrEmpty(r.tEnd - r.tSend, r.ok() && r.tEnd > 0 && r.tSend > 0)
+                             : msOrEmpty(r.tLast - r.tSend, r.ok() && r.tLast > 0 && r.tSend > 0),
             itlMean,
             QString::number(r.chunkTimes.size()),
             QString::number(nIn),
@@ -396,6 +408,9 @@ QByteArray requestsCsv(const RunReportInput &in)
             msOrEmpty(hasFirst ? ttftWithoutSetupNs(r) : 0, hasFirst),
             r.cacheCreationTokens >= 0 ? QString::number(r.cacheCreationTokens) : QString(),
             QString::number(r.outputChars),
+            QString::number(r.batchItems),
+            r.resultItems >= 0 ? QString::number(r.resultItems) : QString(),
+            QString::number(r.imageBytes),
         };
         out += row.join(u',');
         if (sessions && r.inSession())

@@ -314,6 +314,53 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
     if (d.sharegptOutputLen > limits::kMaxTokens)
         is.add("sharegpt-output-len", "plan.tokens.range", {QString::number(limits::kMaxTokens)});
 
+    // --- embeddings and rerank (docs/metrics.md, "Embeddings and rerank") ---
+    const bool pooling = apiFlavourIsPooling(sut.flavour);
+    if (p.batchSize < 1 || p.batchSize > limits::kMaxBatchSize)
+        is.add("random-batch-size", "plan.batch.range", {QString::number(limits::kMaxBatchSize)});
+    else if (p.batchSize > 1 && !pooling)
+        is.add("random-batch-size", "plan.batch.not_pooling");
+    if (pooling) {
+        if (plan.isSessionWorkload())
+            is.add("multi-turn", "plan.pooling.sessions");
+        if (p.cancelAfterTokens > 0)
+            is.add("request-cancellation-after-tokens", "plan.pooling.streamed");
+        if (p.goodput.ttftMs >= 0 || p.goodput.tpotMs >= 0)
+            is.add("goodput", "plan.pooling.streamed");
+        if (p.scenario != Scenario::None || searching)
+            is.add(searching ? "find-max-valid-rate" : "scenario", "plan.pooling.mlperf");
+        if (request.isSharded() && plan.itemsPerRequest() > 1)
+            is.add("shard", "plan.pooling.shard");
+    }
+
+    // --- images in prompts (docs/datasets.md, "Images in prompts") ---
+    if (d.imageCount < 0 || d.imageCount > limits::kMaxImagesPerRequest)
+        is.add("image-count", "plan.images.count", {QString::number(limits::kMaxImagesPerRequest)});
+    if (d.imageCount > 0) {
+        if (d.imageWidth < 1 || d.imageWidth > limits::kMaxImageSide)
+            is.add("image-width", "plan.images.size", {QString::number(limits::kMaxImageSide)});
+        if (d.imageHeight < 1 || d.imageHeight > limits::kMaxImageSide)
+            is.add("image-height", "plan.images.size", {QString::number(limits::kMaxImageSide)});
+        if (d.imageFormat != "png"_L1)
+            is.add("image-format", "plan.images.format", {d.imageFormat});
+        if (!apiFlavourTakesImages(sut.flavour))
+            is.add("image-count", "plan.images.flavour",
+                   {QString::fromLatin1(apiFlavourName(sut.flavour))});
+        if (plan.isSessionWorkload())
+            is.add("image-count", "plan.images.sessions");
+        if (trace)
+            is.add("image-count", "plan.images.trace");
+        // Every request's images are drawn before the run: RGB, about 4/3 of it as base64.
+        const double requests = durationBound ? 1000.0 : double(std::max(1, p.numPrompts));
+        const double bytes = requests * d.imageCount * double(std::max(1, d.imageWidth)) *
+                             double(std::max(1, d.imageHeight)) * 3.0 * 4.0 / 3.0;
+        if (bytes > double(limits::kMaxImageMemoryBytes))
+            is.add("image-count", "plan.images.memory",
+                   {num(std::ceil(bytes / 1048576.0)), num(requests), num(d.imageCount),
+                    num(d.imageWidth), num(d.imageHeight),
+                    num(double(limits::kMaxImageMemoryBytes) / 1048576.0)});
+    }
+
     // --- sessions (docs/sessions.md) ---
     const bool sessions = plan.isSessionWorkload();
     if (sessions) {

@@ -41,6 +41,11 @@ inline constexpr int kMaxSeriesRuns = 1000;
 inline constexpr int kMaxSessionTurns = 10'000;       // user turns per session
 inline constexpr double kMaxPrefillMsPerToken = 1000; // the built-in simulator's prefill cost
 inline constexpr int kMaxCacheBlocks = 1'000'000'000; // the built-in simulator's prefix cache
+inline constexpr int kMaxBatchSize = 65'536;          // embeddings inputs / rerank documents
+inline constexpr int kMaxImagesPerRequest = 256;
+inline constexpr int kMaxImageSide = 16'384;          // pixels
+// Synthetic images are drawn before the run and held as data URLs (docs/datasets.md).
+inline constexpr qint64 kMaxImageMemoryBytes = qint64(4) << 30;
 } // namespace limits
 
 // Checks a request before anything is loaded or sent: every range, every combination that

@@ -140,6 +140,7 @@ bool RunController::prepareTransport(QString *error)
     {
         RunRequest check;
         check.plan.sut.builtInSimulator = true;
+        check.plan.sut.flavour = m_plan.sut.flavour; // a batch size is checked against it
         check.plan.profile = m_plan.profile;
         for (const PlanIssue &issue : validateRunRequest(check)) {
             *error = issue.text();
@@ -336,6 +337,8 @@ RequestJob RunController::makeJob(qint64 i, bool warmup) const
     job.headers = buildRequestHeaders(m_plan.sut, m_apiKey, requestId);
     job.timeoutNs = qint64(m_plan.profile.timeoutS * 1e9);
 
+    if (apiFlavourIsPooling(m_plan.sut.flavour))
+        return makePoolingJob(std::move(job), i, warmup);
     QString prompt = item.prompt.isEmpty() && !item.hashIds.isEmpty()
                          ? mooncakePrompt(item.hashIds, item.inputTokens, item.hashBlockTokens)
                          : item.prompt;
@@ -352,9 +355,12 @@ RequestJob RunController::makeJob(qint64 i, bool warmup) const
             prompt.prepend(prefix);
         }
     }
-    job.body = buildRequestBody(m_plan.sut, m_plan.params, prompt, messages, item.outputTokens);
+    job.body = buildRequestBody(m_plan.sut, m_plan.params, prompt, messages, item.outputTokens,
+                                item.images);
 
     RequestRecord &r = job.record;
+    if (apiFlavourTakesImages(m_plan.sut.flavour))
+        r.imageBytes = item.imageBytes;
     r.index = i;
     r.datasetItem = item.sourceIndex;
     r.warmup = warmup;
@@ -370,6 +376,52 @@ RequestJob RunController::makeJob(qint64 i, bool warmup) const
         else
             job.cancelAfterNs = qint64(std::llround(p.cancelDelayS * 1e9));
     }
+    return job;
+}
+
+RequestJob RunController::makePoolingJob(RequestJob job, qint64 i, bool warmup) const
+{
+    // Request i takes the next itemsPerRequest() items of the list, in order and cycled
+    // (docs/metrics.md, "Embeddings and rerank"): rerank's first is its query, the rest its
+    // documents; embeddings embeds them all.
+    const auto &items = *m_items;
+    const bool rerank = m_plan.sut.flavour == ApiFlavour::Rerank;
+    const int per = m_plan.itemsPerRequest();
+    const qint64 first = i * per;
+    QString query;
+    QStringList inputs;
+    qint64 queryTokens = 0;
+    qint64 inputTokens = 0;
+    for (int k = 0; k < per; ++k) {
+        const PromptItem &item = items.at(int((first + k) % items.size()));
+        QString text = item.prompt.isEmpty() && !item.hashIds.isEmpty()
+                           ? mooncakePrompt(item.hashIds, item.inputTokens, item.hashBlockTokens)
+                           : item.prompt;
+        if (m_plan.profile.cacheBust)
+            text.prepend(u"[%1-%2-%3] "_s.arg(m_runTag).arg(i).arg(k));
+        if (rerank && k == 0) {
+            query = text;
+            queryTokens = item.inputTokens;
+        } else {
+            inputs.append(text);
+            inputTokens += item.inputTokens;
+        }
+    }
+    job.body = buildPoolingBody(m_plan.sut, m_plan.params, query, inputs);
+    RequestRecord &r = job.record;
+    r.index = i;
+    r.datasetItem = items.at(int(first % items.size())).sourceIndex;
+    r.warmup = warmup;
+    r.requestId = u"sb-%1-%2"_s.arg(m_runTag).arg(i);
+    r.batchItems = qint32(inputs.size());
+    // A cross-encoder reads the query beside every document: the dataset's estimate of what a
+    // rerank server counts (its usage wins when it sends one).
+    r.expectedInputTokens =
+        qint32(std::min<qint64>(inputTokens + queryTokens * inputs.size(), INT32_MAX));
+    r.expectedOutputTokens = 0;
+    const LoadProfile &p = m_plan.profile;
+    if (!warmup && requestCancelledByLoad(p, i))
+        job.cancelAfterNs = qint64(std::llround(p.cancelDelayS * 1e9));
     return job;
 }
 

@@ -129,6 +129,8 @@ protected:
 private:
     bool isClosedLoop() const;
     RequestJob makeJob(qint64 index, bool warmup) const;
+    // Embeddings and rerank: job (URL, headers, timeout set) with a batch of items.
+    RequestJob makePoolingJob(RequestJob job, qint64 index, bool warmup) const;
     void dispatchLoop();
     bool waitUntil(qint64 deadlineNs);
 

@@ -45,12 +45,13 @@ QList<OptionSpec> runSpecs()
         {u"endpoint"_s,
          K::Value,
          u"API path (default by backend: /v1/completions, /v1/chat/completions, /v1/responses, "
-         "/v1/messages)"_s,
+         "/v1/messages, /v1/embeddings, /v1/rerank; an engine's /rerank works too)"_s,
          {}},
         {u"backend"_s,
          K::Value,
-         u"openai | openai-chat | openai-responses | anthropic-messages (vllm = openai; "
-         "AIPerf's completions, chat, responses, messages)"_s,
+         u"openai | openai-chat | openai-responses | anthropic-messages | openai-embeddings | "
+         "vllm-rerank (vllm = openai, infinity-embeddings = openai-embeddings; AIPerf's "
+         "completions, chat, responses, messages, embeddings, rerank)"_s,
          {}},
         {u"model"_s, K::Value, u"model id (default: first of /v1/models)"_s, {}},
         {u"dataset-name"_s, K::Value, u"random | sharegpt | custom"_s, {}},
@@ -73,6 +74,32 @@ QList<OptionSpec> runSpecs()
         {u"random-input-max"_s, K::Value, u"normal: longest input (0 = no bound)"_s, {}},
         {u"random-output-min"_s, K::Value, u"normal: shortest output (default 1)"_s, {}},
         {u"random-output-max"_s, K::Value, u"normal: longest output (0 = no bound)"_s, {}},
+        {u"random-batch-size"_s,
+         K::Value,
+         u"embeddings and rerank: dataset items per request (vLLM's name; any dataset): the "
+         "inputs of an embeddings request, the documents of a rerank request (default 1)"_s,
+         {}},
+        {u"embedding-batch-size"_s, K::Value, u"the same as --random-batch-size"_s, {}},
+        {u"image-count"_s,
+         K::Value,
+         u"chat and responses: synthetic images per request, sent as data URLs after the "
+         "prompt (docs/datasets.md, images in prompts; default 0)"_s,
+         {}},
+        {u"random-mm-base-items-per-request"_s,
+         K::Value,
+         u"vLLM's name for --image-count"_s,
+         {}},
+        {u"image-width"_s, K::Value, u"synthetic image width in pixels (default 512)"_s, {}},
+        {u"image-height"_s, K::Value, u"synthetic image height in pixels (default 512)"_s, {}},
+        {u"random-mm-bucket-config"_s,
+         K::Value,
+         u"vLLM's resolution, one bucket only: '{(HEIGHT, WIDTH, 1): 1.0}'"_s,
+         {}},
+        {u"image-format"_s, K::Value, u"png (the only format; default png)"_s, {}},
+        {u"image-seed"_s,
+         K::Value,
+         u"seed of the synthetic images (default: --seed); part of the dataset's hash"_s,
+         {}},
         {u"tokens-per-word"_s,
          K::Value,
          u"synthetic prompt calibration (tokens per word); default: measured with the "
@@ -413,9 +440,8 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
     request->frontEnd = u"cli"_s;
 
     if (a.has(u"backend"_s) && !apiFlavourFromName(a.value(u"backend"_s), &sut.flavour)) {
-        *error =
-            u"--backend must be openai, openai-chat, openai-responses, anthropic-messages or "
-            "vllm, got '%1'"_s.arg(a.value(u"backend"_s));
+        *error = u"--backend must be openai, openai-chat, openai-responses, anthropic-messages, "
+                 "openai-embeddings, vllm-rerank or vllm, got '%1'"_s.arg(a.value(u"backend"_s));
         return false;
     }
     opts->endpointGiven = a.has(u"base-url"_s) || a.has(u"host"_s) || a.has(u"port"_s);
@@ -447,6 +473,10 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
             sut.flavour = ApiFlavour::Responses;
         else if (path.endsWith("/messages"_L1))
             sut.flavour = ApiFlavour::Messages;
+        else if (path.endsWith("/embeddings"_L1))
+            sut.flavour = ApiFlavour::Embeddings;
+        else if (path.endsWith("/rerank"_L1))
+            sut.flavour = ApiFlavour::Rerank;
     }
     sut.model = a.value(u"model"_s);
     sut.name = a.value(u"sut-name"_s);
@@ -526,6 +556,50 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
     d.randomInputMax = a.intValue(u"random-input-max"_s, d.randomInputMax, &e);
     d.randomOutputMin = a.intValue(u"random-output-min"_s, d.randomOutputMin, &e);
     d.randomOutputMax = a.intValue(u"random-output-max"_s, d.randomOutputMax, &e);
+    // Embeddings and rerank batches; images in prompts. Ranges and combinations are
+    // validateRunRequest()'s.
+    if (a.has(u"random-batch-size"_s) && a.has(u"embedding-batch-size"_s)) {
+        *error = u"--random-batch-size and --embedding-batch-size are the same setting: give one"_s;
+        return false;
+    }
+    p.batchSize = a.intValue(a.has(u"embedding-batch-size"_s) ? u"embedding-batch-size"_s
+                                                              : u"random-batch-size"_s,
+                             1, &e);
+    if (a.has(u"image-count"_s) && a.has(u"random-mm-base-items-per-request"_s)) {
+        *error = u"--image-count and --random-mm-base-items-per-request are the same setting: "
+                 "give one"_s;
+        return false;
+    }
+    d.imageCount = a.intValue(a.has(u"random-mm-base-items-per-request"_s)
+                                  ? u"random-mm-base-items-per-request"_s
+                                  : u"image-count"_s,
+                              0, &e);
+    d.imageWidth = a.intValue(u"image-width"_s, d.imageWidth, &e);
+    d.imageHeight = a.intValue(u"image-height"_s, d.imageHeight, &e);
+    if (a.has(u"random-mm-bucket-config"_s)) {
+        // vLLM's {(height, width, frames): probability}; one still-image bucket is one size.
+        static const QRegularExpression one(
+            u"^\\s*\\{\\s*\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*,\\s*1\\s*\\)\\s*:\\s*1(\\.0*)?\\s*\\}\\s*$"_s);
+        const auto m = one.match(a.value(u"random-mm-bucket-config"_s));
+        if (!m.hasMatch() || a.has(u"image-width"_s) || a.has(u"image-height"_s)) {
+            *error = u"--random-mm-bucket-config: ServeBench draws images of one size; give one "
+                     "bucket '{(HEIGHT, WIDTH, 1): 1.0}' (or --image-width and --image-height), "
+                     "got '%1'"_s.arg(a.value(u"random-mm-bucket-config"_s));
+            return false;
+        }
+        d.imageHeight = m.captured(1).toInt();
+        d.imageWidth = m.captured(2).toInt();
+    }
+    d.imageFormat = a.value(u"image-format"_s, d.imageFormat).toLower();
+    if (a.has(u"image-seed"_s)) {
+        bool ok = false;
+        d.imageSeed = a.value(u"image-seed"_s).toLongLong(&ok);
+        if (!ok || d.imageSeed < 0) {
+            *error = u"--image-seed expects a non-negative integer, got '%1'"_s.arg(
+                a.value(u"image-seed"_s));
+            return false;
+        }
+    }
     if (a.has(u"tokens-per-word"_s)) {
         d.tokensPerWord = a.doubleValue(u"tokens-per-word"_s, 1.0, &e);
         if (e.isEmpty() && !(d.tokensPerWord > 0 && d.tokensPerWord < 100)) {
@@ -964,6 +1038,15 @@ QStringList runFlags(const RunRequest &request)
         add("sharegpt-output-len", QString::number(d.sharegptOutputLen));
     if (d.withReplacement)
         flag("with-replacement");
+    if (d.imageCount > 0) {
+        add("image-count", QString::number(d.imageCount));
+        add("image-width", QString::number(d.imageWidth));
+        add("image-height", QString::number(d.imageHeight));
+        if (d.imageFormat != dp.dataset.imageFormat)
+            add("image-format", d.imageFormat);
+        if (d.imageSeed >= 0)
+            add("image-seed", QString::number(d.imageSeed));
+    }
     const bool sessions = plan.isSessionWorkload();
     if (sessions) {
         flag("multi-turn");
@@ -1021,6 +1104,8 @@ QStringList runFlags(const RunRequest &request)
         add("trace-format", QString::fromLatin1(traceFormatName(p.traceFormat)));
     if (p.traceBlockSize != dp.profile.traceBlockSize)
         add("trace-block-size", QString::number(p.traceBlockSize));
+    if (p.batchSize != dp.profile.batchSize)
+        add("random-batch-size", QString::number(p.batchSize));
     if (p.maxConcurrency > 0)
         add("max-concurrency", QString::number(p.maxConcurrency));
     if (p.closedLoopConcurrency > 0)

@@ -423,8 +423,9 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
         const int wanted = plan.isSessionWorkload()      ? (plan.profile.durationS > 0
                                                                 ? std::max(plan.profile.numSessions, 100)
                                                                 : plan.profile.numSessions)
-                           : plan.profile.numPrompts > 0 ? plan.profile.numPrompts
-                                                         : 1000;
+                           : (plan.profile.numPrompts > 0 ? plan.profile.numPrompts
+                                                          : 1000) *
+                                 plan.itemsPerRequest();
         if (!loadDataset(plan.dataset, wanted, plan.profile.seed, &p.dataset, &why,
                          p.tokenizer.get())) {
             // The tokenizer's own words failing the check is the tokenizer's fault.

@@ -45,6 +45,8 @@ constexpr IntField kInts[] = {
     {"reasoning_tokens", &RequestRecord::reasoningTokens},
     {"client_output_tokens", &RequestRecord::clientOutputTokens},
     {"cache_creation_tokens", &RequestRecord::cacheCreationTokens},
+    {"batch_items", &RequestRecord::batchItems},
+    {"result_items", &RequestRecord::resultItems},
 };
 
 } // namespace
@@ -72,6 +74,8 @@ QJsonArray rawRecordsJson(const QList<RequestRecord> &records, qint64 baseNs)
         o[u"error_class"_s] = QString::fromLatin1(errorClassName(r.error));
         o[u"error_message"_s] = r.errorMessage;
         o[u"output_chars"_s] = r.outputChars;
+        if (r.imageBytes > 0)
+            o[u"image_bytes"_s] = r.imageBytes;
         out.append(o);
     }
     return out;
@@ -111,6 +115,7 @@ bool rawRecordsFromJson(const QJsonArray &array, qint64 baseNs, QList<RequestRec
         r.error = errorClassFromName(o.value(u"error_class"_s).toString());
         r.errorMessage = o.value(u"error_message"_s).toString();
         r.outputChars = o.value(u"output_chars"_s).toInteger();
+        r.imageBytes = o.value(u"image_bytes"_s).toInteger();
         out->append(r);
     }
     return true;

@@ -97,6 +97,14 @@ struct SimConfig
     int maxLogEntries = 100000; // oldest entries are dropped beyond this
     int maxLoggedPromptChars = 4096;
 
+    // Embeddings and rerank (/v1/embeddings, /v1/rerank, /rerank; docs/metrics.md, "Embeddings and
+    // rerank"): an answer is ready poolingMs + poolingMsPerToken x its prompt tokens after the
+    // request is admitted (capacity and jitter as for generation), and embeds every input in
+    // embeddingDimensions floats.
+    double poolingMs = 5.0;
+    double poolingMsPerToken = 0.01;
+    int embeddingDimensions = 384;
+
     double faultRate(SimFault f) const { return faultRates[int(f)]; }
     void setFaultRate(SimFault f, double rate) { faultRates[int(f)] = rate; }
     // Parses "KIND=RATE" (rate in [0, 1]); on failure returns false and explains in *error.

@@ -45,6 +45,11 @@ struct SimLogEntry
     int cachedTokens = 0; // prompt tokens served from the prefix cache (0 with the cache off)
     int maxTokens = 0;    // what the request asked for (or the default)
     int completionTokens = 0;  // tokens actually written
+    int inputItems = 0;        // embeddings inputs / rerank documents (0 for generation)
+    // Images in a chat or Responses prompt (docs/datasets.md, "Images in prompts"): the bytes of
+    // the data URLs' images after base64 decoding, and how many there were.
+    qint64 imageBytes = 0;
+    int images = 0;
     bool clientClosed = false; // the client closed the connection before the response ended
 };
 

@@ -6,6 +6,7 @@
 #include "simhttprequest.h"
 #include "simlogentry.h"
 #include "simmetrics.h"
+#include "simpooling.h"
 #include "simprefixcache.h"
 #include "simrenderer.h"
 #include "simscheduler.h"
@@ -69,6 +70,43 @@ void appendMessageContent(const QJsonValue &content, QString *text)
     }
 }
 
+// Images in a chat or Responses message's content parts (docs/datasets.md, "Images in
+// prompts"): chat {"type":"image_url","image_url":{"url"}} and Responses {"type":"input_image",
+// "image_url"} holding data URLs. Their bytes are the decoded base64; each counts
+// ceil(width/28) x ceil(height/28) prompt tokens (one per 28-pixel patch, read from a PNG's
+// IHDR; other formats count none), so usage tells images apart from text.
+void addImages(const QJsonValue &content, SimLogEntry *log, int *tokens)
+{
+    if (!content.isArray())
+        return;
+    const QJsonArray parts = content.toArray();
+    for (const QJsonValue &p : parts) {
+        const QJsonObject part = p.toObject();
+        const QString type = part.value("type"_L1).toString();
+        QString url;
+        if (type == "image_url"_L1)
+            url = part.value("image_url"_L1).toObject().value("url"_L1).toString();
+        else if (type == "input_image"_L1)
+            url = part.value("image_url"_L1).toString();
+        else
+            continue;
+        ++log->images;
+        const qsizetype comma = url.indexOf(u',');
+        if (!url.startsWith("data:"_L1) || comma < 0 || !url.left(comma).endsWith(";base64"_L1))
+            continue;
+        const QByteArray bytes = QByteArray::fromBase64(QStringView(url).mid(comma + 1).toLatin1());
+        log->imageBytes += bytes.size();
+        if (bytes.size() >= 24 && bytes.startsWith("\x89PNG\r\n\x1a\n")) {
+            const auto be32 = [&bytes](int at) {
+                return (quint32(uchar(bytes[at])) << 24) | (quint32(uchar(bytes[at + 1])) << 16) |
+                       (quint32(uchar(bytes[at + 2])) << 8) | quint32(uchar(bytes[at + 3]));
+            };
+            const qint64 w = be32(16), h = be32(20);
+            *tokens += int(std::min<qint64>(((w + 27) / 28) * ((h + 27) / 28), 1 << 20));
+        }
+    }
+}
+
 } // namespace
 
 struct SimServer::Stream
@@ -83,6 +121,9 @@ struct SimServer::Stream
     SimRenderer renderer;
     // Responses and Messages: their typed events (null for completions and chat).
     std::unique_ptr<SimApiStream> typed;
+    // Embeddings and rerank: the request (null for the generation APIs).
+    std::unique_ptr<SimPoolingRequest> pooling;
+    QByteArray modelJson; // embeddings and rerank: the model named, as a JSON string
     SimLogEntry log;
     QByteArray requestId;
     SimApi api = SimApi::Completions;
@@ -288,6 +329,13 @@ void SimServer::onRequest(SimConnection *connection, const SimHttpRequest &reque
             return respondError(connection, request, seq, 405, u"use POST"_s, "allow: POST\r\n");
         return handleCompletion(connection, request, api, seq);
     }
+    // Embeddings and rerank (vLLM serves rerank at /v1/rerank, /rerank and /v2/rerank).
+    const bool embeddings = path == "/v1/embeddings";
+    if (embeddings || path == "/v1/rerank" || path == "/rerank" || path == "/v2/rerank") {
+        if (method != "POST")
+            return respondError(connection, request, seq, 405, u"use POST"_s, "allow: POST\r\n");
+        return handlePooling(connection, request, !embeddings, seq);
+    }
     if (path == "/v1/models") {
         if (method != "GET")
             return respondError(connection, request, seq, 405, u"use GET"_s, "allow: GET\r\n");
@@ -421,7 +469,16 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
             return respondError(connection, request, seq, 400, u"'prompt' is required"_s);
         appendPrompt(prompt, &promptText, &promptIds);
     }
-    const int promptTokens = SimRenderer::countTokens(promptText) + int(promptIds.size());
+    // Images count as prompt tokens of their own (addImages()), after the text's.
+    SimLogEntry images;
+    int imageTokens = 0;
+    if (chat || api == SimApi::Responses) {
+        const QJsonValue list = chat ? o.value("messages"_L1) : o.value("input"_L1);
+        for (const QJsonValue &m : list.toArray())
+            addImages(m.toObject().value("content"_L1), &images, &imageTokens);
+    }
+    const int promptTokens =
+        SimRenderer::countTokens(promptText) + int(promptIds.size()) + imageTokens;
 
     QJsonValue maxValue = chat                      ? o.value("max_completion_tokens"_L1)
                           : api == SimApi::Responses ? o.value("max_output_tokens"_L1)
@@ -533,6 +590,8 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     s->log.prompt = promptText.left(qMax(0, m_config.maxLoggedPromptChars));
     s->log.promptTokens = promptTokens;
     s->log.maxTokens = maxTokens;
+    s->log.images = images.images;
+    s->log.imageBytes = images.imageBytes;
     if (m_config.prefixCache) {
         // Token ids of a mixed prompt array count after its text: their order is not kept.
         QList<quint64> tokens = SimPrefixCache::tokenHashes(promptText);
@@ -591,6 +650,78 @@ void SimServer::handleCompletion(SimConnection *connection, const SimHttpRequest
     }
 }
 
+void SimServer::handlePooling(SimConnection *connection, const SimHttpRequest &request,
+                              bool rerank, quint64 seq)
+{
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(request.body, &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject())
+        return respondError(connection, request, seq, 400,
+                            u"invalid JSON body: %1"_s.arg(err.error != QJsonParseError::NoError
+                                                               ? err.errorString()
+                                                               : u"not an object"_s));
+    const QJsonObject o = doc.object();
+    auto pooling = std::make_unique<SimPoolingRequest>(parsePoolingRequest(o, rerank));
+    if (!pooling->error.isEmpty())
+        return respondError(connection, request, seq, 400, pooling->error);
+    // One draw per valid request, as for generation: the header overrides it.
+    SimFault fault = drawFault();
+    if (request.hasHeader("x-sim-fault")) {
+        const QString name = QString::fromUtf8(request.header("x-sim-fault"));
+        if (!simFaultFromName(name, &fault))
+            return respondError(connection, request, seq, 400,
+                                u"unknown x-sim-fault '%1'"_s.arg(name));
+    }
+    const QString modelName = o.value("model"_L1).toString();
+    auto *s = new Stream(SimRenderer::Context{});
+    s->id = m_nextStreamId++;
+    s->seq = seq;
+    s->connection = connection;
+    s->requestId = request.header("x-request-id");
+    s->keepAlive = request.keepAlive;
+    s->streamed = false;
+    s->fault = fault;
+    s->log = baseEntry(request, seq, connection->id());
+    s->log.fault = fault;
+    s->log.prompt = (rerank ? pooling->query : pooling->inputs.join(u'\n'))
+                        .left(qMax(0, m_config.maxLoggedPromptChars));
+    s->log.promptTokens = pooling->promptTokens;
+    s->log.inputItems = int(pooling->inputs.size());
+    s->modelJson = SimRenderer::jsonString(modelName.isEmpty() ? m_config.modelName : modelName);
+    s->pooling = std::move(pooling);
+    if (fault == SimFault::Http429 || fault == SimFault::Http500) {
+        const int status = fault == SimFault::Http429 ? 429 : 500;
+        s->log.httpStatus = status;
+        const qint64 now = monotonicNs();
+        s->log.tFirstWrite = now;
+        logEntry(s, now);
+        delete s;
+        connection->write(SimRenderer::jsonError(
+            status,
+            SimRenderer::jsonString(status == 429 ? u"simulated rate limit"_s
+                                                  : u"simulated internal server error"_s),
+            request.keepAlive, request.header("x-request-id"),
+            status == 429 ? QByteArray("retry-after: 1\r\n") : QByteArray()));
+        connection->finishResponse(request.keepAlive);
+        return;
+    }
+    m_streams.insert(s->id, s);
+    m_streamOfConnection.insert(connection, s->id);
+    if (m_config.unpaced) {
+        s->phase = Stream::Phase::Active;
+        s->log.tAdmit = monotonicNs();
+        m_metrics->admitted(s->log.promptTokens, 0, false);
+        return completeNonStreamed(s);
+    }
+    if (m_waiting.empty() && (m_config.capacity == 0 || m_active < m_config.capacity)) {
+        admit(s);
+    } else {
+        m_waiting.push_back(s->id);
+        m_stats->queued();
+        updateLoad(monotonicNs());
+    }
+}
+
 void SimServer::admitWaiting()
 {
     while (!m_waiting.empty() && (m_config.capacity == 0 || m_active < m_config.capacity)) {
@@ -617,6 +748,15 @@ void SimServer::admit(Stream *s)
     s->kvHeld = s->log.promptTokens;
     m_kvHeld += s->kvHeld;
     updateLoad(now);
+    if (s->pooling) {
+        // Embeddings and rerank: one forward pass over the prompt, no generation.
+        const qint64 due = now + msToNs(jitteredMs(m_config.poolingMs + m_config.poolingMsPerToken *
+                                                                             s->log.promptTokens));
+        s->firstDue = due;
+        s->nextDue = due;
+        m_scheduler->schedule(due, s->id);
+        return;
+    }
     // Responses and Messages open the answer as soon as the engine takes it (the head went out
     // at arrival); its first token follows at TTFT.
     if (s->typed && s->streamed)
@@ -846,6 +986,21 @@ void SimServer::completeNonStreamed(Stream *s)
                                    s->keepAlive, s->requestId));
     default:
         break;
+    }
+    if (s->pooling) {
+        QByteArray body =
+            s->pooling->rerank
+                ? rerankBody(*s->pooling, s->modelJson, s->seq, m_config.seed)
+                : embeddingsBody(*s->pooling, s->modelJson, s->seq,
+                                 std::max(1, m_config.embeddingDimensions), m_config.seed);
+        if (s->fault == SimFault::MalformedJson)
+            body.chop(body.size() / 2);
+        s->lastChunkNs = now;
+        s->log.httpStatus = 200;
+        s->log.tFirstWrite = now;
+        return finalize(
+            s, After::Finish,
+            SimRenderer::response(200, "application/json", body, s->keepAlive, s->requestId));
     }
     QByteArray text;
     for (int i = 0; i < s->maxTokens; ++i)

@@ -52,6 +52,9 @@ private:
 
     void handleCompletion(SimConnection *connection, const SimHttpRequest &request, SimApi api,
                           quint64 seq);
+    // /v1/embeddings, /v1/rerank, /rerank (docs/metrics.md, "Embeddings and rerank").
+    void handlePooling(SimConnection *connection, const SimHttpRequest &request, bool rerank,
+                       quint64 seq);
     void respondNow(SimConnection *connection, const SimHttpRequest &request, quint64 seq,
                     int status, const QByteArray &contentType, const QByteArray &body,
                     const QByteArray &extraHeaders = {});

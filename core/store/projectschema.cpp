@@ -254,6 +254,17 @@ const char *const kVersionCacheCreation[] = {
     "ALTER TABLE requests ADD COLUMN cache_creation_tokens INTEGER NOT NULL DEFAULT -1",
 };
 
+// Non-streamed endpoints and images in prompts (docs/metrics.md, "Embeddings and rerank";
+// docs/datasets.md, "Images in prompts"): the inputs a request carried, the results its answer
+// held, and the bytes of the images in its prompt. Rows written before it read as a generation
+// request without images (0, -1, 0). A step of its own so it can be renumbered when other steps
+// land before it.
+const char *const kVersionPooling[] = {
+    "ALTER TABLE requests ADD COLUMN batch_items INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE requests ADD COLUMN result_items INTEGER NOT NULL DEFAULT -1",
+    "ALTER TABLE requests ADD COLUMN image_bytes INTEGER NOT NULL DEFAULT 0",
+};
+
 struct Migration
 {
     const char *const *statements;
@@ -269,7 +280,8 @@ template <int N> constexpr Migration step(const char *const (&s)[N])
 const Migration kMigrations[] = {step(kVersion1),         step(kVersion2),
                                  step(kVersion3),         step(kVersionSessions),
                                  step(kVersionReasoning), step(kVersionServerMetrics),
-                                 step(kVersionStudies),   step(kVersionCacheCreation)};
+                                 step(kVersionStudies),   step(kVersionCacheCreation),
+                                 step(kVersionPooling)};
 
 int versionAfter(const char *const *statements)
 {
@@ -320,6 +332,11 @@ int ProjectSchema::studiesVersion()
 int ProjectSchema::cacheCreationVersion()
 {
     return versionAfter(kVersionCacheCreation);
+}
+
+int ProjectSchema::poolingColumnsVersion()
+{
+    return versionAfter(kVersionPooling);
 }
 
 int ProjectSchema::minimumReadableVersion()

@@ -39,6 +39,9 @@ public:
     // The first version whose requests table has cache_creation_tokens; an older file reads it
     // as not reported (-1).
     static int cacheCreationVersion();
+    // The first version whose requests table has batch_items, result_items and image_bytes; an
+    // older file reads them as a generation request without images (0, -1, 0).
+    static int poolingColumnsVersion();
 
     // Brings a file at version `from` (0 = new, no tables) up to `to`. Stamps application_id on
     // a new file. Each step commits separately, so a failure leaves a consistent older version.

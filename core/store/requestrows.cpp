@@ -47,6 +47,10 @@ constexpr const char *kReasoningDefaults = ", 0, 0, -1, 'unknown', -1";
 constexpr const char *kCacheCreationColumns = ", cache_creation_tokens";
 constexpr int kCacheCreationColumnCount = 1;
 constexpr const char *kCacheCreationDefaults = ", -1";
+// Appended after cache_creation_tokens, from ProjectSchema::poolingColumnsVersion() on.
+constexpr const char *kPoolingColumns = ", batch_items, result_items, image_bytes";
+constexpr int kPoolingColumnCount = 3;
+constexpr const char *kPoolingDefaults = ", 0, -1, 0";
 
 // Chunk times are relative to tSend: that keeps the first delta (TTFT) small. Records that were
 // never sent have no chunks.
@@ -67,6 +71,7 @@ QString RequestRows::insertSql(int schemaVersion)
     const bool sessions = schemaVersion >= ProjectSchema::sessionColumnsVersion();
     const bool reasoning = schemaVersion >= ProjectSchema::reasoningColumnsVersion();
     const bool cacheCreation = schemaVersion >= ProjectSchema::cacheCreationVersion();
+    const bool pooling = schemaVersion >= ProjectSchema::poolingColumnsVersion();
     QString columns = QString::fromLatin1(kColumns);
     if (!phases)
         columns.truncate(columns.indexOf(u", t_connect_start"));
@@ -76,10 +81,13 @@ QString RequestRows::insertSql(int schemaVersion)
         columns += QLatin1StringView(kReasoningColumns);
     if (cacheCreation)
         columns += QLatin1StringView(kCacheCreationColumns);
+    if (pooling)
+        columns += QLatin1StringView(kPoolingColumns);
     const int count = (phases ? kColumnCount : kColumnCountBeforeConnectionPhases) +
                       (sessions ? kSessionColumnCount : 0) +
                       (reasoning ? kReasoningColumnCount : 0) +
-                      (cacheCreation ? kCacheCreationColumnCount : 0);
+                      (cacheCreation ? kCacheCreationColumnCount : 0) +
+                      (pooling ? kPoolingColumnCount : 0);
     QString marks = u"?"_s;
     for (int i = 0; i < count; ++i)
         marks += u", ?"_s;
@@ -141,6 +149,11 @@ void RequestRows::bind(QSqlQuery &q, qint64 runId, const RequestRecord &r, int s
     if (schemaVersion < ProjectSchema::cacheCreationVersion())
         return;
     q.bindValue(i++, r.cacheCreationTokens);
+    if (schemaVersion < ProjectSchema::poolingColumnsVersion())
+        return;
+    q.bindValue(i++, r.batchItems);
+    q.bindValue(i++, r.resultItems);
+    q.bindValue(i++, r.imageBytes);
 }
 
 QString RequestRows::selectColumns(int schemaVersion)
@@ -156,7 +169,10 @@ QString RequestRows::selectColumns(int schemaVersion)
                                  : kReasoningDefaults) +
            QLatin1StringView(schemaVersion >= ProjectSchema::cacheCreationVersion()
                                  ? kCacheCreationColumns
-                                 : kCacheCreationDefaults);
+                                 : kCacheCreationDefaults) +
+           QLatin1StringView(schemaVersion >= ProjectSchema::poolingColumnsVersion()
+                                 ? kPoolingColumns
+                                 : kPoolingDefaults);
 }
 
 namespace {
@@ -237,6 +253,9 @@ bool RequestRows::read(sqlite3_stmt *st, RequestRecord *r, QString *error, bool 
     r->reasoningSource = tokenSourceFromName(nameColumn(st, i++));
     r->clientOutputTokens = sqlite3_column_int(st, i++);
     r->cacheCreationTokens = sqlite3_column_int(st, i++);
+    r->batchItems = sqlite3_column_int(st, i++);
+    r->resultItems = sqlite3_column_int(st, i++);
+    r->imageBytes = sqlite3_column_int64(st, i++);
     return true;
 }
 

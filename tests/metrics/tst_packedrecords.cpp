@@ -58,6 +58,9 @@ bool sameRecord(const RequestRecord &a, const RequestRecord &b, QString *why)
     SB_SAME(outputTokens);
     SB_SAME(cachedTokens);
     SB_SAME(cacheCreationTokens);
+    SB_SAME(batchItems);
+    SB_SAME(resultItems);
+    SB_SAME(imageBytes);
     SB_SAME(inputSource);
     SB_SAME(outputSource);
     SB_SAME(reasoningTokens);
@@ -124,6 +127,9 @@ QList<RequestRecord> variedRecords(int n)
         r.outputTokens = qint32(draw(-1, 100'000));
         r.cachedTokens = qint32(draw(-1, 1000));
         r.cacheCreationTokens = qint32(draw(-1, 1000));
+        r.batchItems = qint32(draw(0, 64));
+        r.resultItems = qint32(draw(-1, 64));
+        r.imageBytes = draw(0, 1LL << 40);
         r.inputSource = TokenSource(draw(0, 4));
         r.outputSource = TokenSource(draw(0, 4));
         r.reasoningTokens = qint32(draw(-1, 1000));

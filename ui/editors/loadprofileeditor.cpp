@@ -122,6 +122,11 @@ void LoadProfileEditor::buildUi()
     m_numPrompts = ispin(0, 100000000);
     m_numPrompts->setObjectName(u"numPrompts"_s);
     addRow(u"numPrompts"_s, m_numPrompts, u"count"_s);
+    // Embeddings and rerank: dataset items per request (docs/metrics.md, "Embeddings and
+    // rerank"); a generation SUT sends one, which the run checks against the SUT.
+    m_batchSize = ispin(1, 65536);
+    m_batchSize->setObjectName(u"batchSize"_s);
+    addRow(u"batchSize"_s, m_batchSize, u"batchSize"_s);
     m_duration = dspin(0, 1e7, 1);
     m_duration->setObjectName(u"duration"_s);
     addRow(u"duration"_s, m_duration);
@@ -343,7 +348,8 @@ void LoadProfileEditor::buildUi()
         connect(s, &QDoubleSpinBox::valueChanged, this, changed);
     for (QSpinBox *s :
          {m_maxConcurrency, m_closedLoop, m_numPrompts, m_warmupRequests, m_minQueryCount,
-          m_sweepRates, m_numRuns, m_traceBlock, m_numSessions, m_users, m_cancelTokens})
+          m_sweepRates, m_numRuns, m_traceBlock, m_numSessions, m_users, m_cancelTokens,
+          m_batchSize})
         connect(s, &QSpinBox::valueChanged, this, changed);
     connect(m_cacheBust, &QCheckBox::toggled, this, changed);
 }
@@ -363,6 +369,7 @@ void LoadProfileEditor::retranslateUi()
         {u"maxConcurrency"_s, tr("Max concurrency:")},
         {u"closedLoop"_s, tr("Closed-loop concurrency:")},
         {u"numPrompts"_s, tr("Requests:")},
+        {u"batchSize"_s, tr("Items per request:")},
         {u"duration"_s, tr("Duration (s):")},
         {u"warmupRequests"_s, tr("Warm-up requests:")},
         {u"warmupSeconds"_s, tr("Warm-up (s):")},
@@ -440,6 +447,9 @@ void LoadProfileEditor::retranslateUi()
            "of the server's prefix cache"));
     m_burstiness->setToolTip(tr("Gamma shape: 1 is Poisson, below 1 burstier, above 1 more even"));
     m_maxConcurrency->setToolTip(tr("Caps outstanding requests (open loop with a cap)"));
+    m_batchSize->setToolTip(
+        tr("Embeddings and rerank endpoints only: dataset items per request (the inputs of an "
+           "embeddings request, the documents of a rerank request; vLLM's --random-batch-size)"));
     m_metricsInterval->setToolTip(
         tr("How often the server's Prometheus metrics are scraped during a run, besides once "
            "before the first request and once after the last (the SUT's scrape setting says "
@@ -579,6 +589,7 @@ void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p,
     m_maxConcurrency->setValue(p.maxConcurrency);
     m_closedLoop->setValue(p.closedLoopConcurrency);
     m_numPrompts->setValue(p.numPrompts);
+    m_batchSize->setValue(p.batchSize);
     m_duration->setValue(p.durationS);
     m_warmupRequests->setValue(p.warmupRequests);
     m_warmupSeconds->setValue(p.warmupSeconds);
@@ -655,6 +666,7 @@ LoadProfile LoadProfileEditor::profile() const
     p.maxConcurrency = m_maxConcurrency->value();
     p.closedLoopConcurrency = m_closedLoop->value();
     p.numPrompts = m_numPrompts->value();
+    p.batchSize = m_batchSize->value();
     p.durationS = m_duration->value();
     p.warmupRequests = m_warmupRequests->value();
     p.warmupSeconds = m_warmupSeconds->value();
@@ -805,6 +817,7 @@ void LoadProfileEditor::validate()
         {u"request-cancellation-rate"_s, u"cancel"_s},
         {u"request-cancellation-delay"_s, u"cancel"_s},
         {u"request-cancellation-after-tokens"_s, u"cancel"_s},
+        {u"random-batch-size"_s, u"batchSize"_s},
     };
     static const QHash<QString, QString> sessionKeys = {
         {u"session-rate"_s, u"sessions"_s},  {u"users"_s, u"sessions"_s},
@@ -815,7 +828,8 @@ void LoadProfileEditor::validate()
     for (const PlanIssue &issue : validateRunRequest(request)) {
         // Whether the session settings apply depends on the dataset the run uses: the run
         // checks that combination (ProjectRunner), the editor the settings themselves (below).
-        if (qstrcmp(issue.message.id(), "plan.sessions.not_sessions") == 0)
+        if (qstrcmp(issue.message.id(), "plan.sessions.not_sessions") == 0 ||
+            qstrcmp(issue.message.id(), "plan.batch.not_pooling") == 0)
             continue;
         const QString key =
             fieldKeys.value(issue.field, sessionKeys.value(issue.field, u"scenario"_s));

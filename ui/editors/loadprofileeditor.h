@@ -91,6 +91,7 @@ private:
     QSpinBox *m_maxConcurrency;
     QSpinBox *m_closedLoop;
     QSpinBox *m_numPrompts;
+    QSpinBox *m_batchSize;
     QDoubleSpinBox *m_duration;
     QSpinBox *m_warmupRequests;
     QDoubleSpinBox *m_warmupSeconds;

@@ -131,6 +131,8 @@ void SutEditor::buildUi()
     m_flavour->addItem({}, int(ApiFlavour::Chat));
     m_flavour->addItem({}, int(ApiFlavour::Responses));
     m_flavour->addItem({}, int(ApiFlavour::Messages));
+    m_flavour->addItem({}, int(ApiFlavour::Embeddings));
+    m_flavour->addItem({}, int(ApiFlavour::Rerank));
     addRow(u"flavour"_s, m_flavour, false);
     m_endpoint = new QLineEdit(page);
     m_endpoint->setObjectName(u"endpoint"_s);
@@ -357,6 +359,8 @@ void SutEditor::retranslateUi()
     m_flavour->setItemText(1, tr("OpenAI chat (/v1/chat/completions)"));
     m_flavour->setItemText(2, tr("OpenAI Responses (/v1/responses)"));
     m_flavour->setItemText(3, tr("Anthropic Messages (/v1/messages)"));
+    m_flavour->setItemText(4, tr("Embeddings, not streamed (/v1/embeddings)"));
+    m_flavour->setItemText(5, tr("Rerank, not streamed (/v1/rerank or /rerank)"));
     m_endpoint->setPlaceholderText(tr("empty: the flavour's default path"));
     m_model->setPlaceholderText(tr("model id as the server lists it in /v1/models"));
     m_revision->setPlaceholderText(tr("e.g. a Hugging Face commit hash"));

@@ -86,8 +86,9 @@ QList<RunTotalsModel::Line> RunTotalsModel::linesFor(const RunSummary &s, const 
     count(u"total_output_tokens"_s, tr("Total generated tokens"), s.totalOutputTokens, tokens);
     text(u"input_source"_s, tr("Input token source"), s.inputSources.describeMessage().translated(),
          tokens);
-    text(u"output_source"_s, tr("Output token source"),
-         s.outputSources.describeMessage().translated(), tokens);
+    if (!s.nonStreamed)
+        text(u"output_source"_s, tr("Output token source"),
+             s.outputSources.describeMessage().translated(), tokens);
     // Reasoning models (docs/metrics.md, reasoning): only when some request reasoned.
     if (s.reasoningRequests > 0) {
         count(u"reasoning_requests"_s, tr("Requests with reasoning"), s.reasoningRequests,
@@ -123,6 +124,23 @@ QList<RunTotalsModel::Line> RunTotalsModel::linesFor(const RunSummary &s, const 
              tipFor("request_goodput"));
     real(u"output_throughput"_s, tr("Output token throughput (tok/s)"), s.outputThroughput,
          tipFor("output_throughput"));
+    // Embeddings and rerank (docs/metrics.md, "Embeddings and rerank").
+    if (s.nonStreamed || s.totalItems > 0) {
+        count(u"total_items"_s, tr("Items (inputs, documents)"), s.totalItems,
+              tipFor("item_throughput"));
+        real(u"item_throughput"_s, tr("Item throughput (items/s)"), s.itemThroughput,
+             tipFor("item_throughput"));
+        if (s.isAvailable(u"total_input_tokens"_s))
+            real(u"input_throughput"_s, tr("Input token throughput (tok/s)"), s.inputThroughput,
+                 tipFor("input_throughput"));
+    }
+    // Images in prompts (docs/datasets.md): the image files' bytes, not their base64 text.
+    if (s.imageRequests > 0)
+        real(u"image_bytes_per_request"_s, tr("Image bytes per request (mean)"),
+             s.meanImageBytes(),
+             tr("The bytes of the image files a request carried, over the %1 requests with "
+                "images")
+                 .arg(s.imageRequests));
     real(u"total_token_throughput"_s, tr("Total token throughput (tok/s)"), s.totalTokenThroughput,
          tipFor("total_token_throughput"));
     real(u"achieved_request_rate"_s, tr("Achieved request rate (req/s)"), s.achievedRequestRate,
