@@ -1167,6 +1167,7 @@ void MainWindow::onRunFinished(const FinishedRun &run)
         static_cast<ResultsView *>(m_results)->showRun(
             run.plan, run.records, run.serverMetrics,
             std::make_shared<const RunDerivation>(run.derived));
+    static_cast<ResultsView *>(m_results)->setServerState(run.info.snapshot, run.info.summary);
 #else
     const RunSummary summary = summarize(run.records, SummaryOptions::forProfile(run.plan.profile));
     SummaryTextOptions to = SummaryTextOptions::forProfile(run.plan.profile);
@@ -1188,6 +1189,9 @@ void MainWindow::onLargeRunReady(int runId, const RunPlan &plan, const QString &
         plan, storePath, storeRunId, requestCount,
         docRun ? docRun->serverMetrics : QList<MetricSeriesStore>(),
         docRun ? clientLoadOfSummary(docRun->info.summary) : ClientLoadSamples());
+    if (docRun)
+        static_cast<ResultsView *>(m_results)->setServerState(docRun->info.snapshot,
+                                                              docRun->info.summary);
 #else
     Q_UNUSED(plan);
     Q_UNUSED(storePath);
@@ -1216,6 +1220,9 @@ void MainWindow::onRunRecordsLoaded(int runId, const RunPlan &plan,
     static_cast<ResultsView *>(m_results)->showRun(
         plan, records, docRun ? docRun->serverMetrics : QList<MetricSeriesStore>(), {},
         docRun ? clientLoadOfSummary(docRun->info.summary) : ClientLoadSamples());
+    if (docRun)
+        static_cast<ResultsView *>(m_results)->setServerState(docRun->info.snapshot,
+                                                              docRun->info.summary);
 #else
     const RunSummary summary = summarize(records, SummaryOptions::forProfile(plan.profile));
     static_cast<QPlainTextEdit *>(m_results)->setPlainText(

@@ -1,5 +1,7 @@
 #include "projectrunner.h"
 
+#include "run/managedserver.h"
+
 #include "common/backgroundjobs.h"
 #include "keychainstore.h"
 #include "run/runcontroller.h"
@@ -161,8 +163,17 @@ void ProjectRunner::prepare(const QByteArray &apiKey)
     m_jobs->run(
         [request, storePath, context, cancel] {
             Prepared p;
-            if (!prepareRun(request, context, &p.run, &p.issue))
+            if (!prepareRun(request, context, &p.run, &p.issue)) {
+                // A managed server that never became healthy: its output goes into the project
+                // beside the failure (docs/managed-servers.md); here, off the GUI thread.
+                if (p.run.managedServer && !storePath.isEmpty()) {
+                    p.run.managedServer->stop();
+                    QString ignored;
+                    saveManagedServerLog(storePath, *p.run.managedServer, request.plan.sut.name,
+                                         &ignored);
+                }
                 return p;
+            }
             if (!storePath.isEmpty()) {
                 // The project file is opened here, off the GUI thread, like every disk access.
                 auto recorder = std::make_unique<RunRecorder>();

@@ -182,12 +182,20 @@ ResultsView::ResultsView(QWidget *parent)
     m_health->setStyleSheet(u"color: #b00020;"_s);
     m_health->setVisible(false);
 
+    // The server's state the run had: its managed server, its cache policy and verification.
+    m_serverState = new QLabel(this);
+    m_serverState->setObjectName(u"serverState"_s);
+    m_serverState->setWordWrap(true);
+    m_serverState->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_serverState->setVisible(false);
+
     auto *top = new QHBoxLayout();
     top->addWidget(m_header, 1);
     top->addWidget(m_status);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_health);
+    layout->addWidget(m_serverState);
     layout->addWidget(m_tabs, 1);
     retranslateUi();
     clear();
@@ -452,6 +460,7 @@ void ResultsView::changeEvent(QEvent *event)
 
 void ResultsView::retranslateUi()
 {
+    updateServerState();
     m_mlperfBox->setTitle(tr("MLPerf-style validity"));
     m_tabs->setTabText(0, tr("Summary"));
     m_tabs->setTabText(1, tr("Requests"));
@@ -574,6 +583,62 @@ void ResultsView::updateHealth()
     m_health->setVisible(!lines.isEmpty());
 }
 
+void ResultsView::setServerState(const QJsonObject &snapshot, const QJsonObject &summary)
+{
+    m_stateSnapshot = snapshot;
+    m_stateSummary = summary;
+    updateServerState();
+}
+
+void ResultsView::updateServerState()
+{
+    QStringList lines;
+    const QJsonObject managed = m_stateSnapshot.value(u"managed_server"_s).toObject();
+    if (!managed.isEmpty())
+        lines << tr("Managed server: healthy %1 ms after its start command (instance %2); its "
+                    "output is stored in the project.")
+                     .arg(managed.value(u"startup_ms"_s).toInteger())
+                     .arg(managed.value(u"instance"_s).toString());
+    const QJsonObject cache = m_stateSummary.value(u"cache_policy"_s).toObject();
+    const QJsonObject reset = cache.value(u"reset"_s).toObject();
+    if (!cache.isEmpty() && !reset.value(u"done"_s).toBool()) {
+        lines << tr("Prefix cache not reset (%1); fallback: %2.")
+                     .arg(reset.value(u"detail"_s).toString(),
+                          cache.value(u"fallback"_s).toString());
+    } else if (!cache.isEmpty()) {
+        const QJsonObject v = cache.value(u"verification"_s).toObject();
+        const QString verdict = v.value(u"verdict"_s).toString();
+        QString check;
+        if (v.contains(u"queries"_s))
+            check = (verdict == "cold"_L1 ? tr("verified cold over the first %1 requests: %2 of "
+                                               "%3 looked-up tokens hit (engine counters)")
+                     : verdict == "warm"_L1
+                         ? tr("NOT cold over the first %1 requests: %2 of %3 looked-up tokens hit "
+                              "(engine counters)")
+                         : tr("unverified over the first %1 requests: %2 of %3 looked-up tokens "
+                              "hit (engine counters)"))
+                        .arg(v.value(u"first_requests"_s).toInteger())
+                        .arg(qint64(v.value(u"hits"_s).toDouble()))
+                        .arg(qint64(v.value(u"queries"_s).toDouble()));
+        else if (v.contains(u"cached_tokens_reported"_s))
+            check = (verdict == "cold"_L1 ? tr("verified cold over the first %1 requests: %2 "
+                                               "cached tokens in their usage")
+                                          : tr("NOT cold over the first %1 requests: %2 cached "
+                                               "tokens in their usage"))
+                        .arg(v.value(u"first_requests"_s).toInteger())
+                        .arg(v.value(u"cached_tokens_reported"_s).toInteger());
+        else
+            check = tr("unverified: the server exports no prefix-cache counters");
+        lines << tr("Prefix cache reset by POST %1 (HTTP %2, %3 ms); %4.")
+                     .arg(reset.value(u"endpoint"_s).toString())
+                     .arg(reset.value(u"http_status"_s).toInt())
+                     .arg(reset.value(u"ms"_s).toDouble(), 0, 'f', 1)
+                     .arg(check);
+    }
+    m_serverState->setText(lines.join(u'\n'));
+    m_serverState->setVisible(!lines.isEmpty());
+}
+
 void ResultsView::updateMlperfVerdict()
 {
     if (!m_mlperfError.isEmpty())
@@ -661,7 +726,10 @@ void ResultsView::clear()
     m_mlperfError = Message();
     m_healthWarnings.clear();
     m_distributionNotes.clear();
+    m_stateSnapshot = {};
+    m_stateSummary = {};
     updateHealth();
+    updateServerState();
     updateHeader();
     updateStatus();
     updateDistributionTitles();

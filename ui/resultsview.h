@@ -6,6 +6,7 @@
 #include "metrics/clientload.h"
 #include "metrics/requestrecord.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QWidget>
 
@@ -74,6 +75,10 @@ public:
                        qint64 requestCount, const QList<sb::MetricSeriesStore> &serverMetrics = {},
                        const sb::ClientLoadSamples &clientLoad = {});
     void clear();
+    // The server's state the shown run had (docs/managed-servers.md, docs/cache-audit.md): the
+    // managed server from its snapshot, the cache policy and its verification from its summary.
+    // Call after showRun()/showStoredRun(), which clear it.
+    void setServerState(const QJsonObject &snapshot, const QJsonObject &summary);
     // Whether the shown run's request table is paged (showStoredRun()).
     bool isPaged() const { return m_paged; }
 
@@ -129,6 +134,7 @@ private:
     void updateStatus();
     void updateMlperfVerdict();
     void updateHealth();
+    void updateServerState();
     void updateDistributionTitles();
     QWidget *buildSummaryTab();
     QWidget *buildRequestsTab();
@@ -205,6 +211,8 @@ private:
     QLabel *m_header;
     QLabel *m_status;
     QLabel *m_health = nullptr;
+    QLabel *m_serverState = nullptr; // managed server and cache policy of the shown run
+    QJsonObject m_stateSnapshot, m_stateSummary;
     QGroupBox *m_mlperfBox;
     QLabel *m_mlperfVerdict;
     QPlainTextEdit *m_mlperfText;

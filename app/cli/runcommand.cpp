@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "runreport.h"
 
+#include "run/managedserver.h"
 #include "run/planvalidation.h"
 #include "run/runflags.h"
 #include "run/runpreparation.h"
@@ -32,8 +33,12 @@ namespace sb::cli {
 namespace {
 
 std::atomic<int> g_interrupts{0};
+// Set by the first Ctrl+C or SIGTERM: preparation (a managed server's start above all, which runs
+// in a session of its own and would not see the terminal's Ctrl+C) gives up and cleans up.
+std::atomic<bool> g_cancelPrepare{false};
 extern "C" void onSignal(int)
 {
+    g_cancelPrepare.store(true);
     g_interrupts.fetch_add(1);
 }
 
@@ -187,10 +192,29 @@ int runCommand(const QStringList &argv)
     const QString keyRef = request.plan.sut.apiKeyRef;
     context.apiKey = qgetenv(keyRef.startsWith("env:"_L1) ? keyRef.mid(4).toLocal8Bit().constData()
                                                           : "OPENAI_API_KEY");
+    // Ctrl+C while preparing cancels it: a managed server being started is stopped, not left.
+    g_cancelPrepare = false;
+    g_interrupts = 0;
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    context.cancelled = &g_cancelPrepare;
     PreparedRun prepared;
     PlanIssue issue;
-    if (!prepareRun(request, context, &prepared, &issue))
+    if (!prepareRun(request, context, &prepared, &issue)) {
+        // A managed server that never became healthy: its output goes into the project too.
+        QString note;
+        if (prepared.managedServer && !opts.project.isEmpty() &&
+            saveManagedServerLog(opts.project, *prepared.managedServer,
+                                 request.plan.sut.name.isEmpty() ? request.plan.sut.baseUrl
+                                                                 : request.plan.sut.name,
+                                 &note))
+            err << "The managed server's output is stored in " << opts.project << " (instance "
+                << prepared.managedServer->instanceId() << ")\n";
+        else if (!note.isEmpty())
+            err << note << "\n";
+        err.flush();
         return fail(flagLine(issue), issue.field == "shard"_L1 ? 2 : 1);
+    }
     for (const QString &n : std::as_const(prepared.notes))
         err << n << "\n";
     err.flush();

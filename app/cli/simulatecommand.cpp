@@ -115,6 +115,9 @@ int simulateCommand(const QStringList &args)
          u"Model vLLM's automatic prefix caching: repeated leading blocks of a "
          "prompt skip prefill, and usage reports prompt_tokens_details.cached_tokens. "
          "Changes TTFT only with --prefill-ms-per-token > 0."_s},
+        {u"no-cache-reset"_s,
+         u"Answer 404 at POST /reset_prefix_cache and POST /flush_cache, as a server without a "
+         "prefix-cache reset does (by default both empty the prefix cache)."_s},
         {u"prefix-block-tokens"_s,
          u"Prefix-cache block size in tokens (words) (default %1)."_s.arg(c.prefixBlockTokens),
          u"N"_s},
@@ -207,6 +210,7 @@ int simulateCommand(const QStringList &args)
     }
     c.unpaced = p.isSet(u"unpaced"_s);
     c.prefixCache = p.isSet(u"prefix-cache"_s);
+    c.cacheResetEndpoints = !p.isSet(u"no-cache-reset"_s);
     if (!c.prefixCache && (p.isSet(u"prefix-block-tokens"_s) || p.isSet(u"prefix-cache-blocks"_s)))
         return fail(u"--prefix-block-tokens and --prefix-cache-blocks need --prefix-cache"_s);
     if (!parseInt(p, u"port"_s, 0, 65535, &port, &error) ||

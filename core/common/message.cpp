@@ -261,6 +261,21 @@ const Entry kCatalogue[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "must be between 0 and %1 milliseconds per token",
                        "plan.sim.prefill"),
     QT_TRANSLATE_NOOP3("sb::Message", "must be between 0 and %1 blocks", "plan.sim.cache_blocks"),
+    // --- managed servers and cache policy (docs/managed-servers.md, docs/cache-audit.md) ---
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "needs an endpoint: the built-in simulator is started by ServeBench "
+                       "itself (a managed server is started by its command and reached at the "
+                       "base URL)",
+                       "plan.managed.builtin"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be session or run, got '%1'",
+                       "plan.managed.lifetime"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be more than 0 and at most %1 seconds",
+                       "plan.managed.timeout"),
+    QT_TRANSLATE_NOOP3("sb::Message", "must be refuse or bust, got '%1'", "plan.cache.fallback"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "writes out %1, which the project would store: write it as $VARIABLE and "
+                       "set it in the environment",
+                       "plan.managed.secret"),
     // --- run preparation (core/run/runpreparation.cpp) ---
     QT_TRANSLATE_NOOP3("sb::Message", "%1", "prepare.detail"),
     QT_TRANSLATE_NOOP3("sb::Message", "could not start the built-in simulator: %1",

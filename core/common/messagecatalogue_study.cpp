@@ -24,8 +24,12 @@ const MessageEntry kStudyEntries[] = {
                        "study.literal_secret"),
     QT_TRANSLATE_NOOP3("sb::Message", "is not a study definition: %1", "study.file.json"),
     QT_TRANSLATE_NOOP3("sb::Message", "must be between 1 and 100, got %1", "study.repeats"),
-    QT_TRANSLATE_NOOP3("sb::Message", "must be cache-bust or as-is, got '%1'",
+    QT_TRANSLATE_NOOP3("sb::Message", "must be cache-bust, as-is, reset or restart, got '%1'",
                        "study.cache_policy"),
+    QT_TRANSLATE_NOOP3("sb::Message",
+                       "restart needs every candidate to be a managed server (--server-start-cmd "
+                       "in its flags); %1 is not",
+                       "study.cache_policy.restart"),
     QT_TRANSLATE_NOOP3("sb::Message", "must be warm, per-request or lazy, got '%1'",
                        "study.connection_mode"),
     QT_TRANSLATE_NOOP3("sb::Message", "%1 is set by the study itself and may not be given here",

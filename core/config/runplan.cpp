@@ -251,6 +251,8 @@ QJsonObject SutConfig::toJson() const
     // Only when set: the manifests of runs without one stay as they were.
     if (!tokenizer.isEmpty())
         o.insert(u"tokenizer"_s, tokenizer);
+    if (managed.enabled())
+        o.insert(u"managed_server"_s, managed.toJson());
     if (simTtftMs >= 0 || simItlMs >= 0) {
         QJsonObject sim = o.value(u"simulator"_s).toObject();
         if (simTtftMs >= 0)
@@ -295,6 +297,7 @@ SutConfig SutConfig::fromJson(const QJsonObject &o)
     s.simItlMs = sim.value(u"itl_ms"_s).toDouble(-1);
     // A snapshot from before server metrics reads as the default ("auto", no extra target).
     s.serverMetrics = ServerMetricsConfig::fromJson(o.value(u"server_metrics"_s).toObject());
+    s.managed = ManagedServerConfig::fromJson(o.value(u"managed_server"_s).toObject());
     return s;
 }
 
@@ -315,6 +318,28 @@ ServerMetricsConfig ServerMetricsConfig::fromJson(const QJsonObject &o)
         c.targets.append({t.value(u"name"_s).toString(), t.value(u"url"_s).toString(),
                           t.value(u"token_ref"_s).toString()});
     }
+    return c;
+}
+
+QJsonObject ManagedServerConfig::toJson() const
+{
+    return QJsonObject{{u"start_command"_s, startCommand},
+                       {u"stop_command"_s, stopCommand},
+                       {u"health_url"_s, healthUrl},
+                       {u"start_timeout_s"_s, startTimeoutS},
+                       {u"working_directory"_s, workingDirectory},
+                       {u"lifetime"_s, lifetime}};
+}
+
+ManagedServerConfig ManagedServerConfig::fromJson(const QJsonObject &o)
+{
+    ManagedServerConfig c;
+    c.startCommand = o.value(u"start_command"_s).toString();
+    c.stopCommand = o.value(u"stop_command"_s).toString();
+    c.healthUrl = o.value(u"health_url"_s).toString();
+    c.startTimeoutS = o.value(u"start_timeout_s"_s).toDouble(c.startTimeoutS);
+    c.workingDirectory = o.value(u"working_directory"_s).toString();
+    c.lifetime = o.value(u"lifetime"_s).toString(c.lifetime);
     return c;
 }
 
@@ -444,6 +469,10 @@ QJsonObject LoadProfile::toJson() const
                      {u"affinity_header"_s, sessionHeader}}},
         {u"metrics_interval_s"_s, metricsIntervalS},
     };
+    // Only when set: profiles stored before cache policies keep their content (and its hash).
+    if (cacheReset)
+        o.insert(u"cache_reset"_s,
+                 QJsonObject{{u"enabled"_s, true}, {u"fallback"_s, cacheResetFallback}});
     // Only when set: profiles of one item per request keep their content (and its hash).
     if (batchSize != 1)
         o.insert(u"batch_size"_s, batchSize);
@@ -492,6 +521,11 @@ LoadProfile LoadProfile::fromJson(const QJsonObject &o)
     p.maxBodyBytes = caps.value(u"body_bytes"_s).toInteger(-1);
     p.maxErrorRate = o.value(u"max_error_rate"_s).toDouble(-1);
     p.cacheBust = o.value(u"cache_bust"_s).toBool();
+    if (o.contains(u"cache_reset"_s)) {
+        const QJsonObject r = o.value(u"cache_reset"_s).toObject();
+        p.cacheReset = r.value(u"enabled"_s).toBool();
+        p.cacheResetFallback = r.value(u"fallback"_s).toString(u"refuse"_s);
+    }
     if (o.contains(u"request_cancellation"_s)) {
         const QJsonObject c = o.value(u"request_cancellation"_s).toObject();
         p.cancelRatePct = c.value(u"rate_percent"_s).toDouble();

@@ -64,6 +64,28 @@ struct ServerMetricsConfig
     static ServerMetricsConfig fromJson(const QJsonObject &o);
 };
 
+// A server ServeBench starts and stops itself (docs/managed-servers.md): a SUT that is a server
+// configuration rather than an endpoint someone else keeps running. The commands run under
+// /bin/sh in a process group of their own; they hold no secret (environment references such as
+// $HF_TOKEN stay references: the shell expands them, the project stores them as written).
+struct ManagedServerConfig
+{
+    QString startCommand; // empty: not managed
+    QString stopCommand;  // empty: SIGTERM to the process group, SIGKILL after the grace period
+    QString healthUrl;    // empty: the base URL's /health
+    double startTimeoutS = 600;
+    QString workingDirectory; // empty: the current directory
+    // When the server is (re)started: "run" (around every run, every point of a sweep), "session"
+    // (once per command or study cell; the default) or "candidate" (a study keeps it up for all
+    // of the candidate's cells; the "restart" cache policy restarts it per repeat block).
+    QString lifetime = QStringLiteral("session");
+
+    bool enabled() const { return !startCommand.trimmed().isEmpty(); }
+    bool operator==(const ManagedServerConfig &o) const = default;
+    QJsonObject toJson() const;
+    static ManagedServerConfig fromJson(const QJsonObject &o);
+};
+
 // Everything that is measured. API keys are never part of it: apiKeyRef names where the key
 // lives (an environment variable "env:NAME" or a keychain entry "keychain:NAME").
 struct SutConfig
@@ -111,6 +133,7 @@ struct SutConfig
     double simTtftMs = -1;
     double simItlMs = -1;
     ServerMetricsConfig serverMetrics;
+    ManagedServerConfig managed;
 
     QJsonObject toJson() const;
     static SutConfig fromJson(const QJsonObject &o);
@@ -258,6 +281,12 @@ struct LoadProfile
     // (ErrorRateStopper over the last 50); < 0: never.
     double maxErrorRate = -1;
     bool cacheBust = false;
+    // --cache-policy reset (docs/cache-audit.md, "Cache policy"): the engine's own prefix-cache
+    // reset is called before the run and verified from its counters. When the server has no
+    // reset or refuses it, cacheResetFallback says what happens: "refuse" (the run does not
+    // start) or "bust" (the run goes on with cacheBust).
+    bool cacheReset = false;
+    QString cacheResetFallback = QStringLiteral("refuse");
     // Cancellation load (docs/metrics.md, "Cancelled by the load"): cancelRatePct percent of
     // the measured requests, chosen from the seed by request index (requestCancelledByLoad()),
     // are closed by the client cancelDelayS seconds after the request was fully written, or

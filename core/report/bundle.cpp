@@ -44,6 +44,8 @@ QString readme()
            "runs/<id>/failed-requests.json every failed request with its class and message\n"
            "runs/<id>/server-metrics/      one file per scraped Prometheus target: its scrapes "
            "and series on the run's clock\n"
+           "runs/<id>/managed-server.*     the managed server that served the run: its facts "
+           "(.json) and captured output (.log)\n"
            "cost/                          bill items, their mapping to test windows, window "
            "breakdowns\n"
            "manifest.json                  tool version, runs and every file with size and "

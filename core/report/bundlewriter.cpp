@@ -136,6 +136,11 @@ QJsonObject writeBundleRun(BundleWriter &w, const ReportRun &r)
         w.write(base + u"server-metrics/%1-%2.json"_s.arg(i).arg(name),
                 bundleJson(serverMetricsFileJson(m, r.input.runStartNs)));
     }
+    // A managed server's facts and captured output (docs/managed-servers.md).
+    if (r.serverLog) {
+        w.write(base + u"managed-server.json"_s, bundleJson(r.serverLog->info));
+        w.write(base + u"managed-server.log"_s, r.serverLog->output);
+    }
     QJsonArray failed;
     for (const RequestRecord &rec : r.input.records)
         if (rec.failed()) // not those the cancellation load closed (docs/metrics.md)

@@ -46,6 +46,13 @@ bool loadReportRun(const ProjectStore &store, qint64 runId, ReportRun *out, QStr
     in.transport = run->summary.value(u"transport"_s).toString();
     in.transportCounters = run->summary.value(u"transport_counters"_s).toObject();
     in.clientLoad = clientLoadOfSummary(run->summary);
+    in.cachePolicy = run->summary.value(u"cache_policy"_s).toObject();
+    if (const QString instance = run->snapshot.value(u"managed_server"_s)
+                                     .toObject()
+                                     .value(u"instance"_s)
+                                     .toString();
+        !instance.isEmpty())
+        r.serverLog = store.loadServerLog(instance);
     in.wallStart = run->startedUtc;
     in.runStartNs = run->startedMonoNs;
     in.records = store.loadRequests(runId);

@@ -9,6 +9,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace sb {
 
 class ProjectStore;
@@ -32,6 +34,9 @@ struct ReportRun
     qint64 seriesId = 0;
     QString seriesName;
     QString seriesCacheState;    // as the series stated it: cache-busted or not
+    // The managed server that served the run (docs/managed-servers.md): its stored facts and
+    // output, when the snapshot names one and the project has its log.
+    std::optional<StoredServerLog> serverLog;
     QStringList notes;           // what this run's numbers cannot show (imported runs)
     QList<Message> noteMessages; // the same, for display (notes = their English text)
 

@@ -1,5 +1,7 @@
 #include "runreport.h"
 
+#include "report/serverstatetext.h"
+
 #include "load/mlperfprofile.h"
 #include "metrics/clienthealth.h"
 #include "metrics/resultjson.h"
@@ -239,6 +241,11 @@ QString formatRunReport(const RunReportInput &in, const RunDerivation &d)
         out += formatServerMetricsBlock(d.server);
     if (const QString recovery = d.cancellation.text(); !recovery.isEmpty())
         out += recovery + u'\n';
+    if (const QString line = managedServerLine(in.snapshot.value(u"managed_server"_s).toObject());
+        !line.isEmpty())
+        out += line + u'\n';
+    if (const QString line = cachePolicyLine(in.cachePolicy); !line.isEmpty())
+        out += line + u'\n';
     if (d.statisticsComputed) {
         out += u"------95 % confidence intervals [low, high]-------\n"_s;
         out += formatIntervals(d);

@@ -63,6 +63,9 @@ struct RunReportInput
     // The client's own threads sampled through the run (docs/performance.md, "The client checks
     // itself"); a stored run's come from its summary's "client_load" (clientLoadOfSummary).
     ClientLoadSamples clientLoad;
+    // --cache-policy reset: what was done and verified (the result's "cache_policy"; a stored
+    // run's from its summary). Empty for other policies.
+    QJsonObject cachePolicy;
 };
 
 // The samples a stored run's summary JSON holds (empty for a run stored without them).

@@ -1,5 +1,7 @@
 #include "planvalidation.h"
 
+#include "run/managedserver.h"
+
 #include "client/connectionmode.h"
 #include "load/mlperfprofile.h"
 #include "run/metricsplan.h"
@@ -438,6 +440,26 @@ QList<PlanIssue> validateRunRequest(const RunRequest &request)
     if (trace && p.traceFormat == TraceFormat::Mooncake &&
         (p.traceBlockSize < 1 || p.traceBlockSize > limits::kMaxTokens))
         is.add("trace-block-size", "plan.tokens.range", {QString::number(limits::kMaxTokens)});
+
+    // --- a managed server (docs/managed-servers.md) and the cache policy ---
+    if (sut.managed.enabled()) {
+        if (sut.builtInSimulator)
+            is.add("server-start-cmd", "plan.managed.builtin");
+        if (!sut.managed.healthUrl.isEmpty())
+            checkUrl(is, "server-health-url", sut.managed.healthUrl);
+        if (const QString secret = literalSecretIn(sut.managed.startCommand); !secret.isEmpty())
+            is.add("server-start-cmd", "plan.managed.secret", {secret});
+        if (const QString secret = literalSecretIn(sut.managed.stopCommand); !secret.isEmpty())
+            is.add("server-stop-cmd", "plan.managed.secret", {secret});
+        if (!(sut.managed.startTimeoutS > 0 && sut.managed.startTimeoutS <= 86400))
+            is.add("server-start-timeout", "plan.managed.timeout", {u"86400"_s});
+        // "candidate" is a study's: it keeps the server up across a candidate's cells.
+        if (sut.managed.lifetime != "session"_L1 && sut.managed.lifetime != "run"_L1 &&
+            !(sut.managed.lifetime == "candidate"_L1 && request.frontEnd == "study"_L1))
+            is.add("server-lifetime", "plan.managed.lifetime", {sut.managed.lifetime});
+    }
+    if (p.cacheReset && p.cacheResetFallback != "refuse"_L1 && p.cacheResetFallback != "bust"_L1)
+        is.add("cache-reset-fallback", "plan.cache.fallback", {p.cacheResetFallback});
 
     // --- the built-in simulator's engine model ---
     if ((sut.simTtftMs >= 0 || sut.simItlMs >= 0) && !sut.builtInSimulator)

@@ -215,6 +215,43 @@ QList<OptionSpec> runSpecs()
         {u"percentile-metrics"_s, K::Value, u"comma list of ttft,tpot,itl,e2el"_s, {}},
         {u"metric-percentiles"_s, K::Value, u"comma list of percentiles (default 99)"_s, {}},
         {u"cache-bust"_s, K::Flag, u"unique random prefix per request"_s, {}},
+        {u"cache-policy"_s,
+         K::Value,
+         u"the server's prefix cache before the run: keep (as earlier traffic left it), bust "
+         "(= --cache-bust) or reset (the engine's own reset, vLLM POST /reset_prefix_cache or "
+         "SGLang POST /flush_cache, verified from its prefix-cache counters; "
+         "docs/cache-audit.md)"_s,
+         {}},
+        {u"cache-reset-fallback"_s,
+         K::Value,
+         u"when --cache-policy reset finds no reset or is refused: refuse (the run does not "
+         "start; default) or bust"_s,
+         {}},
+        {u"server-start-cmd"_s,
+         K::Value,
+         u"a managed server: the shell command that starts it; ServeBench starts it, waits until "
+         "it is healthy, runs, stops it (docs/managed-servers.md; no secrets: write $VARIABLE)"_s,
+         {}},
+        {u"server-stop-cmd"_s,
+         K::Value,
+         u"a managed server's stop command (default: SIGTERM to its process group, SIGKILL "
+         "after 10 s)"_s,
+         {}},
+        {u"server-health-url"_s,
+         K::Value,
+         u"a managed server is healthy when this URL answers 2xx (default: the base URL's "
+         "/health)"_s,
+         {}},
+        {u"server-start-timeout"_s,
+         K::Value,
+         u"seconds a managed server may take to become healthy (default 600)"_s,
+         {}},
+        {u"server-workdir"_s, K::Value, u"a managed server's working directory"_s, {}},
+        {u"server-lifetime"_s,
+         K::Value,
+         u"when a managed server is (re)started: session (once for the command; default) or "
+         "run (around every run of a sweep or series)"_s,
+         {}},
         {u"save-result"_s, K::Flag, u"write the result JSON"_s, {}},
         {u"save-detailed"_s, K::Flag, u"include per-request arrays in the JSON"_s, {}},
         {u"result-dir"_s, K::Value, u"folder for the result JSON"_s, {}},
@@ -670,6 +707,33 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
     request->stopWhenSaturated = a.has(u"stop-when-saturated"_s);
     request->saturationWindowS = a.doubleValue(u"saturation-window"_s, 60, &e);
     p.cacheBust = a.has(u"cache-bust"_s);
+    if (a.has(u"cache-policy"_s)) {
+        const QString policy = a.value(u"cache-policy"_s);
+        if (policy == "bust"_L1)
+            p.cacheBust = true;
+        else if (policy == "reset"_L1)
+            p.cacheReset = true;
+        else if (policy != "keep"_L1) {
+            *error = u"--cache-policy must be keep, bust or reset, got '%1'"_s.arg(policy);
+            return false;
+        }
+        if (policy != "bust"_L1 && a.has(u"cache-bust"_s)) {
+            *error = u"--cache-bust contradicts --cache-policy %1"_s.arg(policy);
+            return false;
+        }
+    }
+    if (a.has(u"cache-reset-fallback"_s)) {
+        p.cacheResetFallback = a.value(u"cache-reset-fallback"_s);
+        if (p.cacheResetFallback != "refuse"_L1 && p.cacheResetFallback != "bust"_L1) {
+            *error = u"--cache-reset-fallback must be refuse or bust, got '%1'"_s.arg(
+                p.cacheResetFallback);
+            return false;
+        }
+        if (!p.cacheReset) {
+            *error = u"--cache-reset-fallback needs --cache-policy reset"_s;
+            return false;
+        }
+    }
     p.metricsIntervalS = a.doubleValue(u"metrics-interval"_s, p.metricsIntervalS, &e);
     if (a.has(u"seed"_s)) {
         bool ok = false;
@@ -844,6 +908,33 @@ bool parseRunFlags(const QStringList &argv, RunRequest *request, RunFlagOptions 
         p.thinkTime = ThinkTimeModel::Fixed;
     }
     p.sessionHeader = a.value(u"session-header"_s);
+    sut.managed.startCommand = a.value(u"server-start-cmd"_s);
+    sut.managed.stopCommand = a.value(u"server-stop-cmd"_s);
+    sut.managed.healthUrl = a.value(u"server-health-url"_s);
+    sut.managed.startTimeoutS =
+        a.doubleValue(u"server-start-timeout"_s, sut.managed.startTimeoutS, &e);
+    sut.managed.workingDirectory = a.value(u"server-workdir"_s);
+    if (a.has(u"server-lifetime"_s))
+        sut.managed.lifetime = a.value(u"server-lifetime"_s);
+    if (a.has(u"server-start-cmd"_s) && !sut.managed.enabled()) {
+        *error = u"--server-start-cmd must not be empty"_s;
+        return false;
+    }
+    for (const char *dependent : {"server-stop-cmd", "server-health-url", "server-start-timeout",
+                                  "server-workdir", "server-lifetime"})
+        if (a.has(QString::fromLatin1(dependent)) && !sut.managed.enabled()) {
+            *error = u"--%1 needs --server-start-cmd"_s.arg(QLatin1StringView(dependent));
+            return false;
+        }
+    if (sut.managed.lifetime != "session"_L1 && sut.managed.lifetime != "run"_L1 &&
+        sut.managed.lifetime != "candidate"_L1) {
+        *error = u"--server-lifetime must be session or run, got '%1'"_s.arg(sut.managed.lifetime);
+        return false;
+    }
+    if (e.isEmpty() && !(sut.managed.startTimeoutS > 0)) {
+        *error = u"--server-start-timeout must be above 0"_s;
+        return false;
+    }
     sut.simPrefillMsPerToken = a.doubleValue(u"sim-prefill-ms-per-token"_s, -1, &e);
     sut.simPrefixCacheBlocks = a.intValue(u"sim-prefix-cache-blocks"_s, -1, &e);
     sut.simTtftMs = a.doubleValue(u"sim-ttft-ms"_s, -1, &e);
@@ -994,6 +1085,20 @@ QStringList runFlags(const RunRequest &request)
         add("metrics-interval", number(p.metricsIntervalS));
     if (request.transport != defaults.transport)
         add("transport", QString::fromLatin1(transportKindName(request.transport)));
+    if (sut.managed.enabled()) {
+        const ManagedServerConfig dm;
+        add("server-start-cmd", sut.managed.startCommand);
+        if (!sut.managed.stopCommand.isEmpty())
+            add("server-stop-cmd", sut.managed.stopCommand);
+        if (!sut.managed.healthUrl.isEmpty())
+            add("server-health-url", sut.managed.healthUrl);
+        if (sut.managed.startTimeoutS != dm.startTimeoutS)
+            add("server-start-timeout", number(sut.managed.startTimeoutS));
+        if (!sut.managed.workingDirectory.isEmpty())
+            add("server-workdir", sut.managed.workingDirectory);
+        if (sut.managed.lifetime != dm.lifetime)
+            add("server-lifetime", sut.managed.lifetime);
+    }
     if (sut.simPrefillMsPerToken >= 0)
         add("sim-prefill-ms-per-token", number(sut.simPrefillMsPerToken));
     if (sut.simPrefixCacheBlocks >= 0)
@@ -1136,8 +1241,13 @@ QStringList runFlags(const RunRequest &request)
         else if (p.cancelDelayS > 0)
             add("request-cancellation-delay", number(p.cancelDelayS));
     }
-    if (p.cacheBust)
+    if (p.cacheReset) {
+        add("cache-policy", u"reset"_s);
+        if (p.cacheResetFallback != "refuse"_L1)
+            add("cache-reset-fallback", p.cacheResetFallback);
+    } else if (p.cacheBust) {
         flag("cache-bust");
+    }
     if (p.goodput.any()) {
         f << u"--goodput"_s;
         if (p.goodput.ttftMs >= 0)

@@ -5,6 +5,8 @@
 #include "data/mooncaketrace.h"
 #include "data/syntheticprompt.h"
 #include "load/tracereplay.h"
+#include "run/cachecontrol.h"
+#include "run/managedserver.h"
 #include "sim/simulator.h"
 
 #include "data/filehasher.h"
@@ -374,6 +376,30 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
     // Every response is counted in the worker that reads it (StreamAccumulator).
     p.transportOptions.tokenizer = p.tokenizer;
 
+    // --- a managed server: started here, before anything asks it a question ---
+    if (sut.managed.enabled()) {
+        if (context.managedServer && context.managedServer->alive()) {
+            p.managedServer = context.managedServer; // kept up by the caller (a study candidate)
+        } else {
+            if (!step(u"Starting the managed server: %1"_s.arg(sut.managed.startCommand)))
+                return cancelled();
+            auto server =
+                std::make_shared<ManagedServer>(sut.managed, sut, p.apiKey, p.transportOptions);
+            if (!server->start(context.cancelled, context.progress)) {
+                out->managedServer = server; // stopped; its output is the caller's to store
+                *error = issue("server-start-cmd", "prepare.detail", {server->error()});
+                return false;
+            }
+            p.managedServer = server;
+            p.ownsManagedServer = true;
+            // A later step that fails leaves the server to the caller too (its log, its stop).
+            out->managedServer = server;
+            p.notes.append(u"Managed server healthy at %1 after %2 ms (instance %3)."_s.arg(
+                server->healthUrl().toString(), QString::number(server->startupMs()),
+                server->instanceId()));
+        }
+    }
+
     // --- the endpoint answers, and says which models it serves ---
     EndpointProbe probe(sut, p.apiKey, p.transportOptions, probeTimeoutMs(plan.profile));
     if (!step(u"Checking %1 …"_s.arg(probe.url(u"/v1/models"_s).toDisplayString())))
@@ -395,6 +421,40 @@ bool prepareRun(const RunRequest &request, const PrepareContext &context, Prepar
         sut.model = models.models.first();
         p.notes.append(
             u"No model given: using %1, the first model %2 lists."_s.arg(sut.model, sut.baseUrl));
+    }
+
+    // --- the server's prefix cache: reset by its engine, when the plan says so ---
+    if (plan.profile.cacheReset) {
+        if (!step(u"Resetting the server's prefix cache …"_s))
+            return cancelled();
+        const CacheResetOutcome reset = resetPrefixCache(probe, sut);
+        QJsonObject block = p.prefixCache;
+        block[u"policy"_s] = u"reset"_s;
+        block[u"fallback"_s] = plan.profile.cacheResetFallback;
+        block[u"reset"_s] = reset.toJson();
+        if (reset.done) {
+            block[u"state_at_start"_s] = u"reset by the engine (POST %1)"_s.arg(reset.endpoint);
+            p.cacheBaseline = reset.atReset;
+            p.verifyCacheReset = true;
+            p.notes.append(u"Prefix cache reset: POST %1 answered HTTP %2 in %3 ms."_s.arg(
+                reset.endpoint, QString::number(reset.httpStatus),
+                QString::number(reset.ms, 'f', 1)));
+        } else if (plan.profile.cacheResetFallback == "bust"_L1) {
+            plan.profile.cacheBust = true;
+            block[u"state_at_start"_s] =
+                u"not reset (%1); fallback: every request has its own prefix"_s.arg(reset.detail);
+            p.notes.append(u"Prefix cache not reset: %1. Fallback: cache bust (every request "
+                           "gets its own random prefix)."_s.arg(reset.detail));
+        } else {
+            *error = issue("cache-policy", "prepare.detail",
+                           {u"%1; the run does not start (--cache-reset-fallback refuse). Use "
+                            "--cache-reset-fallback bust to run with unique prefixes instead."_s
+                                .arg(reset.detail)});
+            return false;
+        }
+        p.prefixCache = block;
+    } else if (!p.prefixCache.contains(u"policy"_s)) {
+        p.prefixCache[u"policy"_s] = plan.profile.cacheBust ? u"bust"_s : u"keep"_s;
     }
 
     // --- the dataset ---

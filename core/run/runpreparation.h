@@ -4,6 +4,7 @@
 #include "data/dataset.h"
 #include "run/metricsplan.h"
 #include "run/planvalidation.h"
+#include "run/cachecontrol.h"
 #include "run/runrequest.h"
 #include "shard/shardagent.h"
 
@@ -18,6 +19,7 @@
 
 namespace sb {
 
+class ManagedServer;
 class Simulator;
 class Tokenizer;
 
@@ -44,6 +46,16 @@ struct PreparedRun
     // Server metrics scraped beside each run (docs/server-metrics.md); secrets in memory only.
     ScrapePlan scrape;
     QStringList notes; // lines for the user: the simulator, the calibration, the clock offset
+    // A managed server (SutConfig::managed; docs/managed-servers.md), healthy. ownsManagedServer:
+    // started by this preparation, so the session stops it; otherwise the caller keeps it up (a
+    // study's candidate lifetime). When its start failed, prepareRun fails and leaves it here,
+    // stopped, so the caller can store its output.
+    std::shared_ptr<ManagedServer> managedServer;
+    bool ownsManagedServer = false;
+    // --cache-policy reset done (docs/cache-audit.md): the counters read right after the reset;
+    // the session reads them again when the first requests have finished.
+    bool verifyCacheReset = false;
+    PrefixCounters cacheBaseline;
 };
 
 // What preparation may use from the front end.
@@ -53,6 +65,9 @@ struct PrepareContext
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     // A simulator kept from an earlier run (the workbench keeps one); otherwise one is started.
     std::shared_ptr<Simulator> simulator;
+    // A managed server the caller keeps up between runs (a study's candidate lifetime): used as
+    // it is when healthy; otherwise preparation starts one.
+    std::shared_ptr<ManagedServer> managedServer;
     // Tokens of server-metrics targets that the front end read from the keychain, by their
     // reference ("keychain:NAME"); env:NAME references are read from `environment`.
     QHash<QString, QByteArray> secrets;

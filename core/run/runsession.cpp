@@ -4,6 +4,9 @@
 #include "common/clock.h"
 #include "report/cancellationrecovery.h"
 #include "report/serverreport.h"
+#include "client/endpointprobe.h"
+#include "run/cachecontrol.h"
+#include "run/managedserver.h"
 #include "run/runcontroller.h"
 #include "run/runflags.h"
 #include "run/runrecorder.h"
@@ -17,6 +20,7 @@
 #include <QThread>
 
 #include <cmath>
+#include <mutex>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -249,6 +253,59 @@ void RunSession::beginNext()
         finishSession({});
         return;
     }
+    if (m_restartServer) {
+        // --server-lifetime run: the server that served the last run goes, a fresh one comes.
+        m_restartServer = false;
+        std::shared_ptr<ManagedServer> old = m_prepared.managedServer;
+        const SutConfig sut = m_prepared.request.plan.sut;
+        const QByteArray key = m_prepared.apiKey;
+        const TransportOptions options = m_prepared.transportOptions;
+        const QString path = m_recorder ? m_recorder->path() : QString();
+        struct Restarted
+        {
+            std::shared_ptr<ManagedServer> server;
+            QString error;
+            QStringList notes;
+        };
+        inWorker(
+            [old, sut, key, options, path] {
+                Restarted r;
+                QString note;
+                if (old) {
+                    old->stop();
+                    if (!path.isEmpty() && !saveManagedServerLog(path, *old, sut.name, &note))
+                        r.notes << note;
+                }
+                auto fresh = std::make_shared<ManagedServer>(sut.managed, sut, key, options);
+                if (!fresh->start()) {
+                    r.error = fresh->error();
+                    if (!path.isEmpty() && !saveManagedServerLog(path, *fresh, sut.name, &note))
+                        r.notes << note;
+                    return r;
+                }
+                r.notes << u"Managed server restarted: healthy after %1 ms (instance %2)."_s.arg(
+                    QString::number(fresh->startupMs()), fresh->instanceId());
+                r.server = fresh;
+                return r;
+            },
+            [this, point](Restarted r) {
+                for (const QString &n : std::as_const(r.notes))
+                    emit note(n);
+                m_prepared.managedServer = r.server;
+                m_prepared.ownsManagedServer = bool(r.server);
+                if (!r.server) {
+                    finishSession(u"the managed server did not come back: %1"_s.arg(r.error));
+                    return;
+                }
+                beginPoint(point);
+            });
+        return;
+    }
+    beginPoint(point);
+}
+
+void RunSession::beginPoint(const Point &point)
+{
     m_current = point;
     // The controller is made here (its thread is this one) and readied in the worker: opening
     // the warm connections takes a while, and the run's start is fixed only once they are open.
@@ -331,10 +388,56 @@ void RunSession::beginNext()
         });
 }
 
+// --cache-policy reset (docs/cache-audit.md, "Cache policy"): the engine's counters are read
+// again once the run's first kCacheCheckRequests requests (all of them in a shorter run) have
+// finished; the increase since the reset is the verification. Filled by a worker, read by the
+// run's finishing worker (which reads the counters itself when the first read is not done).
+struct RunSession::CacheCheck
+{
+    std::mutex mutex;
+    bool read = false;
+    PrefixCounters after;
+    qint64 requests = 0; // finished requests when the counters were read
+};
+
+namespace {
+constexpr qint64 kCacheCheckRequests = 16;
+} // namespace
+
 void RunSession::launch(const Point &point, qint64 runId, qint64 startAt,
                         const QJsonObject &snapshot)
 {
     m_currentSnapshot = snapshot;
+    m_cacheCheck.reset();
+    m_finishedRequests = 0;
+    if (m_prepared.verifyCacheReset && m_position == 0) {
+        // Only the first run follows the reset; a sweep's later points find the cache as the
+        // earlier points left it (docs/cache-audit.md).
+        m_cacheCheck = std::make_shared<CacheCheck>();
+        const qint64 k = std::min<qint64>(kCacheCheckRequests,
+                                          std::max<qint64>(1, m_controller->plannedRequests()));
+        auto check = m_cacheCheck;
+        const SutConfig sut = m_prepared.request.plan.sut;
+        const QByteArray key = m_prepared.apiKey;
+        const TransportOptions options = m_prepared.transportOptions;
+        connect(m_controller, &RunController::requestCompleted, this,
+                [this, k, check, sut, key, options](const RequestRecord &) {
+                    if (++m_finishedRequests != k)
+                        return;
+                    inWorker(
+                        [check, sut, key, options, k] {
+                            std::lock_guard lock(check->mutex);
+                            if (!check->read) {
+                                EndpointProbe probe(sut, key, options, 5000);
+                                check->after = readPrefixCounters(probe);
+                                check->requests = k;
+                                check->read = true;
+                            }
+                            return 0;
+                        },
+                        [](int) {});
+                });
+    }
     m_currentRunId = runId;
     m_controller->setStartAt(startAt);
     if (m_recorder)
@@ -399,9 +502,39 @@ void RunSession::onControllerFinished()
     };
     // Deriving a large run and committing its last records wait on the CPU and the disk: not in
     // the caller's (GUI) thread.
+    std::shared_ptr<CacheCheck> check = m_cacheCheck;
+    const PrefixCounters baseline = m_prepared.cacheBaseline;
+    const QJsonObject cachePolicy = m_prepared.prefixCache;
+    const SutConfig sut = m_prepared.request.plan.sut;
+    const QByteArray key = m_prepared.apiKey;
+    const TransportOptions options = m_prepared.transportOptions;
     inWorker(
-        [o = std::move(o), status, server, recorder, scraper]() mutable {
+        [o = std::move(o), status, server, recorder, scraper, check, baseline, cachePolicy, sut,
+         key, options]() mutable {
             Stored s;
+            if (check) {
+                std::lock_guard lock(check->mutex);
+                if (!check->read) {
+                    EndpointProbe probe(sut, key, options, 5000);
+                    check->after = readPrefixCounters(probe);
+                    check->requests = o.input.records.size();
+                    check->read = true;
+                }
+                // The cached tokens the same first requests' usage reported, in finishing order.
+                qint64 cached = -1;
+                qint64 seen = 0;
+                for (const RequestRecord &r : o.input.records) {
+                    if (seen++ >= check->requests)
+                        break;
+                    if (r.cachedTokens >= 0)
+                        cached = std::max<qint64>(cached, 0) + r.cachedTokens;
+                }
+                QJsonObject block = cachePolicy;
+                block[u"verification"_s] =
+                    verifyCacheReset(baseline, check->after, check->requests, cached);
+                o.cachePolicy = block;
+                o.input.cachePolicy = block; // the summary text says it too
+            }
             if (scraper) {
                 // After a cancellation load the server gets kCancellationSettleNs from the last
                 // cancellation to free its slots before the "after" scrape reads its running
@@ -420,6 +553,8 @@ void RunSession::onControllerFinished()
             }
             o.derived = deriveRun(o.input);
             o.summaryJson = runResultJson(o.input, o.derived, false);
+            if (!o.cachePolicy.isEmpty())
+                o.summaryJson[u"cache_policy"_s] = o.cachePolicy;
             if (!o.stopReason.isEmpty()) {
                 QJsonObject early{{u"reason"_s, o.stopReason}};
                 if (o.saturated)
@@ -508,6 +643,8 @@ void RunSession::onStored(RunOutcome outcome)
             m_result.lowestTried = m_bad;
         }
     }
+    m_restartServer = m_prepared.ownsManagedServer && m_prepared.managedServer &&
+                      m_prepared.request.plan.sut.managed.lifetime == "run"_L1;
     beginNext();
 }
 
@@ -558,8 +695,11 @@ void RunSession::startSaturationWatch(const Point &point, qint64 startAt)
 
 void RunSession::finishSession(const QString &error)
 {
-    if (!m_running)
+    // Once: the managed server's stop below takes a while, and a late controller or worker
+    // result must not finish the session a second time meanwhile.
+    if (!m_running || m_finishing)
         return;
+    m_finishing = true;
     if (m_prepared.request.numRuns > 1 && m_prepared.request.mode == RunMode::Single) {
         QList<RunSummary> summaries;
         for (const RunOutcome &p : std::as_const(m_result.points))
@@ -568,11 +708,44 @@ void RunSession::finishSession(const QString &error)
         m_result.series = summarizeSeries(
             summaries, defaultSeriesKeys(m_prepared.request.plan.profile.metricPercentiles));
     }
-    m_running = false;
     m_result.stopped = m_stopRequested;
     m_result.error = error;
     m_result.ok = error.isEmpty() && !m_stopRequested;
-    emit finished(m_result);
+    // A managed server this session started is stopped before the session says it is over: a
+    // caller that starts the next one finds the port free and no process left.
+    stopManagedServer([this] {
+        m_running = false;
+        emit finished(m_result);
+    });
+}
+
+void RunSession::stopManagedServer(std::function<void()> then)
+{
+    std::shared_ptr<ManagedServer> server = m_prepared.ownsManagedServer ? m_prepared.managedServer
+                                                                         : nullptr;
+    if (!server) {
+        then();
+        return;
+    }
+    m_prepared.managedServer.reset();
+    m_prepared.ownsManagedServer = false;
+    const QString path = m_recorder ? m_recorder->path() : QString();
+    const QString sut = m_prepared.request.plan.sut.name;
+    inWorker(
+        [server, path, sut] {
+            QString note;
+            if (!server->stop())
+                note = u"the managed server (instance %1) left processes behind after SIGKILL"_s.arg(
+                    server->instanceId());
+            if (!path.isEmpty())
+                saveManagedServerLog(path, *server, sut, &note);
+            return note;
+        },
+        [this, then = std::move(then)](QString line) {
+            if (!line.isEmpty())
+                emit note(line);
+            then();
+        });
 }
 
 } // namespace sb

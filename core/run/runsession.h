@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 class QTimer;
@@ -36,6 +37,9 @@ struct RunOutcome
     QString stopReason;     // the run stopped itself (error rate, saturation): why
     bool saturated = false; // a sweep step stopped early as over-saturated
     QJsonObject saturation; // its evidence (SaturationVerdict::toJson)
+    // --cache-policy reset: what was done before the run and what its first requests verified
+    // (docs/cache-audit.md); also the result's "cache_policy". Empty for other policies.
+    QJsonObject cachePolicy;
 
     bool completed() const { return input.status == QLatin1StringView("completed"); }
 };
@@ -114,6 +118,7 @@ private:
         double targetRate = 0;
     };
     void beginNext();
+    void beginPoint(const Point &point);
     void launch(const Point &point, qint64 runId, qint64 startAt, const QJsonObject &snapshot);
     void onControllerFinished();
     void onStored(RunOutcome outcome);
@@ -146,6 +151,16 @@ private:
     qint64 m_sentFed = 0;
     bool m_saturatedNow = false;
     QJsonObject m_saturationEvidence;
+    // --cache-policy reset: the counters after the run's first requests (docs/cache-audit.md).
+    struct CacheCheck;
+    std::shared_ptr<CacheCheck> m_cacheCheck;
+    qint64 m_finishedRequests = 0;
+    // A managed server's end: stopped (when this session started it) and its log stored, off
+    // this thread, before `then` runs here.
+    void stopManagedServer(std::function<void()> then);
+    // --server-lifetime run: a fresh server before every run after the first.
+    bool m_restartServer = false;
+    bool m_finishing = false; // finishSession() has begun (it may wait for a server's stop)
 };
 
 } // namespace sb

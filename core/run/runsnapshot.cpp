@@ -1,6 +1,7 @@
 #include "runsnapshot.h"
 
 #include "common/version.h"
+#include "run/managedserver.h"
 #include "run/runflags.h"
 #include "run/runpreparation.h"
 #include "tokenizer/tokenizer.h"
@@ -38,6 +39,11 @@ QJsonObject buildRunSnapshot(const PreparedRun &prepared, const RunPlan &plan, q
         {u"transport"_s, QString::fromLatin1(transportKindName(prepared.request.transport))},
         {u"front_end"_s, prepared.request.frontEnd},
     };
+    if (prepared.managedServer) {
+        // The server this run was served by, as it was when the run began (its log: the
+        // project's server_logs row of this instance; docs/managed-servers.md).
+        s[u"managed_server"_s] = prepared.managedServer->info();
+    }
     if (prepared.shard.active)
         s[u"shard"_s] = shardBlockAt(prepared.shard, startMonoNs);
     return s;

@@ -81,6 +81,9 @@ struct SimConfig
     bool prefixCache = false;
     int prefixBlockTokens = 16;
     int prefixCacheBlocks = 100000;
+    // POST /reset_prefix_cache (vLLM's) and POST /flush_cache (SGLang's) empty the prefix cache
+    // (docs/cache-audit.md, "Cache policy"); off, both answer 404 as a server without them does.
+    bool cacheResetEndpoints = true;
 
     // What GET /metrics and GET /dcgm/metrics report (SimMetrics); none of it changes timing.
     // vllm:kv_cache_usage_perc is the tokens held by the running sequences (prompt + generated

@@ -389,6 +389,14 @@ void SimServer::onRequest(SimConnection *connection, const SimHttpRequest &reque
                           path == "/metrics" ? m_metrics->renderVllm()
                                              : m_metrics->renderDcgm(now));
     }
+    if ((path == "/reset_prefix_cache" || path == "/flush_cache") && m_config.cacheResetEndpoints) {
+        if (method != "POST")
+            return respondError(connection, request, seq, 405, u"use POST"_s, "allow: POST\r\n");
+        // vLLM answers 200 with an empty body, SGLang 200 "Cache flushed.".
+        clearPrefixCache();
+        return respondNow(connection, request, seq, 200, "text/plain",
+                          path == "/flush_cache" ? QByteArray("Cache flushed.\n") : QByteArray());
+    }
     if (path == "/health") {
         if (method != "GET")
             return respondError(connection, request, seq, 405, u"use GET"_s, "allow: GET\r\n");

@@ -254,6 +254,19 @@ const char *const kVersionCacheCreation[] = {
     "ALTER TABLE requests ADD COLUMN cache_creation_tokens INTEGER NOT NULL DEFAULT -1",
 };
 
+// Managed servers (docs/managed-servers.md): one row per start of a server ServeBench ran itself,
+// keyed by the instance id the runs it served carry in their snapshot (managed_server.instance);
+// its facts (commands as written, health URL, start-up time, how it stopped) as JSON and its
+// captured output. Kept a step of its own so it can be renumbered when other steps land before it.
+const char *const kVersionServerLogs[] = {
+    R"(CREATE TABLE server_logs(
+        instance TEXT PRIMARY KEY,
+        sut TEXT NOT NULL,
+        started_utc TEXT NOT NULL,
+        info_json TEXT NOT NULL,
+        output BLOB NOT NULL))",
+};
+
 // Non-streamed endpoints and images in prompts (docs/metrics.md, "Embeddings and rerank";
 // docs/datasets.md, "Images in prompts"): the inputs a request carried, the results its answer
 // held, and the bytes of the images in its prompt. Rows written before it read as a generation
@@ -281,7 +294,7 @@ const Migration kMigrations[] = {step(kVersion1),         step(kVersion2),
                                  step(kVersion3),         step(kVersionSessions),
                                  step(kVersionReasoning), step(kVersionServerMetrics),
                                  step(kVersionStudies),   step(kVersionCacheCreation),
-                                 step(kVersionPooling)};
+                                 step(kVersionPooling),   step(kVersionServerLogs)};
 
 int versionAfter(const char *const *statements)
 {
@@ -332,6 +345,11 @@ int ProjectSchema::studiesVersion()
 int ProjectSchema::cacheCreationVersion()
 {
     return versionAfter(kVersionCacheCreation);
+}
+
+int ProjectSchema::serverLogsVersion()
+{
+    return versionAfter(kVersionServerLogs);
 }
 
 int ProjectSchema::poolingColumnsVersion()

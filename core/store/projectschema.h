@@ -36,6 +36,9 @@ public:
     // The first version with the study tables (docs/study.md); an older file opened read-only
     // reads as having no study.
     static int studiesVersion();
+    // The first version with the server_logs table (managed servers' output); an older file
+    // opened read-only reads as having none.
+    static int serverLogsVersion();
     // The first version whose requests table has cache_creation_tokens; an older file reads it
     // as not reported (-1).
     static int cacheCreationVersion();

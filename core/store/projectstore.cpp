@@ -823,6 +823,77 @@ QList<StoredRunMetrics> ProjectStore::loadRunMetrics(qint64 runId) const
     return out;
 }
 
+// --- managed servers' logs ---------------------------------------------------------------------
+
+bool ProjectStore::saveServerLog(const StoredServerLog &log)
+{
+    if (!writable())
+        return false;
+    if (m_version < ProjectSchema::serverLogsVersion())
+        return fail(u"the project file has no table for server logs"_s);
+    QSqlQuery q(db());
+    q.prepare(u"INSERT OR REPLACE INTO server_logs (instance, sut, started_utc, info_json, output) "
+              "VALUES (?, ?, ?, ?, ?)"_s);
+    q.addBindValue(text(log.instance));
+    q.addBindValue(text(log.sut));
+    q.addBindValue(text(log.startedUtc));
+    q.addBindValue(QString::fromUtf8(QJsonDocument(log.info).toJson(QJsonDocument::Compact)));
+    q.addBindValue(log.output.isNull() ? QByteArray("") : log.output);
+    if (!q.exec())
+        return fail(u"saving the log of managed server %1: %2"_s.arg(
+            log.instance, ProjectFile::describe(q.lastError())));
+    return true;
+}
+
+namespace {
+
+StoredServerLog serverLogFrom(const QSqlQuery &q, bool withOutput)
+{
+    StoredServerLog l;
+    l.instance = q.value(0).toString();
+    l.sut = q.value(1).toString();
+    l.startedUtc = q.value(2).toString();
+    l.info = QJsonDocument::fromJson(q.value(3).toString().toUtf8()).object();
+    if (withOutput)
+        l.output = q.value(4).toByteArray();
+    return l;
+}
+
+} // namespace
+
+std::optional<StoredServerLog> ProjectStore::loadServerLog(const QString &instance) const
+{
+    if (m_version < ProjectSchema::serverLogsVersion())
+        return std::nullopt;
+    QSqlQuery q(db());
+    q.prepare(u"SELECT instance, sut, started_utc, info_json, output FROM server_logs "
+              "WHERE instance = ?"_s);
+    q.addBindValue(instance);
+    if (!q.exec()) {
+        fail(ProjectFile::describe(q.lastError()));
+        return std::nullopt;
+    }
+    if (!q.next())
+        return std::nullopt;
+    return serverLogFrom(q, true);
+}
+
+QList<StoredServerLog> ProjectStore::listServerLogs() const
+{
+    QList<StoredServerLog> out;
+    if (m_version < ProjectSchema::serverLogsVersion())
+        return out;
+    QSqlQuery q(db());
+    if (!q.exec(u"SELECT instance, sut, started_utc, info_json FROM server_logs "
+                "ORDER BY started_utc, instance"_s)) {
+        fail(ProjectFile::describe(q.lastError()));
+        return out;
+    }
+    while (q.next())
+        out.append(serverLogFrom(q, false));
+    return out;
+}
+
 // --- bills and test windows -------------------------------------------------------------------
 
 qint64 ProjectStore::saveBillItem(const BillItemRow &b)

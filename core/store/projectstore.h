@@ -105,6 +105,12 @@ public:
     bool saveRunMetrics(qint64 runId, const QList<StoredRunMetrics> &targets);
     QList<StoredRunMetrics> loadRunMetrics(qint64 runId) const;
 
+    // A managed server's log (inserted, or replaced for the same instance), one instance's, and
+    // every instance's without output (started order). A file from before the table has none.
+    bool saveServerLog(const StoredServerLog &log);
+    std::optional<StoredServerLog> loadServerLog(const QString &instance) const;
+    QList<StoredServerLog> listServerLogs() const;
+
     qint64 saveBillItem(const BillItemRow &item);
     // Saves every item in one transaction, or none (an import is all or nothing). Returns the
     // row ids in order; empty on failure.

@@ -77,6 +77,17 @@ struct StoredRunMetrics
     QByteArray blob;
 };
 
+// One start of a managed server (docs/managed-servers.md): the runs it served name its instance
+// in their snapshot (managed_server.instance).
+struct StoredServerLog
+{
+    QString instance;
+    QString sut;
+    QString startedUtc;
+    QJsonObject info; // ManagedServer::info(): commands as written, start-up, stop, exit
+    QByteArray output;
+};
+
 // One run's metadata. beginRun() reads the identity fields (name .. startedMonoNs); the store
 // fills the rest. listRuns() leaves snapshot and summary empty; loadRun() fills them.
 struct RunInfo

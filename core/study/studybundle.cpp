@@ -17,6 +17,7 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSet>
 
 using namespace Qt::StringLiterals;
@@ -49,6 +50,10 @@ QString readme(const QString &study, int version)
            "runs/<id>/requests.csv         raw per-request results\n"
            "runs/<id>/failed-requests.json every failed request with its class and message\n"
            "runs/<id>/server-metrics/      one file per scraped Prometheus target\n"
+           "runs/<id>/managed-server.*     the managed server that served the run: its facts "
+           "and output\n"
+           "study/managed-servers/         every start of a candidate's managed server, failed "
+           "starts too: facts (.json) and output (.log)\n"
            "cost/                          bill items, their mapping to the study's test "
            "windows (one per candidate and scenario), window breakdowns\n"
            "manifest.json                  tool version, study, runs and every file with size "
@@ -209,6 +214,24 @@ bool writeStudyBundle(ProjectStore *store, const QString &studyName, int version
         }
     }
     w.write(u"study/cells.csv"_s, cellsCsv(studies, cells, d, runRows, attemptOf));
+    // Every start of a candidate's managed server since this version was defined, those that
+    // never became healthy too (a failed cell's reason quotes their last lines;
+    // docs/managed-servers.md).
+    QSet<QString> candidates;
+    for (const StoredStudyCell &c : cells)
+        candidates.insert(c.candidate);
+    const QString since = v->createdUtc.toString(Qt::ISODateWithMs);
+    for (const StoredServerLog &brief : store->listServerLogs()) {
+        if (!candidates.contains(brief.sut) || brief.startedUtc < since)
+            continue;
+        const auto log = store->loadServerLog(brief.instance);
+        if (!log)
+            continue;
+        QString name = log->sut + u'-' + log->instance;
+        name.replace(QRegularExpression(u"[^A-Za-z0-9._-]"_s), u"_"_s);
+        w.write(u"study/managed-servers/%1.json"_s.arg(name), bundleJson(log->info));
+        w.write(u"study/managed-servers/%1.log"_s.arg(name), log->output);
+    }
     writeBundleCosts(w, costRuns, costs);
     return finishBundle(
         w, dir,

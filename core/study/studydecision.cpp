@@ -314,7 +314,8 @@ bool buildStudyDecision(ProjectStore *store, const QString &studyName, int versi
                                   QString::number(health.latenessP99Ms, 'f', 2),
                                   QString::number(kMaxLatenessP99Ms, 'f', 0)})
                              .text();
-        if (r.input.plan.profile.cacheBust != (d.boundary.cachePolicy == "cache-bust"_L1)) {
+        if (r.input.plan.profile.cacheBust != (d.boundary.cachePolicy == "cache-bust"_L1) ||
+            r.input.plan.profile.cacheReset != (d.boundary.cachePolicy == "reset"_L1)) {
             dec.leftOut << StudyLeftOut{
                 c.position + 1,
                 c.candidate,

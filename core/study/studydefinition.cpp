@@ -49,7 +49,8 @@ const QStringList &reservedFlags()
                                   u"--shard"_s,      u"--start-at"_s,
                                   u"--base-url"_s,   u"--model"_s,
                                   u"--tokenizer"_s,  u"--connection-mode"_s,
-                                  u"--cache-bust"_s, u"--sut"_s};
+                                  u"--cache-bust"_s, u"--sut"_s,
+                                  u"--cache-policy"_s};
     return r;
 }
 
@@ -393,6 +394,8 @@ QStringList StudyDefinition::cellFlags(int k, int s, int repeat) const
     f << u"--connection-mode"_s << boundary.connectionMode;
     if (boundary.cachePolicy == "cache-bust"_L1)
         f << u"--cache-bust"_s;
+    else if (boundary.cachePolicy == "reset"_L1)
+        f << u"--cache-policy"_s << u"reset"_s;
     f += sc.flags;
     // A server scenario's cell is the rate search `run --find-max-valid-rate` makes, through the
     // same flags and the same RunSession (docs/study.md, "Server scenarios"); the flag is the
@@ -437,8 +440,14 @@ QList<StudyIssue> StudyDefinition::validate() const
         add(u"repeats"_s, Message("study.repeats", {QString::number(repeats)}));
     if (boundary.model.isEmpty())
         add(u"boundary.model"_s, Message("study.required"));
-    if (boundary.cachePolicy != "cache-bust"_L1 && boundary.cachePolicy != "as-is"_L1)
+    if (boundary.cachePolicy != "cache-bust"_L1 && boundary.cachePolicy != "as-is"_L1 &&
+        boundary.cachePolicy != "reset"_L1 && boundary.cachePolicy != "restart"_L1)
         add(u"boundary.cache_policy"_s, Message("study.cache_policy", {boundary.cachePolicy}));
+    if (boundary.cachePolicy == "restart"_L1)
+        for (int k = 0; k < candidates.size(); ++k)
+            if (!candidates.at(k).flags.contains(u"--server-start-cmd"_s))
+                add(u"boundary.cache_policy"_s,
+                    Message("study.cache_policy.restart", {candidates.at(k).name}));
     if (boundary.connectionMode != "warm"_L1 && boundary.connectionMode != "per-request"_L1 &&
         boundary.connectionMode != "lazy"_L1)
         add(u"boundary.connection_mode"_s,
@@ -515,6 +524,7 @@ QList<StudyIssue> StudyDefinition::validate() const
                 add(field, Message("study.flags.invalid", {Message::literal(error)}));
                 continue;
             }
+            request.frontEnd = u"study"_s; // as the executor runs it
             const QList<PlanIssue> issues = validateRunRequest(request);
             if (!issues.isEmpty())
                 add(field, Message("study.flags.invalid",

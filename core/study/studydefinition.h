@@ -78,7 +78,9 @@ struct StudyBoundary
     QStringList requestFlags; // --ignore-eos, --temperature, ...
     QString tokenizer;        // --tokenizer; empty: none
     QString connectionMode = QStringLiteral("warm");
-    QString cachePolicy = QStringLiteral("cache-bust"); // "cache-bust" | "as-is"
+    // "cache-bust" | "as-is" | "reset" (the engine's reset before every cell, verified) |
+    // "restart" (every candidate a managed server, started afresh for every cell)
+    QString cachePolicy = QStringLiteral("cache-bust");
 };
 
 struct StudyIssue

@@ -1,6 +1,7 @@
 #include "studyexecutor.h"
 
 #include "common/message.h"
+#include "run/managedserver.h"
 #include "run/planvalidation.h"
 #include "run/runflags.h"
 #include "run/runpreparation.h"
@@ -23,6 +24,11 @@ StudyExecutor::~StudyExecutor()
 {
     // The session's destructor closes its recorder: a run still open is marked interrupted.
     m_session.reset();
+    for (auto it = m_kept.cbegin(); it != m_kept.cend(); ++it) {
+        it->server->stop();
+        QString ignored;
+        saveManagedServerLog(m_path, *it->server, it.key(), &ignored);
+    }
 }
 
 bool StudyExecutor::prepare(QString *what, QString *error)
@@ -125,17 +131,41 @@ void StudyExecutor::runNext()
         return;
     }
     request.frontEnd = u"study"_s;
+    // A managed server kept for the candidate (--server-lifetime candidate) serves all its cells;
+    // the "restart" cache policy starts it afresh at every repeat block.
+    SutConfig &sut = request.plan.sut;
+    const bool keep = sut.managed.enabled() && sut.managed.lifetime == "candidate"_L1;
+    if (m_kept.contains(m_cell.candidate) &&
+        (!keep || (m_def.boundary.cachePolicy == "restart"_L1 &&
+                   m_kept.value(m_cell.candidate).repeat != m_cell.repeat) ||
+         !m_kept.value(m_cell.candidate).server->alive()))
+        releaseKeptServer(m_cell.candidate);
     PrepareContext context;
     context.apiKey = m_apiKey;
+    if (keep)
+        context.managedServer = m_kept.value(m_cell.candidate).server;
     PreparedRun prepared;
     PlanIssue issue;
     if (!prepareRun(request, context, &prepared, &issue)) {
         // The candidate cannot run this cell (its endpoint does not answer, its model is
-        // missing): the reason is kept and the study goes on.
+        // missing, its managed server never became healthy): the reason is kept and the study
+        // goes on; a managed server's output is stored beside it.
+        if (prepared.managedServer &&
+            prepared.managedServer != m_kept.value(m_cell.candidate).server) {
+            prepared.managedServer->stop();
+            QString line;
+            if (!saveManagedServerLog(m_path, *prepared.managedServer, m_cell.candidate, &line))
+                emit note(line);
+        }
         m_studies->beginAttempt(m_cell, m_version.studyId, 0);
         failCell(m_cell, issue.text());
         QTimer::singleShot(0, this, &StudyExecutor::runNext);
         return;
+    }
+    if (keep && prepared.ownsManagedServer) {
+        // This study keeps it, not the cell's session.
+        m_kept.insert(m_cell.candidate, {prepared.managedServer, m_cell.repeat});
+        prepared.ownsManagedServer = false;
     }
     m_session = std::make_unique<RunSession>(std::move(prepared));
     if (!m_session->openProject(m_path, &error)) {
@@ -273,10 +303,23 @@ void StudyExecutor::onSessionFinished(const SessionResult &result)
     QTimer::singleShot(0, this, &StudyExecutor::runNext);
 }
 
+void StudyExecutor::releaseKeptServer(const QString &candidate)
+{
+    const KeptServer kept = m_kept.take(candidate);
+    if (!kept.server)
+        return;
+    QString line;
+    kept.server->stop();
+    if (!saveManagedServerLog(m_path, *kept.server, candidate, &line))
+        emit note(line);
+}
+
 void StudyExecutor::finish(const QString &error)
 {
     if (!m_running)
         return;
+    for (const QString &candidate : m_kept.keys())
+        releaseKeptServer(candidate);
     m_running = false;
     emit finished(error.isEmpty() && !m_stop, error);
 }

@@ -4,6 +4,7 @@
 #include "study/studyplan.h"
 #include "study/studystore.h"
 
+#include <QHash>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -12,6 +13,7 @@
 
 namespace sb {
 
+class ManagedServer;
 class ProjectStore;
 class RunController;
 class RunSession;
@@ -89,6 +91,16 @@ private:
     bool m_attemptBegun = false; // its attempt is recorded (a search's later points add to it)
     bool m_stop = false;
     bool m_running = false;
+    // Managed servers kept up for their candidate (--server-lifetime candidate;
+    // docs/managed-servers.md): started at the candidate's first cell, used by all its cells,
+    // restarted at a new repeat block when the cache policy is "restart", stopped at the end.
+    struct KeptServer
+    {
+        std::shared_ptr<ManagedServer> server;
+        int repeat = 0;
+    };
+    QHash<QString, KeptServer> m_kept;
+    void releaseKeptServer(const QString &candidate);
 };
 
 } // namespace sb

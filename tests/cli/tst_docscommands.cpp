@@ -8,7 +8,8 @@
 // How a doc is run. Its commands run in order in one temporary directory of its own (so `run …
 // --project p.sbproj` then `show --project p.sbproj` works); the docs run at the same time, each
 // in its own thread. A command runs as printed, with these substitutions only:
-//  - the program: `servebench-cli`, `./build/release/app/servebench-cli` → the one built here;
+//  - the program: `servebench-cli`, `./build/release/app/servebench-cli` → the one built here
+//    (its folder first in PATH, for the commands a doc's command starts itself);
 //  - a remote endpoint (`--base-url` or `--host` other than 127.0.0.1/localhost, e.g.
 //    http://gpu-box:8000) → a `servebench-cli simulate --port 0` the test starts for the doc
 //    (its defaults are the built-in simulator's: TTFT 50 ms, 10 ms per token);
@@ -305,6 +306,10 @@ public:
         m_env.remove(u"LANGUAGE"_s);
         m_env.remove(u"OPENAI_API_KEY"_s);
         m_env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s); // report --pdf renders off-screen
+        // A command the doc's command starts itself (a managed server's start command,
+        // docs/managed-servers.md) finds the servebench-cli built here first too.
+        m_env.insert(u"PATH"_s, QFileInfo(QString::fromUtf8(SB_CLI)).absolutePath() + u':' +
+                                    m_env.value(u"PATH"_s));
     }
 
     void run()

@@ -192,6 +192,12 @@ void LoadProfileEditor::buildUi()
     m_cacheBust = new QCheckBox(page);
     m_cacheBust->setObjectName(u"cacheBust"_s);
     addRow(u"cache"_s, m_cacheBust);
+    // --cache-policy reset (docs/cache-audit.md): the engine's own reset before the run.
+    m_cacheReset = new QComboBox(page);
+    m_cacheReset->setObjectName(u"cacheReset"_s);
+    for (const char *v : {"", "refuse", "bust"})
+        m_cacheReset->addItem({}, QString::fromLatin1(v));
+    addRow(u"cacheReset"_s, m_cacheReset);
     // The cancellation load: a share of the requests the client closes on purpose, after a
     // delay from the request being written or after a number of token chunks (docs/metrics.md).
     m_cancelRate = dspin(0, 100, 1);
@@ -352,6 +358,14 @@ void LoadProfileEditor::buildUi()
           m_batchSize})
         connect(s, &QSpinBox::valueChanged, this, changed);
     connect(m_cacheBust, &QCheckBox::toggled, this, changed);
+    connect(m_cacheReset, &QComboBox::currentIndexChanged, this, [this, changed] {
+        // A reset and unique prefixes are two policies: the reset's fallback may be the bust.
+        const bool reset = m_cacheReset->currentIndex() > 0;
+        if (reset)
+            m_cacheBust->setChecked(false);
+        m_cacheBust->setEnabled(!reset);
+        changed();
+    });
 }
 
 void LoadProfileEditor::retranslateUi()
@@ -405,6 +419,7 @@ void LoadProfileEditor::retranslateUi()
         {u"tolerance"_s, tr("Search tolerance:")},
         {u"transport"_s, tr("HTTP client:")},
         {u"cache"_s, tr("Cache policy:")},
+        {u"cacheReset"_s, tr("Prefix-cache reset:")},
         {u"cancelRate"_s, tr("Cancel requests (%):")},
         {u"cancelDelay"_s, tr("Cancel delay (s):")},
         {u"cancelTokens"_s, tr("Or cancel after tokens:")},
@@ -442,6 +457,13 @@ void LoadProfileEditor::retranslateUi()
     m_cancelTokens->setSpecialValueText(tr("off (after the delay)"));
     m_cancelTokens->setToolTip(
         tr("Cancel once this many token chunks arrived, instead of after the delay"));
+    m_cacheReset->setItemText(0, tr("none: the cache as earlier traffic left it"));
+    m_cacheReset->setItemText(1, tr("reset before the run; no run without a reset"));
+    m_cacheReset->setItemText(2, tr("reset before the run; cache bust without a reset"));
+    m_cacheReset->setToolTip(
+        tr("Calls the engine's own prefix-cache reset before the run (vLLM POST "
+           "/reset_prefix_cache, SGLang POST /flush_cache) and checks on its prefix-cache "
+           "counters that the first requests found nothing cached"));
     m_cacheBust->setToolTip(
         tr("Cache bust: a random prefix per run keeps repeated runs independent "
            "of the server's prefix cache"));
@@ -628,7 +650,10 @@ void LoadProfileEditor::setProfile(const QString &name, const LoadProfile &p,
     m_numRuns->setValue(std::clamp(execution.numRuns, 1, limits::kMaxSeriesRuns));
     m_tolerance->setValue(execution.rateTolerance * 100);
     m_transport->setCurrentIndex(m_transport->findData(int(execution.transport)));
-    m_cacheBust->setChecked(p.cacheBust);
+    m_cacheReset->setCurrentIndex(
+        p.cacheReset ? std::max(1, m_cacheReset->findData(p.cacheResetFallback)) : 0);
+    m_cacheBust->setChecked(p.cacheBust && !p.cacheReset);
+    m_cacheBust->setEnabled(!p.cacheReset);
     m_cancelRate->setValue(p.cancelRatePct);
     m_cancelDelay->setValue(p.cancelDelayS);
     m_cancelTokens->setValue(p.cancelAfterTokens);
@@ -704,7 +729,9 @@ LoadProfile LoadProfileEditor::profile() const
     p.sloPercentile = m_sloPercentile->value() > 0 ? m_sloPercentile->value() : -1;
     p.minQueryCount = m_minQueryCount->value();
     p.minDurationS = m_minDuration->value();
-    p.cacheBust = m_cacheBust->isChecked();
+    p.cacheReset = m_cacheReset->currentIndex() > 0;
+    p.cacheResetFallback = p.cacheReset ? m_cacheReset->currentData().toString() : u"refuse"_s;
+    p.cacheBust = !p.cacheReset && m_cacheBust->isChecked();
     p.cancelRatePct = m_cancelRate->value();
     p.cancelAfterTokens = p.cancelRatePct > 0 ? m_cancelTokens->value() : 0;
     p.cancelDelayS = p.cancelRatePct > 0 && p.cancelAfterTokens == 0 ? m_cancelDelay->value() : 0;

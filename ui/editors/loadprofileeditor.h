@@ -104,6 +104,7 @@ private:
     QComboBox *m_connectionMode;
     QDoubleSpinBox *m_idleTimeout;
     QCheckBox *m_cacheBust;
+    QComboBox *m_cacheReset; // keep / reset, refuse without one / reset, else bust
     // The cancellation load (--request-cancellation-*; docs/metrics.md).
     QDoubleSpinBox *m_cancelRate;
     QDoubleSpinBox *m_cancelDelay;

@@ -1,6 +1,9 @@
 #include "suteditor.h"
 
 #include "client/proxyconfig.h"
+#include "run/managedserver.h"
+
+#include <cmath>
 #include "config/runplan.h"
 #include "connectionprobe.h"
 #include "fielderror.h"
@@ -193,6 +196,26 @@ void SutEditor::buildUi()
     // The model's tokenizer, as `run --tokenizer` (docs/tokenizers.md).
     m_tokenizer = pathField(page, u"tokenizer"_s, &m_tokenizerBrowse);
     addRow(u"tokenizer"_s, m_tokenizer->parentWidget(), true);
+    // A managed server, as `run --server-start-cmd …` (docs/managed-servers.md).
+    m_serverStart = new QLineEdit(page);
+    m_serverStart->setObjectName(u"serverStart"_s);
+    addRow(u"serverStart"_s, m_serverStart, true);
+    m_serverStop = new QLineEdit(page);
+    m_serverStop->setObjectName(u"serverStop"_s);
+    addRow(u"serverStop"_s, m_serverStop, false);
+    m_serverHealth = new QLineEdit(page);
+    m_serverHealth->setObjectName(u"serverHealth"_s);
+    addRow(u"serverHealth"_s, m_serverHealth, true);
+    m_serverTimeout = new QSpinBox(page);
+    m_serverTimeout->setObjectName(u"serverTimeout"_s);
+    m_serverTimeout->setRange(1, 86400);
+    m_serverTimeout->setValue(600);
+    addRow(u"serverTimeout"_s, m_serverTimeout, false);
+    m_serverLifetime = new QComboBox(page);
+    m_serverLifetime->setObjectName(u"serverLifetime"_s);
+    m_serverLifetime->addItem(QString(), u"session"_s);
+    m_serverLifetime->addItem(QString(), u"run"_s);
+    addRow(u"serverLifetime"_s, m_serverLifetime, false);
     m_notes = new QPlainTextEdit(page);
     m_notes->setMaximumHeight(90);
     m_notes->setTabChangesFocus(true);
@@ -272,8 +295,11 @@ void SutEditor::buildUi()
     };
     for (QLineEdit *e :
          {m_name, m_baseUrl, m_endpoint, m_model, m_revision, m_engine, m_engineVersion, m_gpuModel,
-          m_image, m_region, m_clientLocation, m_keyName, m_caFile, m_proxy, m_tokenizer})
+          m_image, m_region, m_clientLocation, m_keyName, m_caFile, m_proxy, m_tokenizer,
+          m_serverStart, m_serverStop, m_serverHealth})
         connect(e, &QLineEdit::textChanged, this, changed);
+    connect(m_serverTimeout, &QSpinBox::valueChanged, this, changed);
+    connect(m_serverLifetime, &QComboBox::currentIndexChanged, this, changed);
     for (QSpinBox *s : {m_gpuCount, m_replicas, m_containers, m_workers})
         connect(s, &QSpinBox::valueChanged, this, changed);
     connect(m_headers, &QPlainTextEdit::textChanged, this, changed);
@@ -345,6 +371,11 @@ void SutEditor::retranslateUi()
         {u"caFile"_s, tr("CA certificates:")},
         {u"proxy"_s, tr("HTTP proxy:")},
         {u"tokenizer"_s, tr("Tokenizer:")},
+        {u"serverStart"_s, tr("Server start command:")},
+        {u"serverStop"_s, tr("Server stop command:")},
+        {u"serverHealth"_s, tr("Server health URL:")},
+        {u"serverTimeout"_s, tr("Server start timeout:")},
+        {u"serverLifetime"_s, tr("Server restarted:")},
         {u"notes"_s, tr("Notes:")},
         {u"keySource"_s, tr("API key source:")},
         {u"apiKey"_s, tr("Variable / account:")},
@@ -395,6 +426,17 @@ void SutEditor::retranslateUi()
            "lengths are real token counts, and output tokens are counted from the streamed text "
            "when the server sends no usage."));
     m_tokenizerBrowse->setText(tr("Browse…"));
+    m_serverStart->setPlaceholderText(
+        tr("empty: the server runs already; e.g. vllm serve MODEL --port 8000"));
+    m_serverStart->setToolTip(
+        tr("ServeBench starts this shell command before a run, waits until the health URL "
+           "answers, runs, and stops it; its output is stored in the project. Write secrets as "
+           "$VARIABLE: the command is stored as written."));
+    m_serverStop->setPlaceholderText(tr("empty: SIGTERM to its process group, SIGKILL after 10 s"));
+    m_serverHealth->setPlaceholderText(tr("empty: the base URL's /health"));
+    m_serverTimeout->setSuffix(tr(" s"));
+    m_serverLifetime->setItemText(0, tr("once per run command or study cell"));
+    m_serverLifetime->setItemText(1, tr("before every run of a sweep or series"));
     m_metricsMode->setItemText(MetricsAuto, tr("Automatic: the base URL's /metrics"));
     m_metricsMode->setItemText(MetricsOff, tr("Off"));
     m_metricsMode->setItemText(MetricsUrl, tr("This URL:"));
@@ -489,6 +531,11 @@ void SutEditor::setConfig(const SutConfig &c)
     m_caFile->setText(c.caFile);
     m_proxy->setText(c.proxy);
     m_tokenizer->setText(c.tokenizer);
+    m_serverStart->setText(c.managed.startCommand);
+    m_serverStop->setText(c.managed.stopCommand);
+    m_serverHealth->setText(c.managed.healthUrl);
+    m_serverTimeout->setValue(int(std::lround(c.managed.startTimeoutS)));
+    m_serverLifetime->setCurrentIndex(std::max(0, m_serverLifetime->findData(c.managed.lifetime)));
     if (c.apiKeyRef.startsWith("env:"_L1)) {
         m_keySource->setCurrentIndex(KeyEnv);
         m_keyName->setText(c.apiKeyRef.mid(4));
@@ -545,6 +592,11 @@ SutConfig SutEditor::config() const
     c.caFile = m_caFile->text().trimmed();
     c.proxy = m_proxy->text().trimmed();
     c.tokenizer = m_tokenizer->text().trimmed();
+    c.managed.startCommand = m_serverStart->text().trimmed();
+    c.managed.stopCommand = m_serverStop->text().trimmed();
+    c.managed.healthUrl = m_serverHealth->text().trimmed();
+    c.managed.startTimeoutS = m_serverTimeout->value();
+    c.managed.lifetime = m_serverLifetime->currentData().toString();
     QString ignored;
     c.extraHeaders = parseHeaders(m_headers->toPlainText(), &ignored);
     switch (m_metricsMode->currentData().toInt()) {
@@ -608,6 +660,20 @@ void SutEditor::validate()
         e[u"endpoint"_s] = tr("The path starts with / (for example /v1/completions).");
     else if (c.endpoint.contains(u' '))
         e[u"endpoint"_s] = tr("The path contains a space.");
+    if (c.managed.enabled()) {
+        if (c.builtInSimulator)
+            e[u"serverStart"_s] = tr("The built-in simulator is started by ServeBench itself: "
+                                     "a managed server needs its base URL.");
+        else if (const QString secret = literalSecretIn(c.managed.startCommand); !secret.isEmpty())
+            e[u"serverStart"_s] = tr("%1 is written out: the command is stored in the project. "
+                                     "Write it as $VARIABLE and set it in the environment.")
+                                      .arg(secret);
+        const QUrl health(c.managed.healthUrl, QUrl::StrictMode);
+        if (!c.managed.healthUrl.isEmpty() &&
+            (!health.isValid() || health.host().isEmpty() ||
+             (health.scheme() != "http"_L1 && health.scheme() != "https"_L1)))
+            e[u"serverHealth"_s] = tr("Not an http:// or https:// URL with a host.");
+    }
     QString headerError;
     parseHeaders(m_headers->toPlainText(), &headerError);
     if (!headerError.isEmpty())

@@ -112,6 +112,12 @@ private:
     QLineEdit *m_proxy;
     QLineEdit *m_tokenizer;
     QPushButton *m_tokenizerBrowse;
+    // A managed server (docs/managed-servers.md): ServeBench starts and stops it.
+    QLineEdit *m_serverStart;
+    QLineEdit *m_serverStop;
+    QLineEdit *m_serverHealth;
+    QSpinBox *m_serverTimeout;
+    QComboBox *m_serverLifetime;
     QPlainTextEdit *m_headers;
     QPlainTextEdit *m_notes;
     QComboBox *m_keySource;

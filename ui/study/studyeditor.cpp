@@ -206,6 +206,8 @@ void StudyEditor::buildUi()
     m_cache->setObjectName(u"cachePolicy"_s);
     m_cache->addItem(QString(), u"cache-bust"_s);
     m_cache->addItem(QString(), u"as-is"_s);
+    m_cache->addItem(QString(), u"reset"_s);
+    m_cache->addItem(QString(), u"restart"_s);
     connect(m_cache, &QComboBox::currentIndexChanged, this, changed);
     addRow(u"cache"_s, m_cache);
 
@@ -275,6 +277,8 @@ void StudyEditor::retranslateUi()
     m_tokenizer->setPlaceholderText(tr("none"));
     m_cache->setItemText(0, tr("cache-bust (a new random prefix per request)"));
     m_cache->setItemText(1, tr("as-is"));
+    m_cache->setItemText(2, tr("reset (the engine's own reset before every cell, verified)"));
+    m_cache->setItemText(3, tr("restart (every candidate a managed server, started afresh)"));
     m_candidates->setHorizontalHeaderLabels({tr("SUT"), tr("Where"), tr("Cost source"),
                                              tr("Price per hour"), tr("Currency"), tr("Resources"),
                                              tr("Category"), tr("Overlapping bills")});

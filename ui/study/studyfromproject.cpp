@@ -24,7 +24,14 @@ Part partOf(const QString &flag)
                                             u"--metrics"_s,
                                             u"--metrics-target"_s,
                                             u"--sim-prefill-ms-per-token"_s,
-                                            u"--sim-prefix-cache-blocks"_s};
+                                            u"--sim-prefix-cache-blocks"_s,
+                                            // a managed server (docs/managed-servers.md)
+                                            u"--server-start-cmd"_s,
+                                            u"--server-stop-cmd"_s,
+                                            u"--server-health-url"_s,
+                                            u"--server-start-timeout"_s,
+                                            u"--server-workdir"_s,
+                                            u"--server-lifetime"_s};
     static const QSet<QString> dataset = {u"--dataset-name"_s,        u"--dataset-path"_s,
                                           u"--dataset-version"_s,     u"--tokens-per-word"_s,
                                           u"--sharegpt-output-len"_s, u"--with-replacement"_s,
@@ -44,6 +51,8 @@ Part partOf(const QString &flag)
                                           u"--seed"_s,
                                           u"--connection-mode"_s,
                                           u"--cache-bust"_s,
+                                          u"--cache-policy"_s, // the boundary's cache policy
+                                          u"--cache-reset-fallback"_s,
                                           u"--goodput"_s,
                                           u"--num-runs"_s,
                                           u"--sweep"_s,
