@@ -1054,11 +1054,6 @@
         <translation>t_last − t_send（usage 块和 [DONE] 不计入）</translation>
     </message>
     <message>
-        <source>End-to-end latency; successful measured requests only.</source>
-        <comment>metric.e2el.detail</comment>
-        <translation>端到端延迟；仅统计成功的计量请求。</translation>
-    </message>
-    <message>
         <source>TPOT</source>
         <comment>metric.tpot.label</comment>
         <translation>TPOT</translation>
@@ -1152,11 +1147,6 @@
         <source>E2EL from schedule</source>
         <comment>metric.e2el_from_sched.label</comment>
         <translation>自调度起的 E2EL</translation>
-    </message>
-    <message>
-        <source>t_last − t_sched; successful measured requests only.</source>
-        <comment>metric.e2el_from_sched.detail</comment>
-        <translation>t_last − t_sched；仅统计成功的计量请求。</translation>
     </message>
     <message>
         <source>Request throughput</source>
@@ -4094,11 +4084,6 @@
         <translation>必须在 1 到 100 之间，实际为 %1</translation>
     </message>
     <message>
-        <source>must be cache-bust or as-is, got &apos;%1&apos;</source>
-        <comment>study.cache_policy</comment>
-        <translation>必须是 cache-bust 或 as-is，实际为“%1”</translation>
-    </message>
-    <message>
         <source>must be warm, per-request or lazy, got &apos;%1&apos;</source>
         <comment>study.connection_mode</comment>
         <translation>必须是 warm、per-request 或 lazy，实际为“%1”</translation>
@@ -4392,6 +4377,271 @@
         <source>no Server rate tried was VALID (lowest tried %1 req/s): the search&apos;s result is 0</source>
         <comment>study.reason.search_none</comment>
         <translation>尝试的 Server 速率均非 VALID（最低尝试 %1 req/s）：搜索结果为 0</translation>
+    </message>
+    <message>
+        <source>must be a percentage from 0 to 100</source>
+        <comment>plan.cancel.rate</comment>
+        <translation>必须是 0 到 100 之间的百分比</translation>
+    </message>
+    <message>
+        <source>must be 0 or more seconds, at most %1</source>
+        <comment>plan.cancel.delay</comment>
+        <translation>必须为 0 秒或以上，最多 %1 秒</translation>
+    </message>
+    <message>
+        <source>must be between 1 and %1 token chunks</source>
+        <comment>plan.cancel.tokens</comment>
+        <translation>必须在 1 到 %1 个 token 块之间</translation>
+    </message>
+    <message>
+        <source>needs --request-cancellation-rate above 0</source>
+        <comment>plan.cancel.needs_rate</comment>
+        <translation>需要 --request-cancellation-rate 大于 0</translation>
+    </message>
+    <message>
+        <source>excludes --request-cancellation-delay: a request is cancelled after a delay or after tokens, not both</source>
+        <comment>plan.cancel.both</comment>
+        <translation>与 --request-cancellation-delay 互斥：请求要么在延迟后取消，要么在收到若干 token 后取消，不能两者兼有</translation>
+    </message>
+    <message>
+        <source>does not apply to a session workload: a cancelled turn would cut its conversation&apos;s history</source>
+        <comment>plan.cancel.sessions</comment>
+        <translation>不适用于会话负载：取消某一轮会截断其对话历史</translation>
+    </message>
+    <message>
+        <source>cannot be combined with an MLPerf scenario: MLPerf judges every query&apos;s latency, and a cancelled query has none</source>
+        <comment>plan.cancel.mlperf</comment>
+        <translation>不能与 MLPerf 场景同时使用：MLPerf 评判每个查询的延迟，而被取消的查询没有延迟</translation>
+    </message>
+    <message>
+        <source>must be between 1 and %1 items</source>
+        <comment>plan.batch.range</comment>
+        <translation>必须在 1 到 %1 项之间</translation>
+    </message>
+    <message>
+        <source>applies to embeddings and rerank endpoints only: a generation request sends one prompt</source>
+        <comment>plan.batch.not_pooling</comment>
+        <translation>仅适用于嵌入和重排序端点：生成请求只发送一个提示词</translation>
+    </message>
+    <message>
+        <source>does not apply to an embeddings or rerank endpoint: it has no conversation to continue</source>
+        <comment>plan.pooling.sessions</comment>
+        <translation>不适用于嵌入或重排序端点：它没有可延续的对话</translation>
+    </message>
+    <message>
+        <source>does not apply to an embeddings or rerank endpoint: its answer is not streamed, no token arrives before it ends</source>
+        <comment>plan.pooling.streamed</comment>
+        <translation>不适用于嵌入或重排序端点：其回答不是流式的，结束前不会有 token 到达</translation>
+    </message>
+    <message>
+        <source>cannot judge an embeddings or rerank run: MLPerf&apos;s bounds are on TTFT and TPOT, which a non-streamed endpoint does not have</source>
+        <comment>plan.pooling.mlperf</comment>
+        <translation>无法评判嵌入或重排序运行：MLPerf 的界限针对 TTFT 和 TPOT，而非流式端点没有这些指标</translation>
+    </message>
+    <message>
+        <source>cannot split batches of more than one item between agents yet</source>
+        <comment>plan.pooling.shard</comment>
+        <translation>暂时无法把多于一项的批次拆分给多个代理</translation>
+    </message>
+    <message>
+        <source>must be between 0 and %1 images</source>
+        <comment>plan.images.count</comment>
+        <translation>必须在 0 到 %1 张图像之间</translation>
+    </message>
+    <message>
+        <source>must be between 1 and %1 pixels</source>
+        <comment>plan.images.size</comment>
+        <translation>必须在 1 到 %1 像素之间</translation>
+    </message>
+    <message>
+        <source>must be png, got &apos;%1&apos;</source>
+        <comment>plan.images.format</comment>
+        <translation>必须是 png，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>needs a chat or Responses endpoint (openai-chat, openai-responses); %1 takes no images</source>
+        <comment>plan.images.flavour</comment>
+        <translation>需要聊天或 Responses 端点（openai-chat、openai-responses）；%1 不接受图像</translation>
+    </message>
+    <message>
+        <source>do not apply to a session workload yet</source>
+        <comment>plan.images.sessions</comment>
+        <translation>暂不适用于会话负载</translation>
+    </message>
+    <message>
+        <source>do not apply to a trace replay yet</source>
+        <comment>plan.images.trace</comment>
+        <translation>暂不适用于轨迹回放</translation>
+    </message>
+    <message>
+        <source>would hold about %1 MiB of images in memory (%2 requests, %3 images of %4x%5 each); at most %6 MiB: use fewer requests or smaller images</source>
+        <comment>plan.images.memory</comment>
+        <translation>将在内存中占用约 %1 MiB 图像（%2 个请求，每个 %3 张 %4x%5 图像）；上限为 %6 MiB：请减少请求数或缩小图像</translation>
+    </message>
+    <message>
+        <source>needs an endpoint: the built-in simulator is started by ServeBench itself (a managed server is started by its command and reached at the base URL)</source>
+        <comment>plan.managed.builtin</comment>
+        <translation>需要一个端点：内置模拟器由 ServeBench 自行启动（托管服务器由其启动命令启动，并通过基础 URL 访问）</translation>
+    </message>
+    <message>
+        <source>must be session or run, got &apos;%1&apos;</source>
+        <comment>plan.managed.lifetime</comment>
+        <translation>必须是 session 或 run，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>must be refuse or bust, got &apos;%1&apos;</source>
+        <comment>plan.cache.fallback</comment>
+        <translation>必须是 refuse 或 bust，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>writes out %1, which the project would store: write it as $VARIABLE and set it in the environment</source>
+        <comment>plan.managed.secret</comment>
+        <translation>明文写出了 %1，而项目文件会保存它：请写成 $VARIABLE 并在环境中设置</translation>
+    </message>
+    <message>
+        <source>thinking budget</source>
+        <comment>cmp.field.thinking_budget</comment>
+        <translation>思考预算</translation>
+    </message>
+    <message>
+        <source>API kind</source>
+        <comment>cmp.field.api_kind</comment>
+        <translation>API 类型</translation>
+    </message>
+    <message>
+        <source>streamed text generation</source>
+        <comment>cmp.value.api_generation</comment>
+        <translation>流式文本生成</translation>
+    </message>
+    <message>
+        <source>embeddings (non-streamed)</source>
+        <comment>cmp.value.api_embeddings</comment>
+        <translation>嵌入（非流式）</translation>
+    </message>
+    <message>
+        <source>rerank (non-streamed)</source>
+        <comment>cmp.value.api_rerank</comment>
+        <translation>重排序（非流式）</translation>
+    </message>
+    <message>
+        <source>the runs measure different kinds of API (%1): a streamed generation and an embeddings or rerank request have different metrics.</source>
+        <comment>cmp.refusal.api_kind</comment>
+        <translation>这些运行测量的是不同类型的 API（%1）：流式生成与嵌入或重排序请求的指标不同。</translation>
+    </message>
+    <message>
+        <source>server overloaded</source>
+        <comment>error_class.overloaded</comment>
+        <translation>服务器过载</translation>
+    </message>
+    <message>
+        <source>cancelled by the load</source>
+        <comment>error_class.cancelled_by_load</comment>
+        <translation>被负载取消</translation>
+    </message>
+    <message>
+        <source>answer does not match the request</source>
+        <comment>error_class.result_mismatch</comment>
+        <translation>回答与请求不符</translation>
+    </message>
+    <message>
+        <source>the client was the bottleneck: its thread %1 wanted the CPU %2 % of the window ending at %3 s (on a CPU %4 %, waiting for one %5 %; limit %6 %) — the client, not the SUT, limited this run</source>
+        <comment>health.thread_busy</comment>
+        <translation>客户端是瓶颈：其线程 %1 在截至 %3 秒的窗口中有 %2 % 的时间需要 CPU（在 CPU 上 %4 %，等待 CPU %5 %；上限 %6 %）——限制这次运行的是客户端，而不是被测系统</translation>
+    </message>
+    <message>
+        <source>the client was the bottleneck: its lateness grew through the run (p99 per second from %1 ms to %2 ms, %3 ms per s) — the client, not the SUT, limited this run</source>
+        <comment>health.lag_growing</comment>
+        <translation>客户端是瓶颈：其延迟在运行中不断增长（每秒 p99 从 %1 ms 增至 %2 ms，每秒增加 %3 ms）——限制这次运行的是客户端，而不是被测系统</translation>
+    </message>
+    <message>
+        <source>non-streamed endpoint: no tokens are generated</source>
+        <comment>na.non_streamed</comment>
+        <translation>非流式端点：不生成 token</translation>
+    </message>
+    <message>
+        <source>no successful request has both a send time and an end</source>
+        <comment>na.no_end</comment>
+        <translation>没有成功请求同时具有发送时间和结束时间</translation>
+    </message>
+    <message>
+        <source>no request carried images</source>
+        <comment>na.no_images</comment>
+        <translation>没有请求携带图像</translation>
+    </message>
+    <message>
+        <source>must be cache-bust, as-is, reset or restart, got &apos;%1&apos;</source>
+        <comment>study.cache_policy</comment>
+        <translation>必须是 cache-bust、as-is、reset 或 restart，实际为“%1”</translation>
+    </message>
+    <message>
+        <source>restart needs every candidate to be a managed server (--server-start-cmd in its flags); %1 is not</source>
+        <comment>study.cache_policy.restart</comment>
+        <translation>restart 要求每个候选方案都是托管服务器（其参数中有 --server-start-cmd）；%1 不是</translation>
+    </message>
+    <message>
+        <source>completed, but left out of the decision: the client, not the candidate, was measured (%1)</source>
+        <comment>study.reason.client_left_out</comment>
+        <translation>已完成，但未纳入决策：测到的是客户端，而不是候选方案（%1）</translation>
+    </message>
+    <message>
+        <source>must be more than 0 and at most %1 seconds</source>
+        <comment>plan.managed.timeout</comment>
+        <translation>必须大于 0 且不超过 %1 秒</translation>
+    </message>
+    <message>
+        <source>Input token throughput</source>
+        <comment>cmp.row.input_throughput</comment>
+        <translation>输入 token 吞吐量</translation>
+    </message>
+    <message>
+        <source>Item throughput</source>
+        <comment>cmp.row.item_throughput</comment>
+        <translation>项吞吐量</translation>
+    </message>
+    <message>
+        <source>%1, in place of %2: the runs are of a non-streamed endpoint (embeddings or rerank), which has no first token, TPOT, ITL or output tokens</source>
+        <comment>cmp.rank.non_streamed</comment>
+        <translation>%1，代替 %2：这些运行针对非流式端点（嵌入或重排序），没有首个 token、TPOT、ITL 或输出 token</translation>
+    </message>
+    <message>
+        <source>End-to-end latency; successful measured requests only. An embeddings or rerank answer is not streamed: its E2EL is t_end − t_send, to the end of its body.</source>
+        <comment>metric.e2el.detail</comment>
+        <translation>端到端延迟；仅统计成功的计量请求。嵌入或重排序的回答不是流式的：其 E2EL 为 t_end − t_send，直到响应体结束。</translation>
+    </message>
+    <message>
+        <source>t_last − t_sched (t_end − t_sched for an embeddings or rerank answer); successful measured requests only.</source>
+        <comment>metric.e2el_from_sched.detail</comment>
+        <translation>t_last − t_sched（嵌入或重排序的回答为 t_end − t_sched）；仅统计成功的计量请求。</translation>
+    </message>
+    <message>
+        <source>Input token throughput</source>
+        <comment>metric.input_throughput.label</comment>
+        <translation>输入 token 吞吐量</translation>
+    </message>
+    <message>
+        <source>Σ n_in of successful requests / duration</source>
+        <comment>metric.input_throughput.definition</comment>
+        <translation>成功请求的 Σ n_in / 时长</translation>
+    </message>
+    <message>
+        <source>Reported for embeddings and rerank runs, whose n_in is usage.prompt_tokens, else usage.total_tokens, else the dataset&apos;s count.</source>
+        <comment>metric.input_throughput.detail</comment>
+        <translation>针对嵌入和重排序运行报告，其 n_in 取 usage.prompt_tokens，否则取 usage.total_tokens，否则取数据集的计数。</translation>
+    </message>
+    <message>
+        <source>Item throughput</source>
+        <comment>metric.item_throughput.label</comment>
+        <translation>项吞吐量</translation>
+    </message>
+    <message>
+        <source>Σ items (embeddings inputs, rerank documents) of successful requests / duration</source>
+        <comment>metric.item_throughput.definition</comment>
+        <translation>成功请求的 Σ 项数（嵌入的输入、重排序的文档）/ 时长</translation>
+    </message>
+    <message>
+        <source>Embeddings and rerank runs: a request&apos;s items are its batch (--random-batch-size).</source>
+        <comment>metric.item_throughput.detail</comment>
+        <translation>嵌入和重排序运行：一个请求的项即其批次（--random-batch-size）。</translation>
     </message>
 </context>
 </TS>

@@ -748,6 +748,10 @@
         <source>Note: %1</source>
         <translation>注意：%1</translation>
     </message>
+    <message>
+        <source>The endpoint answered in %1 ms (embeddings or rerank: not streamed, so there is no TTFT or ITL; model %2).</source>
+        <translation>端点在 %1 ms 内作答（嵌入或重排序：非流式，因此没有 TTFT 或 ITL；模型 %2）。</translation>
+    </message>
 </context>
 <context>
     <name>sb::CopyableTableView</name>
@@ -1895,6 +1899,66 @@
         <source>How often the server&apos;s Prometheus metrics are scraped during a run, besides once before the first request and once after the last (the SUT&apos;s scrape setting says what is scraped)</source>
         <translation>运行期间采集服务器 Prometheus 指标的频率；此外在第一个请求之前和最后一个请求之后各采集一次（采集什么由被测系统的采集设置决定）</translation>
     </message>
+    <message>
+        <source>Items per request:</source>
+        <translation>每个请求的项数：</translation>
+    </message>
+    <message>
+        <source>Prefix-cache reset:</source>
+        <translation>前缀缓存重置：</translation>
+    </message>
+    <message>
+        <source>Cancel requests (%):</source>
+        <translation>取消请求（%）：</translation>
+    </message>
+    <message>
+        <source>Cancel delay (s):</source>
+        <translation>取消延迟（秒）：</translation>
+    </message>
+    <message>
+        <source>Or cancel after tokens:</source>
+        <translation>或在若干 token 后取消：</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>This share of the requests, chosen from the seed, is cancelled by the client: counted apart, neither a failure nor part of the latency statistics</source>
+        <translation>按种子选出的这一比例的请求由客户端取消：单独计数，既不算失败，也不计入延迟统计</translation>
+    </message>
+    <message>
+        <source>Seconds from the request being fully written to its cancel</source>
+        <translation>从请求完整写出到取消的秒数</translation>
+    </message>
+    <message>
+        <source>off (after the delay)</source>
+        <translation>关闭（按延迟取消）</translation>
+    </message>
+    <message>
+        <source>Cancel once this many token chunks arrived, instead of after the delay</source>
+        <translation>收到这么多 token 块后即取消，而不是按延迟取消</translation>
+    </message>
+    <message>
+        <source>none: the cache as earlier traffic left it</source>
+        <translation>不重置：缓存保持先前流量留下的状态</translation>
+    </message>
+    <message>
+        <source>reset before the run; no run without a reset</source>
+        <translation>运行前重置；无法重置则不运行</translation>
+    </message>
+    <message>
+        <source>reset before the run; cache bust without a reset</source>
+        <translation>运行前重置；无法重置则改用缓存击穿</translation>
+    </message>
+    <message>
+        <source>Calls the engine&apos;s own prefix-cache reset before the run (vLLM POST /reset_prefix_cache, SGLang POST /flush_cache) and checks on its prefix-cache counters that the first requests found nothing cached</source>
+        <translation>运行前调用引擎自身的前缀缓存重置（vLLM POST /reset_prefix_cache，SGLang POST /flush_cache），并通过其前缀缓存计数器核实前几个请求没有命中任何缓存</translation>
+    </message>
+    <message>
+        <source>Embeddings and rerank endpoints only: dataset items per request (the inputs of an embeddings request, the documents of a rerank request; vLLM&apos;s --random-batch-size)</source>
+        <translation>仅用于嵌入和重排序端点：每个请求包含的数据集项数（嵌入请求的输入、重排序请求的文档；即 vLLM 的 --random-batch-size）</translation>
+    </message>
 </context>
 <context>
     <name>sb::MainWindow</name>
@@ -2807,6 +2871,42 @@ Requests: %4</source>
         <comment>scenario</comment>
         <translation>Offline</translation>
     </message>
+    <message>
+        <source>Managed server: healthy %1 ms after its start command (instance %2); its output is stored in the project.</source>
+        <translation>托管服务器：启动命令执行后 %1 ms 变为健康（实例 %2）；其输出已保存在项目中。</translation>
+    </message>
+    <message>
+        <source>Prefix cache not reset (%1); fallback: %2.</source>
+        <translation>前缀缓存未重置（%1）；回退方式：%2。</translation>
+    </message>
+    <message>
+        <source>verified cold over the first %1 requests: %2 of %3 looked-up tokens hit (engine counters)</source>
+        <translation>前 %1 个请求核实为冷缓存：%3 个查询 token 中命中 %2 个（引擎计数器）</translation>
+    </message>
+    <message>
+        <source>NOT cold over the first %1 requests: %2 of %3 looked-up tokens hit (engine counters)</source>
+        <translation>前 %1 个请求并非冷缓存：%3 个查询 token 中命中 %2 个（引擎计数器）</translation>
+    </message>
+    <message>
+        <source>unverified over the first %1 requests: %2 of %3 looked-up tokens hit (engine counters)</source>
+        <translation>前 %1 个请求未能核实：%3 个查询 token 中命中 %2 个（引擎计数器）</translation>
+    </message>
+    <message>
+        <source>verified cold over the first %1 requests: %2 cached tokens in their usage</source>
+        <translation>前 %1 个请求核实为冷缓存：其用量中有 %2 个缓存 token</translation>
+    </message>
+    <message>
+        <source>NOT cold over the first %1 requests: %2 cached tokens in their usage</source>
+        <translation>前 %1 个请求并非冷缓存：其用量中有 %2 个缓存 token</translation>
+    </message>
+    <message>
+        <source>unverified: the server exports no prefix-cache counters</source>
+        <translation>未能核实：服务器未导出前缀缓存计数器</translation>
+    </message>
+    <message>
+        <source>Prefix cache reset by POST %1 (HTTP %2, %3 ms); %4.</source>
+        <translation>前缀缓存已通过 POST %1 重置（HTTP %2，%3 ms）；%4。</translation>
+    </message>
 </context>
 <context>
     <name>sb::RunDashboard</name>
@@ -3036,6 +3136,16 @@ Requests: %4</source>
             <numerusform>%n 次采集中都没有该值：服务器未导出它</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The client is the bottleneck: its thread %1 wanted the CPU %2 % of the second ending at %3 s (waiting for one %4 %). This run measures the client, not the server.</source>
+        <translation>客户端是瓶颈：其线程 %1 在截至 %3 秒的这一秒中有 %2 % 的时间需要 CPU（等待 CPU %4 %）。这次运行测到的是客户端，而不是服务器。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cancelled by the load</source>
+        <translation>
+            <numerusform>%n 个被负载取消</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>sb::RunTotalsModel</name>
@@ -3199,6 +3309,26 @@ Requests: %4</source>
         <source>%1 requests did not record it (the manager pool, imported runs and older project files do not)</source>
         <translation>%1 个请求未记录此项（管理器池、导入的运行和较旧的项目文件不记录）</translation>
     </message>
+    <message>
+        <source>Items (inputs, documents)</source>
+        <translation>项（输入、文档）</translation>
+    </message>
+    <message>
+        <source>Item throughput (items/s)</source>
+        <translation>项吞吐量（项/秒）</translation>
+    </message>
+    <message>
+        <source>Input token throughput (tok/s)</source>
+        <translation>输入 token 吞吐量（token/秒）</translation>
+    </message>
+    <message>
+        <source>Image bytes per request (mean)</source>
+        <translation>每个请求的图像字节数（平均）</translation>
+    </message>
+    <message>
+        <source>The bytes of the image files a request carried, over the %1 requests with images</source>
+        <translation>请求携带的图像文件字节数，统计 %1 个带图像的请求</translation>
+    </message>
 </context>
 <context>
     <name>sb::SchedulePreview</name>
@@ -3320,6 +3450,14 @@ Requests: %4</source>
     <message>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Server running requests %1 s after the last cancellation: %2; client in flight: %3</source>
+        <translation>最后一次取消后 %1 秒服务器运行中的请求：%2；客户端在途请求：%3</translation>
+    </message>
+    <message>
+        <source>Server running requests after the last cancellation: %1</source>
+        <translation>最后一次取消后服务器运行中的请求：%1</translation>
     </message>
 </context>
 <context>
@@ -3714,6 +3852,14 @@ Requests: %4</source>
     <message>
         <source>The study could not be saved: %1</source>
         <translation>无法保存研究：%1</translation>
+    </message>
+    <message>
+        <source>reset (the engine&apos;s own reset before every cell, verified)</source>
+        <translation>reset（每个单元前调用引擎自身的重置，并核实）</translation>
+    </message>
+    <message>
+        <source>restart (every candidate a managed server, started afresh)</source>
+        <translation>restart（每个候选方案都是托管服务器，重新启动）</translation>
     </message>
 </context>
 <context>
@@ -4371,6 +4517,78 @@ Requests: %4</source>
     <message>
         <source>the simulator&apos;s /metrics</source>
         <translation>模拟器的 /metrics</translation>
+    </message>
+    <message>
+        <source>Server start command:</source>
+        <translation>服务器启动命令：</translation>
+    </message>
+    <message>
+        <source>Server stop command:</source>
+        <translation>服务器停止命令：</translation>
+    </message>
+    <message>
+        <source>Server health URL:</source>
+        <translation>服务器健康检查 URL：</translation>
+    </message>
+    <message>
+        <source>Server start timeout:</source>
+        <translation>服务器启动超时：</translation>
+    </message>
+    <message>
+        <source>Server restarted:</source>
+        <translation>服务器重启时机：</translation>
+    </message>
+    <message>
+        <source>OpenAI Responses (/v1/responses)</source>
+        <translation>OpenAI Responses（/v1/responses）</translation>
+    </message>
+    <message>
+        <source>Anthropic Messages (/v1/messages)</source>
+        <translation>Anthropic Messages（/v1/messages）</translation>
+    </message>
+    <message>
+        <source>Embeddings, not streamed (/v1/embeddings)</source>
+        <translation>嵌入，非流式（/v1/embeddings）</translation>
+    </message>
+    <message>
+        <source>Rerank, not streamed (/v1/rerank or /rerank)</source>
+        <translation>重排序，非流式（/v1/rerank 或 /rerank）</translation>
+    </message>
+    <message>
+        <source>empty: the server runs already; e.g. vllm serve MODEL --port 8000</source>
+        <translation>留空：服务器已在运行；例如 vllm serve MODEL --port 8000</translation>
+    </message>
+    <message>
+        <source>ServeBench starts this shell command before a run, waits until the health URL answers, runs, and stops it; its output is stored in the project. Write secrets as $VARIABLE: the command is stored as written.</source>
+        <translation>ServeBench 在运行前用 /bin/sh 执行此命令，等待健康检查 URL 应答后开始运行，结束后停止它；其输出保存在项目中。密钥请写成 $VARIABLE：命令按原样保存。</translation>
+    </message>
+    <message>
+        <source>empty: SIGTERM to its process group, SIGKILL after 10 s</source>
+        <translation>留空：向其进程组发送 SIGTERM，10 秒后发送 SIGKILL</translation>
+    </message>
+    <message>
+        <source>empty: the base URL&apos;s /health</source>
+        <translation>留空：基础 URL 的 /health</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>once per run command or study cell</source>
+        <translation>每个运行命令或研究单元启动一次</translation>
+    </message>
+    <message>
+        <source>before every run of a sweep or series</source>
+        <translation>扫描或系列中的每次运行前都重启</translation>
+    </message>
+    <message>
+        <source>The built-in simulator is started by ServeBench itself: a managed server needs its base URL.</source>
+        <translation>内置模拟器由 ServeBench 自行启动：托管服务器需要填写其基础 URL。</translation>
+    </message>
+    <message>
+        <source>%1 is written out: the command is stored in the project. Write it as $VARIABLE and set it in the environment.</source>
+        <translation>%1 以明文写出：命令会保存在项目中。请写成 $VARIABLE 并在环境中设置。</translation>
     </message>
 </context>
 <context>

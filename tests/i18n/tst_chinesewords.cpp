@@ -46,6 +46,10 @@ const QSet<QString> kTerms = {
     // formats, protocols, identifiers
     u"http"_s, u"https"_s, u"url"_s, u"json"_s, u"jsonl"_s, u"csv"_s, u"tsv"_s, u"html"_s, u"pdf"_s,
     u"api"_s, u"id"_s, u"utc"_s, u"sha256"_s, u"tcp"_s, u"tls"_s, u"sse"_s,
+    // HTTP methods and POSIX signal names, written as the protocol and the kernel name them
+    u"post"_s, u"get"_s, u"sigterm"_s, u"sigkill"_s,
+    // the APIs' own names (OpenAI Responses, Anthropic Messages, rerank endpoints)
+    u"responses"_s, u"messages"_s, u"anthropic"_s, u"rerank"_s,
     // MLPerf's names, and products
     u"mlperf"_s, u"loadgen"_s, u"singlestream"_s, u"server"_s, u"offline"_s, u"valid"_s,
     u"invalid"_s, u"servebench"_s, u"vllm"_s, u"sglang"_s, u"openai"_s, u"prometheus"_s, u"dcgm"_s,
@@ -77,8 +81,8 @@ const QSet<QString> kData = {
 // (core/cost costText(); docs/translations.md).
 
 // Words of two or more Latin letters (digits may follow: a100, p99), outside what is code and
-// stays as written in every language: URLs, command lines (servebench-cli …, --flags), formula
-// identifiers (t_first, n_out), ISO times, the stream's [DONE].
+// stays as written in every language: URLs, command lines (servebench-cli …, vllm serve MODEL,
+// --flags, $VARIABLE), formula identifiers (t_first, n_out), ISO times, the stream's [DONE].
 QStringList latinWords(const QString &text)
 {
     static const QList<QRegularExpression> code = {
@@ -91,7 +95,9 @@ QStringList latinWords(const QString &text)
         QRegularExpression(u"\\b\\w*_\\w*\\b"_s),
         QRegularExpression(u"\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z?"_s),
         QRegularExpression(u"\\[DONE\\]"_s),
-        QRegularExpression(u"/v\\d(/[a-z/]+)?\\b|/metrics\\b"_s),         // endpoint paths
+        QRegularExpression(u"/v\\d(/[a-z/]+)?\\b|/metrics\\b|/health\\b"_s), // endpoint paths
+        QRegularExpression(u"\\$\\{?[A-Z_][A-Z0-9_]*\\}?"_s),              // shell variables
+        QRegularExpression(u"\\bvllm serve [A-Z]+"_s),                    // a command example
         QRegularExpression(u"\\b[\\w.-]+/[\\w./-]+(:[\\w.-]+)?"_s),       // images, model ids
         QRegularExpression(u"\\[[^\\]\\x{3000}-\\x{9fff}]*\\]"_s),        // bracketed formulas
         QRegularExpression(u"\\b[0-9a-f]{16,}\\b"_s),                     // digests
