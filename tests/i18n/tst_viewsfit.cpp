@@ -508,6 +508,12 @@ SutConfig realisticSut()
     s.caFile = u"/etc/ssl/certs/corp-root-ca.pem"_s;
     s.proxy = u"http://proxy.corp:3128"_s;
     s.notes = u"tp=8, max-num-seqs=256"_s;
+    // A managed server (docs/managed-servers.md): the editor's Server rows filled as a user would.
+    s.managed.startCommand = u"HF_TOKEN=$HF_TOKEN vllm serve meta-llama/Llama-3.1-70B-Instruct "
+                             "--tensor-parallel-size 8 --max-num-seqs 256 --port 8443"_s;
+    s.managed.healthUrl = u"https://inference.eu-west.example.com:8443/health"_s;
+    s.managed.startTimeoutS = 900;
+    s.managed.lifetime = u"run"_s;
     s.apiKeyRef = ApiKeyStore::keychainRef(u"vllm-h100-eu"_s);
     s.serverMetrics.sut = u"auto"_s;
     s.serverMetrics.targets = {{u"dcgm"_s, u"http://gpu-host:9400/metrics"_s, u"env:DCGM_TOKEN"_s}};
@@ -550,6 +556,15 @@ void TestViewsFit::editorsFit()
         e.setConfig(realisticSut());
         QVERIFY2(e.isValid(), qPrintable(e.errors().join(u"; "_s)));
         problems = everyTab(&e) + editorFieldsCut(&e);
+        // The rows below the first screen (the managed server's) for a person to look at.
+        if (const QString shots = qEnvironmentVariable("SB_FIT_SHOTS"); !shots.isEmpty()) {
+            auto *area = e.findChild<QScrollArea *>();
+            QVERIFY(area);
+            area->ensureWidgetVisible(e.findChild<QWidget *>(u"serverLifetime"_s), 0, 200);
+            QTest::qWait(100);
+            e.grab().save(u"%1/%2-server-rows.png"_s.arg(
+                shots, QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-')));
+        }
     } else if (view.startsWith("dataset"_L1)) {
         DatasetEditor e;
         e.resize(size);
