@@ -201,7 +201,10 @@ int runCommand(const QStringList &argv)
     PreparedRun prepared;
     PlanIssue issue;
     if (!prepareRun(request, context, &prepared, &issue)) {
-        // A managed server that never became healthy: its output goes into the project too.
+        // A managed server that never became healthy, or one a later step failed after: stopped
+        // first (so its log says how it ended), and its output goes into the project too.
+        if (prepared.managedServer)
+            prepared.managedServer->stop();
         QString note;
         if (prepared.managedServer && !opts.project.isEmpty() &&
             saveManagedServerLog(opts.project, *prepared.managedServer,

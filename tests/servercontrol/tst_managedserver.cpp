@@ -250,6 +250,28 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(u"/proc/%1"_s.arg(pid)), 5000);
     }
 
+    // A step after the server became healthy fails (a dataset file that is not there): the
+    // server is stopped, not left, and its log is stored with how it ended.
+    void laterFailureStopsTheServer()
+    {
+        const QString tag = marker();
+        const quint16 port = freePort();
+        const QString url = u"http://127.0.0.1:%1"_s.arg(port);
+        const QString project = m_dir.filePath(tag + u".sbproj"_s);
+        const CliResult r = runCli(
+            {u"run"_s, u"--base-url"_s, url, u"--dataset-name"_s, u"custom"_s,
+             u"--dataset-path"_s, m_dir.filePath(u"not-there.jsonl"_s), u"--project"_s, project,
+             u"--server-start-cmd"_s,
+             u"exec %1 simulate --port %2 --model %3"_s.arg(cli()).arg(port).arg(tag)});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(u"dataset-path"_s), qPrintable(r.err));
+        QVERIFY(processesWith(tag).isEmpty());
+        const QList<StoredServerLog> logs = serverLogs(project);
+        QCOMPARE(logs.size(), 1);
+        QCOMPARE(logs.first().info.value(u"state"_s).toString(), u"stopped"_s);
+        QCOMPARE(logs.first().info.value(u"processes_left"_s).toBool(true), false);
+    }
+
     void refusesAPortAlreadyServed()
     {
         SimProcess other({u"--duration"_s, u"300"_s});
