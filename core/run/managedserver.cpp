@@ -19,16 +19,6 @@ namespace sb {
 
 namespace {
 
-QUrl defaultHealthUrl(const SutConfig &sut)
-{
-    QString base = sut.baseUrl;
-    while (base.endsWith(u'/'))
-        base.chop(1);
-    if (base.endsWith("/v1"_L1))
-        base.chop(3);
-    return QUrl(base + u"/health"_s);
-}
-
 void sleepMs(int ms)
 {
     ::usleep(useconds_t(ms) * 1000);
@@ -46,7 +36,10 @@ ManagedServer::ManagedServer(ManagedServerConfig config, const SutConfig &sut,
     : m_config(std::move(config)), m_probeSut(sut), m_apiKey(apiKey), m_options(options),
       m_instance(QUuid::createUuid().toString(QUuid::WithoutBraces))
 {
-    m_healthUrl = m_config.healthUrl.isEmpty() ? defaultHealthUrl(sut) : QUrl(m_config.healthUrl);
+    // The default is where every probe of the SUT's server goes (a base URL's /v1 dropped).
+    m_healthUrl = m_config.healthUrl.isEmpty()
+                      ? EndpointProbe(sut, {}, options, 0).url(u"/health"_s)
+                      : QUrl(m_config.healthUrl);
     // The probe's base is the health URL's origin; its path is asked for in start().
     m_probeSut.baseUrl = m_healthUrl.adjusted(QUrl::RemovePath | QUrl::RemoveQuery |
                                               QUrl::RemoveFragment)

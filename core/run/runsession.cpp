@@ -398,6 +398,20 @@ struct RunSession::CacheCheck
     bool read = false;
     PrefixCounters after;
     qint64 requests = 0; // finished requests when the counters were read
+
+    // The second read, once: whichever comes first of the k-th finished request and the run's
+    // end takes it (from a worker thread; blocks on the network).
+    void readOnce(const SutConfig &sut, const QByteArray &key, const TransportOptions &options,
+                  qint64 finished)
+    {
+        std::lock_guard lock(mutex);
+        if (read)
+            return;
+        EndpointProbe probe(sut, key, options, 5000);
+        after = readPrefixCounters(probe);
+        requests = finished;
+        read = true;
+    }
 };
 
 namespace {
@@ -426,13 +440,7 @@ void RunSession::launch(const Point &point, qint64 runId, qint64 startAt,
                         return;
                     inWorker(
                         [check, sut, key, options, k] {
-                            std::lock_guard lock(check->mutex);
-                            if (!check->read) {
-                                EndpointProbe probe(sut, key, options, 5000);
-                                check->after = readPrefixCounters(probe);
-                                check->requests = k;
-                                check->read = true;
-                            }
+                            check->readOnce(sut, key, options, k);
                             return 0;
                         },
                         [](int) {});
@@ -513,13 +521,8 @@ void RunSession::onControllerFinished()
          key, options]() mutable {
             Stored s;
             if (check) {
+                check->readOnce(sut, key, options, o.input.records.size());
                 std::lock_guard lock(check->mutex);
-                if (!check->read) {
-                    EndpointProbe probe(sut, key, options, 5000);
-                    check->after = readPrefixCounters(probe);
-                    check->requests = o.input.records.size();
-                    check->read = true;
-                }
                 // The cached tokens the same first requests' usage reported, in finishing order.
                 qint64 cached = -1;
                 qint64 seen = 0;

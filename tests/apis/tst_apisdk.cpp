@@ -7,6 +7,7 @@
 // read and cache creation counts are all compared.
 
 #include "clirun.h"
+#include "sdkrecord.h"
 #include "simprocess.h"
 
 #include "client/streamaccumulator.h"
@@ -69,22 +70,6 @@ Usage usageOf(const QJsonObject &sdk, bool messages)
             u.value(u"output_tokens_details"_s).toObject().value(u"reasoning_tokens"_s).toInt(-1);
     }
     return x;
-}
-
-RequestRecord parse(const QByteArray &raw, ApiFlavour flavour, bool bytewise)
-{
-    RequestRecord r;
-    StreamAccumulator acc(flavour, &r);
-    acc.setCaptureText(true);
-    acc.onHttpStatus(200);
-    if (bytewise) {
-        for (qsizetype i = 0; i < raw.size(); ++i)
-            acc.onBytes(raw.constData() + i, 1, i + 1);
-    } else {
-        acc.onBytes(raw.constData(), raw.size(), 1);
-    }
-    acc.finish(ErrorClass::None, {}, raw.size() + 2);
-    return r;
 }
 
 } // namespace
@@ -183,7 +168,7 @@ private slots:
             const QJsonObject &sdk = a.json;
             const Usage u = usageOf(sdk, messages);
             for (bool bytewise : {false, true}) {
-                const RequestRecord r = parse(a.raw, flavour, bytewise);
+                const RequestRecord r = sb::test::recordOf(a.raw, flavour, bytewise, true);
                 QVERIFY2(r.ok(), qPrintable(r.errorMessage));
                 QCOMPARE(r.outputText, sdk.value(u"content"_s).toString());
                 QCOMPARE(r.outputText, sdk.value(u"finalText"_s).toString());

@@ -5,6 +5,7 @@
 // StreamAccumulator), and in the records a `servebench-cli run` of the same inputs stores.
 
 #include "clirun.h"
+#include "sdkrecord.h"
 #include "simprocess.h"
 
 #include "client/streamaccumulator.h"
@@ -37,22 +38,6 @@ struct SdkAnswer
     QByteArray raw;
     QString error;
 };
-
-RequestRecord parse(const QByteArray &raw, int batch, bool bytewise)
-{
-    RequestRecord r;
-    r.batchItems = batch;
-    StreamAccumulator acc(ApiFlavour::Embeddings, &r);
-    acc.onHttpStatus(200);
-    if (bytewise) {
-        for (qsizetype i = 0; i < raw.size(); ++i)
-            acc.onBytes(raw.constData() + i, 1, i + 1);
-    } else {
-        acc.onBytes(raw.constData(), raw.size(), 1);
-    }
-    acc.finish(ErrorClass::None, {}, raw.size() + 2);
-    return r;
-}
 
 } // namespace
 
@@ -135,14 +120,16 @@ private slots:
             const QJsonObject usage = a.json.value(u"usage"_s).toObject();
             QVERIFY(usage.value(u"prompt_tokens"_s).toInt() > 0);
             for (bool bytewise : {false, true}) {
-                const RequestRecord r = parse(a.raw, count, bytewise);
+                const RequestRecord r =
+                    sb::test::recordOf(a.raw, ApiFlavour::Embeddings, bytewise, false, count);
                 QVERIFY2(r.ok(), qPrintable(r.errorMessage));
                 QCOMPARE(r.resultItems, count);
                 QCOMPARE(r.inputTokens, usage.value(u"prompt_tokens"_s).toInt());
                 QCOMPARE(r.inputSource, TokenSource::ServerUsage);
                 QCOMPARE(r.outputTokens, 0);
                 // Told a larger batch than the SDK saw, the record says the answer is short.
-                const RequestRecord wrong = parse(a.raw, count + 1, bytewise);
+                const RequestRecord wrong = sb::test::recordOf(a.raw, ApiFlavour::Embeddings, bytewise,
+                                                              false, count + 1);
                 QCOMPARE(wrong.error, ErrorClass::ResultMismatch);
             }
         }
