@@ -4643,5 +4643,10 @@
         <comment>metric.item_throughput.detail</comment>
         <translation>嵌入和重排序运行：一个请求的项即其批次（--random-batch-size）。</translation>
     </message>
+    <message>
+        <source>input tok/s</source>
+        <comment>report.col.input_tps</comment>
+        <translation>输入 tok/s</translation>
+    </message>
 </context>
 </TS>

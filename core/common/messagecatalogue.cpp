@@ -697,6 +697,7 @@ const MessageEntry kEntries[] = {
     QT_TRANSLATE_NOOP3("sb::Message", "successful", "report.col.successful"),
     QT_TRANSLATE_NOOP3("sb::Message", "failed", "report.col.failed"),
     QT_TRANSLATE_NOOP3("sb::Message", "output tok/s", "report.col.output_tps"),
+    QT_TRANSLATE_NOOP3("sb::Message", "input tok/s", "report.col.input_tps"),
     QT_TRANSLATE_NOOP3("sb::Message", "%1 is %2: only the requests that finished are counted.",
                        "report.partial"),
     QT_TRANSLATE_NOOP3("sb::Message",

@@ -16,6 +16,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <algorithm>
 
 namespace sb {
 
@@ -196,10 +197,22 @@ QString summarySection(const ReportContent &c, const Words &w)
         }
     }
     const QStringList codes = runCodes(cmp);
+    // Non-streamed runs (embeddings, rerank) have no output tokens, TTFT or TPOT: their glance
+    // shows what they have (input tokens, E2EL) rather than three columns of n/a with the reason,
+    // which also ran past the edge of a portrait page.
+    const bool nonStreamed =
+        !c.runs.isEmpty() && std::all_of(c.runs.cbegin(), c.runs.cend(), [](const ReportRun &r) {
+            return r.summary.nonStreamed;
+        });
+    const QString tpsKey = nonStreamed ? u"input_throughput"_s : u"output_throughput"_s;
+    const QString firstKey = nonStreamed ? u"e2el.median"_s : u"ttft.p99"_s;
+    const QString secondKey = nonStreamed ? u"e2el.p99"_s : u"tpot.p99"_s;
     h += tableOpen(u"wide"_s) + u"<tr>"_s + th(esc(w("report.col.run"))) + th(esc(w("cmp.sut"))) +
          th(esc(w("report.col.status"))) + th(esc(w("report.col.successful"))) +
-         th(esc(w("report.col.failed"))) + th(u"req/s"_s) + th(esc(w("report.col.output_tps"))) +
-         th(u"P99 TTFT (ms)"_s) + th(u"P99 TPOT (ms)"_s) + u"</tr>\n"_s;
+         th(esc(w("report.col.failed"))) + th(u"req/s"_s) +
+         th(esc(w(nonStreamed ? "report.col.input_tps" : "report.col.output_tps"))) +
+         th(nonStreamed ? u"P50 E2EL (ms)"_s : u"P99 TTFT (ms)"_s) +
+         th(nonStreamed ? u"P99 E2EL (ms)"_s : u"P99 TPOT (ms)"_s) + u"</tr>\n"_s;
     for (int i = 0; i < c.runs.size(); ++i) {
         const ReportRun &r = c.runs.at(i);
         const auto cell = [&](const QString &key) {
@@ -217,9 +230,8 @@ QString summarySection(const ReportContent &c, const Words &w)
              td(QString::number(r.summary.completed), u"class=\"num\""_s) +
              td(QString::number(r.summary.failed), u"class=\"num\""_s) +
              td(cell(u"request_throughput"_s), u"class=\"num\""_s) +
-             td(cell(u"output_throughput"_s), u"class=\"num\""_s) +
-             td(cell(u"ttft.p99"_s), u"class=\"num\""_s) +
-             td(cell(u"tpot.p99"_s), u"class=\"num\""_s) + u"</tr>\n"_s;
+             td(cell(tpsKey), u"class=\"num\""_s) + td(cell(firstKey), u"class=\"num\""_s) +
+             td(cell(secondKey), u"class=\"num\""_s) + u"</tr>\n"_s;
     }
     h += u"</table>\n"_s;
     for (const ReportRun &r : c.runs) {

@@ -167,6 +167,19 @@ private slots:
         QCOMPARE(sent, QSet<QString>(m_lines.cbegin(), m_lines.cend()));
         QVERIFY2(cli.out.contains(u"Item throughput (items/s):"_s), qPrintable(cli.out));
         QVERIFY(cli.out.contains(u"n/a (non-streamed endpoint: no tokens are generated)"_s));
+        // The report's runs-at-a-glance table shows what such a run has (input tokens, E2EL),
+        // not columns of n/a for the TTFT, TPOT and output tokens it cannot have.
+        const QString html = m_dir.filePath(u"embeddings.html"_s);
+        const CliResult report =
+            runCli({u"report"_s, u"--project"_s, m_dir.filePath(u"run%1.sbproj"_s.arg(m_runs)),
+                    u"--runs"_s, u"1"_s, u"--html"_s, html});
+        QVERIFY2(report.code == 0, qPrintable(report.describe()));
+        QFile f(html);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY(text.contains(u">P50 E2EL (ms)</th>"_s) && text.contains(u">P99 E2EL (ms)</th>"_s));
+        QVERIFY(text.contains(u">input tok/s</th>"_s));
+        QVERIFY(!text.contains(u">P99 TTFT (ms)</th>"_s) && !text.contains(u">P99 TPOT (ms)</th>"_s));
     }
 
     // A server that drops an input: every request is a failure of its own class, and the run
